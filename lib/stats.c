@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *c = malloc((n ? n : 1) * sizeof(*c));
+
+	if (!c)
+		abort();
+	memcpy(c, x, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	return c;
+}
+
+double cz_median(const double *x, size_t n)
+{
+	double *c, m;
+
+	if (!n)
+		return NAN;
+	c = sorted_copy(x, n);
+	m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return m;
+}
+
+double cz_t975(size_t df)
+{
+	static const double t[] = {
+		NAN, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
+		2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093,
+		2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045,
+		2.042,
+	};
+
+	if (df < sizeof(t) / sizeof(t[0]))
+		return t[df];
+	if (df <= 40)
+		return 2.042 - (2.042 - 2.021) * (double)(df - 30) / 10;
+	if (df <= 60)
+		return 2.021 - (2.021 - 2.000) * (double)(df - 40) / 20;
+	if (df <= 120)
+		return 2.000 - (2.000 - 1.980) * (double)(df - 60) / 60;
+	return 1.960;
+}
+
+void cz_summarize(const double *x, size_t n, struct cz_summary *s)
+{
+	double sum = 0, ss = 0, half;
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->n = n;
+	if (!n) {
+		s->mean = s->median = s->min = s->max = s->ci_lo = s->ci_hi = NAN;
+		return;
+	}
+	s->min = s->max = x[0];
+	for (i = 0; i < n; i++) {
+		sum += x[i];
+		if (x[i] < s->min)
+			s->min = x[i];
+		if (x[i] > s->max)
+			s->max = x[i];
+	}
+	s->mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - s->mean) * (x[i] - s->mean);
+	s->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	s->cv = s->mean != 0 ? s->sd / fabs(s->mean) : 0;
+	s->median = cz_median(x, n);
+	half = n > 1 ? cz_t975(n - 1) * s->sd / sqrt((double)n) : 0;
+	s->ci_lo = s->mean - half;
+	s->ci_hi = s->mean + half;
+}
+
+bool cz_ci_disjoint(const struct cz_summary *a, const struct cz_summary *b)
+{
+	return a->ci_hi < b->ci_lo || b->ci_hi < a->ci_lo;
+}
+
+/* Number of ways to get U statistic u with sizes (m, n): recursive count, memo-free (small m+n only). */
+static double u_count(size_t u, size_t m, size_t n)
+{
+	if (m == 0 || n == 0)
+		return u == 0;
+	return (u >= n ? u_count(u - n, m - 1, n) : 0) + u_count(u, m, n - 1);
+}
+
+double cz_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	double u = 0, ties = 0, mu, sigma, z, p;
+	size_t i, j, N = na + nb;
+	double *all;
+
+	if (!na || !nb)
+		return NAN;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	all = malloc(N * sizeof(*all));
+	if (!all)
+		abort();
+	memcpy(all, a, na * sizeof(*all));
+	memcpy(all + na, b, nb * sizeof(*all));
+	qsort(all, N, sizeof(*all), cmp_double);
+	for (i = 0; i < N; i = j) {
+		for (j = i + 1; j < N && all[j] == all[i]; j++)
+			;
+		ties += pow((double)(j - i), 3) - (double)(j - i);
+	}
+	free(all);
+	mu = (double)na * (double)nb / 2;
+	if (ties == 0 && N <= 20) {
+		/* exact two-sided: P(U <= min(u, na*nb - u)) * 2 */
+		double total = 0, tail = 0, lo = u < mu ? u : (double)na * (double)nb - u;
+		size_t k, max = na * nb;
+
+		for (k = 0; k <= max; k++) {
+			double c = u_count(k, na, nb);
+
+			total += c;
+			if ((double)k <= lo + 1e-9)
+				tail += c;
+		}
+		p = 2 * tail / total;
+		return p > 1 ? 1 : p;
+	}
+	sigma = sqrt((double)na * (double)nb / 12 *
+		     ((double)(N + 1) - ties / ((double)N * (double)(N - 1))));
+	if (sigma == 0)
+		return 1;
+	z = (fabs(u - mu) - 0.5) / sigma;
+	if (z < 0)
+		z = 0;
+	p = erfc(z / sqrt(2));
+	return p > 1 ? 1 : p;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Descriptive statistics for benchmark samples (REFERENCE.md section 3):
+ * mean, sample standard deviation, median, CV, Student-t 95% confidence
+ * interval, and the Mann-Whitney U test.  Inputs are not modified.
+ */
+#ifndef CZ_STATS_H
+#define CZ_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct cz_summary {
+	size_t n;
+	double mean, sd, cv;       /* sd: sample (n-1); cv = sd / mean */
+	double median, min, max;
+	double ci_lo, ci_hi;       /* 95% CI of the mean (Student t), = mean when n < 2 */
+};
+
+void cz_summarize(const double *x, size_t n, struct cz_summary *s);
+double cz_median(const double *x, size_t n);
+/* Two-sided 97.5% quantile of Student's t with df degrees of freedom. */
+double cz_t975(size_t df);
+/* True when the two 95% confidence intervals do not overlap (the Fastpath rule). */
+bool cz_ci_disjoint(const struct cz_summary *a, const struct cz_summary *b);
+/* Two-sided Mann-Whitney U p-value (exact for small samples, normal approx. with tie correction otherwise). */
+double cz_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
+
+#endif

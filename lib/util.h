@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Small helpers shared by every program: size and number parsing with
+ * perf-style units, monotonic clocks, CPU pinning.  Parsers return -errno
+ * (liburing style) and never print; callers print one line at the edge.
+ */
+#ifndef CZ_UTIL_H
+#define CZ_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Parse a size: "4096", "100KB", "100K", "100KiB", "1MB", "2GB", "1TB", "12B".
+ * Units are binary (1KB = 1024 B), as in perf bench.  Case-insensitive.
+ * Returns 0 or -EINVAL (garbage, empty, trailing junk) / -ERANGE (overflow).
+ */
+int cz_parse_size(const char *s, uint64_t *out);
+
+/* Parse an unsigned decimal (or 0x hex) integer in [min, max]. 0 / -EINVAL / -ERANGE. */
+int cz_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/* Format a byte count like perf: "4KB", "1MB", "100KB", else "12345B". buf >= 32. */
+const char *cz_format_size(uint64_t bytes, char *buf, size_t len);
+
+/* Parse a CPU list "0", "0-3", "0,2,5-7" into a bitmask of up to 64 CPUs. */
+int cz_parse_cpulist(const char *s, uint64_t *mask);
+
+/* Nanoseconds from CLOCK_MONOTONIC_RAW / CLOCK_MONOTONIC. */
+uint64_t cz_now_ns_raw(void);
+uint64_t cz_now_ns(void);
+
+/* Pin the calling thread to one CPU: 0 or -errno. */
+int cz_pin_cpu(int cpu);
+
+#define CZ_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

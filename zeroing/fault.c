@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Exception tables in user space, as the kernel does for clear_user():
+ * each routine that may fault records (faulting instruction, fixup) pairs
+ * with ZR_EXTABLE (asm.h).  On SIGSEGV/SIGBUS the handler looks the PC up --
+ * translated back to the original code when it is inside a placed copy --
+ * and resumes at the fixup, which computes the bytes not cleared and
+ * returns.  A fault anywhere else gets the default action (a crash with a
+ * core), never a silent recovery.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "zeroing.h"
+#include "placement.h"
+
+struct zero_extable_entry {
+	int32_t insn;   /* relative to &insn */
+	int32_t fixup;  /* relative to &fixup */
+};
+
+extern const struct zero_extable_entry __start_zero_extable[] __attribute__((weak));
+extern const struct zero_extable_entry __stop_zero_extable[] __attribute__((weak));
+
+static uintptr_t extable_lookup(uintptr_t pc)
+{
+	const struct zero_extable_entry *e;
+
+	if (!__start_zero_extable)
+		return 0;
+	for (e = __start_zero_extable; e < __stop_zero_extable; e++)
+		if ((uintptr_t)&e->insn + (intptr_t)e->insn == pc)
+			return (uintptr_t)&e->fixup + (intptr_t)e->fixup;
+	return 0;
+}
+
+static uintptr_t *context_pc(void *uc_void)
+{
+	ucontext_t *uc = uc_void;
+
+#if defined(__x86_64__)
+	return (uintptr_t *)&uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+	return (uintptr_t *)&uc->uc_mcontext.pc;
+#else
+	(void)uc;
+	return NULL;
+#endif
+}
+
+static void zero_fault_handler(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t *pcp = context_pc(uc), pc, fixup;
+	size_t i;
+
+	(void)si;
+	if (!pcp)
+		goto crash;
+	pc = *pcp;
+	fixup = extable_lookup(pc);
+	if (fixup) {
+		*pcp = fixup;
+		return;
+	}
+	for (i = 0; i < ZR_MAX_PLACED; i++) {
+		uintptr_t start = atomic_load(&placed_regions[i].start);
+
+		if (!start || pc < start || pc >= start + placed_regions[i].len)
+			continue;
+		fixup = extable_lookup(placed_regions[i].orig + (pc - start));
+		if (fixup) {
+			*pcp = start + (fixup - placed_regions[i].orig);
+			return;
+		}
+	}
+crash:
+	/* Not ours: restore the default action; returning re-executes and dies. */
+	signal(sig, SIG_DFL);
+}
+
+int zero_fault_install(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = zero_fault_handler;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL))
+			return -errno;
+	return 0;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Run-time code placement: "how fast is this loop when it sits at offset K
+ * of a cache line?"  A relocatable routine's bytes [code_start, code_end)
+ * are copied into a fresh anonymous mapping so that the chosen point (entry
+ * or loop head) lands at an address == K (mod 4096).  The mapping is written
+ * while read+write, then switched to read+exec (W^X), and the I-cache is
+ * synchronised (a no-op on x86-64, required on arm64).
+ *
+ * Each placed copy is recorded in placed_regions[] so that the fault handler
+ * (fault.c) can map a PC inside a copy back to the original code and find the
+ * exception-table fixup.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "zeroing.h"
+#include "placement.h"
+
+struct placed_region placed_regions[ZR_MAX_PLACED];
+
+static int region_add(uintptr_t start, size_t len, uintptr_t orig)
+{
+	size_t i;
+
+	for (i = 0; i < ZR_MAX_PLACED; i++) {
+		uintptr_t expected = 0;
+
+		/* Claim a free slot; publish start last so the handler never sees a half entry. */
+		if (!atomic_compare_exchange_strong(&placed_regions[i].claim, &expected, 1))
+			continue;
+		placed_regions[i].len = len;
+		placed_regions[i].orig = orig;
+		atomic_store(&placed_regions[i].start, start);
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+static void region_del(uintptr_t start)
+{
+	size_t i;
+
+	for (i = 0; i < ZR_MAX_PLACED; i++) {
+		if (atomic_load(&placed_regions[i].start) != start)
+			continue;
+		atomic_store(&placed_regions[i].start, 0);
+		atomic_store(&placed_regions[i].claim, 0);
+		return;
+	}
+}
+
+int zero_place(const struct zero_routine *r, enum zero_point point, unsigned offset,
+	       struct zero_placed *out)
+{
+	const uintptr_t page = 4096;
+	uintptr_t start, end, pt, delta, copy_off, dst;
+	size_t len, map_len;
+	void *map;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (offset > ZERO_PLACE_MAX_OFFSET)
+		return -EINVAL;
+	if (!r->code_start)
+		return -ENOTSUP;
+	if (!zero_usable(r, NULL))
+		return -ENODEV;
+	start = (uintptr_t)r->code_start;
+	end = (uintptr_t)r->code_end;
+	pt = point == ZERO_POINT_LOOP ? (uintptr_t)r->loop_head : start;
+	if (!pt || pt < start || pt >= end || end <= start)
+		return -EINVAL;
+	len = end - start;
+	delta = pt - start;
+	/* copy_off + delta == offset (mod page) */
+	copy_off = (offset + page - (delta % page)) % page;
+	map_len = (copy_off + len + page - 1) / page * page;
+
+	map = mmap(NULL, map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		return -errno;
+	/* Fill with a trap so a stray jump out of the copied range faults loudly. */
+#if defined(__x86_64__)
+	memset(map, 0xcc, map_len);          /* int3 */
+#else
+	memset(map, 0, map_len);             /* udf #0 on arm64 */
+#endif
+	dst = (uintptr_t)map + copy_off;
+	memcpy((void *)dst, r->code_start, len);
+	if (mprotect(map, map_len, PROT_READ | PROT_EXEC)) {
+		ret = -errno;
+		munmap(map, map_len);
+		return ret;
+	}
+	__builtin___clear_cache((char *)dst, (char *)dst + len);
+	ret = region_add(dst, len, start);
+	if (ret) {
+		munmap(map, map_len);
+		return ret;
+	}
+	out->routine = r;
+	out->fn = (zero_fn)dst;
+	out->entry = dst;
+	out->loop = r->loop_head ? dst + ((uintptr_t)r->loop_head - start) : 0;
+	out->point = point;
+	out->offset = offset;
+	out->map = map;
+	out->map_len = map_len;
+	return 0;
+}
+
+void zero_unplace(struct zero_placed *p)
+{
+	if (!p->map)
+		return;
+	region_del(p->entry);
+	munmap(p->map, p->map_len);
+	memset(p, 0, sizeof(*p));
+}
+
+const char *zero_place_strerror(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return "offset out of range 0..4095, or the routine has no such point";
+	case -ENOTSUP:
+		return "routine is not relocatable";
+	case -ENODEV:
+		return "routine is not usable on this CPU";
+	case -EACCES:
+	case -EPERM:
+		return "the system forbids executable mappings (SELinux execmem, noexec, seccomp?)";
+	case -ENOSPC:
+		return "too many placed copies at once";
+	}
+	return strerror(-err);
+}

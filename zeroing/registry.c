@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The registry: ONE table listing every routine built for this architecture,
+ * usable on this CPU or not (glibc's ifunc-impl-list shape).  Choose by name
+ * at run time with zero_lookup(); zero_default() is the best usable one.
+ * The per-architecture entries live beside their assembly in
+ * x86_64/registry.inc and aarch64/registry.inc.
+ */
+#include <string.h>
+
+#include "zeroing.h"
+#include "generic.h"
+
+#if defined(__x86_64__)
+#include "x86_64/routines.h"
+#elif defined(__aarch64__)
+#include "aarch64/routines.h"
+#endif
+
+const struct zero_routine zero_routines[] = {
+#if defined(__x86_64__)
+#include "x86_64/registry.inc"
+#elif defined(__aarch64__)
+#include "aarch64/registry.inc"
+#endif
+	{
+		.name = "memset",
+		.desc = "glibc memset() through clear_pages(addr, npages) (2026 arm64 clear_page[s] patch)",
+		.arch = ZERO_ARCH_ANY,
+		.fn = zr_memset_clear_pages,
+		.no_reloc_why = "calls glibc memset through the PLT",
+	},
+	{
+		.name = "c_store_loop",
+		.desc = "portable C loop of 8-byte stores, byte head and tail",
+		.arch = ZERO_ARCH_ANY,
+		.fn = zr_c_store_loop,
+		.no_reloc_why = "compiled C: its code bounds are not known",
+	},
+};
+const size_t zero_nroutines = sizeof(zero_routines) / sizeof(zero_routines[0]);
+
+/* Preference order for zero_default(): what the kernel itself would pick first. */
+static const char *const default_order[] = {
+#if defined(__x86_64__)
+	"rep_stosb", "rep_stos_alternative",
+#elif defined(__aarch64__)
+	"clear_user_arm64_fixed", "clear_user_arm64",
+#endif
+	"memset",
+};
+
+const struct zero_routine *zero_lookup(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < zero_nroutines; i++)
+		if (!strcmp(zero_routines[i].name, name))
+			return &zero_routines[i];
+	return NULL;
+}
+
+bool zero_usable(const struct zero_routine *r, const char **why)
+{
+	const char *reason = NULL;
+
+	if (r->usable && !r->usable(&reason)) {
+		if (why)
+			*why = reason ? reason : "not usable on this CPU";
+		return false;
+	}
+	return true;
+}
+
+const struct zero_routine *zero_default(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(default_order) / sizeof(default_order[0]); i++) {
+		const struct zero_routine *r = zero_lookup(default_order[i]);
+
+		if (r && zero_usable(r, NULL))
+			return r;
+	}
+	return zero_lookup("memset");
+}
+
+const char *zero_arch_name(enum zero_arch arch)
+{
+	switch (arch) {
+	case ZERO_ARCH_X86_64:
+		return "x86_64";
+	case ZERO_ARCH_AARCH64:
+		return "aarch64";
+	case ZERO_ARCH_ANY:
+		break;
+	}
+	return "any";
+}
+
+void zero_print_help(FILE *out)
+{
+	const struct zero_routine *def = zero_default();
+	size_t i;
+
+	fprintf(out, "%-28s %-8s %-7s %s\n", "routine", "arch", "place", "description");
+	for (i = 0; i < zero_nroutines; i++) {
+		const struct zero_routine *r = &zero_routines[i];
+		const char *why = NULL;
+		bool ok = zero_usable(r, &why);
+
+		fprintf(out, "%-28s %-8s %-7s %s%s\n", r->name, zero_arch_name(r->arch),
+			r->code_start ? "yes" : "no", r->desc, r == def ? " [default]" : "");
+		if (!ok)
+			fprintf(out, "%-28s   unusable here: %s\n", "", why);
+	}
+}
