@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The main job (README): the routines this CPU can use and their speed, the
+# device (CUSE where the kernel has it, else FUSE) serving zeros, its pread
+# 100 KiB throughput against the kernel's /dev/zero, and a short A/B
+# alignment experiment through the device.  Usage: main-job.sh BUILDDIR
+set -eu
+b=$(cd "${1:-build}" && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd)
+PATH=$b:$PATH
+work=$(mktemp -d /tmp/cusezero-main.XXXXXX)
+pidfile=$work/pid
+dev=
+
+step() { printf '\n=== %s\n' "$*"; }
+cleanup() {
+	if [ -s "$pidfile" ]; then
+		kill "$(cat "$pidfile")" 2>/dev/null || true
+		i=0; while kill -0 "$(cat "$pidfile")" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	fi
+	mountpoint -q "$work/mnt" 2>/dev/null && umount -l "$work/mnt"
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+step "zeroing routines on this CPU ($(uname -m))"
+cusezero --routine help
+
+step "in-process throughput, 100 KiB per call (zbench memset -s 100KB -f all)"
+zbench memset -s 100KB -l 2000 -f all
+
+step "starting the device"
+if [ -e /dev/cuse ] || modprobe cuse 2>/dev/null; then
+	cusezero --name cusezero-main --pidfile "$pidfile"
+	dev=/dev/cusezero-main
+	echo "CUSE device $dev ($(stat -c '%A %U:%G' $dev))"
+else
+	echo "this kernel has no CUSE (/dev/cuse missing, modprobe cuse failed): using the FUSE front end"
+	mkdir -p "$work/mnt"
+	cusezero --fuse "$work/mnt" --pidfile "$pidfile"
+	dev=$work/mnt/zero
+	echo "FUSE device $dev"
+fi
+
+step "reading it: the first 64 bytes, then 64 MiB compared with the kernel's /dev/zero"
+head -c 64 "$dev" | od -A d -t x1
+head -c 64M "$dev" | cmp - /dev/zero -n 67108864 && echo "64 MiB read: all zero"
+
+step "pread 100 KiB: kernel /dev/zero vs the device (pread_z100k -n 20000)"
+k=$(pread_z100k -n 20000 --format simple /dev/zero)
+d=$(pread_z100k -n 20000 --format simple "$dev")
+awk -v k="$k" -v d="$d" 'BEGIN {
+	printf "kernel /dev/zero  %8.2f GB/s\n", k / 1e9
+	printf "cusezero device   %8.2f GB/s\n", d / 1e9
+	printf "ratio device/kernel %.3f\n", d / k }'
+
+step "device statistics (zeroctl --stats)"
+zeroctl "$dev" --stats
+
+step "stopping the device"
+kill "$(cat "$pidfile")"
+i=0; while kill -0 "$(cat "$pidfile")" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+: > "$pidfile"
+[ -e "$dev" ] && echo "warning: $dev still present" || echo "device gone"
+
+step "A/B experiment: clear_user_arm64 loop alignment through the device (zab)"
+zab run "$top/experiments/quick-alignment" --style box
