@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Completion-latency histogram: log-linear buckets, no sample array. */
+#include <math.h>
+
+#include "zload.h"
+
+unsigned zl_hist_index(uint64_t v)
+{
+	unsigned msb, shift;
+
+	if (v < 2 * ZL_HIST_GROUP)
+		return (unsigned)v;
+	msb = 63 - (unsigned)__builtin_clzll(v);
+	shift = msb - ZL_HIST_BITS;
+	return (shift + 1) * ZL_HIST_GROUP + (unsigned)((v >> shift) - ZL_HIST_GROUP);
+}
+
+uint64_t zl_hist_bucket_low(unsigned idx)
+{
+	unsigned shift;
+
+	if (idx < 2 * ZL_HIST_GROUP)
+		return idx;
+	shift = idx / ZL_HIST_GROUP - 1;
+	return (uint64_t)(idx % ZL_HIST_GROUP + ZL_HIST_GROUP) << shift;
+}
+
+static uint64_t zl_hist_bucket_width(unsigned idx)
+{
+	if (idx < 2 * ZL_HIST_GROUP)
+		return 1;
+	return 1ULL << (idx / ZL_HIST_GROUP - 1);
+}
+
+void zl_hist_add(struct zl_hist *h, uint64_t v)
+{
+	h->count[zl_hist_index(v)]++;
+	h->n++;
+	h->sum += v;
+	if (v > h->max)
+		h->max = v;
+}
+
+void zl_hist_merge(struct zl_hist *dst, const struct zl_hist *src)
+{
+	unsigned i;
+
+	for (i = 0; i < ZL_HIST_BUCKETS; i++)
+		dst->count[i] += src->count[i];
+	dst->n += src->n;
+	dst->sum += src->sum;
+	if (src->max > dst->max)
+		dst->max = src->max;
+}
+
+uint64_t zl_hist_percentile(const struct zl_hist *h, double pct)
+{
+	uint64_t rank, seen = 0, v;
+	unsigned i;
+
+	if (!h->n)
+		return 0;
+	rank = (uint64_t)ceil(pct / 100.0 * (double)h->n);
+	if (rank < 1)
+		rank = 1;
+	for (i = 0; i < ZL_HIST_BUCKETS; i++) {
+		seen += h->count[i];
+		if (seen >= rank)
+			break;
+	}
+	if (i == ZL_HIST_BUCKETS)
+		return h->max;
+	v = zl_hist_bucket_low(i) + zl_hist_bucket_width(i) / 2;
+	return v > h->max ? h->max : v;
+}

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One zload job: a thread with its own ring, file descriptor and buffers,
+ * keeping up to --qd sequential reads in flight (t/io_uring's loop shape).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "zload.h"
+
+#define ZL_FILL		0xA5
+/* Offsets on a character device run over [0, 1 TiB): /dev/zero and the
+ * cusezero FUSE file ignore them, a CUSE device always sees pos 0. */
+#define ZL_DEV_RANGE	(1ULL << 40)
+#define ZL_MAX_ERR_LINES 10
+
+int zl_stop;
+int zl_abort;
+pthread_barrier_t zl_setup_done, zl_go;
+
+static pthread_mutex_t zl_note_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned zl_noted_flags;
+
+struct zl_slot {
+	uint64_t offset;
+	uint64_t t_submit;
+	struct iovec iov;
+};
+
+static const struct {
+	unsigned flag;
+	const char *name;
+} zl_flag_names[] = {
+	{ IORING_SETUP_IOPOLL, "IOPOLL" },
+	{ IORING_SETUP_SQPOLL, "SQPOLL" },
+	{ IORING_SETUP_SQ_AFF, "SQ_AFF" },
+	{ IORING_SETUP_CQSIZE, "CQSIZE" },
+	{ IORING_SETUP_CLAMP, "CLAMP" },
+	{ IORING_SETUP_ATTACH_WQ, "ATTACH_WQ" },
+	{ IORING_SETUP_R_DISABLED, "R_DISABLED" },
+	{ IORING_SETUP_SUBMIT_ALL, "SUBMIT_ALL" },
+	{ IORING_SETUP_COOP_TASKRUN, "COOP_TASKRUN" },
+	{ IORING_SETUP_TASKRUN_FLAG, "TASKRUN_FLAG" },
+	{ IORING_SETUP_SQE128, "SQE128" },
+	{ IORING_SETUP_CQE32, "CQE32" },
+	{ IORING_SETUP_SINGLE_ISSUER, "SINGLE_ISSUER" },
+	{ IORING_SETUP_DEFER_TASKRUN, "DEFER_TASKRUN" },
+};
+
+const char *zl_setup_flag_names(unsigned flags, char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < CZ_ARRAY_SIZE(zl_flag_names); i++) {
+		if (!(flags & zl_flag_names[i].flag))
+			continue;
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 used ? "|" : "", zl_flag_names[i].name);
+	}
+	return buf;
+}
+
+/* One note per flag per run, whichever job hits it first. */
+static void zl_note_dropped(unsigned flag, int err)
+{
+	char name[32];
+
+	pthread_mutex_lock(&zl_note_lock);
+	if (!(zl_noted_flags & flag)) {
+		zl_noted_flags |= flag;
+		fprintf(stderr, "zload: note: kernel rejected IORING_SETUP_%s (%s), continuing without it\n",
+			zl_setup_flag_names(flag, name, sizeof(name)), strerror(-err));
+	}
+	pthread_mutex_unlock(&zl_note_lock);
+}
+
+/*
+ * Ask for what fio's io_uring engine asks for, then drop what the running
+ * kernel rejects, most recent feature first.  SQPOLL excludes the task-run
+ * flags (the kernel refuses IPI-related flags with an SQ thread).
+ */
+static int zl_ring_init(struct zl_job *j)
+{
+	static const unsigned drop_order[] = {
+		IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_SINGLE_ISSUER,
+		IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_SUBMIT_ALL,
+		IORING_SETUP_SQ_AFF,
+		IORING_SETUP_SQPOLL,
+		IORING_SETUP_CQSIZE,
+	};
+	const struct zl_opts *o = j->o;
+	unsigned want = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER;
+	struct io_uring_params p;
+	size_t i;
+	int ret;
+
+	if (o->sqpoll) {
+		want |= IORING_SETUP_SQPOLL;
+		if (o->sqpoll_cpu >= 0)
+			want |= IORING_SETUP_SQ_AFF;
+	} else {
+		want |= IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN;
+	}
+	for (;;) {
+		memset(&p, 0, sizeof(p));
+		p.flags = want;
+		p.cq_entries = 2 * o->qd;
+		if (want & IORING_SETUP_SQ_AFF)
+			p.sq_thread_cpu = (unsigned)o->sqpoll_cpu;
+		ret = io_uring_queue_init_params(o->qd, &j->ring, &p);
+		if (!ret)
+			break;
+		if (ret != -EINVAL && !(ret == -EPERM && (want & IORING_SETUP_SQPOLL)))
+			return ret;
+		for (i = 0; i < CZ_ARRAY_SIZE(drop_order); i++)
+			if (want & drop_order[i])
+				break;
+		if (i == CZ_ARRAY_SIZE(drop_order))
+			return ret;
+		want &= ~drop_order[i];
+		/* SQ_AFF means nothing without SQPOLL. */
+		if (drop_order[i] == IORING_SETUP_SQPOLL)
+			want &= ~IORING_SETUP_SQ_AFF;
+		j->dropped_flags |= drop_order[i];
+		zl_note_dropped(drop_order[i], ret);
+	}
+	j->ring_ready = true;
+	j->setup_flags = want;
+	j->sqpoll_on = want & IORING_SETUP_SQPOLL;
+	return 0;
+}
+
+static int zl_file_wrap(struct zl_job *j)
+{
+	struct stat st;
+	uint64_t size;
+
+	if (fstat(j->fd, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(j->setup_msg, sizeof(j->setup_msg), "%s: is a directory", j->o->path);
+		return -EISDIR;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((uint64_t)st.st_size < j->o->bs) {
+			snprintf(j->setup_msg, sizeof(j->setup_msg),
+				 "%s: file size %llu is smaller than --bs %u", j->o->path,
+				 (unsigned long long)st.st_size, j->o->bs);
+			return -EFBIG;
+		}
+		j->wrap = (uint64_t)st.st_size / j->o->bs * j->o->bs;
+	} else if (S_ISBLK(st.st_mode)) {
+		if (ioctl(j->fd, BLKGETSIZE64, &size))
+			return -errno;
+		if (size < j->o->bs) {
+			snprintf(j->setup_msg, sizeof(j->setup_msg),
+				 "%s: device size %llu is smaller than --bs %u", j->o->path,
+				 (unsigned long long)size, j->o->bs);
+			return -EFBIG;
+		}
+		j->wrap = size / j->o->bs * j->o->bs;
+	} else {
+		/* Character devices, FIFOs-like files and size-less files. */
+		j->wrap = ZL_DEV_RANGE / j->o->bs * j->o->bs;
+	}
+	return 0;
+}
+
+static int zl_setup(struct zl_job *j, struct zl_slot **slotsp, char **bufp, size_t *stridep)
+{
+	const struct zl_opts *o = j->o;
+	struct zl_slot *slots;
+	struct iovec *iovs = NULL;
+	size_t stride = ((size_t)o->bs + 4095) & ~(size_t)4095;
+	char *buf;
+	unsigned i;
+	int ret;
+
+	if (j->cpu >= 0) {
+		ret = cz_pin_cpu(j->cpu);
+		if (ret) {
+			j->setup_what = "pin to --cpu";
+			return ret;
+		}
+	}
+	j->fd = open(o->path, O_RDONLY);
+	if (j->fd < 0) {
+		j->setup_what = "open";
+		return -errno;
+	}
+	ret = zl_file_wrap(j);
+	if (ret) {
+		j->setup_what = "fstat";
+		return ret;
+	}
+	ret = posix_memalign((void **)&buf, 4096, stride * o->qd);
+	if (ret) {
+		j->setup_what = "allocate buffers";
+		return -ret;
+	}
+	*bufp = buf;
+	*stridep = stride;
+	/* Prefault outside the timed loop. */
+	memset(buf, o->verify ? ZL_FILL : 0, stride * o->qd);
+
+	slots = calloc(o->qd, sizeof(*slots));
+	if (!slots) {
+		j->setup_what = "allocate slots";
+		return -ENOMEM;
+	}
+	*slotsp = slots;
+	for (i = 0; i < o->qd; i++) {
+		slots[i].iov.iov_base = buf + (size_t)i * stride;
+		slots[i].iov.iov_len = o->bs;
+	}
+
+	ret = zl_ring_init(j);
+	if (ret) {
+		j->setup_what = "io_uring_queue_init_params";
+		return ret;
+	}
+	if (o->fixedbufs) {
+		iovs = calloc(o->qd, sizeof(*iovs));
+		if (!iovs) {
+			j->setup_what = "allocate iovecs";
+			return -ENOMEM;
+		}
+		for (i = 0; i < o->qd; i++)
+			iovs[i] = slots[i].iov;
+		ret = io_uring_register_buffers(&j->ring, iovs, o->qd);
+		free(iovs);
+		if (ret) {
+			j->setup_what = "io_uring_register_buffers";
+			return ret;
+		}
+		j->buffers_registered = true;
+	}
+	if (o->registerfiles) {
+		ret = io_uring_register_files(&j->ring, &j->fd, 1);
+		if (ret) {
+			j->setup_what = "io_uring_register_files";
+			return ret;
+		}
+		j->files_registered = true;
+	}
+	return 0;
+}
+
+static const char *zl_op_name(const struct zl_opts *o)
+{
+	if (o->fixedbufs)
+		return "read_fixed";
+	return o->nonvectored ? "read" : "readv";
+}
+
+static void zl_prep(struct zl_job *j, struct io_uring_sqe *sqe, struct zl_slot *s, unsigned idx)
+{
+	const struct zl_opts *o = j->o;
+	int fd = j->files_registered ? 0 : j->fd;
+
+	if (o->verify)
+		memset(s->iov.iov_base, ZL_FILL, o->bs);
+	if (o->fixedbufs) {
+		io_uring_prep_read_fixed(sqe, fd, s->iov.iov_base, o->bs, s->offset, (int)idx);
+		j->c.ops_read_fixed++;
+	} else if (o->nonvectored) {
+		io_uring_prep_read(sqe, fd, s->iov.iov_base, o->bs, s->offset);
+		j->c.ops_read++;
+	} else {
+		io_uring_prep_readv(sqe, fd, &s->iov, 1, s->offset);
+		j->c.ops_readv++;
+	}
+	if (j->files_registered) {
+		sqe->flags |= IOSQE_FIXED_FILE;
+		j->c.fixed_file_ops++;
+	}
+	io_uring_sqe_set_data64(sqe, idx);
+}
+
+static size_t zl_first_nonzero(const unsigned char *buf, size_t len)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, buf + i, 8);
+		if (w)
+			break;
+	}
+	for (; i < len; i++)
+		if (buf[i])
+			break;
+	return i;
+}
+
+static void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
+{
+	const struct zl_opts *o = j->o;
+	size_t bad;
+
+	zl_hist_add(&j->hist, now > s->t_submit ? now - s->t_submit : 0);
+	if (res < 0) {
+		if (j->c.errors++ < ZL_MAX_ERR_LINES)
+			fprintf(stderr, "zload: job %d: %s of %u bytes at offset %llu failed: res %d (%s)\n",
+				j->id, zl_op_name(o), o->bs, (unsigned long long)s->offset,
+				res, strerror(-res));
+		/* As fio without continue_on_error: stop issuing, drain. */
+		__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	if (res == 0) {
+		/* End of file where there should be data: nothing to measure. */
+		if (j->c.errors++ < ZL_MAX_ERR_LINES)
+			fprintf(stderr, "zload: job %d: %s of %u bytes at offset %llu failed: res 0 (end of file)\n",
+				j->id, zl_op_name(o), o->bs, (unsigned long long)s->offset);
+		__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
+		return;
+	}
+	j->c.ios++;
+	j->c.bytes += (uint64_t)res;
+	/*
+	 * Not an error: io_uring does not retry short reads of character
+	 * devices, and /dev/zero stops early when it would reschedule.
+	 */
+	if ((unsigned)res < o->bs)
+		j->c.short_reads++;
+	if (o->verify) {
+		bad = zl_first_nonzero(s->iov.iov_base, (size_t)res);
+		if (bad < (size_t)res) {
+			if (j->c.verify_failures++ < ZL_MAX_ERR_LINES)
+				fprintf(stderr, "zload: verify: job %d: byte at offset %llu = %#04x, expected 0\n",
+					j->id, (unsigned long long)(s->offset + bad),
+					((unsigned char *)s->iov.iov_base)[bad]);
+			__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
+		}
+	}
+}
+
+static int zl_run(struct zl_job *j, struct zl_slot *slots)
+{
+	const struct zl_opts *o = j->o;
+	uint64_t limit = o->size ? (o->size + o->bs - 1) / o->bs : UINT64_MAX;
+	uint64_t issued = 0, next_off = 0;
+	unsigned *free_idx, nfree = o->qd, inflight = 0, i;
+	int ret = 0;
+
+	free_idx = malloc(o->qd * sizeof(*free_idx));
+	if (!free_idx)
+		return -ENOMEM;
+	for (i = 0; i < o->qd; i++)
+		free_idx[i] = o->qd - 1 - i;
+
+	for (;;) {
+		bool issuing = !__atomic_load_n(&zl_stop, __ATOMIC_RELAXED) && issued < limit;
+		unsigned n = 0, wait_nr, seen;
+		struct io_uring_cqe *cqe;
+		unsigned head;
+		uint64_t now;
+
+		if (issuing) {
+			n = nfree < o->batch_submit ? nfree : o->batch_submit;
+			if (limit - issued < n)
+				n = (unsigned)(limit - issued);
+			for (i = 0; i < n; i++) {
+				struct io_uring_sqe *sqe = io_uring_get_sqe(&j->ring);
+				unsigned idx;
+
+				/*
+				 * With SQPOLL an entry is free only once the SQ
+				 * thread took it, not when its read completed.
+				 */
+				if (!sqe)
+					break;
+				idx = free_idx[--nfree];
+				slots[idx].offset = next_off;
+				next_off += o->bs;
+				if (next_off + o->bs > j->wrap)
+					next_off = 0;
+				zl_prep(j, sqe, &slots[idx], idx);
+			}
+			n = i;
+			issued += n;
+		}
+		if (!n && !inflight)
+			break;
+
+		if (n) {
+			bool more = issued < limit && inflight + n < o->qd;
+
+			wait_nr = more ? 0 : (o->batch_complete < inflight + n ?
+					      o->batch_complete : inflight + n);
+			now = cz_now_ns();
+			for (i = 0; i < n; i++)
+				slots[free_idx[nfree + i]].t_submit = now;
+			if (j->sqpoll_on && (IO_URING_READ_ONCE(*j->ring.sq.kflags) & IORING_SQ_NEED_WAKEUP))
+				j->c.sqpoll_wakeups++;
+			j->c.submit_calls++;
+			ret = io_uring_submit_and_wait(&j->ring, wait_nr);
+			/* Prepared SQEs sit in the SQ ring until the kernel takes them. */
+			inflight += n;
+			if (n > j->c.max_submit_batch)
+				j->c.max_submit_batch = n;
+			if (inflight > j->c.max_inflight)
+				j->c.max_inflight = inflight;
+		} else {
+			wait_nr = o->batch_complete < inflight ? o->batch_complete : inflight;
+			j->c.wait_calls++;
+			ret = io_uring_wait_cqe_nr(&j->ring, &cqe, wait_nr);
+		}
+		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME) {
+			fprintf(stderr, "zload: job %d: io_uring_enter: %s\n", j->id, strerror(-ret));
+			break;
+		}
+		ret = 0;
+
+		now = cz_now_ns();
+		seen = 0;
+		io_uring_for_each_cqe(&j->ring, head, cqe) {
+			unsigned idx = (unsigned)io_uring_cqe_get_data64(cqe);
+
+			zl_complete(j, &slots[idx], cqe->res, now);
+			free_idx[nfree++] = idx;
+			seen++;
+		}
+		io_uring_cq_advance(&j->ring, seen);
+		inflight -= seen;
+		if (seen > j->c.max_cqe_batch)
+			j->c.max_cqe_batch = seen;
+		__atomic_store_n(&j->live_ios, j->c.ios, __ATOMIC_RELAXED);
+		__atomic_store_n(&j->live_bytes, j->c.bytes, __ATOMIC_RELAXED);
+	}
+	free(free_idx);
+	return ret;
+}
+
+void *zl_job_main(void *arg)
+{
+	struct zl_job *j = arg;
+	struct zl_slot *slots = NULL;
+	char *buf = NULL;
+	size_t stride = 0;
+
+	j->fd = -1;
+	j->setup_err = zl_setup(j, &slots, &buf, &stride);
+	pthread_barrier_wait(&zl_setup_done);
+	/* main looks at every job's setup_err between the two barriers */
+	pthread_barrier_wait(&zl_go);
+	if (!__atomic_load_n(&zl_abort, __ATOMIC_RELAXED)) {
+		j->t_start = cz_now_ns();
+		zl_run(j, slots);
+		j->t_end = cz_now_ns();
+	}
+	if (j->ring_ready)
+		io_uring_queue_exit(&j->ring);
+	if (j->fd >= 0)
+		close(j->fd);
+	free(slots);
+	free(buf);
+	__atomic_store_n(&j->finished, true, __ATOMIC_RELEASE);
+	return NULL;
+}

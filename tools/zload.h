@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zload - sequential-read load generator on io_uring (liburing 2.3 API).
+ * zload.c parses options and prints; zload-job.c runs one ring per thread;
+ * zload-hist.c is the completion-latency histogram.
+ */
+#ifndef ZLOAD_H
+#define ZLOAD_H
+
+#include <liburing.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+enum zl_format { ZL_FORMAT_NORMAL, ZL_FORMAT_SIMPLE, ZL_FORMAT_JSON };
+
+struct zl_opts {
+	const char *path;
+	uint32_t bs;
+	unsigned qd;
+	unsigned jobs;
+	double time_sec;		/* 0: no time limit */
+	uint64_t size;			/* bytes per job, 0: no size limit */
+	bool fixedbufs;
+	bool registerfiles;
+	bool sqpoll;
+	int sqpoll_cpu;			/* -1: not pinned */
+	bool nonvectored;
+	uint64_t cpumask;		/* 0: jobs not pinned */
+	bool verify;
+	unsigned batch_submit;		/* SQEs prepared per submission */
+	unsigned batch_complete;	/* completions waited for per wait */
+	enum zl_format format;
+};
+
+/*
+ * Log-linear histogram (HdrHistogram / fio style): values below 2 * 64 are
+ * exact, above that each power of two is split into 64 buckets, so a bucket
+ * is at most 1/64 (1.6%) of its value wide.  Values are nanoseconds.
+ */
+#define ZL_HIST_BITS	6
+#define ZL_HIST_GROUP	(1u << ZL_HIST_BITS)
+#define ZL_HIST_BUCKETS	((64 - ZL_HIST_BITS + 1) * ZL_HIST_GROUP)
+
+struct zl_hist {
+	uint64_t count[ZL_HIST_BUCKETS];
+	uint64_t n, max, sum;
+};
+
+void zl_hist_add(struct zl_hist *h, uint64_t v);
+void zl_hist_merge(struct zl_hist *dst, const struct zl_hist *src);
+/* Value at percentile pct (0 < pct <= 100): a bucket's midpoint, never above max. */
+uint64_t zl_hist_percentile(const struct zl_hist *h, double pct);
+unsigned zl_hist_index(uint64_t v);
+uint64_t zl_hist_bucket_low(unsigned idx);
+
+/* Counters that make every option's effect observable (printed by --json). */
+struct zl_counters {
+	uint64_t ios, bytes, errors, short_reads, verify_failures;
+	uint64_t ops_readv, ops_read, ops_read_fixed, fixed_file_ops;
+	uint64_t submit_calls, wait_calls, sqpoll_wakeups;
+	uint64_t max_inflight, max_submit_batch, max_cqe_batch;
+};
+
+struct zl_job {
+	int id;
+	int cpu;			/* -1: not pinned */
+	const struct zl_opts *o;
+	pthread_t thread;
+
+	int fd;
+	struct io_uring ring;
+	bool ring_ready;
+	unsigned setup_flags;		/* accepted by the kernel */
+	unsigned dropped_flags;		/* rejected and dropped */
+	bool sqpoll_on, buffers_registered, files_registered;
+	uint64_t wrap;			/* offsets run over [0, wrap) */
+
+	int setup_err;			/* -errno, with setup_what naming the step */
+	const char *setup_what;
+	char setup_msg[256];		/* when set, the whole message */
+
+	uint64_t t_start, t_end;	/* ns, CLOCK_MONOTONIC */
+	struct zl_counters c;
+	uint64_t live_ios, live_bytes;	/* published for the progress line */
+	bool finished;
+	struct zl_hist hist;
+};
+
+/* Shared between the jobs and main. */
+extern int zl_stop;			/* set: stop issuing, drain, exit */
+extern int zl_abort;			/* set before the start barrier: exit now */
+extern pthread_barrier_t zl_setup_done, zl_go;
+
+void *zl_job_main(void *arg);
+/* "CQSIZE|SQPOLL|..." for the IORING_SETUP_* bits in flags. */
+const char *zl_setup_flag_names(unsigned flags, char *buf, size_t len);
+
+#endif
