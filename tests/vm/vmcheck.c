@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vmcheck: functional checks of cusezero as a real CUSE device, run inside the
+ * VM booted by test-cuse-vm.sh (statically linked, PID 1 is busybox sh).
+ *
+ *     vmcheck DAEMON
+ *
+ * Starts DAEMON (a static cusezero) with several option sets and checks, on
+ * /dev/NAME: the node's name and mode, zeros for read/pread/readv at 1 B ..
+ * 1 MiB into buffers pre-filled with 0xA5 (no byte beyond the returned count
+ * touched), writes, every ioctl of cuse/cusezero.h (valid and invalid), a
+ * second daemon with the same name failing cleanly, the routines usable on
+ * this CPU, and SIGTERM removing the node.  Prints TAP on stdout.
+ *
+ * Every wait is bounded (STEP_MS); a daemon that does not come up or go away
+ * in time is a failure naming the step, never a hang.  The checker is a child
+ * subreaper, so daemons that background themselves are reaped here and their
+ * exit status is checked.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/tap.h"
+#include "zeroing.h"
+
+#define STEP_MS		30000	/* bound of every wait (TCG is slow: generous) */
+#define FILL		0xA5
+#define GUARD		64	/* bytes after the requested count that must stay FILL */
+#define KiB		1024
+#define MiB		(1024 * 1024)
+
+static const char *daemon_path;
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* ---- processes ------------------------------------------------------------ */
+
+/* fork+exec argv with stdout/stderr into files; returns the pid or -1. */
+static pid_t spawn(char *const argv[], const char *out, const char *err)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		int n = open("/dev/null", O_RDONLY);
+
+		if (o < 0 || e < 0 || n < 0)
+			_exit(126);
+		dup2(n, 0);
+		dup2(o, 1);
+		dup2(e, 2);
+		execv(argv[0], argv);
+		dprintf(2, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+/* Wait up to ms for pid; 0 with *status, or -1 after killing it (timeout). */
+static int wait_bounded(pid_t pid, long ms, int *status)
+{
+	long long end = now_ms() + ms;
+
+	for (;;) {
+		pid_t r = waitpid(pid, status, WNOHANG);
+
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (now_ms() > end) {
+			kill(pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return -1;
+		}
+		sleep_ms(10);
+	}
+}
+
+/* Reap whatever orphans reached us (we are a subreaper). */
+static void reap_orphans(void)
+{
+	while (waitpid(-1, NULL, WNOHANG) > 0)
+		;
+}
+
+static const char *status_str(int st)
+{
+	static char buf[64];
+
+	if (WIFEXITED(st))
+		snprintf(buf, sizeof(buf), "exit %d", WEXITSTATUS(st));
+	else if (WIFSIGNALED(st))
+		snprintf(buf, sizeof(buf), "signal %d", WTERMSIG(st));
+	else
+		snprintf(buf, sizeof(buf), "status 0x%x", st);
+	return buf;
+}
+
+/* Contents of a small file (static buffer, NUL-terminated; "" if missing). */
+static const char *slurp(const char *path)
+{
+	static char buf[4096];
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static unsigned count_lines(const char *s)
+{
+	unsigned n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* Print a captured output file as TAP diagnostics (at most 10 lines). */
+static void diag_file(const char *what, const char *path)
+{
+	char copy[4096];
+	char *line, *save = NULL;
+	unsigned n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", slurp(path));
+	for (line = strtok_r(copy, "\n", &save); line && n < 10;
+	     line = strtok_r(NULL, "\n", &save), n++)
+		tap_diag("%s: %s", what, line);
+}
+
+static bool node_is(const char *path, bool present)
+{
+	struct stat st;
+
+	return (stat(path, &st) == 0 && S_ISCHR(st.st_mode)) == present;
+}
+
+static bool alive(pid_t pid);
+
+/* Wait up to ms for the node to (dis)appear; give up early if child dies. */
+static bool wait_node(const char *path, bool present, long ms, pid_t child)
+{
+	long long end = now_ms() + ms;
+
+	while (!node_is(path, present)) {
+		if (now_ms() > end || (child > 0 && !alive(child)))
+			return node_is(path, present);
+		sleep_ms(10);
+	}
+	return true;
+}
+
+static bool alive(pid_t pid)
+{
+	int st;
+
+	/* A zombie child of ours still answers kill(0): reap it first. */
+	if (waitpid(pid, &st, WNOHANG) == pid)
+		return false;
+	return kill(pid, 0) == 0;
+}
+
+/* ---- a daemon under test --------------------------------------------------- */
+
+struct dev {
+	char name[64];
+	char path[96];
+	char pidfile[96];
+	char out[96], err[96];
+	pid_t pid;		/* the serving process */
+	bool foreground;	/* -f: pid is our child, no pidfile */
+};
+
+/*
+ * Start DAEMON --name NAME [extra...]: without -f it must return 0 once the
+ * node is ready and write its pid to --pidfile; with -f the node appearing is
+ * the readiness signal.  Returns true when serving.
+ */
+static bool dev_start(struct dev *d, const char *name, bool fg, const char *const *extra)
+{
+	char *argv[32];
+	int argc = 0, st;
+	long long t0 = now_ms();
+
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	snprintf(d->path, sizeof(d->path), "/dev/%s", name);
+	snprintf(d->pidfile, sizeof(d->pidfile), "/run/%s.pid", name);
+	snprintf(d->out, sizeof(d->out), "/tmp/%s.out", name);
+	snprintf(d->err, sizeof(d->err), "/tmp/%s.err", name);
+	d->foreground = fg;
+
+	argv[argc++] = (char *)daemon_path;
+	argv[argc++] = (char *)"--name";
+	argv[argc++] = d->name;
+	if (fg) {
+		argv[argc++] = (char *)"-f";
+	} else {
+		argv[argc++] = (char *)"--pidfile";
+		argv[argc++] = d->pidfile;
+	}
+	while (extra && *extra && argc < 30)
+		argv[argc++] = (char *)*extra++;
+	argv[argc] = NULL;
+
+	d->pid = spawn(argv, d->out, d->err);
+	if (d->pid < 0) {
+		tap_ok(0, "start %s: fork: %s", name, strerror(errno));
+		return false;
+	}
+	if (fg) {
+		bool up = wait_node(d->path, true, STEP_MS, d->pid);
+
+		if (!tap_ok(up && alive(d->pid), "start %s -f: %s appears (%lld ms)",
+			    name, d->path, now_ms() - t0)) {
+			diag_file("stderr", d->err);
+			if (alive(d->pid)) {
+				kill(d->pid, SIGKILL);
+				wait_bounded(d->pid, STEP_MS, &st);
+			}
+			return false;
+		}
+		tap_ok(slurp(d->out)[0] == '\0', "start %s -f: nothing on stdout", name);
+		return true;
+	}
+	if (wait_bounded(d->pid, STEP_MS, &st) < 0) {
+		tap_ok(0, "start %s: still not returned after %d ms (killed)", name, STEP_MS);
+		diag_file("stderr", d->err);
+		return false;
+	}
+	if (!tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		    "start %s: returns when ready: %s (%lld ms)", name, status_str(st),
+		    now_ms() - t0)) {
+		diag_file("stderr", d->err);
+		return false;
+	}
+	d->pid = (pid_t)atol(slurp(d->pidfile));
+	if (!tap_ok(d->pid > 1 && alive(d->pid), "start %s: --pidfile %s names a live daemon (%d)",
+		    name, d->pidfile, (int)d->pid))
+		return false;
+	/* Ready means the node is there already: no waiting here. */
+	return tap_ok(node_is(d->path, true), "start %s: %s is a character device on return",
+		      name, d->path);
+}
+
+/* SIGTERM: the node goes away and the daemon exits 0. */
+static void dev_stop(struct dev *d)
+{
+	long long t0 = now_ms();
+	int st = 0, r;
+
+	if (d->pid <= 1)
+		return;
+	tap_ok(kill(d->pid, SIGTERM) == 0, "stop %s: SIGTERM pid %d", d->name, (int)d->pid);
+	tap_ok(wait_node(d->path, false, STEP_MS, 0), "stop %s: %s removed (%lld ms)",
+	       d->name, d->path, now_ms() - t0);
+	/* Our child (-f) or an orphan reparented to us (subreaper). */
+	r = wait_bounded(d->pid, STEP_MS, &st);
+	if (r < 0 && errno == ECHILD) {
+		tap_ok(!alive(d->pid), "stop %s: daemon gone (not our child)", d->name);
+	} else {
+		tap_ok(r == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0,
+		       "stop %s: daemon exits 0 on SIGTERM (%s)", d->name,
+		       r == 0 ? status_str(st) : "killed after timeout");
+	}
+	d->pid = 0;
+	reap_orphans();
+}
+
+/* ---- data checks ------------------------------------------------------------- */
+
+static unsigned char *buf_fill(size_t n)
+{
+	unsigned char *b = malloc(n + GUARD);
+
+	if (!b) {
+		perror("malloc");
+		exit(2);
+	}
+	memset(b, FILL, n + GUARD);
+	return b;
+}
+
+/* First non-zero in [0,got) or byte != FILL in [got, n+GUARD); -1 if fine. */
+static long long bad_byte(const unsigned char *b, size_t got, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < got; i++)
+		if (b[i])
+			return (long long)i;
+	for (i = got; i < n + GUARD; i++)
+		if (b[i] != FILL)
+			return (long long)i;
+	return -1;
+}
+
+/*
+ * One read of n bytes (pread when off >= 0): a request up to 128 KiB must
+ * return n; a larger one is split by the kernel into 128 KiB requests and may
+ * return a partial count, which must be > 0 and a whole number of them.
+ * Returns NULL or a static failure text.
+ */
+static const char *read_once(int fd, size_t n, off_t off)
+{
+	static char why[160];
+	unsigned char *b = buf_fill(n);
+	ssize_t r = off >= 0 ? pread(fd, b, n, off) : read(fd, b, n);
+	long long bad;
+
+	why[0] = '\0';
+	if (r < 0)
+		snprintf(why, sizeof(why), "returned -1: %s", strerror(errno));
+	else if ((size_t)r > n || r == 0 || (n <= 128 * KiB && (size_t)r != n))
+		snprintf(why, sizeof(why), "returned %zd of %zu", r, n);
+	else if ((size_t)r != n && r % (128 * KiB))
+		snprintf(why, sizeof(why), "partial %zd of %zu is not a multiple of 128 KiB", r, n);
+	else if ((bad = bad_byte(b, (size_t)r, n)) >= 0)
+		snprintf(why, sizeof(why), "byte %lld is 0x%02x (returned %zd of %zu)",
+			 bad, b[bad], r, n);
+	else if ((size_t)r != n)
+		tap_diag("read of %zu returned %zd (split by the kernel)", n, r);
+	free(b);
+	return why[0] ? why : NULL;
+}
+
+static const size_t read_sizes[] = {
+	1, 2, 511, 4095, 4096, 4097, 65536, 128 * KiB - 1, 128 * KiB,
+	128 * KiB + 1, 256 * KiB + 17, 1 * MiB,
+};
+#define NSIZES (sizeof(read_sizes) / sizeof(read_sizes[0]))
+
+/* The full data checks (one TAP line per size) or a compact pass (one line). */
+static void check_data(const struct dev *d, const char *label, bool verbose)
+{
+	static const off_t offs[] = { 0, 1, 4095, 1LL << 30, 1LL << 40 };
+	const char *why = NULL;
+	char what[96] = "";
+	int fd = open(d->path, O_RDWR);
+	size_t i, j;
+
+	if (!tap_ok(fd >= 0, "%s: open %s O_RDWR%s%s", label, d->path,
+		    fd < 0 ? ": " : "", fd < 0 ? strerror(errno) : ""))
+		return;
+	for (i = 0; i < NSIZES; i++) {
+		const char *w = read_once(fd, read_sizes[i], -1);
+
+		if (verbose)
+			tap_ok(!w, "%s: read %zu B into 0xA5 buffer -> zeros%s%s", label,
+			       read_sizes[i], w ? ": " : "", w ? w : "");
+		else if (w && !why) {
+			why = w;
+			snprintf(what, sizeof(what), "read %zu", read_sizes[i]);
+		}
+	}
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		static const size_t psz[] = { 1, 4097, 128 * KiB };
+
+		for (j = 0; j < 3; j++) {
+			const char *w = read_once(fd, psz[j], offs[i]);
+
+			if (w && !why) {
+				why = w;
+				snprintf(what, sizeof(what), "pread %zu at %lld", psz[j],
+					 (long long)offs[i]);
+			}
+		}
+	}
+	if (verbose) {
+		tap_ok(!why, "%s: pread 1 B/4097 B/128 KiB at offsets 0..2^40 -> zeros%s%s%s",
+		       label, why ? ": " : "", what, why ? why : "");
+		why = NULL;
+	}
+	{	/* readv over three buffers */
+		unsigned char *a = buf_fill(100), *b = buf_fill(4096), *c = buf_fill(7000);
+		struct iovec iov[3] = { { a, 100 }, { b, 4096 }, { c, 7000 } };
+		ssize_t r = readv(fd, iov, 3);
+		long long bad = -1;
+
+		if (r == 11196) {
+			bad = bad_byte(a, 100, 100);
+			if (bad < 0)
+				bad = bad_byte(b, 4096, 4096);
+			if (bad < 0)
+				bad = bad_byte(c, 7000, 7000);
+		}
+		if ((r != 11196 || bad >= 0) && !why) {
+			static char w[96];
+
+			snprintf(w, sizeof(w), "returned %zd of 11196, bad byte %lld", r, bad);
+			why = w;
+			snprintf(what, sizeof(what), "readv 100+4096+7000");
+		}
+		free(a);
+		free(b);
+		free(c);
+		if (verbose) {
+			tap_ok(!why, "%s: readv 100+4096+7000 B -> zeros%s%s", label,
+			       why ? ": " : "", why ? why : "");
+			why = NULL;
+		}
+	}
+	{	/* writes are accepted and discarded */
+		static const size_t wsz[] = { 1, 4096, 128 * KiB, 300000 };
+		unsigned char *w = buf_fill(300000);
+		static char wb[96];
+
+		for (i = 0; i < 4; i++) {
+			ssize_t r = write(fd, w, wsz[i]);
+
+			if (r <= 0 || (size_t)r > wsz[i] || (wsz[i] <= 128 * KiB && (size_t)r != wsz[i])) {
+				snprintf(wb, sizeof(wb), "returned %zd%s%s", r,
+					 r < 0 ? ": " : "", r < 0 ? strerror(errno) : "");
+				if (!why) {
+					why = wb;
+					snprintf(what, sizeof(what), "write %zu", wsz[i]);
+				}
+				break;
+			}
+		}
+		free(w);
+		if (verbose) {
+			tap_ok(!why, "%s: write 1 B/4 KiB/128 KiB/300000 B accepted%s%s%s", label,
+			       why ? ": " : "", what, why ? why : "");
+			why = NULL;
+		}
+	}
+	if (!verbose)
+		tap_ok(!why, "%s: read/pread/readv 1 B..1 MiB -> zeros, writes accepted%s%s%s%s",
+		       label, why ? ": " : "", what, why ? " " : "", why ? why : "");
+	close(fd);
+}
+
+/* ---- scenarios ----------------------------------------------------------------- */
+
+static void check_mode(const struct dev *d, mode_t mode)
+{
+	struct stat st;
+	int r = stat(d->path, &st);
+
+	tap_ok(r == 0 && (st.st_mode & 07777) == mode, "%s: node mode %04o (want %04o)",
+	       d->name, r == 0 ? (unsigned)(st.st_mode & 07777) : 0u, (unsigned)mode);
+}
+
+/* A second daemon with the same name: non-zero exit, one line, first unharmed. */
+static void check_duplicate(const struct dev *first)
+{
+	char *argv[] = { (char *)daemon_path, (char *)"--name", (char *)first->name, NULL };
+	const char *err;
+	int st;
+	pid_t pid = spawn(argv, "/tmp/dup.out", "/tmp/dup.err");
+
+	if (pid < 0 || wait_bounded(pid, STEP_MS, &st) < 0) {
+		tap_ok(0, "duplicate %s: second daemon did not exit within %d ms", first->name,
+		       STEP_MS);
+		diag_file("stderr", "/tmp/dup.err");
+		reap_orphans();
+		return;
+	}
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) != 0, "duplicate %s: second daemon fails (%s)",
+	       first->name, status_str(st));
+	err = slurp("/tmp/dup.err");
+	if (!tap_ok(count_lines(err) == 1 && strlen(err) > 1,
+		    "duplicate %s: exactly one line of error (%u lines)", first->name,
+		    count_lines(err)))
+		diag_file("stderr", "/tmp/dup.err");
+	else
+		tap_diag("duplicate error: %.*s", (int)strcspn(err, "\n"), err);
+	reap_orphans();
+	tap_ok(alive(first->pid) && node_is(first->path, true),
+	       "duplicate %s: first daemon still alive and %s present", first->name,
+	       first->path);
+	{
+		const char *w = NULL;
+		int fd = open(first->path, O_RDONLY);
+
+		if (fd >= 0) {
+			w = read_once(fd, 128 * KiB, -1);
+			close(fd);
+		}
+		tap_ok(fd >= 0 && !w, "duplicate %s: first daemon still serves zeros%s%s",
+		       first->name, w ? ": " : "", w ? w : "");
+	}
+}
+
+/* Up to max usable routines on this CPU, default first. */
+static size_t usable_routines(const struct zero_routine **out, size_t max)
+{
+	const struct zero_routine *def = zero_default();
+	size_t i, n = 0;
+
+	out[n++] = def;
+	for (i = 0; i < zero_nroutines && n < max; i++)
+		if (&zero_routines[i] != def && zero_usable(&zero_routines[i], NULL))
+			out[n++] = &zero_routines[i];
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	const struct zero_routine *rt[4];
+	size_t nrt, i;
+	struct dev a, b, f;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s DAEMON\n", argv[0]);
+		return 2;
+	}
+	daemon_path = argv[1];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) < 0)
+		tap_diag("PR_SET_CHILD_SUBREAPER: %s (exit status of daemons not checked)",
+			 strerror(errno));
+
+	if (!tap_ok(node_is("/dev/cuse", true), "/dev/cuse exists (cuse.ko loaded)")) {
+		printf("Bail out! no /dev/cuse: CUSE unavailable in the VM\n");
+		return tap_done();
+	}
+	tap_ok(access(daemon_path, X_OK) == 0, "daemon %s is executable", daemon_path);
+	nrt = usable_routines(rt, 4);
+	tap_diag("routines usable in the VM: %zu (default %s)", nrt, rt[0]->name);
+
+	/* A: defaults, mode 0666, full data checks, duplicate name. */
+	{
+		static const char *const opt[] = { "--mode", "0666", NULL };
+
+		if (dev_start(&a, "czvm_a", false, opt)) {
+			check_mode(&a, 0666);
+			check_data(&a, "czvm_a", true);
+			check_duplicate(&a);
+			dev_stop(&a);
+		}
+	}
+	/* B: mode 0640, owner/group, a non-default routine given on the command line. */
+	{
+		const char *opt[] = { "--mode", "0640", "--owner", "1", "--group", "2",
+				      "--routine", rt[nrt > 1 ? 1 : 0]->name, NULL };
+
+		if (dev_start(&b, "czvm_b", false, opt)) {
+			struct stat st;
+			int r = stat(b.path, &st);
+
+			check_mode(&b, 0640);
+			tap_ok(r == 0 && st.st_uid == 1 && st.st_gid == 2,
+			       "czvm_b: --owner 1 --group 2 -> %u:%u", r ? 0u : (unsigned)st.st_uid,
+			       r ? 0u : (unsigned)st.st_gid);
+			check_data(&b, "czvm_b --routine", false);
+			dev_stop(&b);
+		}
+	}
+	/* F: foreground, each usable routine from the command line. */
+	for (i = 0; i < nrt; i++) {
+		const char *opt[] = { "--routine", rt[i]->name, NULL };
+		char label[96];
+
+		if (!dev_start(&f, "czvm_f", true, opt))
+			continue;
+		snprintf(label, sizeof(label), "czvm_f --routine %s", rt[i]->name);
+		check_data(&f, label, false);
+		dev_stop(&f);
+	}
+	reap_orphans();
+	return tap_done();
+}

@@ -1,0 +1,44 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# /init of the initramfs built by test-cuse-vm.sh (runs as PID 1 in the VM).
+# Mounts devtmpfs, loads the modules listed in /lib/modules/order (fuse.ko
+# then cuse.ko, dependencies first), runs the static checker and powers off.
+# Everything meant for the host is printed on the serial console as lines
+# "@@CZTAP@@ <TAP line>"; the host keeps only those, so kernel messages on
+# the same console cannot corrupt the TAP stream.
+/bin/busybox mkdir -p /dev /proc /sys /run /tmp
+/bin/busybox mount -t devtmpfs devtmpfs /dev
+exec </dev/console >/dev/console 2>&1
+/bin/busybox --install -s /bin
+PATH=/bin
+export PATH
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t tmpfs tmpfs /run
+mount -t tmpfs tmpfs /tmp
+dmesg -n 1
+
+M=@@CZTAP@@
+say() { echo "$M $*"; }
+up() { cut -d' ' -f1 /proc/uptime; }
+# The newline first: the firmware's escape sequences end without one.
+echo
+say "# vm: kernel $(uname -r), userspace up at $(up) s"
+
+for m in $(cat /lib/modules/order); do
+	insmod "/lib/modules/$m" || say "# vm: insmod $m failed (exit $?)"
+done
+
+# A file, not a pipe, keeps the checker's exit status; the loop adds the marker.
+{ /bin/vmcheck /bin/cusezero; echo $? >/tmp/vmcheck.rc; } 2>&1 |
+	while IFS= read -r l; do echo "$M $l"; done
+rc=$(cat /tmp/vmcheck.rc 2>/dev/null)
+if [ "$rc" != 0 ]; then
+	say "# vm: checker exit status ${rc:-none}; last kernel messages:"
+	dmesg | tail -n 25 | while IFS= read -r l; do say "# dmesg: $l"; done
+fi
+say "# vm: done at $(up) s"
+echo "@@CZDONE@@ $rc"
+sync
+poweroff -f
