@@ -1,0 +1,817 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * FUSE over io_uring for a libfuse 3.14 session: see fuse_uring.h for the
+ * design and fuse_uring_abi.h for the kernel ABI it speaks.
+ */
+#define FUSE_USE_VERSION 34
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fuse_lowlevel.h>
+#include <linux/fuse.h>
+#include <liburing.h>
+
+#include "util.h"
+#include "fuse_uring.h"
+#include "fuse_uring_abi.h"
+
+#define ENABLE_URING_PARAM "/sys/module/fuse/parameters/enable_uring"
+#define CPU_POSSIBLE "/sys/devices/system/cpu/possible"
+#define DEFAULT_ENTRIES 2
+#define MAX_ENTRIES 64
+#define IDLE_TIMEOUT_MS 500
+
+enum cz_uring_state {
+	ST_WAIT_INIT,		/* INIT not answered yet */
+	ST_STARTING,		/* INIT reply carried the flag, queues registering */
+	ST_ACTIVE,		/* every queue has its entries registered */
+	ST_CLASSIC,		/* running on /dev/fuse only (dev, or fallback) */
+	ST_FAILED,		/* ring setup failed (uring mode: an error) */
+};
+
+struct cz_uring_ent {
+	struct cz_uring_queue *q;
+	struct cz_fuse_uring_req_header *hdr;
+	void *payload;
+	struct iovec iov[2];
+	bool replied;
+	bool live;		/* registered with the kernel, CQE pending */
+};
+
+struct cz_uring_queue {
+	struct cz_uring *u;
+	unsigned qid;
+	pthread_t thread;
+	bool thread_started;
+	struct io_uring ring;
+	bool ring_ok;
+	struct cz_uring_ent ents[MAX_ENTRIES];
+	char *staging;		/* classic layout for libfuse, built on demand */
+	size_t staging_len;
+	atomic_uint_fast64_t nreq;
+};
+
+struct cz_uring {
+	struct fuse_session *se;
+	int fd;
+	struct cz_uring_params p;
+	unsigned nr_queues;
+	size_t payload_len;
+	struct cz_uring_queue *queues;
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	enum cz_uring_state state;
+	int err;			/* -errno when ST_FAILED */
+	unsigned registered;		/* queues with all entries registered */
+	atomic_bool stop;
+
+	/* Seen on the INIT request (classic thread only). */
+	uint64_t init_unique;
+	bool kernel_offers;
+	uint32_t kernel_minor;
+	bool patched;
+
+	atomic_uint_fast64_t ndev;
+	char desc[200];
+};
+
+/* The only session (libfuse's custom I/O has no per-session pointer of ours). */
+static struct cz_uring *the_uring;
+/* Set while a ring thread runs libfuse on a ring request: replies go there. */
+static __thread struct cz_uring_ent *tl_ent;
+
+int cz_transport_parse(const char *s, enum cz_transport *out)
+{
+	if (!strcmp(s, "auto"))
+		*out = CZ_TRANSPORT_AUTO;
+	else if (!strcmp(s, "uring"))
+		*out = CZ_TRANSPORT_URING;
+	else if (!strcmp(s, "dev"))
+		*out = CZ_TRANSPORT_DEV;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *cz_transport_name(enum cz_transport t)
+{
+	switch (t) {
+	case CZ_TRANSPORT_AUTO:
+		return "auto";
+	case CZ_TRANSPORT_URING:
+		return "uring";
+	case CZ_TRANSPORT_DEV:
+		return "dev";
+	}
+	return "?";
+}
+
+int cz_uring_probe(const char **why)
+{
+	char c = 'N';
+	int fd = open(ENABLE_URING_PARAM, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*why = "kernel without CONFIG_FUSE_IO_URING (no " ENABLE_URING_PARAM ")";
+		return -ENOSYS;
+	}
+	if (read(fd, &c, 1) != 1)
+		c = 'N';
+	close(fd);
+	if (c != 'Y' && c != 'y' && c != '1') {
+		*why = ENABLE_URING_PARAM " is N (echo Y > it as root)";
+		return -EPERM;
+	}
+	*why = NULL;
+	return 0;
+}
+
+int cz_uring_enable_param(void)
+{
+	int fd = open(ENABLE_URING_PARAM, O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, "Y", 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* Number of queues the kernel makes: num_possible_cpus() (contiguous here). */
+static int possible_cpus(void)
+{
+	char buf[256];
+	uint64_t mask = 0;
+	ssize_t n;
+	int fd = open(CPU_POSSIBLE, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	if (cz_parse_cpulist(buf, &mask) < 0 || !mask)
+		return -EINVAL;
+	return 64 - __builtin_clzll(mask);
+}
+
+static void set_state(struct cz_uring *u, enum cz_uring_state st, int err)
+{
+	pthread_mutex_lock(&u->lock);
+	u->state = st;
+	u->err = err;
+	pthread_cond_broadcast(&u->cond);
+	pthread_mutex_unlock(&u->lock);
+}
+
+/* ---- the ring side ------------------------------------------------------- */
+
+static void prep_cmd(struct cz_uring_ent *ent, uint32_t cmd_op, uint64_t commit_id)
+{
+	struct cz_uring_queue *q = ent->q;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&q->ring);
+	struct cz_fuse_uring_cmd_req *req;
+
+	/* The ring has 2 SQEs per entry and each entry has one command in flight. */
+	if (!sqe) {
+		io_uring_submit(&q->ring);
+		sqe = io_uring_get_sqe(&q->ring);
+	}
+	if (cmd_op == CZ_FUSE_IO_URING_CMD_REGISTER)
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, q->u->fd, ent->iov, 2, 0);
+	else
+		io_uring_prep_rw(IORING_OP_URING_CMD, sqe, q->u->fd, NULL, 0, 0);
+	/* cmd_op shares its union with off: set it after prep. */
+	sqe->cmd_op = cmd_op;
+	memset(sqe->cmd, 0, 80);
+	req = (struct cz_fuse_uring_cmd_req *)sqe->cmd;
+	req->commit_id = commit_id;
+	req->qid = q->qid;
+	io_uring_sqe_set_data(sqe, ent);
+}
+
+static void commit(struct cz_uring_ent *ent, uint64_t unique, int error, uint32_t payload_sz)
+{
+	struct fuse_out_header *oh = (struct fuse_out_header *)ent->hdr->in_out;
+
+	oh->len = sizeof(*oh) + payload_sz;
+	oh->error = error;
+	oh->unique = unique;
+	ent->hdr->ring_ent_in_out.payload_sz = payload_sz;
+	ent->replied = true;
+	prep_cmd(ent, CZ_FUSE_IO_URING_CMD_COMMIT_AND_FETCH,
+		 ent->hdr->ring_ent_in_out.commit_id);
+}
+
+/* libfuse's reply for a ring request: header to in_out, arguments to payload. */
+static ssize_t ent_reply(struct cz_uring_ent *ent, const struct iovec *iov, int count)
+{
+	const struct fuse_out_header *oh = iov[0].iov_base;
+	size_t total = 0, len = iov[0].iov_len;
+	int i;
+
+	if (ent->replied || iov[0].iov_len < sizeof(*oh))
+		return -EINVAL;
+	for (i = 1; i < count; i++) {
+		if (total + iov[i].iov_len > ent->q->u->payload_len)
+			return -EINVAL;
+		memcpy((char *)ent->payload + total, iov[i].iov_base, iov[i].iov_len);
+		total += iov[i].iov_len;
+		len += iov[i].iov_len;
+	}
+	commit(ent, oh->unique, oh->error, oh->error ? 0 : total);
+	return len;
+}
+
+static int staging_reserve(struct cz_uring_queue *q, size_t len)
+{
+	char *p;
+
+	if (len <= q->staging_len)
+		return 0;
+	p = realloc(q->staging, len);
+	if (!p)
+		return -ENOMEM;
+	q->staging = p;
+	q->staging_len = len;
+	return 0;
+}
+
+static void handle_request(struct cz_uring_ent *ent)
+{
+	struct cz_uring_queue *q = ent->q;
+	struct cz_uring *u = q->u;
+	const struct fuse_in_header *in = (const void *)ent->hdr->in_out;
+	uint32_t psz = ent->hdr->ring_ent_in_out.payload_sz;
+	size_t op_sz;
+	struct fuse_buf fb;
+
+	ent->replied = false;
+	atomic_fetch_add_explicit(&q->nreq, 1, memory_order_relaxed);
+
+	if (in->opcode == FUSE_READ && u->p.read) {
+		const struct fuse_read_in *ra = (const void *)ent->hdr->op_in;
+		size_t size = ra->size < u->payload_len ? ra->size : u->payload_len;
+		ssize_t res;
+
+		if (u->p.read(u->p.read_ctx, in, ra, ent->payload, size, &res)) {
+			if (res < 0)
+				commit(ent, in->unique, (int)res, 0);
+			else
+				commit(ent, in->unique, 0, (uint32_t)res);
+			return;
+		}
+	}
+
+	/* Rebuild the /dev/fuse layout: in header, per-op header, payload. */
+	if (in->len < sizeof(*in) + psz || in->len - sizeof(*in) - psz > CZ_FUSE_URING_OP_IN_OUT_SZ ||
+	    psz > u->payload_len) {
+		fprintf(stderr, "cusezero: io_uring: bad request len %u payload %u (opcode %u)\n",
+			in->len, psz, in->opcode);
+		commit(ent, in->unique, -EIO, 0);
+		return;
+	}
+	op_sz = in->len - sizeof(*in) - psz;
+	if (staging_reserve(q, in->len) < 0) {
+		commit(ent, in->unique, -ENOMEM, 0);
+		return;
+	}
+	memcpy(q->staging, in, sizeof(*in));
+	memcpy(q->staging + sizeof(*in), ent->hdr->op_in, op_sz);
+	memcpy(q->staging + sizeof(*in) + op_sz, ent->payload, psz);
+	memset(&fb, 0, sizeof(fb));
+	fb.mem = q->staging;
+	fb.size = in->len;
+
+	tl_ent = ent;
+	fuse_session_process_buf(u->se, &fb);
+	tl_ent = NULL;
+	if (!ent->replied) {
+		/* A handler that defers its reply cannot work over the ring. */
+		fprintf(stderr, "cusezero: io_uring: opcode %u got no reply, answering EIO\n",
+			in->opcode);
+		commit(ent, in->unique, -EIO, 0);
+	}
+}
+
+static void *alloc_buf(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int queue_setup(struct cz_uring_queue *q)
+{
+	struct cz_uring *u = q->u;
+	struct io_uring_params params;
+	unsigned i, depth = 2 * u->p.entries;
+	/* Fewer wake-ups first, then what older kernels accept. */
+	static const unsigned flag_sets[] = {
+		IORING_SETUP_SQE128 | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_SQE128 | IORING_SETUP_COOP_TASKRUN,
+		IORING_SETUP_SQE128,
+	};
+	int ret = -EINVAL;
+
+	for (i = 0; i < CZ_ARRAY_SIZE(flag_sets); i++) {
+		memset(&params, 0, sizeof(params));
+		params.flags = flag_sets[i];
+		ret = io_uring_queue_init_params(depth, &q->ring, &params);
+		if (ret != -EINVAL)
+			break;
+	}
+	if (ret < 0)
+		return ret;
+	q->ring_ok = true;
+
+	for (i = 0; i < u->p.entries; i++) {
+		struct cz_uring_ent *ent = &q->ents[i];
+
+		ent->q = q;
+		ent->hdr = alloc_buf(sizeof(*ent->hdr));
+		ent->payload = alloc_buf(u->payload_len);
+		if (!ent->hdr || !ent->payload)
+			return -ENOMEM;
+		ent->iov[0].iov_base = ent->hdr;
+		ent->iov[0].iov_len = sizeof(*ent->hdr);
+		ent->iov[1].iov_base = ent->payload;
+		ent->iov[1].iov_len = u->payload_len;
+	}
+	return 0;
+}
+
+static void queue_free(struct cz_uring_queue *q)
+{
+	unsigned i;
+
+	for (i = 0; i < MAX_ENTRIES; i++) {
+		if (q->ents[i].hdr)
+			munmap(q->ents[i].hdr, sizeof(*q->ents[i].hdr));
+		if (q->ents[i].payload)
+			munmap(q->ents[i].payload, q->u->payload_len);
+	}
+	if (q->ring_ok)
+		io_uring_queue_exit(&q->ring);
+	free(q->staging);
+}
+
+static void queue_registered(struct cz_uring *u)
+{
+	pthread_mutex_lock(&u->lock);
+	if (++u->registered == u->nr_queues && u->state == ST_STARTING) {
+		u->state = ST_ACTIVE;
+		pthread_cond_broadcast(&u->cond);
+	}
+	pthread_mutex_unlock(&u->lock);
+}
+
+static void queue_failed(struct cz_uring *u, unsigned qid, int err)
+{
+	fprintf(stderr, "cusezero: io_uring queue %u: %s; serving by /dev/fuse\n",
+		qid, strerror(-err));
+	set_state(u, u->p.transport == CZ_TRANSPORT_URING ? ST_FAILED : ST_CLASSIC, err);
+}
+
+/*
+ * Register every entry.  A REGISTER that succeeds completes only when a
+ * request arrives; one that fails posts its CQE during the submit.
+ */
+static int queue_register(struct cz_uring_queue *q)
+{
+	struct cz_uring *u = q->u;
+	unsigned i, tries;
+	int ret;
+
+	for (i = 0; i < u->p.entries; i++)
+		prep_cmd(&q->ents[i], CZ_FUSE_IO_URING_CMD_REGISTER, 0);
+	for (tries = 0; tries < 1000; tries++) {
+		struct io_uring_cqe *cqe;
+		unsigned again = 0;
+
+		ret = io_uring_submit(&q->ring);
+		if (ret < 0)
+			return ret;
+		while (io_uring_peek_cqe(&q->ring, &cqe) == 0) {
+			struct cz_uring_ent *ent = io_uring_cqe_get_data(cqe);
+			int res = cqe->res;
+
+			io_uring_cqe_seen(&q->ring, cqe);
+			if (res == -EAGAIN) {
+				/* INIT reply not processed yet (fc->initialized) */
+				prep_cmd(ent, CZ_FUSE_IO_URING_CMD_REGISTER, 0);
+				again++;
+			} else if (res < 0) {
+				return res;
+			} else {
+				return -EPROTO;	/* a request before registration? */
+			}
+		}
+		if (!again)
+			break;
+		usleep(1000);
+	}
+	for (i = 0; i < u->p.entries; i++)
+		q->ents[i].live = true;
+	return 0;
+}
+
+static void *queue_thread(void *arg)
+{
+	struct cz_uring_queue *q = arg;
+	struct cz_uring *u = q->u;
+	struct __kernel_timespec ts = { .tv_sec = 0, .tv_nsec = IDLE_TIMEOUT_MS * 1000000L };
+	unsigned live;
+	int ret;
+
+	/* Wait for the INIT reply (or for stop). */
+	pthread_mutex_lock(&u->lock);
+	while (u->state == ST_WAIT_INIT && !atomic_load(&u->stop))
+		pthread_cond_wait(&u->cond, &u->lock);
+	ret = u->state == ST_STARTING;
+	pthread_mutex_unlock(&u->lock);
+	if (!ret || atomic_load(&u->stop))
+		return NULL;
+
+	if (!u->p.no_pin)
+		cz_pin_cpu((int)q->qid);	/* best effort: a CPU may be offline */
+
+	ret = queue_setup(q);
+	if (ret == 0)
+		ret = queue_register(q);
+	if (ret < 0) {
+		queue_failed(u, q->qid, ret);
+		return NULL;
+	}
+	queue_registered(u);
+	live = u->p.entries;
+
+	while (live && !atomic_load(&u->stop)) {
+		struct io_uring_cqe *cqe;
+		unsigned head, seen = 0;
+
+		/* One syscall: commit the replies, wait for the next requests. */
+		ret = io_uring_submit_and_wait_timeout(&q->ring, &cqe, 1, &ts, NULL);
+		if (ret == -ETIME || ret == -EINTR)
+			continue;
+		if (ret < 0) {
+			fprintf(stderr, "cusezero: io_uring queue %u: wait: %s\n",
+				q->qid, strerror(-ret));
+			break;
+		}
+		io_uring_for_each_cqe(&q->ring, head, cqe) {
+			struct cz_uring_ent *ent = io_uring_cqe_get_data(cqe);
+			int res = cqe->res;
+
+			seen++;
+			if (res == 0) {
+				handle_request(ent);
+				continue;
+			}
+			/* Teardown (unmount/abort) ends entries with -ENOTCONN. */
+			ent->live = false;
+			live--;
+			if (res != -ENOTCONN && res != -ECANCELED && res != -ECONNABORTED)
+				fprintf(stderr, "cusezero: io_uring queue %u: entry: %s\n",
+					q->qid, strerror(-res));
+		}
+		io_uring_cq_advance(&q->ring, seen);
+	}
+	return NULL;
+}
+
+static int start_queues(struct cz_uring *u)
+{
+	sigset_t all, old;
+	unsigned i;
+	int ret = 0;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);	/* signals stay with the loop thread */
+	for (i = 0; i < u->nr_queues; i++) {
+		ret = -pthread_create(&u->queues[i].thread, NULL, queue_thread, &u->queues[i]);
+		if (ret)
+			break;
+		u->queues[i].thread_started = true;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/* ---- the /dev/fuse side: custom I/O ---------------------------------------- */
+
+static ssize_t dev_read_polled(struct cz_uring *u, int fd, void *buf, size_t len)
+{
+	uint64_t deadline = cz_now_ns() + (uint64_t)u->p.poll_us * 1000;
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	ssize_t res;
+
+	for (;;) {
+		res = read(fd, buf, len);
+		if (res >= 0 || errno != EAGAIN)
+			return res;
+		if (cz_now_ns() >= deadline)
+			break;
+	}
+	for (;;) {
+		if (poll(&pfd, 1, -1) < 0)
+			return -1;	/* EINTR: libfuse's loop checks for exit */
+		res = read(fd, buf, len);
+		if (res >= 0 || errno != EAGAIN)
+			return res;
+	}
+}
+
+static ssize_t io_read(int fd, void *buf, size_t len, void *userdata)
+{
+	struct cz_uring *u = the_uring;
+	ssize_t res;
+
+	(void)userdata;
+	if (!u)
+		return read(fd, buf, len);
+	if (u->p.poll_us)
+		res = dev_read_polled(u, fd, buf, len);
+	else
+		res = read(fd, buf, len);
+	if (res < (ssize_t)sizeof(struct fuse_in_header))
+		return res;
+	atomic_fetch_add_explicit(&u->ndev, 1, memory_order_relaxed);
+
+	if (u->state == ST_WAIT_INIT) {
+		const struct fuse_in_header *in = buf;
+
+		if (in->opcode == FUSE_INIT &&
+		    (size_t)res >= sizeof(*in) + offsetof(struct fuse_init_in, unused)) {
+			const struct fuse_init_in *ii = (const void *)(in + 1);
+			uint64_t flags = ii->flags;
+
+			if (flags & CZ_FUSE_INIT_EXT)
+				flags |= (uint64_t)ii->flags2 << 32;
+			u->init_unique = in->unique;
+			u->kernel_minor = ii->minor;
+			u->kernel_offers = (flags & CZ_FUSE_OVER_IO_URING) && ii->major == 7 &&
+					   ii->minor >= CZ_FUSE_URING_MINOR;
+		}
+	}
+	return res;
+}
+
+/* Ask for the ring in the INIT reply; returns true if we did. */
+static bool patch_init_reply(struct cz_uring *u, struct iovec *iov, int count)
+{
+	struct fuse_init_out *io;
+
+	if (count < 2 || iov[1].iov_len < offsetof(struct fuse_init_out, flags2) + 4)
+		return false;
+	io = iov[1].iov_base;
+	io->flags |= CZ_FUSE_INIT_EXT;
+	io->flags2 |= (uint32_t)(CZ_FUSE_OVER_IO_URING >> 32);
+	/* The transport is protocol 7.42: say so (the kernel offered >= 42). */
+	if (io->minor < CZ_FUSE_URING_MINOR)
+		io->minor = CZ_FUSE_URING_MINOR;
+	/* The kernel wants each payload buffer >= max(8192, max_write, max_pages pages). */
+	u->payload_len = io->max_write;
+	if ((io->flags & FUSE_MAX_PAGES) && (size_t)io->max_pages * 4096 > u->payload_len)
+		u->payload_len = (size_t)io->max_pages * 4096;
+	if (u->payload_len < 8192)
+		u->payload_len = 8192;
+	u->payload_len = (u->payload_len + 4095) & ~(size_t)4095;
+	return true;
+}
+
+static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
+{
+	struct cz_uring *u = the_uring;
+	const struct fuse_out_header *oh;
+	bool is_init, patched = false;
+	ssize_t res;
+
+	(void)userdata;
+	if (tl_ent)
+		return ent_reply(tl_ent, iov, count);
+	if (!u)
+		return writev(fd, iov, count);
+
+	oh = iov[0].iov_base;
+	is_init = u->state == ST_WAIT_INIT && u->init_unique && oh->unique == u->init_unique;
+	if (is_init && !oh->error && u->kernel_offers && u->p.transport != CZ_TRANSPORT_DEV)
+		patched = patch_init_reply(u, iov, count);
+	res = writev(fd, iov, count);
+	if (!is_init)
+		return res;
+
+	/* The kernel processed INIT inside that write: registering may start. */
+	if (res < 0 || !patched) {
+		int err = res < 0 ? -errno : -EOPNOTSUPP;
+
+		if (u->p.transport == CZ_TRANSPORT_URING) {
+			fprintf(stderr, "cusezero: io_uring transport unavailable: %s\n",
+				u->kernel_offers ? strerror(-err) :
+				"kernel did not offer FUSE_OVER_IO_URING (enable_uring=N?)");
+			set_state(u, ST_FAILED, err);
+		} else {
+			set_state(u, ST_CLASSIC, 0);
+		}
+		return res;
+	}
+	u->patched = true;
+	set_state(u, ST_STARTING, 0);
+	return res;
+}
+
+static const struct fuse_custom_io cz_io = {
+	.writev = io_writev,
+	.read = io_read,
+};
+
+/* ---- public ------------------------------------------------------------- */
+
+int cz_uring_attach(struct fuse_session *se, const struct cz_uring_params *p,
+		    struct cz_uring **out)
+{
+	struct cz_uring *u;
+	int ret, fd = fuse_session_fd(se);
+	unsigned i;
+
+	if (the_uring)
+		return -EBUSY;
+	if (p->entries > MAX_ENTRIES)
+		return -EINVAL;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	u->se = se;
+	u->fd = fd;
+	u->p = *p;
+	if (!u->p.entries)
+		u->p.entries = DEFAULT_ENTRIES;
+	pthread_mutex_init(&u->lock, NULL);
+	pthread_cond_init(&u->cond, NULL);
+	u->state = ST_WAIT_INIT;
+
+	if (u->p.poll_us && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
+		ret = -errno;
+		goto err;
+	}
+	if (u->p.transport != CZ_TRANSPORT_DEV) {
+		ret = possible_cpus();
+		if (ret < 0)
+			goto err;
+		u->nr_queues = (unsigned)ret;
+		u->queues = calloc(u->nr_queues, sizeof(*u->queues));
+		if (!u->queues) {
+			ret = -ENOMEM;
+			goto err;
+		}
+		for (i = 0; i < u->nr_queues; i++) {
+			u->queues[i].u = u;
+			u->queues[i].qid = i;
+		}
+	}
+	the_uring = u;
+	/* libfuse dup()s nothing: the session keeps and later closes the same fd. */
+	if (fuse_session_custom_io(se, &cz_io, fd) != 0) {
+		ret = -EINVAL;
+		goto err_global;
+	}
+	if (u->nr_queues) {
+		ret = start_queues(u);
+		if (ret < 0)
+			goto err_global;
+	}
+	*out = u;
+	return 0;
+
+err_global:
+	the_uring = NULL;
+	atomic_store(&u->stop, true);
+	pthread_mutex_lock(&u->lock);
+	pthread_cond_broadcast(&u->cond);
+	pthread_mutex_unlock(&u->lock);
+	for (i = 0; i < u->nr_queues; i++)
+		if (u->queues[i].thread_started)
+			pthread_join(u->queues[i].thread, NULL);
+err:
+	free(u->queues);
+	free(u);
+	return ret;
+}
+
+int cz_uring_wait_ready(struct cz_uring *u, int timeout_ms)
+{
+	struct timespec ts;
+	int ret = 0;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += timeout_ms / 1000;
+	ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&u->lock);
+	while ((u->state == ST_WAIT_INIT || u->state == ST_STARTING) && ret == 0)
+		ret = pthread_cond_timedwait(&u->cond, &u->lock, &ts);
+	switch (u->state) {
+	case ST_ACTIVE:
+		ret = 1;
+		break;
+	case ST_CLASSIC:
+		ret = 0;
+		break;
+	case ST_FAILED:
+		ret = u->err ? u->err : -EIO;
+		break;
+	default:
+		ret = -ETIMEDOUT;
+	}
+	pthread_mutex_unlock(&u->lock);
+	return ret;
+}
+
+const char *cz_uring_describe(struct cz_uring *u)
+{
+	enum cz_uring_state st;
+
+	pthread_mutex_lock(&u->lock);
+	st = u->state;
+	pthread_mutex_unlock(&u->lock);
+	switch (st) {
+	case ST_ACTIVE:
+		snprintf(u->desc, sizeof(u->desc),
+			 "io_uring: %u queues x %u entries, %zu KiB payload%s",
+			 u->nr_queues, u->p.entries, u->payload_len / 1024,
+			 u->p.no_pin ? ", unpinned" : ", pinned");
+		break;
+	case ST_STARTING:
+	case ST_WAIT_INIT:
+		snprintf(u->desc, sizeof(u->desc), "io_uring: starting");
+		break;
+	case ST_FAILED:
+		snprintf(u->desc, sizeof(u->desc), "io_uring: failed (%s)", strerror(-u->err));
+		break;
+	case ST_CLASSIC:
+		snprintf(u->desc, sizeof(u->desc), "/dev/fuse%s%s",
+			 u->p.transport == CZ_TRANSPORT_DEV ? "" :
+			 u->kernel_offers ? " (io_uring fallback)" :
+			 " (io_uring not offered by the kernel)",
+			 u->p.poll_us ? ", busy-poll" : "");
+		break;
+	}
+	return u->desc;
+}
+
+void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < u->nr_queues; i++)
+		n += atomic_load(&u->queues[i].nreq);
+	*ring = n;
+	*dev = atomic_load(&u->ndev);
+}
+
+void cz_uring_detach(struct cz_uring *u)
+{
+	unsigned i;
+
+	if (!u)
+		return;
+	atomic_store(&u->stop, true);
+	pthread_mutex_lock(&u->lock);
+	pthread_cond_broadcast(&u->cond);
+	pthread_mutex_unlock(&u->lock);
+	for (i = 0; i < u->nr_queues; i++) {
+		if (u->queues[i].thread_started)
+			pthread_join(u->queues[i].thread, NULL);
+		queue_free(&u->queues[i]);
+	}
+	/* The session keeps using cz_io until destroyed: plain read/writev from now on. */
+	the_uring = NULL;
+	pthread_mutex_destroy(&u->lock);
+	pthread_cond_destroy(&u->cond);
+	free(u->queues);
+	free(u);
+}
