@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zbench helpers: clocks, perf-compatible output, benchmark buffers (4 KB,
+ * hugetlb or THP pages), perf's function names.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
+
+#include "zbench.h"
+#include "util.h"
+
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+
+enum zb_format zb_global_format = ZB_FORMAT_DEFAULT;
+
+int zb_parse_format(const char *s, enum zb_format *out)
+{
+	if (!strcmp(s, "default"))
+		*out = ZB_FORMAT_DEFAULT;
+	else if (!strcmp(s, "simple"))
+		*out = ZB_FORMAT_SIMPLE;
+	else if (!strcmp(s, "json"))
+		*out = ZB_FORMAT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- clocks ------------------------------------------------------------------ */
+
+uint64_t zb_ticks(void)
+{
+#if defined(__x86_64__)
+	uint64_t t;
+
+	/* lfence on both sides: the read neither runs ahead of earlier stores' issue nor later work. */
+	_mm_lfence();
+	t = __rdtsc();
+	_mm_lfence();
+	return t;
+#elif defined(__aarch64__)
+	uint64_t t;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(t) : : "memory");
+	return t;
+#else
+	return 0;
+#endif
+}
+
+bool zb_ticks_available(const char **why)
+{
+#if defined(__x86_64__) || defined(__aarch64__)
+	(void)why;
+	return true;
+#else
+	*why = "no user-readable cycle counter on this architecture";
+	return false;
+#endif
+}
+
+const char *zb_ticks_name(void)
+{
+#if defined(__x86_64__)
+	return "TSC (rdtsc): constant-rate reference cycles, not core cycles";
+#elif defined(__aarch64__)
+	return "CNTVCT_EL0: generic-timer ticks at CNTFRQ_EL0, not core cycles";
+#else
+	return "none";
+#endif
+}
+
+uint64_t zb_clock(bool ticks)
+{
+	struct timespec ts;
+
+	if (ticks)
+		return zb_ticks();
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- perf-style output ----------------------------------------------------------- */
+
+void zb_print_bps(double x)
+{
+	const double k = 1024.0;
+
+	/* perf's print_bps(), including the stray 'd' its KB format has always printed. */
+	if (x < k)
+		printf(" %14lf bytes/sec", x);
+	else if (x < k * k)
+		printf(" %14lfd KB/sec", x / k);
+	else if (x < k * k * k)
+		printf(" %14lf MB/sec", x / k / k);
+	else
+		printf(" %14lf GB/sec", x / k / k / k);
+}
+
+void zb_print_running(const char *bench, enum zb_format fmt)
+{
+	if (fmt == ZB_FORMAT_DEFAULT)
+		printf("# Running 'mem/%s' benchmark:\n", bench);
+	fflush(stdout);
+}
+
+void zb_json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+/* ---- buffers --------------------------------------------------------------------- */
+
+int zb_parse_page(const char *s, enum zb_huge *out)
+{
+	uint64_t v;
+
+	if (cz_parse_size(s, &v))
+		return -EINVAL;
+	if (v == 4096)
+		*out = ZB_HUGE_NONE;
+	else if (v == 2ULL << 20)
+		*out = ZB_HUGE_2MB;
+	else if (v == 1ULL << 30)
+		*out = ZB_HUGE_1GB;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+size_t zb_huge_bytes(enum zb_huge h)
+{
+	switch (h) {
+	case ZB_HUGE_2MB:
+		return 2UL << 20;
+	case ZB_HUGE_1GB:
+		return 1UL << 30;
+	case ZB_HUGE_NONE:
+		break;
+	}
+	return 4096;
+}
+
+static long read_long_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+/* The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled. */
+static void thp_mode(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+	char line[128], *a, *b;
+
+	snprintf(buf, len, "unavailable");
+	if (!f)
+		return;
+	if (fgets(line, sizeof(line), f) && (a = strchr(line, '[')) && (b = strchr(a, ']'))) {
+		*b = '\0';
+		snprintf(buf, len, "%s", a + 1);
+	}
+	fclose(f);
+}
+
+static const char *hugetlb_pool_path(enum zb_huge h)
+{
+	return h == ZB_HUGE_1GB ? "/sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages"
+				: "/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages";
+}
+
+void zb_huge_status(enum zb_huge h, char *buf, size_t len)
+{
+	char thp[32];
+	long free_pages = read_long_file(hugetlb_pool_path(h));
+
+	thp_mode(thp, sizeof(thp));
+	if (h == ZB_HUGE_1GB)
+		snprintf(buf, len, "hugetlb 1GB pool: %ld free (%s; raise nr_hugepages beside it); "
+			 "THP cannot give 1GB pages", free_pages, hugetlb_pool_path(h));
+	else
+		snprintf(buf, len, "hugetlb 2MB pool: %ld free (%s); THP: %s "
+			 "(/sys/kernel/mm/transparent_hugepage/enabled)", free_pages,
+			 hugetlb_pool_path(h), thp);
+}
+
+long zb_anon_huge_kb(const void *addr)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[256];
+	bool in_vma = false;
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			in_vma = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
+			continue;
+		}
+		if (in_vma && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+static void *map_hugetlb(size_t len, enum zb_huge h, bool populate)
+{
+	unsigned shift = h == ZB_HUGE_1GB ? 30 : 21;
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | (int)(shift << MAP_HUGE_SHIFT);
+
+	if (populate)
+		flags |= MAP_POPULATE;
+	return mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
+}
+
+int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate,
+		 char *why, size_t why_len)
+{
+	size_t hsz = zb_huge_bytes(huge), len = (size + hsz - 1) / hsz * hsz;
+	char thp[32], status[256];
+	uintptr_t base, aligned;
+	long kb;
+	void *m;
+
+	memset(b, 0, sizeof(*b));
+	if (huge == ZB_HUGE_NONE) {
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | (populate ? MAP_POPULATE : 0), -1, 0);
+		if (m == MAP_FAILED) {
+			snprintf(why, why_len, "mmap of %zu bytes: %s", len, strerror(errno));
+			return -errno;
+		}
+		b->backing = "4KB pages";
+		goto done;
+	}
+
+	m = map_hugetlb(len, huge, populate);
+	if (m != MAP_FAILED) {
+		b->backing = huge == ZB_HUGE_1GB ? "hugetlb 1GB pages" : "hugetlb 2MB pages";
+		goto done;
+	}
+	zb_huge_status(huge, status, sizeof(status));
+	thp_mode(thp, sizeof(thp));
+	if (huge == ZB_HUGE_1GB || !strcmp(thp, "never") || !strcmp(thp, "unavailable")) {
+		snprintf(why, why_len, "no %s pages available: %s",
+			 huge == ZB_HUGE_1GB ? "1GB" : "2MB", status);
+		return -ENOMEM;
+	}
+
+	/* Transparent huge pages: a 2MB-aligned range, madvised before the first touch. */
+	m = mmap(NULL, len + hsz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED) {
+		snprintf(why, why_len, "mmap of %zu bytes: %s", len + hsz, strerror(errno));
+		return -errno;
+	}
+	base = (uintptr_t)m;
+	aligned = (base + hsz - 1) & ~(uintptr_t)(hsz - 1);
+	if (aligned > base)
+		munmap(m, aligned - base);
+	if (aligned + len < base + len + hsz)
+		munmap((void *)(aligned + len), base + len + hsz - (aligned + len));
+	m = (void *)aligned;
+	if (madvise(m, len, MADV_HUGEPAGE)) {
+		snprintf(why, why_len, "madvise(MADV_HUGEPAGE): %s; %s", strerror(errno), status);
+		munmap(m, len);
+		return -ENOMEM;
+	}
+	if (populate) {
+		size_t off;
+
+		for (off = 0; off < len; off += 4096)
+			((volatile char *)m)[off] = 0;
+		kb = zb_anon_huge_kb(m);
+		if (kb <= 0) {
+			snprintf(why, why_len, "THP gave no 2MB pages for this range "
+				 "(memory fragmented? /sys/kernel/mm/transparent_hugepage/defrag); %s",
+				 status);
+			munmap(m, len);
+			return -ENOMEM;
+		}
+		if ((size_t)kb * 1024 < len)
+			fprintf(stderr, "# zbench: only %ld of %zu kB are backed by THP 2MB pages\n",
+				kb, len / 1024);
+	}
+	b->backing = "THP 2MB pages (madvise)";
+done:
+	b->p = m;
+	b->size = size;
+	b->map = m;
+	b->map_len = len;
+	return 0;
+}
+
+void zb_buf_free(struct zb_buf *b)
+{
+	if (b->map)
+		munmap(b->map, b->map_len);
+	memset(b, 0, sizeof(*b));
+}
+
+/* ---- perf's function names ------------------------------------------------------------ */
+
+const struct zb_alias zb_aliases[] = {
+	{ "default",         { "memset" } },
+	{ "x86-64-unrolled", { "clear_page_orig" } },
+	{ "x86-64-stosq",    { "rep_stosq", "clear_page_rep" } },
+	{ "x86-64-stosb",    { "rep_stosb", "clear_page_erms" } },
+};
+const size_t zb_naliases = CZ_ARRAY_SIZE(zb_aliases);
+
+const struct zero_routine *zb_alias_target(const struct zb_alias *a)
+{
+	const struct zero_routine *r;
+	size_t i;
+
+	for (i = 0; i < CZ_ARRAY_SIZE(a->targets) && a->targets[i]; i++)
+		if ((r = zero_lookup(a->targets[i])))
+			return r;
+	return NULL;
+}
+
+const struct zero_routine *zb_resolve(const char *name)
+{
+	const struct zero_routine *r = zero_lookup(name);
+	size_t i;
+
+	if (r)
+		return r;
+	for (i = 0; i < zb_naliases; i++)
+		if (!strcmp(zb_aliases[i].perf_name, name))
+			return zb_alias_target(&zb_aliases[i]);
+	return NULL;
+}
