@@ -40,7 +40,12 @@ const struct zero_routine zero_routines[] = {
 };
 const size_t zero_nroutines = sizeof(zero_routines) / sizeof(zero_routines[0]);
 
-/* Preference order for zero_default(): what the kernel itself would pick first. */
+/*
+ * Preference order for zero_default(): what the kernel itself would pick
+ * first.  x86: clear_user is "rep stosb" only when the CPU makes it fast
+ * (FSRS for clear_user, ERMS for clear_page_erms; FSRM implies the same
+ * microcode), else rep_stos_alternative -- see default_skip().
+ */
 static const char *const default_order[] = {
 #if defined(__x86_64__)
 	"rep_stosb", "rep_stos_alternative",
@@ -74,6 +79,19 @@ bool zero_usable(const struct zero_routine *r, const char **why)
 	return true;
 }
 
+/* Usable but not what the kernel would choose on this CPU. */
+static bool default_skip(const struct zero_routine *r)
+{
+#if defined(__x86_64__)
+	const struct zero_cpu *c = zero_cpu();
+
+	if (!strcmp(r->name, "rep_stosb"))
+		return !(c->fsrs || c->fsrm || c->erms);
+#endif
+	(void)r;
+	return false;
+}
+
 const struct zero_routine *zero_default(void)
 {
 	size_t i;
@@ -81,7 +99,7 @@ const struct zero_routine *zero_default(void)
 	for (i = 0; i < sizeof(default_order) / sizeof(default_order[0]); i++) {
 		const struct zero_routine *r = zero_lookup(default_order[i]);
 
-		if (r && zero_usable(r, NULL))
+		if (r && zero_usable(r, NULL) && !default_skip(r))
 			return r;
 	}
 	return zero_lookup("memset");

@@ -1,14 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* x86-64 routines: prototypes and placement symbols (see asm.h). */
+/* x86-64 routines: prototypes, placement symbols (see asm.h), usable() predicates. */
 #ifndef ZEROING_X86_64_ROUTINES_H
 #define ZEROING_X86_64_ROUTINES_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "zeroing.h"
 
 #define ZR_DECLARE(name)					\
 	size_t zr_##name(void *dst, size_t n);			\
 	extern const char zr_##name##_loop[], zr_##name##_end[]
 
 ZR_DECLARE(rep_stosb);
+ZR_DECLARE(rep_stosq);
+ZR_DECLARE(clear_user_arm64);
+ZR_DECLARE(clear_user_arm64_quirk);
+ZR_DECLARE(clear_user_arm64_fixed);
+ZR_DECLARE(clear_page_orig);
+ZR_DECLARE(rep_stos_alternative);
+ZR_DECLARE(avx2);
+ZR_DECLARE(avx512);
+ZR_DECLARE(nt);
+
+/* usable() predicates for registry.inc (registry.c is their only user). */
+static inline bool zr_x86_has_avx2(const char **why)
+{
+	if (zero_cpu()->avx2)
+		return true;
+	*why = "CPU or OS lacks AVX2 (CPUID.7.EBX[5], XCR0 YMM state)";
+	return false;
+}
+
+static inline bool zr_x86_has_avx512f(const char **why)
+{
+	if (zero_cpu()->avx512f)
+		return true;
+	*why = "CPU or OS lacks AVX-512F (CPUID.7.EBX[16], XCR0 ZMM state)";
+	return false;
+}
 
 #endif

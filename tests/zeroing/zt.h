@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Helpers shared by the zeroing tests: a buffer whose usable part ends
+ * exactly at a PROT_NONE guard, filled with a canary byte, and checks that
+ * name the first wrong byte.  Arch-neutral (runs under qemu-aarch64 too).
+ */
+#ifndef ZT_H
+#define ZT_H
+
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define ZT_CANARY 0xA5
+#define ZT_PAGE 4096u
+#define ZT_REDZONE 64u   /* canary bytes checked before dst */
+
+struct zt_buf {
+	unsigned char *map;
+	size_t map_len;
+	unsigned char *guard;   /* first PROT_NONE byte */
+	size_t guard_len;
+};
+
+/*
+ * Room for max_len bytes + ZT_REDZONE before + up to 63 bytes of slack
+ * after, then guard_pages PROT_NONE pages.  0 or -errno.
+ */
+static inline int zt_buf_init(struct zt_buf *b, size_t max_len, unsigned guard_pages)
+{
+	size_t data = (max_len + ZT_REDZONE + 64 + ZT_PAGE - 1) / ZT_PAGE * ZT_PAGE + ZT_PAGE;
+
+	b->guard_len = (size_t)guard_pages * ZT_PAGE;
+	b->map_len = data + b->guard_len;
+	b->map = mmap(NULL, b->map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b->map == MAP_FAILED)
+		return -errno;
+	b->guard = b->map + data;
+	if (mprotect(b->guard, b->guard_len, PROT_NONE))
+		return -errno;
+	return 0;
+}
+
+static inline void zt_buf_free(struct zt_buf *b)
+{
+	munmap(b->map, b->map_len);
+}
+
+/*
+ * The destination for n bytes at misalignment mis (dst % 64 == mis) placed
+ * as close to the guard as possible: dst + n + slack == guard with slack in
+ * 0..63, so for one misalignment per size the range ends exactly at the
+ * guard (an overrun faults), and for the others the slack bytes are canary.
+ */
+static inline unsigned char *zt_dst(const struct zt_buf *b, size_t n, unsigned mis)
+{
+	uintptr_t end = (uintptr_t)b->guard - n;
+	uintptr_t slack = (end - mis) & 63;
+
+	return (unsigned char *)(end - slack);
+}
+
+/* Index of the first byte of p[0..len) != val, or -1. */
+static inline long zt_first_not(const unsigned char *p, size_t len, unsigned char val)
+{
+	static unsigned char ref[2][ZT_PAGE];
+	static int ready;
+	const unsigned char *r;
+	size_t off = 0, i;
+
+	if (!ready) {
+		memset(ref[1], ZT_CANARY, ZT_PAGE);
+		ready = 1;
+	}
+	if (val != 0 && val != ZT_CANARY) {
+		for (i = 0; i < len; i++)
+			if (p[i] != val)
+				return (long)i;
+		return -1;
+	}
+	r = ref[val == ZT_CANARY];
+	while (off < len) {
+		size_t chunk = len - off < ZT_PAGE ? len - off : ZT_PAGE;
+
+		if (memcmp(p + off, r, chunk))
+			for (i = 0; i < chunk; i++)
+				if (p[off + i] != val)
+					return (long)(off + i);
+		off += chunk;
+	}
+	return -1;
+}
+
+/* Canary from dst - ZT_REDZONE up to the guard. */
+static inline void zt_fill(const struct zt_buf *b, unsigned char *dst)
+{
+	memset(dst - ZT_REDZONE, ZT_CANARY, (size_t)(b->guard - (dst - ZT_REDZONE)));
+}
+
+/*
+ * After fn(dst, n) returned having cleared `cleared` bytes: [dst, dst +
+ * cleared) must be zero, the red zone before dst untouched and, if
+ * check_after, [dst + n, guard) untouched.  Writes a one-line description
+ * of the first wrong byte into msg and returns false on failure.
+ */
+static inline int zt_check(const struct zt_buf *b, const unsigned char *dst, size_t n,
+			   size_t cleared, int check_after, char *msg, size_t msglen)
+{
+	long i;
+
+	i = zt_first_not(dst - ZT_REDZONE, ZT_REDZONE, ZT_CANARY);
+	if (i >= 0) {
+		snprintf(msg, msglen, "canary byte dst-%ld = %#x (written before dst)",
+			 (long)ZT_REDZONE - i, dst[i - (long)ZT_REDZONE]);
+		return 0;
+	}
+	i = zt_first_not(dst, cleared, 0);
+	if (i >= 0) {
+		snprintf(msg, msglen, "byte dst+%ld = %#x (not cleared)", i, dst[i]);
+		return 0;
+	}
+	if (check_after) {
+		i = zt_first_not(dst + n, (size_t)(b->guard - (dst + n)), ZT_CANARY);
+		if (i >= 0) {
+			snprintf(msg, msglen, "byte dst+n+%ld = %#x (written past the end)",
+				 i, dst[n + (size_t)i]);
+			return 0;
+		}
+	}
+	return 1;
+}
+
+/*
+ * A crash (an overrun into the guard, say) kills the test; name the step
+ * that was running so the log says which routine and size did it.
+ */
+static char zt_step[256];
+
+static inline void zt_crash_handler(int sig)
+{
+	static const char pre[] = "Bail out! fatal signal during: ";
+	ssize_t r;
+
+	r = write(STDOUT_FILENO, pre, sizeof(pre) - 1);
+	r = write(STDOUT_FILENO, zt_step, strnlen(zt_step, sizeof(zt_step)));
+	r = write(STDOUT_FILENO, "\n", 1);
+	(void)r;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static inline void zt_crash_install(void)
+{
+	signal(SIGSEGV, zt_crash_handler);
+	signal(SIGBUS, zt_crash_handler);
+	signal(SIGILL, zt_crash_handler);
+}
+
+#endif
