@@ -8,7 +8,8 @@
  * Starts DAEMON (a static cusezero) with several option sets and checks, on
  * /dev/NAME: the node's name and mode, zeros for read/pread/readv at 1 B ..
  * 1 MiB into buffers pre-filled with 0xA5 (no byte beyond the returned count
- * touched), writes, every ioctl of cuse/cusezero.h (valid and invalid), a
+ * touched), writes, every ioctl of cuse/cusezero.h (valid and invalid, a bad
+ * user pointer, an unprivileged caller), a
  * second daemon with the same name failing cleanly, the routines usable on
  * this CPU, and SIGTERM removing the node.  Prints TAP on stdout.
  *
@@ -34,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cuse/cusezero.h"
 #include "tests/tap.h"
 #include "zeroing.h"
 
@@ -468,6 +470,287 @@ static void check_data(const struct dev *d, const char *label, bool verbose)
 	close(fd);
 }
 
+/* ---- ioctls ------------------------------------------------------------------- */
+
+/* "ok" or "-1 ERRNO-NAME" of the last ioctl, for messages. */
+static const char *res(int r)
+{
+	static char buf[64];
+
+	if (r == 0)
+		return "0";
+	snprintf(buf, sizeof(buf), "%d errno %d (%s)", r, errno, strerror(errno));
+	return buf;
+}
+
+static bool get_routine(int fd, char *name)
+{
+	struct cusezero_routine r;
+
+	memset(&r, 0, sizeof(r));
+	if (ioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &r))
+		return false;
+	r.name[sizeof(r.name) - 1] = '\0';
+	strcpy(name, r.name);
+	return true;
+}
+
+static int set_routine(int fd, const char *name)
+{
+	struct cusezero_routine r;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(r.name, sizeof(r.name), "%s", name);
+	return ioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);
+}
+
+/* Expect ioctl failure with errno want and the routine unchanged. */
+static void expect_errno(const char *what, int r, int want)
+{
+	int e = errno;
+
+	tap_ok(r == -1 && e == want, "ioctl %s -> %s (got %s)", what, strerror(want), res(r));
+}
+
+/* Read n bytes in reads of req bytes; false on any short/non-zero read. */
+static bool read_n(int fd, size_t n, size_t req)
+{
+	unsigned char *b = buf_fill(req);
+	size_t done = 0;
+	bool good = true;
+
+	while (good && done < n) {
+		ssize_t r = read(fd, b, req);
+
+		good = r == (ssize_t)req && bad_byte(b, req, req) < 0;
+		done += req;
+		memset(b, FILL, req + GUARD);
+	}
+	free(b);
+	return good;
+}
+
+static const struct zero_routine *relocatable(const struct zero_routine **rt, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rt[i]->code_start)
+			return rt[i];
+	return NULL;
+}
+
+/* Every command of cusezero.h on d (the daemon runs rt[0], the default). */
+static void check_ioctls(const struct dev *d, const struct zero_routine **rt, size_t nrt)
+{
+	const struct zero_routine *rel = relocatable(rt, nrt);
+	char name[CUSEZERO_NAME_MAX], lbl[128];
+	struct cusezero_stats *st = calloc(1, sizeof(*st));
+	struct cusezero_align al;
+	uint64_t chunk;
+	int fd = open(d->path, O_RDWR), r;
+	size_t i;
+
+	if (!st || !tap_ok(fd >= 0, "ioctl: open %s%s%s", d->path, fd < 0 ? ": " : "",
+			   fd < 0 ? strerror(errno) : "")) {
+		free(st);
+		return;
+	}
+	/* routine */
+	name[0] = '\0';
+	r = get_routine(fd, name) ? 0 : -1;
+	tap_ok(r == 0 && !strcmp(name, rt[0]->name), "ioctl GET_ROUTINE -> \"%s\" (want default \"%s\")",
+	       name, rt[0]->name);
+	if (nrt > 1) {
+		r = set_routine(fd, rt[1]->name);
+		tap_ok(r == 0 && get_routine(fd, name) && !strcmp(name, rt[1]->name),
+		       "ioctl SET_ROUTINE \"%s\" -> %s, GET -> \"%s\"", rt[1]->name, res(r), name);
+	} else {
+		tap_skip("SET_ROUTINE to another routine: only one usable in the VM");
+	}
+	get_routine(fd, name);
+	snprintf(lbl, sizeof(lbl), "%s", name);
+	expect_errno("SET_ROUTINE \"no_such_routine\"", set_routine(fd, "no_such_routine"), EINVAL);
+	expect_errno("SET_ROUTINE \"\"", set_routine(fd, ""), EINVAL);
+	{
+		struct cusezero_routine un;
+
+		memset(un.name, 'a', sizeof(un.name));	/* no NUL */
+		expect_errno("SET_ROUTINE unterminated name", ioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &un),
+			     EINVAL);
+	}
+	tap_ok(get_routine(fd, name) && !strcmp(name, lbl),
+	       "ioctl: routine unchanged after invalid SET_ROUTINE (\"%s\")", name);
+
+	/* align */
+	memset(&al, 0xff, sizeof(al));
+	r = ioctl(fd, CUSEZERO_IOC_GET_ALIGN, &al);
+	tap_ok(r == 0 && (al.offset == CUSEZERO_ALIGN_NONE || (al.offset >= 0 && al.offset <= 4095)) &&
+	       al.point <= CUSEZERO_POINT_LOOP, "ioctl GET_ALIGN -> %s, offset %d point %u", res(r),
+	       (int)al.offset, (unsigned)al.point);
+	if (rel) {
+		struct cusezero_align want = { 192, CUSEZERO_POINT_LOOP };
+
+		r = set_routine(fd, rel->name);
+		tap_ok(r == 0, "ioctl SET_ROUTINE \"%s\" (relocatable) -> %s", rel->name, res(r));
+		r = ioctl(fd, CUSEZERO_IOC_SET_ALIGN, &want);
+		memset(&al, 0xff, sizeof(al));
+		tap_ok(r == 0 && !ioctl(fd, CUSEZERO_IOC_GET_ALIGN, &al) && al.offset == 192 &&
+		       al.point == CUSEZERO_POINT_LOOP,
+		       "ioctl SET_ALIGN 192 loop -> %s, GET -> %d %u", res(r), (int)al.offset,
+		       (unsigned)al.point);
+		snprintf(lbl, sizeof(lbl), "%s placed at 192", rel->name);
+		check_data(d, lbl, false);
+		want.offset = 7;
+		want.point = CUSEZERO_POINT_ENTRY;
+		r = ioctl(fd, CUSEZERO_IOC_SET_ALIGN, &want);
+		tap_ok(r == 0, "ioctl SET_ALIGN 7 entry -> %s", res(r));
+		snprintf(lbl, sizeof(lbl), "%s entry placed at 7", rel->name);
+		check_data(d, lbl, false);
+	} else {
+		tap_skip("SET_ALIGN: no relocatable routine usable in the VM");
+	}
+	{
+		struct cusezero_align cur, bad = { 4096, CUSEZERO_POINT_LOOP };
+
+		memset(&cur, 0, sizeof(cur));
+		ioctl(fd, CUSEZERO_IOC_GET_ALIGN, &cur);
+		expect_errno("SET_ALIGN 4096", ioctl(fd, CUSEZERO_IOC_SET_ALIGN, &bad), EINVAL);
+		bad.offset = -2;
+		expect_errno("SET_ALIGN -2", ioctl(fd, CUSEZERO_IOC_SET_ALIGN, &bad), EINVAL);
+		bad.offset = 0;
+		bad.point = 7;
+		expect_errno("SET_ALIGN point 7", ioctl(fd, CUSEZERO_IOC_SET_ALIGN, &bad), EINVAL);
+		memset(&al, 0xff, sizeof(al));
+		tap_ok(!ioctl(fd, CUSEZERO_IOC_GET_ALIGN, &al) && al.offset == cur.offset &&
+		       al.point == cur.point, "ioctl: align unchanged after invalid SET_ALIGN (%d %u)",
+		       (int)al.offset, (unsigned)al.point);
+		cur.offset = CUSEZERO_ALIGN_NONE;
+		r = ioctl(fd, CUSEZERO_IOC_SET_ALIGN, &cur);
+		tap_ok(r == 0, "ioctl SET_ALIGN none (original code) -> %s", res(r));
+	}
+
+	/* chunk */
+	chunk = 0;
+	r = ioctl(fd, CUSEZERO_IOC_GET_CHUNK, &chunk);
+	tap_ok(r == 0 && chunk == 4096, "ioctl GET_CHUNK -> %s, %llu (want default 4096)", res(r),
+	       (unsigned long long)chunk);
+	{
+		static const uint64_t good[] = { 1, 65536, 4097, CUSEZERO_CHUNK_MAX };
+
+		for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+			uint64_t c = good[i], got = 0;
+
+			r = ioctl(fd, CUSEZERO_IOC_SET_CHUNK, &c);
+			tap_ok(r == 0 && !ioctl(fd, CUSEZERO_IOC_GET_CHUNK, &got) && got == c,
+			       "ioctl SET_CHUNK %llu -> %s, GET -> %llu", (unsigned long long)c, res(r),
+			       (unsigned long long)got);
+			snprintf(lbl, sizeof(lbl), "chunk %llu", (unsigned long long)c);
+			check_data(d, lbl, false);
+		}
+	}
+	{
+		uint64_t c = 0, got = 0;
+
+		expect_errno("SET_CHUNK 0", ioctl(fd, CUSEZERO_IOC_SET_CHUNK, &c), EINVAL);
+		c = (uint64_t)CUSEZERO_CHUNK_MAX + 1;
+		expect_errno("SET_CHUNK CHUNK_MAX+1", ioctl(fd, CUSEZERO_IOC_SET_CHUNK, &c), EINVAL);
+		tap_ok(!ioctl(fd, CUSEZERO_IOC_GET_CHUNK, &got) && got == CUSEZERO_CHUNK_MAX,
+		       "ioctl: chunk unchanged after invalid SET_CHUNK (%llu)", (unsigned long long)got);
+		c = 4096;
+		ioctl(fd, CUSEZERO_IOC_SET_CHUNK, &c);
+	}
+
+	/* stats: reset, three 4 KiB reads and two writes, exact counters */
+	r = ioctl(fd, CUSEZERO_IOC_RESET_STATS);
+	tap_ok(r == 0, "ioctl RESET_STATS -> %s", res(r));
+	{
+		bool rd = read_n(fd, 3 * 4096, 4096);
+		char wb[100] = { 0 };
+		bool wr = write(fd, wb, 100) == 100 && write(fd, wb, 50) == 50;
+
+		r = ioctl(fd, CUSEZERO_IOC_GET_STATS, st);
+		get_routine(fd, name);
+		tap_ok(rd && wr && r == 0, "stats: 3 reads of 4 KiB and 2 writes, GET_STATS -> %s", res(r));
+	}
+	tap_ok(st->version == CUSEZERO_STATS_VERSION && !strcmp(st->routine, name) && st->chunk == 4096,
+	       "stats: version %u, routine \"%.*s\", chunk %llu", (unsigned)st->version,
+	       CUSEZERO_NAME_MAX, st->routine, (unsigned long long)st->chunk);
+	tap_ok(st->total.requests == 3 && st->total.bytes == 3 * 4096 && st->total.errors == 0,
+	       "stats: total requests %llu bytes %llu errors %llu (want 3, 12288, 0)",
+	       (unsigned long long)st->total.requests, (unsigned long long)st->total.bytes,
+	       (unsigned long long)st->total.errors);
+	tap_ok(st->writes == 2 && st->write_bytes == 150, "stats: writes %llu bytes %llu (want 2, 150)",
+	       (unsigned long long)st->writes, (unsigned long long)st->write_bytes);
+	{
+		uint64_t pr = 0;
+
+		for (i = 0; i < st->nroutines && i < CUSEZERO_MAX_ROUTINES; i++)
+			if (!strncmp(st->per_routine[i].name, name, CUSEZERO_STATS_NAME))
+				pr = st->per_routine[i].c.bytes;
+		tap_ok(pr == 3 * 4096, "stats: per-routine \"%s\" bytes %llu (want 12288)", name,
+		       (unsigned long long)pr);
+	}
+	r = ioctl(fd, CUSEZERO_IOC_RESET_STATS);
+	memset(st, 0xff, sizeof(*st));
+	tap_ok(r == 0 && !ioctl(fd, CUSEZERO_IOC_GET_STATS, st) && st->total.requests == 0 &&
+	       st->total.bytes == 0 && st->writes == 0,
+	       "stats: after RESET_STATS requests %llu bytes %llu writes %llu",
+	       (unsigned long long)st->total.requests, (unsigned long long)st->total.bytes,
+	       (unsigned long long)st->writes);
+
+	/* unknown commands, bad pointer */
+	expect_errno("_IO('Z', 99) unknown", ioctl(fd, _IO(CUSEZERO_IOC_MAGIC, 99)), ENOTTY);
+	expect_errno("_IOR('X', 1, int) foreign", ioctl(fd, _IOR('X', 1, int), &r), ENOTTY);
+	expect_errno("GET_STATS to address 8", ioctl(fd, CUSEZERO_IOC_GET_STATS, (void *)8), EFAULT);
+	expect_errno("SET_ROUTINE from address 8", ioctl(fd, CUSEZERO_IOC_SET_ROUTINE, (void *)8),
+		     EFAULT);
+	tap_ok(read_n(fd, 128 * KiB, 128 * KiB), "ioctl: daemon still serves zeros after bad ioctls");
+
+	/* An unprivileged caller: stats yes, settings no (EPERM). */
+	{
+		int sfd[2], got[3] = { -2, -2, -2 }, st2;
+		pid_t pid = -1;
+
+		if (pipe(sfd) == 0 && (pid = fork()) == 0) {
+			int c = open(d->path, O_RDWR), res3[3] = { -1, -1, -1 };
+			uint64_t ch = 8192;
+
+			if (c >= 0 && setgid(65534) == 0 && setuid(65534) == 0) {
+				struct cusezero_stats *s2 = calloc(1, sizeof(*s2));
+
+				res3[0] = s2 && !ioctl(c, CUSEZERO_IOC_GET_STATS, s2) ? 0 : errno;
+				res3[1] = set_routine(c, rt[0]->name) ? errno : 0;
+				res3[2] = ioctl(c, CUSEZERO_IOC_SET_CHUNK, &ch) ? errno : 0;
+			}
+			if (write(sfd[1], res3, sizeof(res3)) < 0)
+				_exit(1);
+			_exit(0);
+		}
+		if (pid > 0) {
+			close(sfd[1]);
+			if (read(sfd[0], got, sizeof(got)) != sizeof(got))
+				got[0] = -3;
+			close(sfd[0]);
+			wait_bounded(pid, STEP_MS, &st2);
+		}
+		tap_ok(got[0] == 0, "uid 65534: GET_STATS allowed (errno %d)", got[0]);
+		tap_ok(got[1] == EPERM && got[2] == EPERM,
+		       "uid 65534: SET_ROUTINE, SET_CHUNK -> EPERM (errno %d, %d)", got[1], got[2]);
+	}
+
+	/* 2+ routines switched at run time: every usable one serves zeros */
+	for (i = 0; i < nrt; i++) {
+		r = set_routine(fd, rt[i]->name);
+		snprintf(lbl, sizeof(lbl), "SET_ROUTINE %s", rt[i]->name);
+		if (tap_ok(r == 0, "ioctl %s -> %s", lbl, res(r)))
+			check_data(d, lbl, false);
+	}
+	set_routine(fd, rt[0]->name);
+	close(fd);
+	free(st);
+}
+
 /* ---- scenarios ----------------------------------------------------------------- */
 
 static void check_mode(const struct dev *d, mode_t mode)
@@ -477,6 +760,24 @@ static void check_mode(const struct dev *d, mode_t mode)
 
 	tap_ok(r == 0 && (st.st_mode & 07777) == mode, "%s: node mode %04o (want %04o)",
 	       d->name, r == 0 ? (unsigned)(st.st_mode & 07777) : 0u, (unsigned)mode);
+}
+
+/* Settings given on the command line are what the ioctls report. */
+static void check_settings(const struct dev *d, const char *routine, int align, uint64_t chunk)
+{
+	char name[CUSEZERO_NAME_MAX] = "";
+	struct cusezero_align al = { -5, 9 };
+	uint64_t c = 0;
+	int fd = open(d->path, O_RDONLY);
+
+	tap_ok(fd >= 0 && get_routine(fd, name) && !strcmp(name, routine) &&
+	       !ioctl(fd, CUSEZERO_IOC_GET_ALIGN, &al) && al.offset == align &&
+	       !ioctl(fd, CUSEZERO_IOC_GET_CHUNK, &c) && c == chunk,
+	       "%s: options -> routine \"%s\" align %d chunk %llu (want \"%s\" %d %llu)", d->name,
+	       name, (int)al.offset, (unsigned long long)c, routine, align,
+	       (unsigned long long)chunk);
+	if (fd >= 0)
+		close(fd);
 }
 
 /* A second daemon with the same name: non-zero exit, one line, first unharmed. */
@@ -535,7 +836,7 @@ static size_t usable_routines(const struct zero_routine **out, size_t max)
 
 int main(int argc, char **argv)
 {
-	const struct zero_routine *rt[4];
+	const struct zero_routine *rt[4], *rel;
 	size_t nrt, i;
 	struct dev a, b, f;
 
@@ -555,6 +856,7 @@ int main(int argc, char **argv)
 	}
 	tap_ok(access(daemon_path, X_OK) == 0, "daemon %s is executable", daemon_path);
 	nrt = usable_routines(rt, 4);
+	rel = relocatable(rt, nrt);
 	tap_diag("routines usable in the VM: %zu (default %s)", nrt, rt[0]->name);
 
 	/* A: defaults, mode 0666, full data checks, duplicate name. */
@@ -564,14 +866,16 @@ int main(int argc, char **argv)
 		if (dev_start(&a, "czvm_a", false, opt)) {
 			check_mode(&a, 0666);
 			check_data(&a, "czvm_a", true);
+			check_ioctls(&a, rt, nrt);
 			check_duplicate(&a);
 			dev_stop(&a);
 		}
 	}
-	/* B: mode 0640, owner/group, a non-default routine given on the command line. */
+	/* B: mode 0640, owner/group, routine/align/chunk given on the command line. */
 	{
 		const char *opt[] = { "--mode", "0640", "--owner", "1", "--group", "2",
-				      "--routine", rt[nrt > 1 ? 1 : 0]->name, NULL };
+				      "--chunk", "8KB", "--routine", rel ? rel->name : rt[0]->name,
+				      rel ? "--align" : NULL, "320", NULL };
 
 		if (dev_start(&b, "czvm_b", false, opt)) {
 			struct stat st;
@@ -581,7 +885,9 @@ int main(int argc, char **argv)
 			tap_ok(r == 0 && st.st_uid == 1 && st.st_gid == 2,
 			       "czvm_b: --owner 1 --group 2 -> %u:%u", r ? 0u : (unsigned)st.st_uid,
 			       r ? 0u : (unsigned)st.st_gid);
-			check_data(&b, "czvm_b --routine", false);
+			check_settings(&b, rel ? rel->name : rt[0]->name, rel ? 320 : CUSEZERO_ALIGN_NONE,
+				       8192);
+			check_data(&b, "czvm_b --routine --align --chunk", false);
 			dev_stop(&b);
 		}
 	}
