@@ -74,6 +74,21 @@ enum zero_point {
 };
 
 #define ZERO_PLACE_MAX_OFFSET 4095u
+/* Offsets must keep instruction alignment (arm64: 4 bytes; else SIGBUS). */
+#if defined(__aarch64__)
+#define ZERO_PLACE_INSN_ALIGN 4u
+#else
+#define ZERO_PLACE_INSN_ALIGN 1u
+#endif
+/*
+ * Placed points keep instructions aligned: any byte offset on x86-64, a
+ * multiple of 4 on arm64 (a misaligned PC faults with SIGBUS).
+ */
+#if defined(__aarch64__)
+#define ZERO_PLACE_ALIGN 4u
+#else
+#define ZERO_PLACE_ALIGN 1u
+#endif
 
 struct zero_placed {
 	const struct zero_routine *routine;
@@ -90,7 +105,8 @@ struct zero_placed {
  * lands at an address == offset (mod 4096) -- hence at byte offset % 64 of a
  * cache line.  Writes, then mprotect()s to read+exec (W^X), flushes the
  * I-cache.  Returns 0 or -errno:
- *   -EINVAL   offset > 4095, or the routine has no such point
+ *   -EINVAL   offset > 4095, or not a multiple of ZERO_PLACE_ALIGN, or the
+ *             routine has no such point
  *   -ENOTSUP  the routine is not relocatable (r->no_reloc_why says why)
  *   -ENODEV   the routine is not usable on this CPU
  *   -EACCES / -EPERM  the system forbids executable mappings
