@@ -74,12 +74,6 @@ enum zero_point {
 };
 
 #define ZERO_PLACE_MAX_OFFSET 4095u
-/* Offsets must keep instruction alignment (arm64: 4 bytes; else SIGBUS). */
-#if defined(__aarch64__)
-#define ZERO_PLACE_INSN_ALIGN 4u
-#else
-#define ZERO_PLACE_INSN_ALIGN 1u
-#endif
 /*
  * Placed points keep instructions aligned: any byte offset on x86-64, a
  * multiple of 4 on arm64 (a misaligned PC faults with SIGBUS).
