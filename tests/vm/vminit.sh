@@ -36,7 +36,7 @@ done
 rc=$(cat /tmp/vmcheck.rc 2>/dev/null)
 if [ "$rc" != 0 ]; then
 	say "# vm: checker exit status ${rc:-none}; last kernel messages:"
-	dmesg | tail -n 25 | while IFS= read -r l; do say "# dmesg: $l"; done
+	dmesg | sed -n '/Run \/init/,$p' | tail -n 25 | while IFS= read -r l; do say "# dmesg: $l"; done
 fi
 say "# vm: done at $(up) s"
 echo "@@CZDONE@@ $rc"
