@@ -63,7 +63,7 @@ int zero_place(const struct zero_routine *r, enum zero_point point, unsigned off
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (offset > ZERO_PLACE_MAX_OFFSET)
+	if (offset > ZERO_PLACE_MAX_OFFSET || offset % ZERO_PLACE_ALIGN)
 		return -EINVAL;
 	if (!r->code_start)
 		return -ENOTSUP;
@@ -126,7 +126,9 @@ const char *zero_place_strerror(int err)
 {
 	switch (err) {
 	case -EINVAL:
-		return "offset out of range 0..4095, or the routine has no such point";
+		return ZERO_PLACE_ALIGN > 1 ?
+		       "offset out of range 0..4095 or not instruction-aligned, or the routine has no such point" :
+		       "offset out of range 0..4095, or the routine has no such point";
 	case -ENOTSUP:
 		return "routine is not relocatable";
 	case -ENODEV:

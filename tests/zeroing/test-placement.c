@@ -110,10 +110,12 @@ static int place_sweep(const struct zero_routine *r, enum zero_point point,
 	unsigned offsets[128 + CZ_ARRAY_SIZE(far_offsets)];
 	size_t noff = 0, i;
 
-	for (i = 0; i < 128; i++)
+	/* arm64: instructions are 4-byte aligned, so are placed points (ZERO_PLACE_ALIGN). */
+	for (i = 0; i < 128; i += ZERO_PLACE_ALIGN)
 		offsets[noff++] = (unsigned)i;
 	for (i = 0; i < CZ_ARRAY_SIZE(far_offsets); i++)
-		offsets[noff++] = far_offsets[i];
+		if (far_offsets[i] % ZERO_PLACE_ALIGN == 0)
+			offsets[noff++] = far_offsets[i];
 
 	for (i = 0; i < noff; i++) {
 		struct zero_placed p;
@@ -182,11 +184,11 @@ int main(void)
 		ok = place_sweep(r, ZERO_POINT_ENTRY, &b, msg, sizeof(msg));
 		if (ok < 0)
 			tap_skip_all("%s", msg);
-		tap_ok(ok, "%s: entry placed at offsets 0..127 + %zu far ones%s%s", r->name,
-		       CZ_ARRAY_SIZE(far_offsets), ok ? "" : ": ", msg);
+		tap_ok(ok, "%s: entry placed at offsets 0..127 step %u + far ones%s%s", r->name,
+		       ZERO_PLACE_ALIGN, ok ? "" : ": ", msg);
 		ok = place_sweep(r, ZERO_POINT_LOOP, &b, msg, sizeof(msg));
-		tap_ok(ok, "%s: loop head placed at offsets 0..127 + %zu far ones%s%s", r->name,
-		       CZ_ARRAY_SIZE(far_offsets), ok ? "" : ": ", msg);
+		tap_ok(ok, "%s: loop head placed at offsets 0..127 step %u + far ones%s%s", r->name,
+		       ZERO_PLACE_ALIGN, ok ? "" : ": ", msg);
 	}
 
 	if (reloc) {
@@ -195,6 +197,13 @@ int main(void)
 		       ZERO_PLACE_MAX_OFFSET + 1, ret);
 		if (!ret)
 			zero_unplace(&p);
+#if ZERO_PLACE_ALIGN > 1
+		ret = zero_place(reloc, ZERO_POINT_LOOP, 2049, &p);
+		tap_ok(ret == -EINVAL, "%s: offset 2049 (not a multiple of %u) -> %d (-EINVAL)",
+		       reloc->name, ZERO_PLACE_ALIGN, ret);
+		if (!ret)
+			zero_unplace(&p);
+#endif
 	} else {
 		tap_skip("offset 4096 -> -EINVAL: no usable relocatable routine");
 	}
