@@ -17,8 +17,8 @@
  * k covers 0..136 (every misalignment, twice) and runs ending near 4 KiB and
  * 64 KiB (loop exits after many iterations); d covers 1..72 and longer runs.
  *
- * Also: a routine WITHOUT the flag faulting into the guard, and a NULL
- * dereference, still kill the process with SIGSEGV after
+ * Also: a routine WITHOUT the flag faulting into the guard, and a store to
+ * page zero, still kill the process with SIGSEGV after
  * zero_fault_install() (checked in forked children): recovery is only for
  * the exception tables, never a silent catch-all.
  */
@@ -122,9 +122,10 @@ static void child_overrun(const void *arg)
 	r->fn(buf.guard - 8, 64);
 }
 
-static void child_null(const void *arg)
+static void child_page_zero(const void *arg)
 {
-	volatile int *volatile p = NULL;
+	/* Page zero but not NULL itself, which UBSan would report first. */
+	volatile int *volatile p = (volatile int *)(uintptr_t)64;
 
 	(void)arg;
 	if (zero_fault_install())
@@ -159,10 +160,10 @@ int main(void)
 		return 1;
 	}
 
-	/* A child installs the handler, then stores through NULL: not ours, must die. */
-	status = in_child(child_null, NULL);
+	/* A child installs the handler, then stores to page zero: not ours, must die. */
+	status = in_child(child_page_zero, NULL);
 	describe_status(status, how, sizeof(how));
-	tap_ok(died_segv(status), "NULL store after zero_fault_install() kills with SIGSEGV (%s)", how);
+	tap_ok(died_segv(status), "store to page zero after zero_fault_install() kills with SIGSEGV (%s)", how);
 
 	ret = zero_fault_install();
 	tap_ok(ret == 0, "zero_fault_install() = %d", ret);
