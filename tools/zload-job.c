@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -462,6 +463,7 @@ void *zl_job_main(void *arg)
 		j->t_start = cz_now_ns();
 		zl_run(j, slots);
 		j->t_end = cz_now_ns();
+		j->ran_cpu = sched_getcpu();
 	}
 	if (j->ring_ready)
 		io_uring_queue_exit(&j->ring);

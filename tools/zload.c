@@ -295,8 +295,10 @@ static void zl_collect(const struct zl_opts *o, struct zl_job *jobs, struct zl_r
 	r->seconds = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0.0;
 }
 
-static void zl_print_json(const struct zl_opts *o, const struct zl_result *r)
+static void zl_print_json(const struct zl_opts *o, const struct zl_job *jobs,
+			  const struct zl_result *r)
 {
+	unsigned i;
 	const struct zl_counters *c = &r->c;
 	const struct zl_hist *h = &r->hist;
 	double bw = r->seconds > 0 ? (double)c->bytes / r->seconds : 0;
@@ -318,6 +320,10 @@ static void zl_print_json(const struct zl_opts *o, const struct zl_result *r)
 	       ",\"p99.9\":%" PRIu64 ",\"max\":%" PRIu64 ",\"mean\":%.0f,\"samples\":%" PRIu64 "},",
 	       zl_hist_percentile(h, 50), zl_hist_percentile(h, 90), zl_hist_percentile(h, 99),
 	       zl_hist_percentile(h, 99.9), h->max, h->n ? (double)h->sum / (double)h->n : 0.0, h->n);
+	printf("\"job_cpus\":[");
+	for (i = 0; i < o->jobs; i++)
+		printf("%s%d", i ? "," : "", jobs[i].ran_cpu);
+	printf("],");
 	printf("\"counters\":{\"max_inflight\":%" PRIu64 ",\"ops_readv\":%" PRIu64
 	       ",\"ops_read\":%" PRIu64 ",\"ops_read_fixed\":%" PRIu64 ",\"fixed_file_ops\":%" PRIu64
 	       ",\"buffers_registered\":%s,\"files_registered\":%s,\"sqpoll\":%s"
@@ -482,7 +488,7 @@ int main(int argc, char **argv)
 		printf("%.0f\n", r->seconds > 0 ? (double)r->c.bytes / r->seconds : 0.0);
 		break;
 	case ZL_FORMAT_JSON:
-		zl_print_json(&o, r);
+		zl_print_json(&o, jobs, r);
 		break;
 	}
 	if (r->c.verify_failures || r->c.errors)

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "zload-hist.h"
+
 enum zl_format { ZL_FORMAT_NORMAL, ZL_FORMAT_SIMPLE, ZL_FORMAT_JSON };
 
 struct zl_opts {
@@ -33,27 +35,6 @@ struct zl_opts {
 	enum zl_format format;
 };
 
-/*
- * Log-linear histogram (HdrHistogram / fio style): values below 2 * 64 are
- * exact, above that each power of two is split into 64 buckets, so a bucket
- * is at most 1/64 (1.6%) of its value wide.  Values are nanoseconds.
- */
-#define ZL_HIST_BITS	6
-#define ZL_HIST_GROUP	(1u << ZL_HIST_BITS)
-#define ZL_HIST_BUCKETS	((64 - ZL_HIST_BITS + 1) * ZL_HIST_GROUP)
-
-struct zl_hist {
-	uint64_t count[ZL_HIST_BUCKETS];
-	uint64_t n, max, sum;
-};
-
-void zl_hist_add(struct zl_hist *h, uint64_t v);
-void zl_hist_merge(struct zl_hist *dst, const struct zl_hist *src);
-/* Value at percentile pct (0 < pct <= 100): a bucket's midpoint, never above max. */
-uint64_t zl_hist_percentile(const struct zl_hist *h, double pct);
-unsigned zl_hist_index(uint64_t v);
-uint64_t zl_hist_bucket_low(unsigned idx);
-
 /* Counters that make every option's effect observable (printed by --json). */
 struct zl_counters {
 	uint64_t ios, bytes, errors, short_reads, verify_failures;
@@ -65,6 +46,7 @@ struct zl_counters {
 struct zl_job {
 	int id;
 	int cpu;			/* -1: not pinned */
+	int ran_cpu;			/* sched_getcpu() after the run */
 	const struct zl_opts *o;
 	pthread_t thread;
 

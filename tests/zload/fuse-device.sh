@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: pread_z100k and zload read zeros from the cusezero FUSE
+# device (MOUNTPOINT/zero), with --verify, through every zload I/O path.
+# Skips (visibly) without the daemon, root or /dev/fuse.
+. "$top_srcdir/tests/zload/zload-lib.sh"
+P=$PREAD_Z100K
+Z=$ZLOAD
+[ -x "$P" ] || skip_all "pread_z100k not built ($P)"
+[ -x "$CUSEZERO" ] || skip_all "cusezero not built ($CUSEZERO)"
+[ "$(id -u)" -eq 0 ] || skip_all "a FUSE mount needs root"
+[ -c /dev/fuse ] || skip_all "no /dev/fuse"
+
+MNT=$TMP/mnt
+mkdir -p "$MNT" || exit 1
+cleanup() {
+	if [ -s "$TMP/pid" ]; then
+		kill "$(cat "$TMP/pid")" 2>/dev/null
+		i=0
+		while mountpoint -q "$MNT" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	fi
+	if mountpoint -q "$MNT"; then
+		fusermount3 -u "$MNT" 2>/dev/null || umount -l "$MNT"
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+if ! "$CUSEZERO" --name "zloadtest$$" --fuse "$MNT" --pidfile "$TMP/pid" 2>"$TMP/start"; then
+	case $(cat "$TMP/start") in
+	*ermission*|*"not permitted"*) skip_all "cusezero --fuse: $(head -n 1 "$TMP/start")" ;;
+	esac
+	echo "not ok 1 - cusezero --fuse $MNT failed: $(head -n 1 "$TMP/start")"
+	echo "1..1"
+	exit 1
+fi
+D=$MNT/zero
+if [ ! -e "$D" ]; then
+	fail "cusezero --fuse returned but $D does not exist"
+	done_testing
+	exit 1
+fi
+pass "cusezero --fuse $MNT: $D is there"
+
+ok "pread_z100k --verify -n 200 $D" -- quiet "$P" --verify -n 200 "$D"
+ok "pread_z100k --verify -s 4KB -n 200 $D" -- quiet "$P" --verify -s 4KB -n 200 "$D"
+out=$("$P" -n 200 "$D"); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eqx '[0-9]+\.[0-9]{6}'; then
+	pass "pread_z100k -n 200 $D: '$out'"
+else
+	fail "pread_z100k -n 200 $D: exit $rc, '$out'"
+fi
+J=$("$P" -n 50 --json "$D")
+expect_eq "pread_z100k --json: bytes" "$(json_val "$J" bytes)" 5120000
+
+if [ ! -x "$Z" ]; then
+	skip "zload not built ($Z): no liburing for this host"
+	done_testing
+	exit
+fi
+for opts in "" "--qd 32" "--qd 32 --bs 100KB" "--qd 8 --fixedbufs --registerfiles" "--nonvectored --qd 4" \
+	    "--jobs 2 --qd 4"; do
+	J=$("$Z" --json --verify --size 8MB $opts "$D" 2>"$TMP/err"); rc=$?
+	e=$(json_val "$J" errors) vf=$(json_val "$J" verify_failures) b=$(json_val "$J" bytes)
+	if [ $rc -eq 0 ] && [ "$e" = 0 ] && [ "$vf" = 0 ] && [ "$b" -ge 8388608 ]; then
+		pass "zload --verify --size 8MB $opts: $b bytes, $(json_val "$J" short_reads) short, max_inflight $(json_val "$J" max_inflight)"
+	else
+		fail "zload --verify $opts on $D: exit $rc errors '$e' verify_failures '$vf': $(head -n 2 "$TMP/err" | tr '\n' '|')"
+	fi
+done
+J=$("$Z" --json --qd 32 --size 4MB "$D")
+expect_eq "zload --qd 32 on the FUSE device: max_inflight" "$(json_val "$J" max_inflight)" 32
+out=$("$Z" --format simple --size 4MB "$D"); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eqx '[0-9]+'; then
+	pass "zload --format simple $D: '$out'"
+else
+	fail "zload --format simple $D: exit $rc, '$out'"
+fi
+
+done_testing

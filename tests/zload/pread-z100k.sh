@@ -1,0 +1,80 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: pread_z100k keeps the seed reproducer's output (one "%.6f"
+# line, nothing else), its options change what they say, and a failed or
+# short read or a non-zero byte is one line naming the call and exits 1.
+. "$top_srcdir/tests/zload/zload-lib.sh"
+P=$PREAD_Z100K
+[ -x "$P" ] || skip_all "pread_z100k not built ($P)"
+
+# The no-argument mode is the reproducer itself: 1e6 x 100 KiB (about 3 s here).
+out=$("$P" 2>"$TMP/err"); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eqx '[0-9]+\.[0-9]{6}' &&
+   [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] && [ ! -s "$TMP/err" ]; then
+	pass "no arguments: one line '$out' matching ^[0-9]+.[0-9]{6}\$"
+else
+	fail "no arguments: exit $rc, stdout '$out', stderr '$(cat "$TMP/err")'"
+fi
+
+out=$("$P" -n 1000 2>"$TMP/err"); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eqx '[0-9]+\.[0-9]{6}' && [ ! -s "$TMP/err" ]; then
+	pass "-n 1000: default format '$out'"
+else
+	fail "-n 1000: exit $rc, stdout '$out'"
+fi
+
+out=$("$P" -n 1000 /dev/zero --format simple); rc=$?
+if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eqx '[0-9]+'; then
+	pass "--format simple: one integer (bytes/sec) '$out'"
+else
+	fail "--format simple: exit $rc, stdout '$out'"
+fi
+
+out=$("$P" -s 4KB -n 10 --json /dev/zero); rc=$?
+expect_eq "--json exit" "$rc" 0
+expect_eq "--json -s 4KB: size" "$(json_val "$out" size)" 4096
+expect_eq "--json -n 10: calls" "$(json_val "$out" calls)" 10
+expect_eq "--json: bytes = size x calls" "$(json_val "$out" bytes)" 40960
+expect_eq "--json: device" "$(json_val "$out" device)" /dev/zero
+for k in seconds bytes_per_sec ns_per_call; do
+	v=$(json_val "$out" $k)
+	if printf '%s\n' "$v" | grep -Eqx '[0-9]+(\.[0-9]+)?'; then pass "--json: $k = $v"
+	else fail "--json: $k = '$v' in $out"; fi
+done
+
+ok "--verify -n 100 on /dev/zero passes" -- quiet "$P" --verify -n 100 /dev/zero
+out=$("$P" --cpu 0 -n 10 2>&1); rc=$?
+if [ $rc -eq 0 ]; then pass "--cpu 0: runs ($out)"
+else skip "--cpu 0: cannot pin here: $out"; fi
+
+zero_file_with_z "$TMP/z" 12345 65536
+one_line_error "--verify on a file with 0x5a at offset 12345" -- "$P" --verify -s 64KB -n 2 "$TMP/z"
+case $ERRLINE in
+*"call 1"*"offset 12345"*0x5a*) pass "verify failure names call 1, offset 12345 and 0x5a" ;;
+*) fail "verify failure line: '$ERRLINE'" ;;
+esac
+ok "without --verify the same file reads fine" -- quiet "$P" -s 64KB -n 2 "$TMP/z"
+
+head -c 1000 /dev/zero >"$TMP/short"
+one_line_error "short read (1000-byte file, -s 4KB)" -- "$P" -s 4KB -n 3 "$TMP/short"
+case $ERRLINE in
+*"call 1"*short*1000*4096*) pass "short read names call 1, 1000 of 4096 bytes" ;;
+*) fail "short read line: '$ERRLINE'" ;;
+esac
+one_line_error "read error (a directory)" -- "$P" -n 1 "$TMP"
+case $ERRLINE in
+*"call 1"*102400*"errno 21"*) pass "read error names call 1, size 102400, errno 21" ;;
+*) fail "read error line: '$ERRLINE'" ;;
+esac
+
+one_line_error "-s 3x" -- "$P" -s 3x
+one_line_error "-s 0" -- "$P" -s 0
+one_line_error "-n 0" -- "$P" -n 0
+one_line_error "--cpu abc" -- "$P" --cpu abc
+one_line_error "--format xml" -- "$P" --format xml
+one_line_error "--bogus" -- "$P" --bogus
+one_line_error "missing device" -- "$P" -n 1 "$TMP/nonexistent"
+one_line_error "two devices" -- "$P" /dev/zero /dev/zero
+ok "-h exits 0" -- sh -c '"$1" -h >/dev/null' sh "$P"
+
+done_testing

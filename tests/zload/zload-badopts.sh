@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: bad zload options and devices give one line on stderr naming
+# the option or the file, nothing on stdout, and a non-zero exit.
+. "$top_srcdir/tests/zload/zload-lib.sh"
+Z=$ZLOAD
+[ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
+
+# bad DESC WANTED-SUBSTRING -- ARGS...
+bad() {
+	desc=$1 want=$2; shift 2; [ "$1" = -- ] && shift
+	one_line_error "$desc" -- "$Z" "$@"
+	case $ERRLINE in
+	*"$want"*) ;;
+	*) fail "$desc: error line does not name '$want': '$ERRLINE'" ;;
+	esac
+}
+
+bad "--qd 0"             "--qd"            -- --qd 0 /dev/zero
+bad "--qd 5000"          "--qd"            -- --qd 5000 /dev/zero
+bad "--qd x"             "--qd"            -- --qd x /dev/zero
+bad "--bs 3x"            "--bs"            -- --bs 3x /dev/zero
+bad "--bs 0"             "--bs"            -- --bs 0 /dev/zero
+bad "--jobs 0"           "--jobs"          -- --jobs 0 /dev/zero
+bad "--time abc"         "--time"          -- --time abc /dev/zero
+bad "--time 0"           "--time"          -- --time 0 /dev/zero
+bad "--size 0"           "--size"          -- --size 0 /dev/zero
+bad "--cpu x"            "--cpu"           -- --cpu x /dev/zero
+bad "--cpu 100"          "--cpu"           -- --cpu 100 /dev/zero
+bad "--sqpoll-cpu alone" "--sqpoll"        -- --sqpoll-cpu 0 /dev/zero
+bad "--batch-submit > qd" "--batch-submit" -- --qd 4 --batch-submit 8 /dev/zero
+bad "--batch-complete 0" "--batch-complete" -- --batch-complete 0 /dev/zero
+bad "--format xml"       "--format"        -- --format xml /dev/zero
+bad "unknown option"     "--bogus"         -- --bogus /dev/zero
+bad "value missing"      "--qd"            -- /dev/zero --qd
+bad "missing device"     "DEVICE"
+bad "two devices"        "/dev/null"       -- /dev/zero /dev/null
+bad "nonexistent device" "$TMP/none"       -- "$TMP/none"
+bad "a directory"        "$TMP"            -- "$TMP"
+head -c 100 /dev/zero >"$TMP/small"
+bad "file smaller than --bs" "--bs"        -- --bs 4KB "$TMP/small"
+# A CPU that exists in the list syntax but not on this machine: found at pin time.
+n=$(nproc)
+if [ "$n" -lt 64 ]; then
+	bad "--cpu 63 (not online here)" "--cpu" -- --cpu 63 --size 4KB /dev/zero
+fi
+ok "-h exits 0" -- quiet "$Z" -h
+
+done_testing

@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Helpers for the tests of pread_z100k and zload: . "$top_srcdir/tests/zload/zload-lib.sh"
+. "$top_srcdir/tests/tap.sh"
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/zload-test.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+# json_val JSON KEY: the scalar value of "KEY" (numbers, true/false, strings unquoted).
+json_val() {
+	printf '%s\n' "$1" | sed -n "s/.*\"$2\":\"\{0,1\}\([^\",}]*\).*/\1/p"
+}
+
+# expect_eq DESC ACTUAL EXPECTED
+expect_eq() {
+	if [ "$2" = "$3" ]; then pass "$1"
+	else fail "$1: got '$2', expected '$3'"; fi
+}
+
+# one_line_error DESC -- CMD...: non-zero exit and exactly one line on stderr
+# naming something; the line is kept in $ERRLINE.
+one_line_error() {
+	desc=$1; shift; [ "$1" = -- ] && shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	ERRLINE=$(cat "$TMP/err")
+	nl=$(wc -l <"$TMP/err")
+	if [ "$rc" -eq 0 ]; then fail "$desc: exit 0"
+	elif [ "$nl" -ne 1 ]; then fail "$desc: $nl lines on stderr: $(tr '\n' '|' <"$TMP/err")"
+	elif [ -s "$TMP/out" ]; then fail "$desc: wrote to stdout: $(head -c 200 "$TMP/out")"
+	else pass "$desc (exit $rc: $ERRLINE)"; fi
+}
+
+# A zero-filled file with one 0x5a byte at offset $2: zero_file_with_z PATH OFFSET SIZE
+zero_file_with_z() {
+	head -c "$3" /dev/zero >"$1" &&
+	printf 'Z' | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# quiet CMD...: run CMD with stdout discarded (keeps the TAP stream clean).
+quiet() { "$@" >/dev/null; }

@@ -1,0 +1,27 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: zload --verify passes on zeros and fails, exit 1, naming the
+# offset and the value of the first non-zero byte, whatever the I/O path.
+. "$top_srcdir/tests/zload/zload-lib.sh"
+Z=$ZLOAD
+[ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
+
+zero_file_with_z "$TMP/z" 12345 65536
+head -c 65536 /dev/zero >"$TMP/zeros"
+
+for opts in "" "--qd 8" "--qd 8 --fixedbufs --registerfiles" "--nonvectored" "--bs 16KB --qd 4"; do
+	ok "--verify $opts: zeros pass" -- quiet "$Z" --verify --size 256KB $opts "$TMP/zeros"
+	"$Z" --verify --size 256KB $opts "$TMP/z" >/dev/null 2>"$TMP/err"; rc=$?
+	line=$(grep 'verify' "$TMP/err" | head -n 1)
+	if [ $rc -eq 1 ] && printf '%s\n' "$line" | grep -q 'offset 12345 = 0x5a'; then
+		pass "--verify $opts: exit 1, '$line'"
+	else
+		fail "--verify $opts: exit $rc, stderr '$(head -n 3 "$TMP/err" | tr '\n' '|')'"
+	fi
+done
+
+# Without --verify the same file is only read.
+ok "no --verify: non-zero file reads with exit 0" -- quiet "$Z" --size 256KB "$TMP/z"
+ok "--verify on /dev/zero passes (qd 16, 100KB)" -- quiet "$Z" --verify --qd 16 --bs 100KB --size 16MB /dev/zero
+
+done_testing
