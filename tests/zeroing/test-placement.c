@@ -20,7 +20,7 @@
 #include "../tap.h"
 #include "zt.h"
 
-static const unsigned far_offsets[] = { 128, 200, 1000, 2048, 2049, 4032, 4095 };
+static const unsigned far_offsets[] = { 128, 200, 1000, 2048, 2049, 4032, 4092, 4095 };
 static const size_t fault_k[] = { 0, 1, 5, 8, 13, 63, 64, 100 };
 static const size_t fault_d[] = { 1, 3, 8, 9, 64, 100 };
 

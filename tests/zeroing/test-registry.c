@@ -4,7 +4,8 @@
  * every entry has a description and a function; a relocatable entry has
  * code_start < loop_head < code_end (and a non-relocatable one says why);
  * compiled C / libc entries do not claim fault safety (they have no
- * exception table); each entry is for this architecture or portable;
+ * exception table); a ZERO_F_QUIRK loop starts with its padding NOP; each
+ * entry is for this architecture or portable;
  * zero_default() is usable; zero_lookup() finds every name and rejects
  * unknown ones; the help listing names every routine.
  */
@@ -34,6 +35,25 @@ static int name_ok(const char *s)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_'))
 			return 0;
 	return 1;
+}
+
+/*
+ * ZERO_F_QUIRK (label before .p2align): the loop's branch target must be a
+ * padding NOP, executed on every iteration -- else the quirk is not there.
+ */
+static int starts_with_nop(const unsigned char *p)
+{
+#if defined(__x86_64__)
+	/* nop; nopl/nopw (0f 1f); 66-prefixed nops; cs nopw */
+	if (p[0] == 0x66)
+		p++;
+	return p[0] == 0x90 || (p[0] == 0x0f && p[1] == 0x1f) || (p[0] == 0x2e && p[1] == 0x0f);
+#elif defined(__aarch64__)
+	return p[0] == 0x1f && p[1] == 0x20 && p[2] == 0x03 && p[3] == 0xd5;   /* d503201f */
+#else
+	(void)p;
+	return 1;
+#endif
 }
 
 /* Is name a whole word at the start of a line of the help text? */
@@ -78,6 +98,9 @@ int main(void)
 			tap_ok(s && l && e && s < l && l < e,
 			       "%s: code_start < loop_head < code_end (%+td, %+td)", r->name,
 			       l ? l - s : 0, e ? e - s : 0);
+			if (r->flags & ZERO_F_QUIRK)
+				tap_ok(l && starts_with_nop((const unsigned char *)l),
+				       "%s: quirk: the loop's branch target is padding (a NOP)", r->name);
 		} else {
 			tap_ok(r->no_reloc_why && *r->no_reloc_why && !r->loop_head && !r->code_end,
 			       "%s: not relocatable, says why: %s", r->name,
