@@ -8,9 +8,11 @@
  *
  *   uring_zero_proto serve MOUNTPOINT [--transport auto|uring|dev] [--entries N]
  *                    [--poll-us US] [--follow-cpu] [--pin-daemon CPU] [--no-pin]
- *                    [--enable-param] [--routine NAME]
+ *                    [--enable-param] [--routine NAME] [--ring-copy]
  *       foreground; SIGINT/SIGTERM unmounts.  Prints one line on stderr once
  *       the transport is settled, and the request counts at exit.
+ *       --ring-copy: the ring READ path fills a per-thread buffer and copies
+ *       it into the ring payload (what a read path with its own buffer costs).
  *   uring_zero_proto bench FILE [--size SIZE] [--seconds S] [--pin CPU]
  *       pread SIZE at offset 0 in a loop, check the first call's bytes are
  *       zero, print "SIZE us_per_call GB/s calls".
@@ -47,10 +49,24 @@ static struct {
 	zero_fn clear;
 	int follow_cpu;
 	int pin_daemon;
+	bool ring_copy;
 	struct cz_uring *uring;
 } g = { .pin_daemon = -1 };
 
 static __thread char *tl_buf;
+
+static int tl_buf_map(void)
+{
+	if (tl_buf)
+		return 0;
+	tl_buf = mmap(NULL, MAX_READ, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (tl_buf == MAP_FAILED) {
+		tl_buf = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
 
 /* The read path: every PAGE_SIZE chunk cleared by the routine, as read_zero(). */
 static ssize_t zero_fill(void *dst, size_t size)
@@ -74,7 +90,18 @@ static bool ring_read(void *ctx, const struct fuse_in_header *in,
 	(void)arg;
 	if (in->nodeid != ZERO_INO)
 		return false;
-	*res = zero_fill(dst, size);
+	if (!g.ring_copy) {
+		*res = zero_fill(dst, size);
+		return true;
+	}
+	/* Measure what a read path with its own buffer costs: fill, then copy. */
+	if (tl_buf_map() < 0) {
+		*res = -ENOMEM;
+		return true;
+	}
+	*res = zero_fill(tl_buf, size);
+	if (*res > 0)
+		memcpy(dst, tl_buf, (size_t)*res);
 	return true;
 }
 
@@ -183,14 +210,9 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (g.follow_cpu)
 		follow(req);
-	if (!tl_buf) {
-		tl_buf = mmap(NULL, MAX_READ, PROT_READ | PROT_WRITE,
-			      MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		if (tl_buf == MAP_FAILED) {
-			tl_buf = NULL;
-			fuse_reply_err(req, ENOMEM);
-			return;
-		}
+	if (tl_buf_map() < 0) {
+		fuse_reply_err(req, ENOMEM);
+		return;
 	}
 	if (size > MAX_READ)
 		size = MAX_READ;
@@ -240,6 +262,7 @@ static int serve(int argc, char **argv)
 		{ "no-pin", no_argument, NULL, 'N' },
 		{ "enable-param", no_argument, NULL, 'E' },
 		{ "routine", required_argument, NULL, 'r' },
+		{ "ring-copy", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cz_uring_params p = { .transport = CZ_TRANSPORT_AUTO };
@@ -292,6 +315,9 @@ static int serve(int argc, char **argv)
 			break;
 		case 'E':
 			enable = true;
+			break;
+		case 'C':
+			g.ring_copy = true;
 			break;
 		case 'r':
 			r = zero_lookup(optarg);

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cusezero.h: the ioctl interface of the cusezero device (public, installed).
+ *
+ * The same ioctls work on the CUSE node /dev/NAME and on the FUSE file
+ * MOUNTPOINT/zero (and its sibling control/stats files).  Every command is a
+ * proper _IOC encoding with a fixed-size argument, so the kernel copies the
+ * argument in and out itself ("restricted" FUSE ioctl mode): a bad user
+ * pointer fails with EFAULT in the kernel before the daemon sees anything.
+ *
+ * Errors (errno):
+ *   EINVAL  unknown/unusable routine, offset > 4095, bad point, bad chunk,
+ *           align on a routine that cannot be placed; nothing is changed
+ *   ENOTTY  unknown command
+ *   EPERM   a SET_* or RESET command from a uid other than 0, the daemon's
+ *           own uid or --owner (statistics and GET_* are open to all)
+ *
+ * Example:
+ *     struct cusezero_routine r = { .name = "rep_stosb" };
+ *     ioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);
+ */
+#ifndef CUSEZERO_H
+#define CUSEZERO_H
+
+#include <stdint.h>
+#include <sys/ioctl.h>
+
+#define CUSEZERO_IOC_MAGIC     'Z'
+#define CUSEZERO_NAME_MAX      64      /* routine name incl. NUL */
+#define CUSEZERO_STATS_NAME    40      /* per-routine name in stats incl. NUL */
+#define CUSEZERO_MAX_ROUTINES  64      /* per-routine counters kept for this many */
+#define CUSEZERO_CHUNK_MAX     (1u << 20)
+#define CUSEZERO_ALIGN_NONE    (-1)    /* run the routine's original code */
+
+enum cusezero_point {
+	CUSEZERO_POINT_ENTRY = 0,       /* the function's first instruction */
+	CUSEZERO_POINT_LOOP = 1,        /* the head of its main loop */
+};
+
+struct cusezero_routine {
+	char name[CUSEZERO_NAME_MAX];   /* NUL-terminated */
+};
+
+struct cusezero_align {
+	int32_t offset;                 /* 0..4095, or CUSEZERO_ALIGN_NONE */
+	uint32_t point;                 /* enum cusezero_point */
+};
+
+struct cusezero_counters {
+	uint64_t requests;              /* read requests served */
+	uint64_t bytes;                 /* bytes returned to readers */
+	uint64_t ns;                    /* time inside the routine calls (one clock pair per request) */
+	uint64_t errors;                /* routine returned "bytes not cleared" (memset fallback used) */
+};
+
+struct cusezero_routine_stats {
+	char name[CUSEZERO_STATS_NAME];
+	struct cusezero_counters c;
+};
+
+struct cusezero_stats {
+	uint32_t version;               /* CUSEZERO_STATS_VERSION */
+	uint32_t nroutines;             /* valid entries in per_routine[] */
+	char routine[CUSEZERO_NAME_MAX];/* current routine */
+	int32_t align;                  /* current offset or CUSEZERO_ALIGN_NONE */
+	uint32_t point;                 /* current enum cusezero_point */
+	uint64_t chunk;                 /* current bytes per routine call */
+	uint64_t writes;                /* write requests (discarded) */
+	uint64_t write_bytes;
+	struct cusezero_counters total;
+	struct cusezero_routine_stats per_routine[CUSEZERO_MAX_ROUTINES];
+};
+#define CUSEZERO_STATS_VERSION 1
+
+#define CUSEZERO_IOC_GET_ROUTINE _IOR(CUSEZERO_IOC_MAGIC, 1, struct cusezero_routine)
+#define CUSEZERO_IOC_SET_ROUTINE _IOW(CUSEZERO_IOC_MAGIC, 2, struct cusezero_routine)
+#define CUSEZERO_IOC_GET_ALIGN   _IOR(CUSEZERO_IOC_MAGIC, 3, struct cusezero_align)
+#define CUSEZERO_IOC_SET_ALIGN   _IOW(CUSEZERO_IOC_MAGIC, 4, struct cusezero_align)
+#define CUSEZERO_IOC_GET_CHUNK   _IOR(CUSEZERO_IOC_MAGIC, 5, uint64_t)
+#define CUSEZERO_IOC_SET_CHUNK   _IOW(CUSEZERO_IOC_MAGIC, 6, uint64_t)
+#define CUSEZERO_IOC_GET_STATS   _IOR(CUSEZERO_IOC_MAGIC, 7, struct cusezero_stats)
+#define CUSEZERO_IOC_RESET_STATS _IO(CUSEZERO_IOC_MAGIC, 8)
+
+#endif

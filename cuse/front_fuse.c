@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * FUSE front end: `cusezero --fuse MNT` (and the fallback when CUSE is
+ * unavailable) mounts a file system with four files:
+ *   MNT/zero        behaves like /dev/zero (the shared read path)
+ *   MNT/control     write "routine=NAME", "align=K|none", "align_point=entry|loop",
+ *                   "chunk=SIZE", "reset"; read: the current settings
+ *   MNT/stats       statistics as text        MNT/stats.json   the same as JSON
+ * The cusezero.h ioctls work on every file (FUSE restricted ioctl mode).
+ *
+ * Every open gets FOPEN_DIRECT_IO, so every read reaches the daemon (no page
+ * cache) and a read of n bytes is answered with n bytes, up to max_pages
+ * (256 = 1 MiB here; libfuse negotiates it from its 1 MiB receive buffer).
+ *
+ * Size of `zero`: reported as CZ_ZERO_SIZE (1 EiB), not 0.  Regular reads on
+ * direct-io files ignore i_size, but the kernel's fuse_direct_IO() path (used
+ * for O_DIRECT reads from io_uring / AIO) stops at i_size, so a size of 0
+ * would make those return EOF.  /dev/zero is endless anyway: `cat` or `cp`
+ * of either never ends.
+ *
+ * Stale mounts: after SIGKILL the mount stays and stat() fails with ENOTCONN;
+ * the next `cusezero --fuse MNT` detaches it (umount2 MNT_DETACH as root,
+ * else fusermount3 -u -z) or prints the command to run.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include <fuse_lowlevel.h>
+
+#define CZ_ZERO_SIZE (1ULL << 60)
+#define FF_TIMEOUT 86400.0
+
+enum { FF_INO_ROOT = 1, FF_INO_ZERO, FF_INO_CONTROL, FF_INO_STATS, FF_INO_JSON, FF_INO_MAX };
+
+static const char *const ff_names[FF_INO_MAX] = {
+	[FF_INO_ZERO] = "zero",
+	[FF_INO_CONTROL] = "control",
+	[FF_INO_STATS] = "stats",
+	[FF_INO_JSON] = "stats.json",
+};
+
+static char ff_mnt[PATH_MAX];
+static char ff_zero[PATH_MAX + 8];
+
+const char *ff_zero_path(void)
+{
+	return ff_zero;
+}
+
+/* A snapshot taken at open, so a reader sees one consistent text. */
+struct ff_text {
+	size_t len;
+	char data[];
+};
+
+static void ff_attr(fuse_ino_t ino, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_ino = ino;
+	st->st_uid = cz_params.owner_set ? cz_params.owner : geteuid();
+	st->st_gid = cz_params.group_set ? cz_params.group : getegid();
+	st->st_nlink = 1;
+	switch (ino) {
+	case FF_INO_ROOT:
+		st->st_mode = S_IFDIR | 0755;
+		st->st_nlink = 2;
+		break;
+	case FF_INO_ZERO:
+		st->st_mode = S_IFREG | (cz_params.mode & 07777);
+		st->st_size = (off_t)CZ_ZERO_SIZE;
+		break;
+	case FF_INO_CONTROL:
+		/* writable by all: the daemon decides per request (EPERM) */
+		st->st_mode = S_IFREG | 0666;
+		break;
+	default:
+		st->st_mode = S_IFREG | 0444;
+		break;
+	}
+}
+
+static void ff_init(void *userdata, struct fuse_conn_info *conn)
+{
+	/* Plain read()/writev() on /dev/fuse; splice is a lever for issue 7. */
+	conn->want &= ~(FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE);
+	conn->want &= ~FUSE_CAP_ATOMIC_O_TRUNC;
+	cz_debug("fuse init: proto %u.%u max_write %u max_read %u", conn->proto_major,
+		 conn->proto_minor, conn->max_write, conn->max_read);
+}
+
+static void ff_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct fuse_entry_param e;
+	fuse_ino_t ino;
+
+	if (parent != FF_INO_ROOT) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	for (ino = FF_INO_ZERO; ino < FF_INO_MAX; ino++)
+		if (!strcmp(name, ff_names[ino]))
+			break;
+	if (ino == FF_INO_MAX) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	memset(&e, 0, sizeof(e));
+	e.ino = ino;
+	e.attr_timeout = FF_TIMEOUT;
+	e.entry_timeout = FF_TIMEOUT;
+	ff_attr(ino, &e.attr);
+	fuse_reply_entry(req, &e);
+}
+
+static void ff_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct stat st;
+
+	if (ino < FF_INO_ROOT || ino >= FF_INO_MAX) {
+		fuse_reply_err(req, ENOENT);
+		return;
+	}
+	ff_attr(ino, &st);
+	fuse_reply_attr(req, &st, FF_TIMEOUT);
+}
+
+/* O_TRUNC on `control` (shell redirection) arrives as a size change: accept, change nothing. */
+static void ff_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to_set,
+		       struct fuse_file_info *fi)
+{
+	if (to_set & ~(FUSE_SET_ATTR_SIZE | FUSE_SET_ATTR_ATIME | FUSE_SET_ATTR_MTIME |
+		       FUSE_SET_ATTR_ATIME_NOW | FUSE_SET_ATTR_MTIME_NOW | FUSE_SET_ATTR_CTIME)) {
+		fuse_reply_err(req, EPERM);
+		return;
+	}
+	ff_getattr(req, ino, fi);
+}
+
+static struct ff_text *ff_snapshot(fuse_ino_t ino)
+{
+	struct cusezero_stats st;
+	struct ff_text *t = malloc(sizeof(*t) + 16384);
+	int n;
+
+	if (!t)
+		return NULL;
+	if (ino == FF_INO_CONTROL) {
+		n = ctl_format_settings(t->data, 16384);
+	} else {
+		rp_get_stats(&st);
+		n = sf_format(&st, ino == FF_INO_JSON, t->data, 16384);
+	}
+	t->len = n < 0 ? 0 : (size_t)n;
+	return t;
+}
+
+static void ff_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	fi->direct_io = 1;
+	fi->fh = 0;
+	switch (ino) {
+	case FF_INO_ZERO:
+		break;
+	case FF_INO_CONTROL:
+	case FF_INO_STATS:
+	case FF_INO_JSON:
+		fi->fh = (uintptr_t)ff_snapshot(ino);
+		if (!fi->fh) {
+			fuse_reply_err(req, ENOMEM);
+			return;
+		}
+		break;
+	default:
+		fuse_reply_err(req, ino == FF_INO_ROOT ? EISDIR : ENOENT);
+		return;
+	}
+	fuse_reply_open(req, fi);
+}
+
+static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	struct ff_text *t = (struct ff_text *)(uintptr_t)fi->fh;
+
+	if (ino == FF_INO_ZERO) {
+		if (size > CZ_MAX_REQUEST)
+			size = CZ_MAX_REQUEST;
+		/* The reader may be gone (ENOENT): nothing to do, keep serving. */
+		fuse_reply_buf(req, rp_read(size), size);
+		return;
+	}
+	if (!t || off < 0 || (size_t)off >= t->len) {
+		fuse_reply_buf(req, NULL, 0);
+		return;
+	}
+	if (size > t->len - (size_t)off)
+		size = t->len - (size_t)off;
+	fuse_reply_buf(req, t->data + off, size);
+}
+
+static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
+		     struct fuse_file_info *fi)
+{
+	int ret;
+
+	switch (ino) {
+	case FF_INO_ZERO:
+		rp_count_write(size);
+		fuse_reply_write(req, size);
+		return;
+	case FF_INO_CONTROL:
+		ret = ctl_command(fuse_req_ctx(req)->uid, buf, size);
+		if (ret)
+			fuse_reply_err(req, -ret);
+		else
+			fuse_reply_write(req, size);
+		return;
+	default:
+		fuse_reply_err(req, EBADF);
+	}
+}
+
+static void ff_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	free((void *)(uintptr_t)fi->fh);
+	fuse_reply_err(req, 0);
+}
+
+static void ff_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	fuse_reply_err(req, 0);
+}
+
+static void ff_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		       struct fuse_file_info *fi)
+{
+	char buf[1024];
+	size_t pos = 0, n;
+	struct stat st;
+	off_t i;
+
+	if (ino != FF_INO_ROOT) {
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	if (size > sizeof(buf))
+		size = sizeof(buf);
+	/* entries: 0 ".", 1 "..", then the files; off = index of the next one */
+	for (i = off; i < FF_INO_MAX - FF_INO_ZERO + 2; i++) {
+		const char *name = i == 0 ? "." : i == 1 ? ".." : ff_names[FF_INO_ZERO + i - 2];
+
+		ff_attr(i < 2 ? FF_INO_ROOT : (fuse_ino_t)(FF_INO_ZERO + i - 2), &st);
+		n = fuse_add_direntry(req, buf + pos, size - pos, name, &st, i + 1);
+		if (n > size - pos)
+			break;
+		pos += n;
+	}
+	fuse_reply_buf(req, buf, pos);
+}
+
+static void ff_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg,
+		     struct fuse_file_info *fi, unsigned flags, const void *in_buf,
+		     size_t in_bufsz, size_t out_bufsz)
+{
+	char out[sizeof(struct cusezero_stats)];
+	size_t out_len;
+	int ret;
+
+	if (flags & FUSE_IOCTL_COMPAT) {
+		fuse_reply_err(req, ENOSYS);
+		return;
+	}
+	ret = ctl_ioctl(fuse_req_ctx(req)->uid, cmd, in_buf, in_bufsz, out,
+			out_bufsz < sizeof(out) ? out_bufsz : sizeof(out), &out_len);
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_ioctl(req, 0, out_len ? out : NULL, out_len);
+}
+
+static void ff_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+		    struct fuse_pollhandle *ph)
+{
+	/* Always ready, like /dev/zero: no notification will ever be needed. */
+	if (ph)
+		fuse_pollhandle_destroy(ph);
+	fuse_reply_poll(req, POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM);
+}
+
+static const struct fuse_lowlevel_ops ff_ops = {
+	.init = ff_init,
+	.lookup = ff_lookup,
+	.getattr = ff_getattr,
+	.setattr = ff_setattr,
+	.open = ff_open,
+	.read = ff_read,
+	.write = ff_write,
+	.flush = ff_flush,
+	.release = ff_release,
+	.readdir = ff_readdir,
+	.ioctl = ff_ioctl,
+	.poll = ff_poll,
+};
+
+/* Is path a mount point of a cusezero file system?  (mountinfo field 5 = mount point) */
+static bool ff_is_our_mount(const char *real)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "r");
+	char line[4096], mp[PATH_MAX], type[64];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char *dash = strstr(line, " - ");
+
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 ||
+		    sscanf(dash + 3, "%63s", type) != 1)
+			continue;
+		if (!strcmp(mp, real) && !strncmp(type, "fuse", 4))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+static int ff_run_cmd(const char *const argv[])
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open("/dev/null", O_WRONLY);
+
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execvp(argv[0], (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int ff_mkdir_p(const char *path)
+{
+	char tmp[PATH_MAX];
+	char *p;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int ff_prepare_mountpoint(const char *mnt, bool create)
+{
+	struct stat st;
+	char real[PATH_MAX];
+
+	if (stat(mnt, &st) && errno == ENOTCONN) {
+		const char *const fm[] = { "fusermount3", "-u", "-z", "--", mnt, NULL };
+
+		/* A daemon died without unmounting (SIGKILL): detach the dead mount. */
+		if (umount2(mnt, MNT_DETACH) && ff_run_cmd(fm) != 0) {
+			cz_log("--fuse %s: stale FUSE mount (Transport endpoint is not connected) "
+			       "and it cannot be detached; run: fusermount3 -u -z %s", mnt, mnt);
+			return -ENOTCONN;
+		}
+		cz_log("--fuse %s: detached a stale FUSE mount (Transport endpoint is not connected)",
+		       mnt);
+	}
+	if (stat(mnt, &st)) {
+		if (errno == ENOENT && create) {
+			int ret = ff_mkdir_p(mnt);
+
+			if (ret) {
+				cz_log("--fuse %s: cannot create it: %s", mnt, strerror(-ret));
+				return ret;
+			}
+		} else {
+			cz_log("--fuse %s: %s", mnt, strerror(errno));
+			return -errno;
+		}
+	} else if (!S_ISDIR(st.st_mode)) {
+		cz_log("--fuse %s: not a directory", mnt);
+		return -ENOTDIR;
+	}
+	if (!realpath(mnt, real)) {
+		cz_log("--fuse %s: %s", mnt, strerror(errno));
+		return -errno;
+	}
+	if (ff_is_our_mount(real)) {
+		cz_log("--fuse %s: already a FUSE mount point (another cusezero?); "
+		       "stop it or run: fusermount3 -u %s", mnt, mnt);
+		return -EBUSY;
+	}
+	snprintf(ff_mnt, sizeof(ff_mnt), "%s", real);
+	snprintf(ff_zero, sizeof(ff_zero), "%s/zero", real);
+	return 0;
+}
+
+int ff_serve(void)
+{
+	char opts[256];
+	const char *argv[4];
+	int argc = 0, ret;
+	struct fuse_args args;
+	struct fuse_session *se;
+	bool root = geteuid() == 0;
+
+	/*
+	 * allow_other: any user may read the device (as /dev/zero), which needs
+	 * root (or user_allow_other).  default_permissions: the kernel applies
+	 * the modes above.  After --user we can no longer umount, so let
+	 * fusermount3 unmount when our fd closes (auto_unmount).
+	 */
+	snprintf(opts, sizeof(opts), "fsname=cusezero,subtype=cusezero,default_permissions%s%s",
+		 root ? ",allow_other" : "", cz_params.user ? ",auto_unmount" : "");
+	argv[argc++] = "cusezero";
+	argv[argc++] = "-o";
+	argv[argc++] = opts;
+	if (cz_params.debug)
+		argv[argc++] = "-d";
+	args = (struct fuse_args)FUSE_ARGS_INIT(argc, (char **)argv);
+
+	se = fuse_session_new(&args, &ff_ops, sizeof(ff_ops), NULL);
+	if (!se) {
+		cz_log("--fuse %s: cannot create a FUSE session", ff_mnt);
+		return -EIO;
+	}
+	if (fuse_session_mount(se, ff_mnt)) {
+		cz_log("--fuse %s: mount failed (is /dev/fuse there? see above)", ff_mnt);
+		ret = -EIO;
+		goto err_destroy;
+	}
+	if (fuse_set_signal_handlers(se)) {
+		cz_log("cannot install signal handlers");
+		ret = -EIO;
+		goto err_unmount;
+	}
+	if (cz_params.user) {
+		ret = lc_drop_privileges(cz_params.user);
+		if (ret) {
+			cz_log("--user %s: cannot drop privileges: %s", cz_params.user,
+			       strerror(-ret));
+			goto err_signals;
+		}
+		cz_params.dropped = true;
+	}
+	if (cz_params.fuse_fallback)
+		cz_debug("serving %s", ff_zero);
+	lc_ready();
+	ret = loop_run(se, cz_params.threads, NULL);
+err_signals:
+	fuse_remove_signal_handlers(se);
+err_unmount:
+	fuse_session_unmount(se);
+err_destroy:
+	fuse_session_destroy(se);
+	return ret;
+}

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Start-up and privileges.  Without -f the command must return only once the
+ * device is READY (CUSE: the node exists with its mode; FUSE: mounted), so we
+ * do not use fuse_daemonize() (it returns before CUSE_INIT is processed):
+ * the parent waits on a pipe for one byte the child writes from lc_ready(),
+ * or for EOF if the child fails (it has printed its one-line error itself).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon.h"
+
+static int lc_ready_fd = -1;
+
+int lc_fork_until_ready(pid_t *child)
+{
+	int pfd[2];
+	pid_t pid;
+	char c;
+	ssize_t n;
+
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		close(pfd[0]);
+		lc_ready_fd = pfd[1];
+		*child = 0;
+		return 0;
+	}
+	close(pfd[1]);
+	do
+		n = read(pfd[0], &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(pfd[0]);
+	*child = pid;
+	if (n == 1)
+		return 0;
+	waitpid(pid, NULL, 0);
+	return -ECHILD;
+}
+
+void lc_ready(void)
+{
+	if (cz_params.pidfile) {
+		FILE *f = fopen(cz_params.pidfile, "w");
+
+		if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
+			cz_log("--pidfile %s: %s", cz_params.pidfile, strerror(errno));
+	}
+	if (lc_ready_fd >= 0) {
+		char c = 'R';
+		int fd;
+
+		/* A background daemon keeps nothing of the caller's terminal. */
+		if (!cz_params.foreground) {
+			setsid();
+			fd = open("/dev/null", O_RDWR);
+			if (fd >= 0) {
+				dup2(fd, 0);
+				dup2(fd, 1);
+				if (!cz_params.debug)
+					dup2(fd, 2);
+				if (fd > 2)
+					close(fd);
+			}
+		}
+		if (write(lc_ready_fd, &c, 1) != 1)
+			cz_log("cannot signal readiness: %s", strerror(errno));
+		close(lc_ready_fd);
+		lc_ready_fd = -1;
+	}
+}
+
+int lc_lookup_user(const char *user, uid_t *uid, gid_t *gid)
+{
+	struct passwd *pw = getpwnam(user);
+	char *end;
+	unsigned long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		*gid = pw->pw_gid;
+		return 0;
+	}
+	errno = 0;
+	v = strtoul(user, &end, 10);
+	if (*user && !*end && !errno) {
+		*uid = (uid_t)v;
+		*gid = (gid_t)v;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int lc_drop_privileges(const char *user)
+{
+	uid_t uid;
+	gid_t gid;
+
+	if (lc_lookup_user(user, &uid, &gid))
+		return -ENOENT;
+	if (setgroups(0, NULL) && errno != EPERM)
+		return -errno;
+	if (setresgid(gid, gid, gid) || setresuid(uid, uid, uid))
+		return -errno;
+	if (uid != 0 && setuid(0) == 0)   /* must not be able to regain root */
+		return -EPERM;
+	return 0;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Our own session loop (libfuse's multi-threaded loop is several times
+ * slower here, REFERENCE.md section 5): receive one request into a buffer
+ * that lives as long as the thread, process it, repeat.  The calling thread
+ * is worker 0; --threads N adds N-1 workers reading the same /dev/fuse fd.
+ *
+ * Stopping: SIGINT/SIGTERM (libfuse's handlers, installed without
+ * SA_RESTART) make the blocking read return EINTR in the main thread, which
+ * sees fuse_session_exited().  Extra workers block those signals and are
+ * woken with SIGUSR1 (a no-op handler, no SA_RESTART) until they are joined.
+ * ENODEV (connection aborted, e.g. unmounted from outside) ends every worker.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "daemon.h"
+#include <fuse_lowlevel.h>
+
+static atomic_bool loop_stop;
+
+struct loop_worker {
+	pthread_t tid;
+	unsigned idx;
+	struct fuse_session *se;
+	atomic_bool done;
+};
+
+static void loop_wake(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * One worker: never exits on a failed reply or an interrupted request.
+ * With after_request, returns 1 as soon as it returns true (fbuf kept).
+ */
+static int loop_serve(struct fuse_session *se, struct fuse_buf *fbufp,
+		      bool (*after_request)(void))
+{
+	struct fuse_buf fbuf = *fbufp;
+	int res, ret = 0;
+
+	while (!fuse_session_exited(se) && !atomic_load(&loop_stop)) {
+		res = fuse_session_receive_buf(se, &fbuf);
+		if (res == -EINTR || res == -EAGAIN)
+			continue;
+		if (res <= 0) {
+			/* 0: connection gone (ENODEV) -- a normal end */
+			if (res < 0) {
+				cz_log("reading the fuse device: %s", strerror(-res));
+				ret = res;
+			}
+			fuse_session_exit(se);
+			break;
+		}
+		fuse_session_process_buf(se, &fbuf);
+		if (after_request && after_request()) {
+			ret = 1;
+			break;
+		}
+	}
+	*fbufp = fbuf;
+	return ret;
+}
+
+static void *loop_worker_main(void *arg)
+{
+	struct loop_worker *w = arg;
+	struct fuse_buf fbuf = { .mem = NULL };
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	if (rp_thread_attach(w->idx) == 0)
+		loop_serve(w->se, &fbuf, NULL);
+	else
+		cz_log("worker %u: cannot map its reply buffer", w->idx);
+	free(fbuf.mem);
+	atomic_store(&w->done, true);
+	return NULL;
+}
+
+int loop_run(struct fuse_session *se, unsigned nthreads, bool (*after_request)(void))
+{
+	struct loop_worker *w = NULL;
+	struct sigaction sa;
+	unsigned i, started = 0;
+	int ret;
+
+	struct fuse_buf fbuf = { .mem = NULL };
+
+	ret = rp_thread_attach(0);
+	if (ret)
+		return ret;
+	/* Until ready (CUSE: node created), one thread; then the others. */
+	if (after_request) {
+		ret = loop_serve(se, &fbuf, after_request);
+		if (ret != 1)
+			goto out;
+	}
+	if (nthreads > 1 && !fuse_session_exited(se)) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = loop_wake;  /* no SA_RESTART: interrupts read() */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGUSR1, &sa, NULL);
+		w = calloc(nthreads, sizeof(*w));
+		if (!w)
+			return -ENOMEM;
+		for (i = 1; i < nthreads; i++) {
+			w[i].idx = i;
+			w[i].se = se;
+			if (pthread_create(&w[i].tid, NULL, loop_worker_main, &w[i]))
+				break;
+			started = i;
+		}
+	}
+	ret = loop_serve(se, &fbuf, NULL);
+
+	atomic_store(&loop_stop, true);
+	for (i = 1; i <= started; i++) {
+		struct timespec ts = { 0, 2 * 1000 * 1000 };
+		unsigned tries;
+
+		/* The signal may land before the worker blocks in read(): repeat. */
+		for (tries = 0; tries < 2500 && !atomic_load(&w[i].done); tries++) {
+			pthread_kill(w[i].tid, SIGUSR1);
+			nanosleep(&ts, NULL);
+		}
+		if (atomic_load(&w[i].done))
+			pthread_join(w[i].tid, NULL);
+		else
+			cz_log("worker %u did not stop", i);
+	}
+	free(w);
+out:
+	free(fbuf.mem);
+	return ret;
+}

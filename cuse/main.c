@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cusezero: a /dev/zero whose read path clears each chunk with a selectable
+ * zeroing routine placed at a selectable code alignment.
+ *
+ *     cusezero [OPTIONS]                    serve /dev/NAME (CUSE) or MNT/zero (FUSE)
+ *     cusezero run [OPTIONS] -- COMMAND...  run COMMAND with /dev/zero bound to the device
+ *     cusezero --routine help               list the routines
+ *
+ * Examples:
+ *     cusezero --name zero1 && zeroctl /dev/zero1 --stats      (CUSE, root)
+ *     cusezero --fuse /tmp/z -f & ; dd if=/tmp/z/zero bs=1M count=1 | od
+ *     cusezero run --routine rep_stosb -- dd if=/dev/zero bs=1M count=1
+ * When CUSE is unavailable (no /dev/cuse and `modprobe cuse` fails) it falls
+ * back to FUSE at /run/cusezero/NAME with a one-line note on stderr.
+ *
+ * Built on libfuse3's low-level API (cuse_lowlevel / fuse_lowlevel) with our
+ * own single-threaded loop; see daemon.h for the module map and
+ * doc/DESIGN.md for the read path.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <grp.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "util.h"
+
+struct cz_params cz_params = {
+	.name = "cusezero",
+	.align = CUSEZERO_ALIGN_NONE,
+	.point = ZERO_POINT_LOOP,
+	.chunk = 4096,
+	.threads = 1,
+	.mode = 0666,
+};
+
+static void cz_vlog(const char *fmt, va_list ap)
+{
+	va_list ap2;
+
+	va_copy(ap2, ap);
+	fputs("cusezero: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (!cz_params.foreground)
+		vsyslog(LOG_ERR, fmt, ap2);
+	va_end(ap2);
+}
+
+void cz_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cz_vlog(fmt, ap);
+	va_end(ap);
+}
+
+void cz_debug(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!cz_params.debug)
+		return;
+	va_start(ap, fmt);
+	cz_vlog(fmt, ap);
+	va_end(ap);
+}
+
+static void cz_usage(FILE *out)
+{
+	fprintf(out,
+"usage: cusezero [OPTIONS]                     serve a /dev/zero-like device\n"
+"       cusezero run [OPTIONS] -- COMMAND...   run COMMAND with /dev/zero bind-mounted to\n"
+"                                              the device (private mount namespace, root)\n"
+"       cusezero --routine help                list the zeroing routines\n"
+"\n"
+"  --name NAME          CUSE device /dev/NAME (default cusezero)\n"
+"  --fuse MOUNTPOINT    FUSE front end: MOUNTPOINT/{zero,control,stats,stats.json}\n"
+"                       (automatic at /run/cusezero/NAME when CUSE is unavailable)\n"
+"  --routine NAME       zeroing routine (default: the best usable one)\n"
+"  --align K            place the routine's code so its align point is at K mod 4096\n"
+"  --align-point P      entry | loop (default loop)\n"
+"  --chunk SIZE         bytes per routine call, 1B..1MB (default 4KB; units as perf)\n"
+"  --threads N          worker threads (default 1: own single-threaded loop)\n"
+"  --mode OCTAL         node / zero file mode (default 0666)\n"
+"  --owner UID --group GID   node owner (the owner may also change settings)\n"
+"  --major N --minor N  CUSE device number (default dynamic)\n"
+"  --user USER          drop privileges to USER after set-up\n"
+"  --pidfile FILE       write the daemon's pid once ready\n"
+"  --poison             (testing) fill the reply buffer with 0xa5 before each routine call\n"
+"  -f                   stay in the foreground     -d  debug (implies -f)\n"
+"  -h, --help           this text\n"
+"Without -f it returns once the device is ready; SIGINT/SIGTERM stop it cleanly.\n");
+}
+
+enum {
+	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
+	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
+};
+
+static const struct option cz_options[] = {
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "fuse", required_argument, NULL, OPT_FUSE },
+	{ "routine", required_argument, NULL, OPT_ROUTINE },
+	{ "align", required_argument, NULL, OPT_ALIGN },
+	{ "align-point", required_argument, NULL, OPT_POINT },
+	{ "chunk", required_argument, NULL, OPT_CHUNK },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "mode", required_argument, NULL, OPT_MODE },
+	{ "owner", required_argument, NULL, OPT_OWNER },
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "major", required_argument, NULL, OPT_MAJOR },
+	{ "minor", required_argument, NULL, OPT_MINOR },
+	{ "user", required_argument, NULL, OPT_USER },
+	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
+	{ "poison", no_argument, NULL, OPT_POISON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+__attribute__((noreturn))
+static void cz_bad(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "cusezero: %s %s: %s\n", opt, val, why);
+	exit(2);
+}
+
+static bool cz_valid_name(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (!n || n > 63 || !strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!(s[i] >= 'a' && s[i] <= 'z') && !(s[i] >= 'A' && s[i] <= 'Z') &&
+		    !(s[i] >= '0' && s[i] <= '9') && s[i] != '_' && s[i] != '-' && s[i] != '.')
+			return false;
+	return true;
+}
+
+/* Parse options; returns the index of COMMAND (after "--") for run, else argc. */
+static int cz_parse(int argc, char **argv, bool run)
+{
+	uint64_t v;
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:fdh", cz_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_NAME:
+			if (!cz_valid_name(optarg))
+				cz_bad("--name", optarg, "must be 1-63 characters of [A-Za-z0-9_.-]");
+			cz_params.name = optarg;
+			break;
+		case OPT_FUSE:
+			if (!*optarg)
+				cz_bad("--fuse", "''", "empty mount point");
+			cz_params.fuse_mnt = optarg;
+			break;
+		case OPT_ROUTINE:
+			cz_params.routine = optarg;
+			break;
+		case OPT_ALIGN:
+			if (!strcmp(optarg, "none"))
+				cz_params.align = CUSEZERO_ALIGN_NONE;
+			else if (cz_parse_u64(optarg, 0, ZERO_PLACE_MAX_OFFSET, &v))
+				cz_bad("--align", optarg, "must be 0..4095 or none");
+			else
+				cz_params.align = (int)v;
+			break;
+		case OPT_POINT:
+			if (!strcmp(optarg, "entry"))
+				cz_params.point = ZERO_POINT_ENTRY;
+			else if (!strcmp(optarg, "loop"))
+				cz_params.point = ZERO_POINT_LOOP;
+			else
+				cz_bad("--align-point", optarg, "must be entry or loop");
+			break;
+		case OPT_CHUNK:
+			if (cz_parse_size(optarg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX)
+				cz_bad("--chunk", optarg, "must be a size from 1B to 1MB");
+			cz_params.chunk = v;
+			break;
+		case OPT_THREADS:
+			if (cz_parse_u64(optarg, 1, 64, &v))
+				cz_bad("--threads", optarg, "must be 1..64");
+			cz_params.threads = (unsigned)v;
+			break;
+		case OPT_MODE: {
+			char *end;
+			unsigned long m;
+
+			errno = 0;
+			m = strtoul(optarg, &end, 8);
+			if (!*optarg || *end || errno || m > 07777)
+				cz_bad("--mode", optarg, "must be an octal mode up to 07777");
+			cz_params.mode = (unsigned)m;
+			break;
+		}
+		case OPT_OWNER: {
+			gid_t g;
+
+			if (lc_lookup_user(optarg, &cz_params.owner, &g))
+				cz_bad("--owner", optarg, "no such user");
+			cz_params.owner_set = true;
+			break;
+		}
+		case OPT_GROUP: {
+			struct group *gr = getgrnam(optarg);
+
+			if (gr) {
+				cz_params.group = gr->gr_gid;
+			} else if (!cz_parse_u64(optarg, 0, UINT32_MAX - 1, &v)) {
+				cz_params.group = (gid_t)v;
+			} else {
+				cz_bad("--group", optarg, "no such group");
+			}
+			cz_params.group_set = true;
+			break;
+		}
+		case OPT_MAJOR:
+		case OPT_MINOR:
+			if (cz_parse_u64(optarg, 0, 4095 * (c == OPT_MAJOR) + 1048575 * (c == OPT_MINOR), &v))
+				cz_bad(c == OPT_MAJOR ? "--major" : "--minor", optarg,
+				       "not a valid device number");
+			if (c == OPT_MAJOR)
+				cz_params.major = (unsigned)v;
+			else
+				cz_params.minor = (unsigned)v;
+			break;
+		case OPT_USER: {
+			uid_t u;
+			gid_t g;
+
+			if (lc_lookup_user(optarg, &u, &g))
+				cz_bad("--user", optarg, "no such user");
+			cz_params.user = optarg;
+			break;
+		}
+		case OPT_PIDFILE:
+			cz_params.pidfile = optarg;
+			break;
+		case OPT_POISON:
+			cz_params.poison = true;
+			break;
+		case 'f':
+			cz_params.foreground = true;
+			break;
+		case 'd':
+			cz_params.debug = true;
+			cz_params.foreground = true;
+			break;
+		case 'h':
+			cz_usage(stdout);
+			exit(0);
+		case ':':
+			fprintf(stderr, "cusezero: %s: missing value\n", argv[optind - 1]);
+			exit(2);
+		default:
+			fprintf(stderr, "cusezero: %s: unknown option (see cusezero --help)\n",
+				argv[optind - 1]);
+			exit(2);
+		}
+	}
+	if (run) {
+		if (optind >= argc || strcmp(argv[optind - 1], "--")) {
+			if (optind < argc)
+				fprintf(stderr, "cusezero: run %s: put \"--\" before COMMAND\n", argv[optind]);
+			else
+				fprintf(stderr, "cusezero: run: no COMMAND (usage: cusezero run [OPTIONS] -- COMMAND...)\n");
+			exit(2);
+		}
+		return optind;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "cusezero: %s: unexpected argument (see cusezero --help)\n", argv[optind]);
+		exit(2);
+	}
+	return argc;
+}
+
+/* Validate routine/align with a precise one-line message before anything is set up. */
+static void cz_check_routine(void)
+{
+	const struct zero_routine *r;
+	struct zero_placed placed;
+	const char *why = NULL;
+	char val[32];
+	int ret;
+
+	r = cz_params.routine ? zero_lookup(cz_params.routine) : zero_default();
+	if (!r)
+		cz_bad("--routine", cz_params.routine, "unknown routine (see cusezero --routine help)");
+	if (!zero_usable(r, &why))
+		cz_bad("--routine", r->name, why);
+	if (cz_params.align == CUSEZERO_ALIGN_NONE)
+		return;
+	ret = zero_place(r, cz_params.point, (unsigned)cz_params.align, &placed);
+	if (ret) {
+		snprintf(val, sizeof(val), "%d", cz_params.align);
+		cz_bad("--align", val, zero_place_strerror(ret));
+	}
+	zero_unplace(&placed);
+}
+
+int main(int argc, char **argv)
+{
+	static char defmnt[PATH_MAX], runname[64];
+	bool run = argc > 1 && !strcmp(argv[1], "run");
+	const char *why = NULL;
+	int cmd, ret;
+	pid_t pid;
+
+	if (run) {
+		argv++;
+		argc--;
+		/* a run needs its own device: default name unique per run */
+		snprintf(runname, sizeof(runname), "cusezero-run-%d", (int)getpid());
+		cz_params.name = runname;
+	}
+	cmd = cz_parse(argc, argv, run);
+	if (cz_params.routine && !strcmp(cz_params.routine, "help")) {
+		zero_print_help(stdout);
+		return 0;
+	}
+	cz_check_routine();
+	ret = zero_fault_install();
+	if (ret) {
+		fprintf(stderr, "cusezero: cannot install the fault handler: %s\n", strerror(-ret));
+		return 1;
+	}
+	ret = rp_init(cz_params.routine, cz_params.align, cz_params.point, cz_params.chunk,
+		      cz_params.threads, cz_params.poison);
+	if (ret) {
+		fprintf(stderr, "cusezero: read path set-up: %s\n", strerror(-ret));
+		return 1;
+	}
+	if (!cz_params.fuse_mnt && !fc_available(&why)) {
+		snprintf(defmnt, sizeof(defmnt), "/run/cusezero/%s", cz_params.name);
+		cz_params.fuse_mnt = defmnt;
+		cz_params.fuse_fallback = true;
+		fprintf(stderr, "cusezero: CUSE unavailable (%s); using FUSE: %s/zero\n", why, defmnt);
+	}
+	if (cz_params.fuse_mnt && ff_prepare_mountpoint(cz_params.fuse_mnt, cz_params.fuse_fallback))
+		return 1;
+	if (run)
+		return run_main(argv + cmd);
+
+	if (!cz_params.foreground) {
+		ret = lc_fork_until_ready(&pid);
+		if (ret)
+			return 1;
+		if (pid)
+			return 0;
+	}
+	ret = cz_params.fuse_mnt ? ff_serve() : fc_serve();
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * THE read path, shared by the CUSE and FUSE front ends: what the kernel's
+ * read_zero() does, with the routine under test.  A request of n bytes is
+ * split into --chunk pieces, each cleared by the selected routine (its
+ * placed copy when --align is set) in the calling thread's reply buffer.
+ *
+ * Hot path rules (issue 7): no allocation, no lock, no logging, one clock
+ * pair per request.  The reply buffer is one page-aligned, pre-faulted
+ * mapping per thread, reused for every request.
+ *
+ * Settings can change while readers run.  A setting is an immutable
+ * struct rp_config published through one atomic pointer; a thread announces
+ * the config it uses in its hazard slot for the duration of one request, and
+ * a replaced config (with its placed code) is freed only once no hazard
+ * slot names it.  With one thread the setter never waits.
+ *
+ * Statistics: each thread owns its counters (relaxed atomic stores, no
+ * contention); a reader sums them.  Reset records a baseline instead of
+ * writing other threads' counters.
+ *
+ * Safety: the reply must never contain a non-zero byte.  A routine that
+ * returns "bytes not cleared" (a bug, or a fault recovered through its
+ * exception table) is logged, counted, and the rest is cleared by memset.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "daemon.h"
+#include "util.h"
+
+#define RP_MAX_THREADS 64
+
+struct rp_config {
+	const struct zero_routine *routine;
+	unsigned ridx;                  /* index in zero_routines[] */
+	zero_fn fn;
+	bool placed_ok;
+	struct zero_placed placed;
+	int align;
+	enum zero_point point;
+	size_t chunk;
+	struct rp_config *next_retired;
+};
+
+struct rp_counts {
+	struct cusezero_counters total;
+	struct cusezero_counters per[CUSEZERO_MAX_ROUTINES];
+	uint64_t writes, write_bytes;
+};
+
+struct rp_thread {
+	_Atomic(struct rp_config *) hazard;
+	unsigned char *buf;
+	struct rp_counts counts;        /* written by the owner only */
+} __attribute__((aligned(64)));
+
+static _Atomic(struct rp_config *) rp_current;
+static struct rp_thread rp_threads[RP_MAX_THREADS];
+static unsigned rp_nthreads;
+static bool rp_poison;
+static __thread struct rp_thread *rp_self;
+
+/* Serialises setters, reset and the retired list (never taken on the read path). */
+static pthread_mutex_t rp_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rp_config *rp_retired;
+static struct rp_counts rp_baseline;
+
+static inline void rp_add(uint64_t *ctr, uint64_t v)
+{
+	__atomic_store_n(ctr, __atomic_load_n(ctr, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+}
+
+static void rp_config_free(struct rp_config *c)
+{
+	if (c->placed_ok)
+		zero_unplace(&c->placed);
+	free(c);
+}
+
+/* Build a config; 0 or -EINVAL (unknown/unusable routine, bad offset/point/chunk). */
+static int rp_config_new(const struct zero_routine *r, int align, enum zero_point point,
+			 size_t chunk, struct rp_config **out)
+{
+	struct rp_config *c;
+	int ret;
+
+	if (!r || !zero_usable(r, NULL))
+		return -EINVAL;
+	if (align != CUSEZERO_ALIGN_NONE && (align < 0 || align > (int)ZERO_PLACE_MAX_OFFSET))
+		return -EINVAL;
+	if (point != ZERO_POINT_ENTRY && point != ZERO_POINT_LOOP)
+		return -EINVAL;
+	if (chunk < 1 || chunk > CUSEZERO_CHUNK_MAX)
+		return -EINVAL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->routine = r;
+	c->ridx = (unsigned)(r - zero_routines);
+	c->fn = r->fn;
+	c->align = align;
+	c->point = point;
+	c->chunk = chunk;
+	if (align != CUSEZERO_ALIGN_NONE) {
+		ret = zero_place(r, point, (unsigned)align, &c->placed);
+		if (ret) {
+			cz_debug("place %s at %d: %s", r->name, align, zero_place_strerror(ret));
+			free(c);
+			return ret == -ENOMEM ? -ENOMEM : -EINVAL;
+		}
+		c->placed_ok = true;
+		c->fn = c->placed.fn;
+	}
+	*out = c;
+	return 0;
+}
+
+static bool rp_hazarded(struct rp_config *c)
+{
+	unsigned i;
+
+	for (i = 0; i < rp_nthreads; i++)
+		if (atomic_load(&rp_threads[i].hazard) == c)
+			return true;
+	return false;
+}
+
+/* Called with rp_ctl_lock held. */
+static void rp_publish(struct rp_config *c)
+{
+	struct rp_config *old = atomic_exchange(&rp_current, c), **pp;
+
+	old->next_retired = rp_retired;
+	rp_retired = old;
+	for (pp = &rp_retired; *pp;) {
+		struct rp_config *r = *pp;
+
+		if (rp_hazarded(r)) {
+			pp = &r->next_retired;
+			continue;
+		}
+		*pp = r->next_retired;
+		rp_config_free(r);
+	}
+}
+
+int rp_init(const char *routine, int align, enum zero_point point, uint64_t chunk,
+	    unsigned nthreads, bool poison)
+{
+	const struct zero_routine *r = routine ? zero_lookup(routine) : zero_default();
+	struct rp_config *c;
+	int ret;
+
+	if (nthreads < 1 || nthreads > RP_MAX_THREADS)
+		return -EINVAL;
+	ret = rp_config_new(r, align, point, chunk, &c);
+	if (ret)
+		return ret;
+	rp_nthreads = nthreads;
+	rp_poison = poison;
+	atomic_store(&rp_current, c);
+	return 0;
+}
+
+int rp_thread_attach(unsigned idx)
+{
+	struct rp_thread *t = &rp_threads[idx];
+	void *p;
+
+	if (idx >= rp_nthreads)
+		return -EINVAL;
+	/* Pre-faulted: no page fault on the first request of each size. */
+	p = mmap(NULL, CZ_MAX_REQUEST, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	t->buf = p;
+	rp_self = t;
+	return 0;
+}
+
+static __attribute__((noinline, cold)) void
+rp_routine_failed(struct rp_config *c, unsigned char *p, size_t n, size_t left)
+{
+	if (left > n)
+		left = n;
+	cz_log("routine %s%s left %zu of %zu bytes not cleared; cleared by memset",
+	       c->routine->name, c->placed_ok ? " (placed)" : "", left, n);
+	memset(p + (n - left), 0, left);
+	if (c->ridx < CUSEZERO_MAX_ROUTINES)
+		rp_add(&rp_self->counts.per[c->ridx].errors, 1);
+	rp_add(&rp_self->counts.total.errors, 1);
+}
+
+const void *rp_read(size_t size)
+{
+	struct rp_thread *t = rp_self;
+	struct rp_config *c = atomic_load(&rp_current), *again;
+	unsigned char *buf = t->buf;
+	uint64_t t0, t1;
+	size_t off, n, left;
+
+	/* Announce c, then make sure it is still current (a setter may have swapped it). */
+	for (;;) {
+		atomic_store(&t->hazard, c);
+		again = atomic_load(&rp_current);
+		if (again == c)
+			break;
+		c = again;
+	}
+	if (size > CZ_MAX_REQUEST)
+		size = CZ_MAX_REQUEST;
+	if (__builtin_expect(rp_poison, 0))
+		memset(buf, 0xa5, size);
+	t0 = cz_now_ns();
+	for (off = 0; off < size; off += n) {
+		n = size - off < c->chunk ? size - off : c->chunk;
+		left = c->fn(buf + off, n);
+		if (__builtin_expect(left != 0, 0))
+			rp_routine_failed(c, buf + off, n, left);
+	}
+	t1 = cz_now_ns();
+	rp_add(&t->counts.total.requests, 1);
+	rp_add(&t->counts.total.bytes, size);
+	rp_add(&t->counts.total.ns, t1 - t0);
+	if (c->ridx < CUSEZERO_MAX_ROUTINES) {
+		struct cusezero_counters *pc = &t->counts.per[c->ridx];
+
+		rp_add(&pc->requests, 1);
+		rp_add(&pc->bytes, size);
+		rp_add(&pc->ns, t1 - t0);
+	}
+	atomic_store_explicit(&t->hazard, NULL, memory_order_release);
+	return buf;
+}
+
+void rp_count_write(size_t size)
+{
+	rp_add(&rp_self->counts.writes, 1);
+	rp_add(&rp_self->counts.write_bytes, size);
+}
+
+static int rp_replace(const struct zero_routine *r, int align, enum zero_point point, uint64_t chunk)
+{
+	struct rp_config *c;
+	int ret;
+
+	ret = rp_config_new(r, align, point, chunk, &c);
+	if (ret)
+		return ret;
+	rp_publish(c);
+	return 0;
+}
+
+int rp_set_routine(const char *name)
+{
+	struct rp_config *cur;
+	int ret;
+
+	pthread_mutex_lock(&rp_ctl_lock);
+	cur = atomic_load(&rp_current);
+	ret = rp_replace(zero_lookup(name), cur->align, cur->point, cur->chunk);
+	pthread_mutex_unlock(&rp_ctl_lock);
+	return ret;
+}
+
+int rp_set_align(int offset, enum zero_point point)
+{
+	struct rp_config *cur;
+	int ret;
+
+	pthread_mutex_lock(&rp_ctl_lock);
+	cur = atomic_load(&rp_current);
+	ret = rp_replace(cur->routine, offset, point, cur->chunk);
+	pthread_mutex_unlock(&rp_ctl_lock);
+	return ret;
+}
+
+int rp_set_chunk(uint64_t chunk)
+{
+	struct rp_config *cur;
+	int ret;
+
+	pthread_mutex_lock(&rp_ctl_lock);
+	cur = atomic_load(&rp_current);
+	ret = rp_replace(cur->routine, cur->align, cur->point, chunk);
+	pthread_mutex_unlock(&rp_ctl_lock);
+	return ret;
+}
+
+static void rp_ctr_sum(struct cusezero_counters *dst, const struct cusezero_counters *src)
+{
+	dst->requests += __atomic_load_n(&src->requests, __ATOMIC_RELAXED);
+	dst->bytes += __atomic_load_n(&src->bytes, __ATOMIC_RELAXED);
+	dst->ns += __atomic_load_n(&src->ns, __ATOMIC_RELAXED);
+	dst->errors += __atomic_load_n(&src->errors, __ATOMIC_RELAXED);
+}
+
+static void rp_ctr_sub(struct cusezero_counters *dst, const struct cusezero_counters *b)
+{
+	dst->requests -= b->requests;
+	dst->bytes -= b->bytes;
+	dst->ns -= b->ns;
+	dst->errors -= b->errors;
+}
+
+/* Sum of every thread's counters (no baseline). */
+static void rp_sum(struct rp_counts *s)
+{
+	unsigned i, k;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < rp_nthreads; i++) {
+		struct rp_counts *c = &rp_threads[i].counts;
+
+		rp_ctr_sum(&s->total, &c->total);
+		for (k = 0; k < CUSEZERO_MAX_ROUTINES; k++)
+			rp_ctr_sum(&s->per[k], &c->per[k]);
+		s->writes += __atomic_load_n(&c->writes, __ATOMIC_RELAXED);
+		s->write_bytes += __atomic_load_n(&c->write_bytes, __ATOMIC_RELAXED);
+	}
+}
+
+void rp_get_stats(struct cusezero_stats *st)
+{
+	struct rp_counts s;
+	struct rp_config *cur;
+	unsigned k, n;
+
+	memset(st, 0, sizeof(*st));
+	pthread_mutex_lock(&rp_ctl_lock);
+	rp_sum(&s);
+	rp_ctr_sub(&s.total, &rp_baseline.total);
+	for (k = 0; k < CUSEZERO_MAX_ROUTINES; k++)
+		rp_ctr_sub(&s.per[k], &rp_baseline.per[k]);
+	s.writes -= rp_baseline.writes;
+	s.write_bytes -= rp_baseline.write_bytes;
+	cur = atomic_load(&rp_current);
+	st->version = CUSEZERO_STATS_VERSION;
+	snprintf(st->routine, sizeof(st->routine), "%s", cur->routine->name);
+	st->align = cur->align;
+	st->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
+	st->chunk = cur->chunk;
+	pthread_mutex_unlock(&rp_ctl_lock);
+
+	st->writes = s.writes;
+	st->write_bytes = s.write_bytes;
+	st->total = s.total;
+	n = zero_nroutines < CUSEZERO_MAX_ROUTINES ? (unsigned)zero_nroutines : CUSEZERO_MAX_ROUTINES;
+	st->nroutines = n;
+	for (k = 0; k < n; k++) {
+		snprintf(st->per_routine[k].name, sizeof(st->per_routine[k].name), "%s",
+			 zero_routines[k].name);
+		st->per_routine[k].c = s.per[k];
+	}
+}
+
+void rp_reset_stats(void)
+{
+	pthread_mutex_lock(&rp_ctl_lock);
+	rp_sum(&rp_baseline);
+	pthread_mutex_unlock(&rp_ctl_lock);
+}

@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * struct cusezero_stats as text or JSON: the stats / stats.json files and
+ * `zeroctl --stats [--json]` print exactly the same thing.  No libfuse here
+ * (zeroctl links this file alone).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "statsfmt.h"
+
+const char *sf_point_name(uint32_t point)
+{
+	return point == CUSEZERO_POINT_ENTRY ? "entry" : "loop";
+}
+
+struct sf_out {
+	char *buf;
+	size_t len, pos;
+	int overflow;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void sf_printf(struct sf_out *o, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(o->buf + o->pos, o->len - o->pos, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= o->len - o->pos) {
+		o->overflow = 1;
+		o->pos = o->len - 1;
+		return;
+	}
+	o->pos += (size_t)n;
+}
+
+/* Routine names are [a-z0-9_] (registry rule), so no JSON escaping is needed. */
+int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
+{
+	struct sf_out o = { .buf = buf, .len = len };
+	const struct cusezero_counters *t = &st->total;
+	uint32_t i;
+	int first = 1;
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = 0;
+	if (json) {
+		sf_printf(&o, "{\"routine\":\"%s\",\"align\":%" PRId32 ",\"align_point\":\"%s\","
+			  "\"chunk\":%" PRIu64 ",\"requests\":%" PRIu64 ",\"bytes\":%" PRIu64
+			  ",\"routine_ns\":%" PRIu64 ",\"routine_errors\":%" PRIu64
+			  ",\"writes\":%" PRIu64 ",\"write_bytes\":%" PRIu64 ",\"per_routine\":[",
+			  st->routine, st->align, sf_point_name(st->point), st->chunk,
+			  t->requests, t->bytes, t->ns, t->errors, st->writes, st->write_bytes);
+		for (i = 0; i < st->nroutines && i < CUSEZERO_MAX_ROUTINES; i++) {
+			const struct cusezero_routine_stats *r = &st->per_routine[i];
+
+			if (!r->c.requests && !r->c.errors)
+				continue;
+			sf_printf(&o, "%s{\"name\":\"%s\",\"requests\":%" PRIu64 ",\"bytes\":%" PRIu64
+				  ",\"routine_ns\":%" PRIu64 ",\"routine_errors\":%" PRIu64 "}",
+				  first ? "" : ",", r->name, r->c.requests, r->c.bytes, r->c.ns,
+				  r->c.errors);
+			first = 0;
+		}
+		sf_printf(&o, "]}\n");
+	} else {
+		if (st->align == CUSEZERO_ALIGN_NONE)
+			sf_printf(&o, "routine         %s\nalign           none\n", st->routine);
+		else
+			sf_printf(&o, "routine         %s\nalign           %" PRId32 " (%s)\n",
+				  st->routine, st->align, sf_point_name(st->point));
+		sf_printf(&o, "chunk           %" PRIu64 "\nrequests        %" PRIu64
+			  "\nbytes           %" PRIu64 "\nroutine_ns      %" PRIu64
+			  "\nroutine_errors  %" PRIu64 "\nwrites          %" PRIu64
+			  "\nwrite_bytes     %" PRIu64 "\n",
+			  st->chunk, t->requests, t->bytes, t->ns, t->errors, st->writes,
+			  st->write_bytes);
+		for (i = 0; i < st->nroutines && i < CUSEZERO_MAX_ROUTINES; i++) {
+			const struct cusezero_routine_stats *r = &st->per_routine[i];
+
+			if (!r->c.requests && !r->c.errors)
+				continue;
+			if (first)
+				sf_printf(&o, "%-28s %12s %16s %16s %8s\n", "per routine:", "requests",
+					  "bytes", "routine_ns", "errors");
+			first = 0;
+			sf_printf(&o, "%-28s %12" PRIu64 " %16" PRIu64 " %16" PRIu64 " %8" PRIu64 "\n",
+				  r->name, r->c.requests, r->c.bytes, r->c.ns, r->c.errors);
+		}
+	}
+	return o.overflow ? -ENOSPC : (int)o.pos;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Statistics as text or JSON (the stats files and zeroctl print the same). */
+#ifndef CUSEZERO_STATSFMT_H
+#define CUSEZERO_STATSFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cusezero.h"
+
+/* Bytes written (without NUL) or -ENOSPC. */
+int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len);
+const char *sf_point_name(uint32_t point);
+
+#endif
