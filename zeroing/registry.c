@@ -50,7 +50,8 @@ static const char *const default_order[] = {
 #if defined(__x86_64__)
 	"rep_stosb", "rep_stos_alternative",
 #elif defined(__aarch64__)
-	"clear_user_arm64_fixed", "clear_user_arm64",
+	/* __arch_clear_user: the MOPS alternative when the CPU has FEAT_MOPS. */
+	"clear_user_arm64_mops", "clear_user_arm64_fixed", "clear_user_arm64",
 #endif
 	"memset",
 };
