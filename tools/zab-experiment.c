@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Experiment files: a small INI dialect (see experiments/README.md).
+ *
+ *   # comment                    ; comment
+ *   [experiment]                 name= sessions= warmups= repeats= retries=
+ *                                order=random|interleave|sequential base= var.NAME=
+ *   [benchmark NAME]             cmd= unit= better=higher|lower group=
+ *   [variant NAME]               cmd= env.NAME= var.NAME= routine= align=
+ *                                align-point= chunk= frontend=fuse|cuse threads=
+ *                                cusezero-args=
+ *
+ * Every error is one line naming FILE:LINE and the bad key or value.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "zab.h"
+#include "util.h"
+
+static const char *const builtin_vars[] = {
+	"dev", "routine", "align", "chunk", "variant", "session", "cmd",
+};
+
+const char *zab_order_name(enum zab_order o)
+{
+	return o == ZAB_ORDER_INTERLEAVE ? "interleave" :
+	       o == ZAB_ORDER_SEQUENTIAL ? "sequential" : "random";
+}
+
+int zab_order_parse(const char *s, enum zab_order *o)
+{
+	if (!strcmp(s, "random"))
+		*o = ZAB_ORDER_RANDOM;
+	else if (!strcmp(s, "interleave"))
+		*o = ZAB_ORDER_INTERLEAVE;
+	else if (!strcmp(s, "sequential"))
+		*o = ZAB_ORDER_SEQUENTIAL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+static bool valid_name(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isprint((unsigned char)*s) || strchr("[]=,:{}\"", *s))
+			return false;
+	return true;
+}
+
+static bool valid_ident(const char *s)
+{
+	if (!*s || isdigit((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static int kv_set(struct zab_kv *kv, size_t *n, const char *key, const char *val)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (!strcmp(kv[i].key, key)) {
+			free(kv[i].val);
+			kv[i].val = zab_xstrdup(val);
+			return 0;
+		}
+	if (*n == ZAB_MAX_ITEMS)
+		return -E2BIG;
+	kv[*n].key = zab_xstrdup(key);
+	kv[(*n)++].val = zab_xstrdup(val);
+	return 0;
+}
+
+static int parse_uint(const char *s, unsigned max, unsigned *out)
+{
+	uint64_t v;
+	int ret = cz_parse_u64(s, 0, max, &v);
+
+	if (!ret)
+		*out = (unsigned)v;
+	return ret;
+}
+
+/* Set one [experiment] key.  Returns 0, or -EINVAL (bad value) / -ENOENT (unknown key). */
+static int experiment_key(struct zab_experiment *e, const char *k, const char *v)
+{
+	if (!strcmp(k, "name")) {
+		free(e->name);
+		e->name = zab_xstrdup(v);
+		return 0;
+	}
+	if (!strcmp(k, "sessions"))
+		return parse_uint(v, 100000, &e->sessions) || !e->sessions ? -EINVAL : 0;
+	if (!strcmp(k, "warmups"))
+		return parse_uint(v, 100000, &e->warmups) ? -EINVAL : 0;
+	if (!strcmp(k, "repeats"))
+		return parse_uint(v, 100000, &e->repeats) || !e->repeats ? -EINVAL : 0;
+	if (!strcmp(k, "retries"))
+		return parse_uint(v, 100, &e->retries) ? -EINVAL : 0;
+	if (!strcmp(k, "order"))
+		return zab_order_parse(v, &e->order);
+	if (!strcmp(k, "base")) {
+		free(e->base);
+		e->base = zab_xstrdup(v);
+		return 0;
+	}
+	if (!strncmp(k, "var.", 4))
+		return valid_ident(k + 4) ? kv_set(e->vars, &e->nvars, k + 4, v) : -EINVAL;
+	return -ENOENT;
+}
+
+static int bench_key(struct zab_bench *b, const char *k, const char *v)
+{
+	char **dst;
+
+	if (!strcmp(k, "better")) {
+		if (strcmp(v, "higher") && strcmp(v, "lower"))
+			return -EINVAL;
+		b->higher = !strcmp(v, "higher");
+		return 0;
+	}
+	if (!strcmp(k, "cmd"))
+		dst = &b->cmd;
+	else if (!strcmp(k, "unit"))
+		dst = &b->unit;
+	else if (!strcmp(k, "group"))
+		dst = &b->group;
+	else
+		return -ENOENT;
+	if (!strcmp(k, "cmd") && !*v)
+		return -EINVAL;
+	free(*dst);
+	*dst = zab_xstrdup(v);
+	return 0;
+}
+
+static int variant_key(struct zab_variant *x, const char *k, const char *v)
+{
+	static const char *const dev_keys[] = {
+		"routine", "align", "align-point", "chunk", "frontend", "threads", "cusezero-args",
+	};
+	char **dst[] = {
+		&x->routine, &x->align, &x->align_point, &x->chunk, &x->frontend, &x->threads,
+		&x->dev_args,
+	};
+	uint64_t u;
+	size_t i;
+
+	if (!strncmp(k, "env.", 4))
+		return valid_ident(k + 4) ? kv_set(x->env, &x->nenv, k + 4, v) : -EINVAL;
+	if (!strncmp(k, "var.", 4))
+		return valid_ident(k + 4) ? kv_set(x->vars, &x->nvars, k + 4, v) : -EINVAL;
+	if (!strcmp(k, "cmd")) {
+		if (!*v)
+			return -EINVAL;
+		free(x->cmd);
+		x->cmd = zab_xstrdup(v);
+		return 0;
+	}
+	if (!strcmp(k, "arch")) {
+		if (!valid_ident(v))
+			return -EINVAL;
+		free(x->arch);
+		x->arch = zab_xstrdup(v);
+		return 0;
+	}
+	for (i = 0; i < CZ_ARRAY_SIZE(dev_keys); i++) {
+		if (strcmp(k, dev_keys[i]))
+			continue;
+		if (!strcmp(k, "align") && cz_parse_u64(v, 0, 4095, &u))
+			return -EINVAL;
+		if (!strcmp(k, "chunk") && cz_parse_size(v, &u))
+			return -EINVAL;
+		if (!strcmp(k, "threads") && cz_parse_u64(v, 1, 1024, &u))
+			return -EINVAL;
+		if (!strcmp(k, "align-point") && strcmp(v, "entry") && strcmp(v, "loop"))
+			return -EINVAL;
+		if (!strcmp(k, "frontend") && strcmp(v, "fuse") && strcmp(v, "cuse"))
+			return -EINVAL;
+		if (!strcmp(k, "routine") && !valid_ident(v))
+			return -EINVAL;
+		free(*dst[i]);
+		*dst[i] = zab_xstrdup(v);
+		x->device = true;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static struct zab_bench *new_bench(struct zab_experiment *e, const char *name, const char *where)
+{
+	struct zab_bench *b;
+	size_t i;
+
+	for (i = 0; i < e->nbench; i++)
+		if (!strcmp(e->bench[i].name, name)) {
+			fprintf(stderr, "zab: %s: benchmark '%s' defined twice\n", where, name);
+			return NULL;
+		}
+	if (e->nbench == ZAB_MAX_ITEMS) {
+		fprintf(stderr, "zab: %s: more than %d benchmarks\n", where, ZAB_MAX_ITEMS);
+		return NULL;
+	}
+	b = &e->bench[e->nbench++];
+	b->name = zab_xstrdup(name);
+	b->higher = true;
+	b->where = zab_xstrdup(where);
+	return b;
+}
+
+static struct zab_variant *new_variant(struct zab_experiment *e, const char *name, const char *where)
+{
+	struct zab_variant *v;
+
+	if (e->nvar == ZAB_MAX_ITEMS) {
+		fprintf(stderr, "zab: %s: more than %d variants\n", where, ZAB_MAX_ITEMS);
+		return NULL;
+	}
+	v = &e->var[e->nvar++];
+	v->name = zab_xstrdup(name);
+	v->where = zab_xstrdup(where);
+	return v;
+}
+
+int zab_experiment_load(struct zab_experiment *e, const char *path)
+{
+	enum { NONE, EXP, BENCH, VAR } sect = NONE;
+	struct zab_bench *b = NULL;
+	struct zab_variant *v = NULL;
+	char *line = NULL, *s, *k, *val, *eq, where[512], secname[300] = "";
+	size_t cap = 0;
+	int lineno = 0, ret = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "zab: %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	free(e->file);
+	e->file = zab_xstrdup(path);
+	while (getline(&line, &cap, f) > 0) {
+		lineno++;
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		s = trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			char *end = strchr(s, ']');
+
+			if (!end || end[1]) {
+				fprintf(stderr, "zab: %s: bad section header '%s' (expected [NAME])\n", where, s);
+				goto bad;
+			}
+			*end = 0;
+			s = trim(s + 1);
+			snprintf(secname, sizeof(secname), "[%s]", s);
+			if (!strcmp(s, "experiment")) {
+				sect = EXP;
+				continue;
+			}
+			k = strchr(s, ' ');
+			val = k ? trim(k + 1) : NULL;
+			if (k)
+				*k = 0;
+			if (!val || !valid_name(val)) {
+				fprintf(stderr, "zab: %s: bad section %s (expected [experiment], [benchmark NAME] or [variant NAME]; names without []=,:{}\")\n",
+					where, secname);
+				goto bad;
+			}
+			if (!strcmp(s, "benchmark")) {
+				sect = BENCH;
+				b = new_bench(e, val, where);
+				if (!b)
+					goto bad;
+			} else if (!strcmp(s, "variant")) {
+				sect = VAR;
+				v = new_variant(e, val, where);
+				if (!v)
+					goto bad;
+			} else {
+				fprintf(stderr, "zab: %s: unknown section kind '%s' (expected experiment, benchmark or variant)\n",
+					where, s);
+				goto bad;
+			}
+			continue;
+		}
+		eq = strchr(s, '=');
+		if (!eq) {
+			fprintf(stderr, "zab: %s: expected KEY = VALUE, got '%s'\n", where, s);
+			goto bad;
+		}
+		*eq = 0;
+		k = trim(s);
+		val = trim(eq + 1);
+		switch (sect) {
+		case NONE:
+			fprintf(stderr, "zab: %s: key '%s' before any [section]\n", where, k);
+			goto bad;
+		case EXP:
+			ret = experiment_key(e, k, val);
+			break;
+		case BENCH:
+			ret = bench_key(b, k, val);
+			if (!ret && !strcmp(k, "cmd")) {
+				free(b->where);
+				b->where = zab_xstrdup(where);
+			}
+			break;
+		case VAR:
+			ret = variant_key(v, k, val);
+			if (!ret && !strcmp(k, "cmd")) {
+				free(v->where);
+				v->where = zab_xstrdup(where);
+			}
+			break;
+		}
+		if (ret == -ENOENT) {
+			fprintf(stderr, "zab: %s: unknown key '%s' in %s\n", where, k, secname);
+			goto bad;
+		}
+		if (ret) {
+			fprintf(stderr, "zab: %s: bad value '%s' for '%s' in %s\n", where, val, k, secname);
+			goto bad;
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
+bad:
+	free(line);
+	fclose(f);
+	return -EINVAL;
+}
+
+int zab_bench_spec(struct zab_experiment *e, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	struct zab_bench *b;
+	char *name;
+
+	if (!eq || eq == spec || !eq[1]) {
+		fprintf(stderr, "zab: --bench '%s': expected NAME=COMMAND\n", spec);
+		return -EINVAL;
+	}
+	name = zab_xasprintf("%.*s", (int)(eq - spec), spec);
+	if (!valid_name(name)) {
+		fprintf(stderr, "zab: --bench '%s': bad name '%s'\n", spec, name);
+		free(name);
+		return -EINVAL;
+	}
+	b = new_bench(e, name, "--bench");
+	free(name);
+	if (!b)
+		return -EINVAL;
+	b->cmd = zab_xstrdup(eq + 1);
+	return 0;
+}
+
+static bool env_like(const char *k)
+{
+	if (!valid_ident(k))
+		return false;
+	for (; *k; k++)
+		if (islower((unsigned char)*k))
+			return false;
+	return true;
+}
+
+int zab_variant_spec(struct zab_experiment *e, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char *name, *rest, *item, *next, *eq, *key;
+	struct zab_variant *v;
+	int ret = 0;
+
+	name = colon ? zab_xasprintf("%.*s", (int)(colon - spec), spec) : zab_xstrdup(spec);
+	if (!valid_name(name)) {
+		fprintf(stderr, "zab: --variant '%s': bad name '%s' (expected NAME[:KEY=VALUE,...])\n",
+			spec, name);
+		free(name);
+		return -EINVAL;
+	}
+	v = new_variant(e, name, "--variant");
+	free(name);
+	if (!v)
+		return -EINVAL;
+	if (!colon || !colon[1])
+		return 0;
+	rest = zab_xstrdup(colon + 1);
+	for (item = rest; item && !ret; item = next) {
+		eq = strchr(item, '=');
+		if (!eq) {
+			fprintf(stderr, "zab: --variant '%s': expected KEY=VALUE, got '%s'\n", spec, item);
+			ret = -EINVAL;
+			break;
+		}
+		*eq = 0;
+		key = item;
+		/* cmd= takes the rest of the spec (commands contain commas) */
+		next = strcmp(key, "cmd") ? strchr(eq + 1, ',') : NULL;
+		if (next)
+			*next++ = 0;
+		ret = variant_key(v, key, eq + 1);
+		if (ret == -ENOENT && env_like(key))
+			ret = kv_set(v->env, &v->nenv, key, eq + 1);
+		if (ret == -ENOENT)
+			fprintf(stderr, "zab: --variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args cmd env.X var.X, or an UPPER_CASE environment variable)\n",
+				spec, key);
+		else if (ret)
+			fprintf(stderr, "zab: --variant '%s': bad value '%s' for '%s'\n", spec, eq + 1, key);
+	}
+	free(rest);
+	return ret ? -EINVAL : 0;
+}
+
+char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad)
+{
+	size_t cap = strlen(tmpl) + 64, n = 0, i, len;
+	char *out = zab_xmalloc(cap);
+	const char *p = tmpl, *end, *val;
+
+	while (*p) {
+		val = NULL;
+		len = 1;
+		if (*p == '{' && (end = strchr(p, '}'))) {
+			char *name = zab_xasprintf("%.*s", (int)(end - p - 1), p + 1);
+
+			if (valid_ident(name)) {
+				/* later entries win: variant vars override experiment vars */
+				for (i = nkv; i-- > 0;)
+					if (!strcmp(kv[i].key, name)) {
+						val = kv[i].val;
+						break;
+					}
+				if (!val) {
+					*bad = name;
+					free(out);
+					return NULL;
+				}
+				len = (size_t)(end - p) + 1;
+			}
+			free(name);
+		}
+		if (!val) {
+			out[n++] = *p;
+		} else {
+			size_t vl = strlen(val);
+
+			if (n + vl + 1 >= cap)
+				out = zab_xrealloc(out, cap = 2 * (n + vl + 1));
+			memcpy(out + n, val, vl);
+			n += vl;
+		}
+		p += len;
+		if (n + 2 >= cap)
+			out = zab_xrealloc(out, cap *= 2);
+	}
+	out[n] = 0;
+	return out;
+}
+
+static void variant_free(struct zab_variant *v);
+
+/* Drop the variants meant for another machine (arch=). */
+static void filter_arch(struct zab_experiment *e)
+{
+	struct utsname u;
+	size_t i, j = 0;
+
+	if (uname(&u))
+		return;
+	for (i = 0; i < e->nvar; i++) {
+		if (e->var[i].arch && strcmp(e->var[i].arch, u.machine)) {
+			variant_free(&e->var[i]);
+			continue;
+		}
+		e->var[j++] = e->var[i];
+	}
+	e->nvar = j;
+}
+
+int zab_experiment_check(struct zab_experiment *e)
+{
+	struct zab_kv kv[3 * ZAB_MAX_ITEMS];
+	size_t b, v, i, n;
+	char *bad = NULL, *s, *cmd;
+
+	filter_arch(e);
+	for (v = 0; v < e->nvar; v++)
+		for (i = 0; i < v; i++)
+			if (!strcmp(e->var[i].name, e->var[v].name)) {
+				fprintf(stderr, "zab: %s: variant '%s' defined twice (first at %s)\n",
+					e->var[v].where, e->var[v].name, e->var[i].where);
+				return -EINVAL;
+			}
+
+	if (!e->nbench) {
+		fprintf(stderr, "zab: %s: no benchmark (give --bench NAME=CMD or a [benchmark NAME] section)\n",
+			e->file ? e->file : "command line");
+		return -EINVAL;
+	}
+	if (e->nvar < 2) {
+		fprintf(stderr, "zab: %s: need at least two variants to compare (got %zu)\n",
+			e->file ? e->file : "command line", e->nvar);
+		return -EINVAL;
+	}
+	for (b = 0; b < e->nbench; b++)
+		if (!e->bench[b].cmd) {
+			fprintf(stderr, "zab: %s: benchmark '%s' has no cmd=\n", e->bench[b].where,
+				e->bench[b].name);
+			return -EINVAL;
+		}
+	if (e->base) {
+		for (v = 0; v < e->nvar && strcmp(e->var[v].name, e->base); v++)
+			;
+		if (v == e->nvar) {
+			fprintf(stderr, "zab: %s: base variant '%s' is not defined\n",
+				e->file ? e->file : "--base", e->base);
+			return -EINVAL;
+		}
+	}
+	/* Every {name} must resolve for every variant (built-ins get dummies here). */
+	for (v = 0; v < e->nvar; v++) {
+		n = 0;
+		for (i = 0; i < CZ_ARRAY_SIZE(builtin_vars); i++)
+			kv[n++] = (struct zab_kv){ (char *)builtin_vars[i], (char *)"x" };
+		for (i = 0; i < e->nvars; i++)
+			kv[n++] = e->vars[i];
+		for (i = 0; i < e->var[v].nvars; i++)
+			kv[n++] = e->var[v].vars[i];
+		for (b = 0; b < e->nbench; b++) {
+			cmd = e->var[v].cmd ? e->var[v].cmd : e->bench[b].cmd;
+			s = zab_expand(cmd, kv, n, &bad);
+			if (!s) {
+				fprintf(stderr, "zab: %s: unknown variable {%s} in command '%s' (variant '%s'; define var.%s=)\n",
+					e->var[v].cmd ? e->var[v].where : e->bench[b].where, bad, cmd,
+					e->var[v].name, bad);
+				free(bad);
+				return -EINVAL;
+			}
+			free(s);
+			if (e->var[v].cmd) {
+				s = zab_expand(e->bench[b].cmd, kv, n, &bad);
+				if (!s) {
+					fprintf(stderr, "zab: %s: unknown variable {%s} in command '%s'\n",
+						e->bench[b].where, bad, e->bench[b].cmd);
+					free(bad);
+					return -EINVAL;
+				}
+				free(s);
+			}
+		}
+	}
+	if (!e->sessions)
+		e->sessions = 1;
+	if (!e->repeats)
+		e->repeats = 1;
+	return 0;
+}
+
+static void free_kv(struct zab_kv *kv, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].val);
+	}
+}
+
+void zab_experiment_free(struct zab_experiment *e)
+{
+	size_t i;
+
+	for (i = 0; i < e->nbench; i++) {
+		free(e->bench[i].name);
+		free(e->bench[i].group);
+		free(e->bench[i].cmd);
+		free(e->bench[i].unit);
+		free(e->bench[i].where);
+	}
+	for (i = 0; i < e->nvar; i++)
+		variant_free(&e->var[i]);
+	free_kv(e->vars, e->nvars);
+	free(e->name);
+	free(e->file);
+	free(e->base);
+	memset(e, 0, sizeof(*e));
+}
+
+static void variant_free(struct zab_variant *v)
+{
+	{
+		free(v->name);
+		free(v->arch);
+		free(v->cmd);
+		free_kv(v->env, v->nenv);
+		free_kv(v->vars, v->nvars);
+		free(v->routine);
+		free(v->align);
+		free(v->align_point);
+		free(v->chunk);
+		free(v->frontend);
+		free(v->threads);
+		free(v->dev_args);
+		free(v->where);
+	}
+	memset(v, 0, sizeof(*v));
+}

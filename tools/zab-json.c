@@ -1,0 +1,748 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * zab's JSON: a small tree with a writer and a strict reader (RFC 8259
+ * subset: no \u escapes beyond Latin-1 are needed for our own files, but
+ * they are decoded to UTF-8), and the result <-> JSON mapping.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "zab.h"
+#include "zeroing.h"
+
+void *zab_xmalloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "zab: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+void *zab_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p) {
+		fprintf(stderr, "zab: out of memory\n");
+		exit(2);
+	}
+	return p;
+}
+
+char *zab_xstrdup(const char *s)
+{
+	return s ? strcpy(zab_xmalloc(strlen(s) + 1), s) : NULL;
+}
+
+char *zab_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	s = zab_xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(s, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+/* ---- tree ---------------------------------------------------------------- */
+
+struct zj *zj_new(enum zj_type t)
+{
+	struct zj *v = zab_xmalloc(sizeof(*v));
+
+	v->t = t;
+	return v;
+}
+
+struct zj *zj_str(const char *s)
+{
+	struct zj *v;
+
+	if (!s)
+		return zj_new(ZJ_NULL);
+	v = zj_new(ZJ_STR);
+	v->str = zab_xstrdup(s);
+	return v;
+}
+
+struct zj *zj_num(double x)
+{
+	struct zj *v = zj_new(ZJ_NUM);
+
+	v->num = x;
+	return v;
+}
+
+struct zj *zj_bool(bool b)
+{
+	struct zj *v = zj_new(ZJ_BOOL);
+
+	v->b = b;
+	return v;
+}
+
+static void zj_grow(struct zj *v)
+{
+	if (v->n < v->cap)
+		return;
+	v->cap = v->cap ? 2 * v->cap : 8;
+	v->items = zab_xrealloc(v->items, v->cap * sizeof(*v->items));
+	if (v->t == ZJ_OBJ)
+		v->keys = zab_xrealloc(v->keys, v->cap * sizeof(*v->keys));
+}
+
+struct zj *zj_set(struct zj *obj, const char *key, struct zj *val)
+{
+	size_t i;
+
+	for (i = 0; i < obj->n; i++)
+		if (!strcmp(obj->keys[i], key)) {
+			zj_free(obj->items[i]);
+			obj->items[i] = val;
+			return val;
+		}
+	zj_grow(obj);
+	obj->keys[obj->n] = zab_xstrdup(key);
+	obj->items[obj->n++] = val;
+	return val;
+}
+
+struct zj *zj_push(struct zj *arr, struct zj *val)
+{
+	zj_grow(arr);
+	arr->items[arr->n++] = val;
+	return val;
+}
+
+struct zj *zj_get(const struct zj *obj, const char *key)
+{
+	size_t i;
+
+	if (!obj || obj->t != ZJ_OBJ)
+		return NULL;
+	for (i = 0; i < obj->n; i++)
+		if (!strcmp(obj->keys[i], key))
+			return obj->items[i];
+	return NULL;
+}
+
+const char *zj_get_str(const struct zj *obj, const char *key)
+{
+	struct zj *v = zj_get(obj, key);
+
+	return v && v->t == ZJ_STR ? v->str : NULL;
+}
+
+bool zj_get_num(const struct zj *obj, const char *key, double *out)
+{
+	struct zj *v = zj_get(obj, key);
+
+	if (!v || v->t != ZJ_NUM)
+		return false;
+	*out = v->num;
+	return true;
+}
+
+struct zj *zj_dup(const struct zj *v)
+{
+	struct zj *c;
+	size_t i;
+
+	if (!v)
+		return zj_new(ZJ_NULL);
+	c = zj_new(v->t);
+	c->b = v->b;
+	c->num = v->num;
+	c->str = zab_xstrdup(v->str);
+	for (i = 0; i < v->n; i++) {
+		if (v->t == ZJ_OBJ)
+			zj_set(c, v->keys[i], zj_dup(v->items[i]));
+		else
+			zj_push(c, zj_dup(v->items[i]));
+	}
+	return c;
+}
+
+void zj_free(struct zj *v)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < v->n; i++) {
+		if (v->keys)
+			free(v->keys[i]);
+		zj_free(v->items[i]);
+	}
+	free(v->keys);
+	free(v->items);
+	free(v->str);
+	free(v);
+}
+
+/* ---- writer ---------------------------------------------------------------- */
+
+static void write_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c == '\t')
+			fputs("\\t", f);
+		else if (c == '\r')
+			fputs("\\r", f);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static bool is_scalar(const struct zj *v)
+{
+	return v->t != ZJ_ARR && v->t != ZJ_OBJ;
+}
+
+static void write_value(FILE *f, const struct zj *v, int depth)
+{
+	size_t i;
+	bool flat;
+
+	switch (v->t) {
+	case ZJ_NULL:
+		fputs("null", f);
+		break;
+	case ZJ_BOOL:
+		fputs(v->b ? "true" : "false", f);
+		break;
+	case ZJ_NUM:
+		if (isfinite(v->num))
+			fprintf(f, "%.17g", v->num);
+		else
+			fputs("null", f);
+		break;
+	case ZJ_STR:
+		write_string(f, v->str);
+		break;
+	case ZJ_ARR:
+		flat = true;
+		for (i = 0; i < v->n; i++)
+			flat = flat && is_scalar(v->items[i]);
+		fputc('[', f);
+		for (i = 0; i < v->n; i++) {
+			if (flat)
+				fputs(i ? ", " : "", f);
+			else
+				fprintf(f, "%s\n%*s", i ? "," : "", 2 * (depth + 1), "");
+			write_value(f, v->items[i], depth + 1);
+		}
+		if (!flat && v->n)
+			fprintf(f, "\n%*s", 2 * depth, "");
+		fputc(']', f);
+		break;
+	case ZJ_OBJ:
+		fputc('{', f);
+		for (i = 0; i < v->n; i++) {
+			fprintf(f, "%s\n%*s", i ? "," : "", 2 * (depth + 1), "");
+			write_string(f, v->keys[i]);
+			fputs(": ", f);
+			write_value(f, v->items[i], depth + 1);
+		}
+		if (v->n)
+			fprintf(f, "\n%*s", 2 * depth, "");
+		fputc('}', f);
+		break;
+	}
+}
+
+void zj_write(FILE *f, const struct zj *v)
+{
+	write_value(f, v, 0);
+	fputc('\n', f);
+}
+
+/* ---- reader ---------------------------------------------------------------- */
+
+struct parser {
+	const char *p;
+	int line;
+	const char *err;
+	int depth;
+};
+
+static void skip_ws(struct parser *ps)
+{
+	for (; *ps->p && strchr(" \t\r\n", *ps->p); ps->p++)
+		if (*ps->p == '\n')
+			ps->line++;
+}
+
+static struct zj *parse_value(struct parser *ps);
+
+static char *parse_string(struct parser *ps)
+{
+	size_t cap = 32, n = 0;
+	char *s = zab_xmalloc(cap);
+
+	ps->p++; /* opening quote */
+	for (;;) {
+		unsigned c = (unsigned char)*ps->p++;
+
+		if (n + 5 >= cap)
+			s = zab_xrealloc(s, cap *= 2);
+		if (!c || c == '\n') {
+			ps->err = "unterminated string";
+			free(s);
+			return NULL;
+		}
+		if (c == '"')
+			break;
+		if (c != '\\') {
+			s[n++] = (char)c;
+			continue;
+		}
+		c = (unsigned char)*ps->p++;
+		switch (c) {
+		case '"': case '\\': case '/':
+			s[n++] = (char)c;
+			break;
+		case 'n': s[n++] = '\n'; break;
+		case 't': s[n++] = '\t'; break;
+		case 'r': s[n++] = '\r'; break;
+		case 'b': s[n++] = '\b'; break;
+		case 'f': s[n++] = '\f'; break;
+		case 'u': {
+			unsigned u = 0, k;
+
+			for (k = 0; k < 4; k++) {
+				int h = *ps->p++;
+
+				if (!isxdigit(h)) {
+					ps->err = "bad \\u escape";
+					free(s);
+					return NULL;
+				}
+				u = u * 16 + (unsigned)(isdigit(h) ? h - '0' : (tolower(h) - 'a' + 10));
+			}
+			if (u < 0x80) {
+				s[n++] = (char)u;
+			} else if (u < 0x800) {
+				s[n++] = (char)(0xc0 | (u >> 6));
+				s[n++] = (char)(0x80 | (u & 0x3f));
+			} else {
+				s[n++] = (char)(0xe0 | (u >> 12));
+				s[n++] = (char)(0x80 | ((u >> 6) & 0x3f));
+				s[n++] = (char)(0x80 | (u & 0x3f));
+			}
+			break;
+		}
+		default:
+			ps->err = "bad escape in string";
+			free(s);
+			return NULL;
+		}
+	}
+	s[n] = 0;
+	return s;
+}
+
+static struct zj *parse_container(struct parser *ps, bool obj)
+{
+	struct zj *v = zj_new(obj ? ZJ_OBJ : ZJ_ARR), *item;
+	char close = obj ? '}' : ']';
+	char *key = NULL;
+
+	if (++ps->depth > 64) {
+		ps->err = "nesting too deep";
+		goto fail;
+	}
+	ps->p++;
+	skip_ws(ps);
+	if (*ps->p == close) {
+		ps->p++;
+		ps->depth--;
+		return v;
+	}
+	for (;;) {
+		skip_ws(ps);
+		if (obj) {
+			if (*ps->p != '"') {
+				ps->err = "expected a string key";
+				goto fail;
+			}
+			key = parse_string(ps);
+			if (!key)
+				goto fail;
+			skip_ws(ps);
+			if (*ps->p++ != ':') {
+				ps->err = "expected ':'";
+				goto fail;
+			}
+		}
+		item = parse_value(ps);
+		if (!item)
+			goto fail;
+		if (obj) {
+			zj_set(v, key, item);
+			free(key);
+			key = NULL;
+		} else {
+			zj_push(v, item);
+		}
+		skip_ws(ps);
+		if (*ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (*ps->p == close) {
+			ps->p++;
+			ps->depth--;
+			return v;
+		}
+		ps->err = obj ? "expected ',' or '}'" : "expected ',' or ']'";
+		goto fail;
+	}
+fail:
+	free(key);
+	zj_free(v);
+	return NULL;
+}
+
+static struct zj *parse_value(struct parser *ps)
+{
+	struct zj *v;
+	char *end;
+
+	skip_ws(ps);
+	switch (*ps->p) {
+	case '{':
+		return parse_container(ps, true);
+	case '[':
+		return parse_container(ps, false);
+	case '"':
+		v = zj_new(ZJ_STR);
+		v->str = parse_string(ps);
+		if (!v->str) {
+			free(v);
+			return NULL;
+		}
+		return v;
+	case 't':
+		if (!strncmp(ps->p, "true", 4)) {
+			ps->p += 4;
+			return zj_bool(true);
+		}
+		break;
+	case 'f':
+		if (!strncmp(ps->p, "false", 5)) {
+			ps->p += 5;
+			return zj_bool(false);
+		}
+		break;
+	case 'n':
+		if (!strncmp(ps->p, "null", 4)) {
+			ps->p += 4;
+			return zj_new(ZJ_NULL);
+		}
+		break;
+	default:
+		if (*ps->p == '-' || isdigit((unsigned char)*ps->p)) {
+			errno = 0;
+			v = zj_num(strtod(ps->p, &end));
+			if (end == ps->p) {
+				free(v);
+				break;
+			}
+			ps->p = end;
+			return v;
+		}
+	}
+	ps->err = *ps->p ? "unexpected character" : "unexpected end of input";
+	return NULL;
+}
+
+struct zj *zj_parse(const char *text, const char **err, int *line)
+{
+	struct parser ps = { .p = text, .line = 1 };
+	struct zj *v = parse_value(&ps);
+
+	if (v) {
+		skip_ws(&ps);
+		if (*ps.p) {
+			ps.err = "trailing characters after the document";
+			zj_free(v);
+			v = NULL;
+		}
+	}
+	if (!v) {
+		*err = ps.err;
+		*line = ps.line;
+	}
+	return v;
+}
+
+/* ---- results <-> JSON ------------------------------------------------------------ */
+
+void zab_cell_add(struct zab_cell *c, double x)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->x = zab_xrealloc(c->x, c->cap * sizeof(*c->x));
+	}
+	c->x[c->n++] = x;
+}
+
+void zab_result_free(struct zab_result *r)
+{
+	size_t i;
+
+	for (i = 0; r->cells && i < r->nb * r->nv; i++) {
+		free(r->cells[i].x);
+		free(r->cells[i].error);
+	}
+	for (i = 0; i < r->nb; i++) {
+		free(r->b[i].name);
+		free(r->b[i].group);
+		free(r->b[i].unit);
+	}
+	for (i = 0; i < r->nv; i++)
+		free(r->vname[i]);
+	free(r->cells);
+	free(r->sut);
+	free(r->title);
+	zj_free(r->doc);
+	memset(r, 0, sizeof(*r));
+}
+
+struct zj *zab_environment(void)
+{
+	struct zj *env = zj_new(ZJ_OBJ);
+	const struct zero_cpu *cpu = zero_cpu();
+	struct utsname u;
+
+	zj_set(env, "cpu", zj_str(cpu->model[0] ? cpu->model : "unknown"));
+	if (!uname(&u)) {
+		zj_set(env, "kernel", zj_str(u.release));
+		zj_set(env, "kernel_version", zj_str(u.version));
+		zj_set(env, "machine", zj_str(u.machine));
+		zj_set(env, "hostname", zj_str(u.nodename));
+	}
+	zj_set(env, "default_routine", zj_str(zero_default()->name));
+	return env;
+}
+
+char *zab_default_sut(void)
+{
+	const struct zero_cpu *cpu = zero_cpu();
+	const char *m = cpu->model[0] ? cpu->model : "unknown";
+	char *s = zab_xmalloc(strlen(m) + 1), *d = s;
+
+	/* collapse runs of blanks: "Intel(R) Xeon(R)  CPU" -> one space */
+	for (; *m; m++)
+		if (!(isspace((unsigned char)*m) && (d == s || d[-1] == ' ')))
+			*d++ = isspace((unsigned char)*m) ? ' ' : *m;
+	while (d > s && d[-1] == ' ')
+		d--;
+	*d = 0;
+	return s;
+}
+
+static struct zj *kv_obj(const struct zab_kv *kv, size_t n)
+{
+	struct zj *o = zj_new(ZJ_OBJ);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		zj_set(o, kv[i].key, zj_str(kv[i].val));
+	return o;
+}
+
+struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
+			   struct zj *env, struct zj *devinfo, uint64_t seed)
+{
+	struct zj *doc = zj_new(ZJ_OBJ), *ex, *arr, *o, *s, *x;
+	size_t b, v, i;
+
+	zj_set(doc, "zab", zj_num(1));
+	zj_set(doc, "sut", zj_str(r->sut));
+	zj_set(doc, "environment", env);
+	ex = zj_set(doc, "experiment", zj_new(ZJ_OBJ));
+	zj_set(ex, "name", zj_str(r->title));
+	zj_set(ex, "file", zj_str(e->file));
+	zj_set(ex, "sessions", zj_num(r->sessions));
+	zj_set(ex, "warmups", zj_num(r->warmups));
+	zj_set(ex, "repeats", zj_num(r->repeats));
+	zj_set(ex, "retries", zj_num(e->retries));
+	zj_set(ex, "order", zj_str(zab_order_name(e->order)));
+	zj_set(ex, "seed", zj_num((double)seed));
+	zj_set(ex, "base", zj_str(r->vname[r->base]));
+	zj_set(ex, "vars", kv_obj(e->vars, e->nvars));
+
+	arr = zj_set(doc, "benchmarks", zj_new(ZJ_ARR));
+	for (b = 0; b < r->nb; b++) {
+		o = zj_push(arr, zj_new(ZJ_OBJ));
+		zj_set(o, "name", zj_str(r->b[b].name));
+		zj_set(o, "group", zj_str(r->b[b].group));
+		zj_set(o, "unit", zj_str(r->b[b].unit));
+		zj_set(o, "better", zj_str(r->b[b].higher ? "higher" : "lower"));
+		zj_set(o, "cmd", zj_str(e->bench[b].cmd));
+	}
+	arr = zj_set(doc, "variants", zj_new(ZJ_ARR));
+	for (v = 0; v < r->nv; v++) {
+		const struct zab_variant *vv = &e->var[v];
+
+		o = zj_push(arr, zj_new(ZJ_OBJ));
+		zj_set(o, "name", zj_str(vv->name));
+		if (vv->cmd)
+			zj_set(o, "cmd", zj_str(vv->cmd));
+		zj_set(o, "env", kv_obj(vv->env, vv->nenv));
+		zj_set(o, "vars", kv_obj(vv->vars, vv->nvars));
+		if (vv->device) {
+			s = zj_set(o, "device", zj_new(ZJ_OBJ));
+			zj_set(s, "routine", zj_str(vv->routine));
+			zj_set(s, "align", zj_str(vv->align));
+			zj_set(s, "align_point", zj_str(vv->align_point));
+			zj_set(s, "chunk", zj_str(vv->chunk));
+			zj_set(s, "frontend", zj_str(vv->frontend ? vv->frontend : "fuse"));
+			zj_set(s, "threads", zj_str(vv->threads));
+			if (devinfo && v < devinfo->n)
+				zj_set(s, "sessions", zj_dup(devinfo->items[v]));
+		}
+	}
+	arr = zj_set(doc, "cells", zj_new(ZJ_ARR));
+	for (b = 0; b < r->nb; b++)
+		for (v = 0; v < r->nv; v++) {
+			const struct zab_cell *c = zab_cell(r, b, v);
+
+			o = zj_push(arr, zj_new(ZJ_OBJ));
+			zj_set(o, "benchmark", zj_str(r->b[b].name));
+			zj_set(o, "variant", zj_str(r->vname[v]));
+			x = zj_set(o, "samples", zj_new(ZJ_ARR));
+			for (i = 0; i < c->n; i++)
+				zj_push(x, zj_num(c->x[i]));
+			zj_set(o, "failed", zj_bool(c->failed));
+			zj_set(o, "error", zj_str(c->error));
+		}
+	return doc;
+}
+
+static int bad_doc(const char *file, const char *what)
+{
+	fprintf(stderr, "zab: %s: not a zab result: %s\n", file, what);
+	return -EINVAL;
+}
+
+static size_t index_of(char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return n;
+}
+
+int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file)
+{
+	struct zj *ex, *arr, *o, *x;
+	char *bnames[ZAB_MAX_ITEMS];
+	const char *s;
+	double d;
+	size_t i, j, b, v;
+
+	memset(r, 0, sizeof(*r));
+	r->doc = doc;
+	if (doc->t != ZJ_OBJ || !zj_get_num(doc, "zab", &d))
+		return bad_doc(file, "no \"zab\" version member");
+	if (d != 1)
+		return bad_doc(file, "unsupported \"zab\" version");
+	ex = zj_get(doc, "experiment");
+	s = zj_get_str(doc, "sut");
+	r->sut = zab_xstrdup(s ? s : "unknown");
+	s = zj_get_str(ex, "name");
+	r->title = zab_xstrdup(s ? s : "");
+	if (zj_get_num(ex, "sessions", &d))
+		r->sessions = (unsigned)d;
+	if (zj_get_num(ex, "warmups", &d))
+		r->warmups = (unsigned)d;
+	if (zj_get_num(ex, "repeats", &d))
+		r->repeats = (unsigned)d;
+
+	arr = zj_get(doc, "benchmarks");
+	if (!arr || arr->t != ZJ_ARR || !arr->n || arr->n > ZAB_MAX_ITEMS)
+		return bad_doc(file, "\"benchmarks\" missing, empty or too long");
+	for (i = 0; i < arr->n; i++) {
+		o = arr->items[i];
+		if (!zj_get_str(o, "name"))
+			return bad_doc(file, "a benchmark without a name");
+		r->b[i].name = zab_xstrdup(zj_get_str(o, "name"));
+		s = zj_get_str(o, "group");
+		r->b[i].group = zab_xstrdup(s ? s : "");
+		s = zj_get_str(o, "unit");
+		r->b[i].unit = zab_xstrdup(s ? s : "");
+		s = zj_get_str(o, "better");
+		r->b[i].higher = !s || strcmp(s, "lower");
+		bnames[i] = r->b[i].name;
+		r->nb++;
+	}
+	arr = zj_get(doc, "variants");
+	if (!arr || arr->t != ZJ_ARR || !arr->n || arr->n > ZAB_MAX_ITEMS)
+		return bad_doc(file, "\"variants\" missing, empty or too long");
+	for (i = 0; i < arr->n; i++) {
+		if (!zj_get_str(arr->items[i], "name"))
+			return bad_doc(file, "a variant without a name");
+		r->vname[i] = zab_xstrdup(zj_get_str(arr->items[i], "name"));
+		r->nv++;
+	}
+	s = zj_get_str(ex, "base");
+	r->base = s ? index_of(r->vname, r->nv, s) : 0;
+	if (r->base == r->nv)
+		return bad_doc(file, "the base variant is not among the variants");
+	r->cells = zab_xmalloc(r->nb * r->nv * sizeof(*r->cells));
+	arr = zj_get(doc, "cells");
+	if (!arr || arr->t != ZJ_ARR)
+		return bad_doc(file, "\"cells\" missing");
+	for (i = 0; i < arr->n; i++) {
+		struct zab_cell *c;
+		struct zj *fl;
+
+		o = arr->items[i];
+		s = zj_get_str(o, "benchmark");
+		b = s ? index_of(bnames, r->nb, s) : r->nb;
+		s = zj_get_str(o, "variant");
+		v = s ? index_of(r->vname, r->nv, s) : r->nv;
+		if (b == r->nb || v == r->nv)
+			return bad_doc(file, "a cell names an unknown benchmark or variant");
+		c = zab_cell(r, b, v);
+		x = zj_get(o, "samples");
+		for (j = 0; x && x->t == ZJ_ARR && j < x->n; j++) {
+			if (x->items[j]->t != ZJ_NUM)
+				return bad_doc(file, "a sample is not a number");
+			zab_cell_add(c, x->items[j]->num);
+		}
+		fl = zj_get(o, "failed");
+		c->failed = fl && fl->t == ZJ_BOOL && fl->b;
+		s = zj_get_str(o, "error");
+		c->error = zab_xstrdup(s);
+	}
+	return 0;
+}

@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Statistics per cell and the output styles.
+ *
+ * Per cell: mean, 95% CI (Student t), CV, n.  Change vs the base variant in
+ * percent, oriented so that negative is worse.  "(R)"/"(I)": the 95% CIs of
+ * base and variant do not overlap (regression / improvement), the Fastpath
+ * rule of REFERENCE.md section 3.  The detailed view adds the Mann-Whitney U
+ * p-value.  Column widths grow with the content; nothing is truncated.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zab.h"
+#include "stats.h"
+
+int zab_style_parse(const char *s, enum zab_style *st)
+{
+	static const char *const names[] = { "box", "grid", "plain", "markdown", "detail" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(s, names[i])) {
+			*st = (enum zab_style)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- statistics ------------------------------------------------------------------ */
+
+struct cstat {
+	struct cz_summary s;
+	bool ok;             /* has samples and did not fail */
+	bool cmp;            /* ok, and the base is ok: pct/flag valid */
+	double pct;
+	const char *flag;    /* "(R) ", "(I) " or "" */
+};
+
+static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
+{
+	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
+	struct cz_summary bs;
+
+	memset(cs, 0, sizeof(*cs));
+	cs->flag = "";
+	cz_summarize(c->x, c->n, &cs->s);
+	cs->ok = !c->failed && c->n > 0;
+	if (!cs->ok || base->failed || !base->n || v == r->base)
+		return;
+	cz_summarize(base->x, base->n, &bs);
+	if (bs.mean == 0)
+		return;
+	cs->cmp = true;
+	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
+	if (cz_ci_disjoint(&bs, &cs->s))
+		cs->flag = cs->pct < 0 ? "(R) " : "(I) ";
+}
+
+static char *base_text(const struct zab_result *r, size_t b, bool unit)
+{
+	struct cstat cs;
+
+	cell_stat(r, b, r->base, &cs);
+	if (zab_cell(r, b, r->base)->failed)
+		return zab_xstrdup("FAILED");
+	if (!cs.ok)
+		return zab_xstrdup("-");
+	if (unit && *r->b[b].unit)
+		return zab_xasprintf("%.2f %s", cs.s.mean, r->b[b].unit);
+	return zab_xasprintf("%.2f", cs.s.mean);
+}
+
+static char *change_text(const struct zab_result *r, size_t b, size_t v)
+{
+	struct cstat cs;
+
+	cell_stat(r, b, v, &cs);
+	if (zab_cell(r, b, v)->failed)
+		return zab_xstrdup("FAILED");
+	if (!cs.cmp)
+		return zab_xstrdup(cs.ok ? "n/a" : "-");
+	return zab_xasprintf("%s%.2f%%", cs.flag, cs.pct);
+}
+
+static char *result_class(const struct zab_rbench *b)
+{
+	return *b->unit ? zab_xasprintf("%s (%s)", b->name, b->unit) : zab_xstrdup(b->name);
+}
+
+/* ---- a table of strings ----------------------------------------------------------- */
+
+struct table {
+	size_t ncol, nrow;   /* rows exclude the header */
+	char *head[ZAB_MAX_ITEMS + 8];
+	char align[ZAB_MAX_ITEMS + 8];   /* 'l' or 'r' for the body */
+	char **cell;
+	size_t width[ZAB_MAX_ITEMS + 8];
+};
+
+static size_t dwidth(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static void t_init(struct table *t, size_t ncol, size_t nrow)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncol = ncol;
+	t->nrow = nrow;
+	t->cell = zab_xmalloc((nrow ? nrow : 1) * ncol * sizeof(char *));
+}
+
+static char **t_at(struct table *t, size_t row, size_t col)
+{
+	return &t->cell[row * t->ncol + col];
+}
+
+static void t_widths(struct table *t)
+{
+	size_t c, r, w;
+
+	for (c = 0; c < t->ncol; c++) {
+		t->width[c] = dwidth(t->head[c]);
+		for (r = 0; r < t->nrow; r++) {
+			w = dwidth(*t_at(t, r, c) ? *t_at(t, r, c) : "");
+			if (w > t->width[c])
+				t->width[c] = w;
+		}
+	}
+}
+
+static void t_free(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncol; i++)
+		free(t->head[i]);
+	for (i = 0; i < t->nrow * t->ncol; i++)
+		free(t->cell[i]);
+	free(t->cell);
+}
+
+static void pad(FILE *f, size_t n)
+{
+	while (n--)
+		fputc(' ', f);
+}
+
+static void put_aligned(FILE *f, const char *s, size_t w, char align)
+{
+	size_t n = dwidth(s), l;
+
+	if (align == 'r') {
+		pad(f, w - n);
+		fputs(s, f);
+	} else if (align == 'c') {
+		l = (w - n) / 2;
+		pad(f, l);
+		fputs(s, f);
+		pad(f, w - n - l);
+	} else {
+		fputs(s, f);
+		pad(f, w - n);
+	}
+}
+
+static void rule(FILE *f, const struct table *t, const char *l, const char *fill, const char *mid,
+		 const char *r)
+{
+	size_t c, i;
+
+	fputs(l, f);
+	for (c = 0; c < t->ncol; c++) {
+		for (i = 0; i < t->width[c] + 2; i++)
+			fputs(fill, f);
+		fputs(c + 1 < t->ncol ? mid : r, f);
+	}
+	fputc('\n', f);
+}
+
+static void row(FILE *f, const struct table *t, char *const *cells, const char *sep,
+		const char *head_align)
+{
+	size_t c;
+
+	fputs(sep, f);
+	for (c = 0; c < t->ncol; c++) {
+		fputc(' ', f);
+		put_aligned(f, cells[c] ? cells[c] : "", t->width[c],
+			    head_align ? head_align[c] : t->align[c]);
+		fputc(' ', f);
+		fputs(sep, f);
+	}
+	fputc('\n', f);
+}
+
+static void render_box(FILE *f, struct table *t, bool unicode)
+{
+	char halign[ZAB_MAX_ITEMS + 8];
+	size_t r, c;
+
+	for (c = 0; c < t->ncol; c++)
+		halign[c] = unicode && t->align[c] == 'r' ? 'c' : 'l';
+	if (unicode) {
+		rule(f, t, "╭", "─", "┬", "╮");
+		row(f, t, t->head, "│", halign);
+		rule(f, t, "├", "─", "┼", "┤");
+		for (r = 0; r < t->nrow; r++)
+			row(f, t, t_at(t, r, 0), "│", NULL);
+		rule(f, t, "╰", "─", "┴", "╯");
+	} else {
+		rule(f, t, "+", "-", "+", "+");
+		row(f, t, t->head, "|", halign);
+		rule(f, t, "+", "=", "+", "+");
+		for (r = 0; r < t->nrow; r++)
+			row(f, t, t_at(t, r, 0), "|", NULL);
+		rule(f, t, "+", "-", "+", "+");
+	}
+}
+
+static void render_markdown(FILE *f, struct table *t)
+{
+	size_t r, c, i;
+
+	row(f, t, t->head, "|", NULL);
+	fputc('|', f);
+	for (c = 0; c < t->ncol; c++) {
+		fputc(t->align[c] == 'l' ? ':' : '-', f);
+		for (i = 0; i < t->width[c]; i++)
+			fputc('-', f);
+		fputc(t->align[c] == 'r' ? ':' : '-', f);
+		fputc('|', f);
+	}
+	fputc('\n', f);
+	for (r = 0; r < t->nrow; r++)
+		row(f, t, t_at(t, r, 0), "|", NULL);
+}
+
+static void render_plain(FILE *f, struct table *t)
+{
+	size_t r, c;
+
+	for (r = 0; r <= t->nrow; r++) {
+		char **cells = r ? t_at(t, r - 1, 0) : t->head;
+
+		fputs("  ", f);
+		for (c = 0; c < t->ncol; c++) {
+			const char *s = cells[c] ? cells[c] : "";
+
+			if (c + 1 == t->ncol && t->align[c] == 'l')
+				fputs(s, f);   /* no trailing blanks */
+			else
+				put_aligned(f, s, t->width[c], t->align[c]);
+			if (c + 1 < t->ncol)
+				fputs("   ", f);
+		}
+		fputc('\n', f);
+	}
+}
+
+/* ---- the main table --------------------------------------------------------------- */
+
+static void main_table(const struct zab_result *r, struct table *t, enum zab_style st)
+{
+	size_t b, v, c, ncol = 2 + r->nv;
+	const char *prev = NULL;
+
+	t_init(t, ncol, r->nb);
+	t->head[0] = zab_xstrdup("Benchmark");
+	t->head[1] = zab_xstrdup("Result Class");
+	t->align[0] = t->align[1] = 'l';
+	c = 2;
+	t->head[c] = st == ZAB_STYLE_GRID ? zab_xstrdup(r->vname[r->base]) :
+		     zab_xasprintf("%s (base)", r->vname[r->base]);
+	t->align[c++] = 'r';
+	for (v = 0; v < r->nv; v++)
+		if (v != r->base) {
+			t->head[c] = zab_xstrdup(r->vname[v]);
+			t->align[c++] = 'r';
+		}
+	for (b = 0; b < r->nb; b++) {
+		/* the group name only where it changes, as in the seed tables */
+		bool same = prev && !strcmp(prev, r->b[b].group) && st != ZAB_STYLE_MARKDOWN;
+
+		*t_at(t, b, 0) = zab_xstrdup(same ? "" : r->b[b].group);
+		prev = r->b[b].group;
+		*t_at(t, b, 1) = result_class(&r->b[b]);
+		*t_at(t, b, 2) = base_text(r, b, false);
+		c = 3;
+		for (v = 0; v < r->nv; v++)
+			if (v != r->base)
+				*t_at(t, b, c++) = change_text(r, b, v);
+	}
+	t_widths(t);
+}
+
+static void plain_table(const struct zab_result *r, struct table *t)
+{
+	size_t b, v, c;
+	bool same_unit = true;
+
+	for (b = 1; b < r->nb; b++)
+		same_unit = same_unit && !strcmp(r->b[b].unit, r->b[0].unit);
+	t_init(t, 1 + r->nv, r->nb);
+	t->head[0] = zab_xstrdup("Benchmark");
+	t->align[0] = 'l';
+	t->head[1] = same_unit && *r->b[0].unit ? zab_xasprintf("Base %s", r->b[0].unit) :
+		     zab_xstrdup("Base");
+	t->align[1] = 'l';
+	c = 2;
+	for (v = 0; v < r->nv; v++)
+		if (v != r->base) {
+			t->head[c] = zab_xasprintf("Change with %s", r->vname[v]);
+			t->align[c++] = 'r';
+		}
+	for (b = 0; b < r->nb; b++) {
+		*t_at(t, b, 0) = zab_xstrdup(r->b[b].name);
+		*t_at(t, b, 1) = base_text(r, b, !same_unit);
+		c = 2;
+		for (v = 0; v < r->nv; v++)
+			if (v != r->base)
+				*t_at(t, b, c++) = change_text(r, b, v);
+	}
+	t_widths(t);
+}
+
+static void detail_table(const struct zab_result *r, size_t b, struct table *t)
+{
+	static const char *const heads[] = {
+		"Variant", "n", "Mean", "95% CI", "CV", "Median", "Change", "U-test p",
+	};
+	const struct zab_cell *base = zab_cell(r, b, r->base);
+	size_t v, c, i;
+
+	t_init(t, sizeof(heads) / sizeof(heads[0]), r->nv);
+	for (c = 0; c < t->ncol; c++) {
+		t->head[c] = zab_xstrdup(heads[c]);
+		t->align[c] = c ? 'r' : 'l';
+	}
+	for (i = 0; i < r->nv; i++) {
+		/* the base first, then the others in their order */
+		struct cstat cs;
+		const struct zab_cell *cell;
+
+		v = i == 0 ? r->base : (i <= r->base ? i - 1 : i);
+		cell = zab_cell(r, b, v);
+		cell_stat(r, b, v, &cs);
+		*t_at(t, i, 0) = v == r->base ? zab_xasprintf("%s (base)", r->vname[v]) :
+				 zab_xstrdup(r->vname[v]);
+		*t_at(t, i, 1) = zab_xasprintf("%zu", cell->n);
+		if (cell->failed || !cs.ok) {
+			*t_at(t, i, 2) = zab_xstrdup(cell->failed ? "FAILED" : "-");
+			for (c = 3; c < t->ncol; c++)
+				*t_at(t, i, c) = zab_xstrdup("-");
+			continue;
+		}
+		*t_at(t, i, 2) = zab_xasprintf("%.2f", cs.s.mean);
+		*t_at(t, i, 3) = zab_xasprintf("%.2f .. %.2f", cs.s.ci_lo, cs.s.ci_hi);
+		*t_at(t, i, 4) = zab_xasprintf("%.2f%%", cs.s.cv * 100);
+		*t_at(t, i, 5) = zab_xasprintf("%.2f", cs.s.median);
+		if (v == r->base) {
+			*t_at(t, i, 6) = zab_xstrdup("base");
+			*t_at(t, i, 7) = zab_xstrdup("-");
+		} else {
+			*t_at(t, i, 6) = change_text(r, b, v);
+			double p = cs.cmp ? cz_mann_whitney_p(base->x, base->n, cell->x, cell->n) : NAN;
+
+			*t_at(t, i, 7) = isnan(p) ? zab_xstrdup("-") :
+					 p < 0.001 ? zab_xstrdup("<0.001") : zab_xasprintf("%.3f", p);
+		}
+	}
+	t_widths(t);
+}
+
+static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
+{
+	size_t b, v;
+	const char *bullet = st == ZAB_STYLE_MARKDOWN ? "- " : "";
+
+	fprintf(f, "\n%s%u session%s x (%u warm-up%s + %u repeat%s) = %u measured runs per cell.",
+		bullet, r->sessions, r->sessions == 1 ? "" : "s", r->warmups, r->warmups == 1 ? "" : "s",
+		r->repeats, r->repeats == 1 ? "" : "s", r->sessions * r->repeats);
+	fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
+		r->vname[r->base]);
+	for (b = 0; b < r->nb; b++)
+		for (v = 0; v < r->nv; v++) {
+			const struct zab_cell *c = zab_cell(r, b, v);
+
+			if (c->failed)
+				fprintf(f, "%sFAILED %s / %s: %s\n", bullet, r->b[b].name, r->vname[v],
+					c->error ? c->error : "(no reason recorded)");
+		}
+}
+
+static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
+{
+	struct table t;
+	size_t b;
+
+	switch (st) {
+	case ZAB_STYLE_BOX:
+		fprintf(f, "Results for SUT Class %s:\n", r->sut);
+		main_table(r, &t, st);
+		render_box(f, &t, true);
+		t_free(&t);
+		footer(f, r, st);
+		break;
+	case ZAB_STYLE_GRID:
+		fprintf(f, "Results for SUT Class %s:\n\n", r->sut);
+		main_table(r, &t, st);
+		render_box(f, &t, false);
+		t_free(&t);
+		footer(f, r, st);
+		break;
+	case ZAB_STYLE_MARKDOWN:
+		fprintf(f, "### Results for SUT Class %s\n\n", r->sut);
+		main_table(r, &t, st);
+		render_markdown(f, &t);
+		t_free(&t);
+		footer(f, r, st);
+		break;
+	case ZAB_STYLE_PLAIN:
+		fprintf(f, "%s:\n", r->sut);
+		plain_table(r, &t);
+		render_plain(f, &t);
+		t_free(&t);
+		break;
+	case ZAB_STYLE_DETAIL:
+		fprintf(f, "Results for SUT Class %s:\n", r->sut);
+		for (b = 0; b < r->nb; b++) {
+			char *rc = result_class(&r->b[b]);
+
+			fprintf(f, "\n%s%s%s, %s is better\n", r->b[b].group, *r->b[b].group ? ": " : "", rc,
+				r->b[b].higher ? "higher" : "lower");
+			free(rc);
+			detail_table(r, b, &t);
+			render_box(f, &t, false);
+			t_free(&t);
+		}
+		footer(f, r, st);
+		break;
+	}
+}
+
+void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			fputc('\n', f);
+		render_one(f, r[i], st);
+	}
+}

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zab: A/B experiments (benchmarks x variants, S sessions of W warm-ups and
+ * R measured repeats) and the significance tables kernel reviewers read.
+ *
+ *   zab.c             command line
+ *   zab-experiment.c  experiment files (INI) and --bench/--variant specs
+ *   zab-run.c         sessions, order, processes, device daemons, progress
+ *   zab-table.c       statistics per cell and the output styles
+ *   zab-json.c        a small JSON tree: writer, reader, result <-> JSON
+ */
+#ifndef ZAB_H
+#define ZAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define ZAB_MAX_ITEMS 64
+
+/* ---- JSON tree ---------------------------------------------------------- */
+
+enum zj_type { ZJ_NULL, ZJ_BOOL, ZJ_NUM, ZJ_STR, ZJ_ARR, ZJ_OBJ };
+
+struct zj {
+	enum zj_type t;
+	bool b;
+	double num;
+	char *str;
+	size_t n, cap;
+	char **keys;          /* ZJ_OBJ only */
+	struct zj **items;
+};
+
+struct zj *zj_new(enum zj_type t);
+struct zj *zj_str(const char *s);
+struct zj *zj_num(double v);
+struct zj *zj_bool(bool v);
+struct zj *zj_set(struct zj *obj, const char *key, struct zj *val);   /* returns val */
+struct zj *zj_push(struct zj *arr, struct zj *val);                    /* returns val */
+struct zj *zj_get(const struct zj *obj, const char *key);
+const char *zj_get_str(const struct zj *obj, const char *key);
+bool zj_get_num(const struct zj *obj, const char *key, double *out);
+struct zj *zj_dup(const struct zj *v);
+void zj_free(struct zj *v);
+void zj_write(FILE *f, const struct zj *v);
+/* Parse; NULL on error with *err (static text) and *line set. */
+struct zj *zj_parse(const char *text, const char **err, int *line);
+
+/* ---- experiment --------------------------------------------------------- */
+
+struct zab_kv {
+	char *key, *val;
+};
+
+struct zab_bench {
+	char *name;          /* result class, e.g. "pread 100KB" */
+	char *group;         /* the Benchmark column, e.g. "pread_z100k" */
+	char *cmd;           /* command template, {var} substitution */
+	char *unit;          /* e.g. "bytes/sec" */
+	bool higher;         /* higher is better */
+	char *where;         /* "FILE:LINE" or "--bench" (for errors) */
+};
+
+struct zab_variant {
+	char *name;
+	char *cmd;           /* NULL, or a command replacing the benchmark's ({cmd} = it) */
+	struct zab_kv env[ZAB_MAX_ITEMS];
+	size_t nenv;
+	struct zab_kv vars[ZAB_MAX_ITEMS];   /* var.NAME= -> {NAME} */
+	size_t nvars;
+	/* device settings: any of these set => a cusezero daemon per session */
+	bool device;
+	char *routine, *align, *align_point, *chunk, *frontend, *threads, *dev_args;
+	char *where;         /* "FILE:LINE" or "--variant" (for errors) */
+	char *arch;          /* only on this machine (uname -m), e.g. x86_64, aarch64 */
+};
+
+enum zab_order { ZAB_ORDER_RANDOM, ZAB_ORDER_INTERLEAVE, ZAB_ORDER_SEQUENTIAL };
+
+struct zab_experiment {
+	char *name;
+	char *file;
+	unsigned sessions, warmups, repeats, retries;
+	enum zab_order order;
+	char *base;          /* base variant name (default: the first) */
+	struct zab_kv vars[ZAB_MAX_ITEMS];
+	size_t nvars;
+	struct zab_bench bench[ZAB_MAX_ITEMS];
+	size_t nbench;
+	struct zab_variant var[ZAB_MAX_ITEMS];
+	size_t nvar;
+};
+
+const char *zab_order_name(enum zab_order o);
+int zab_order_parse(const char *s, enum zab_order *o);
+/* Load an experiment file into e (added to what is there); prints one line on error. */
+int zab_experiment_load(struct zab_experiment *e, const char *path);
+/* --bench 'NAME=CMD' [unit=..,better=..] and --variant 'NAME:K=V,K=V' (CLI forms). */
+int zab_bench_spec(struct zab_experiment *e, const char *spec);
+int zab_variant_spec(struct zab_experiment *e, const char *spec);
+/* Check names, substitutions, base; prints one line on error. */
+int zab_experiment_check(struct zab_experiment *e);
+void zab_experiment_free(struct zab_experiment *e);
+/* Expand {var} in tmpl; NULL with *bad = the unknown name (malloc'd) on error. */
+char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad);
+
+/* ---- results ------------------------------------------------------------ */
+
+struct zab_cell {
+	double *x;
+	size_t n, cap;
+	bool failed;
+	char *error;         /* why it failed (command and output) */
+};
+
+struct zab_rbench {
+	char *name, *group, *unit;
+	bool higher;
+};
+
+struct zab_result {
+	char *sut;           /* SUT class */
+	char *title;         /* experiment name */
+	unsigned sessions, warmups, repeats;
+	size_t nb, nv, base;
+	struct zab_rbench b[ZAB_MAX_ITEMS];
+	char *vname[ZAB_MAX_ITEMS];
+	struct zab_cell *cells;   /* nb * nv, [bench * nv + variant] */
+	struct zj *doc;           /* the full JSON document (environment, settings ...) */
+};
+
+static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, size_t v)
+{
+	return &r->cells[b * r->nv + v];
+}
+
+void zab_cell_add(struct zab_cell *c, double x);
+void zab_result_free(struct zab_result *r);
+/* Build a result (and its JSON document) from a finished experiment. */
+struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
+			   struct zj *env, struct zj *devinfo, uint64_t seed);
+/* Load a result from a JSON document (takes ownership of doc); prints one line on error. */
+int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file);
+struct zj *zab_environment(void);
+char *zab_default_sut(void);
+
+/* ---- run ------------------------------------------------------------------ */
+
+struct zab_run_opts {
+	uint64_t seed;
+	bool dry_run;
+	bool progress;
+	const char *cusezero;  /* path of the daemon */
+};
+
+/* Run e; fills r (and devinfo: per-variant device facts).  0, or 1 if any cell failed. */
+int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
+	    struct zab_result *r, struct zj *devinfo);
+/* For tests and --dry-run: the order of variants in round k of session s. */
+void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
+		     size_t nvar, size_t *perm);
+
+/* ---- tables ----------------------------------------------------------------- */
+
+enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKDOWN,
+		 ZAB_STYLE_DETAIL };
+
+int zab_style_parse(const char *s, enum zab_style *st);
+/* Render several results (one section per SUT class) to f. */
+void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st);
+
+/* ---- helpers ------------------------------------------------------------------- */
+
+void *zab_xmalloc(size_t n);
+void *zab_xrealloc(void *p, size_t n);
+char *zab_xstrdup(const char *s);
+__attribute__((format(printf, 1, 2))) char *zab_xasprintf(const char *fmt, ...);
+
+#endif
