@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: zbench align sweeps offsets: one table row per offset whose
+# placed address really is that offset mod 4096; --csv rows parse; --plot
+# writes a non-empty SVG (gnuplot) or says clearly that gnuplot is missing;
+# non-relocatable routines and bad offsets are refused.
+. "$top_srcdir/tests/zbench/lib.sh"
+
+# The first routine that can be placed on this build/CPU.
+routine=
+for r in $("$ZBENCH" memset -f help 2>/dev/null | sed -n 's/^	\([a-z0-9_]*\) \.\.\. .*/\1/p'); do
+	if "$ZBENCH" align -f "$r" --offsets 0 -s 4KB -l 1 -r 1 >/dev/null 2>&1; then
+		routine=$r
+		break
+	fi
+done
+[ -n "$routine" ] || skip_all "no relocatable usable routine in this registry"
+diag "sweeping $routine"
+
+small="-s 16KB -k 4KB -l 2 -r 3"
+# shellcheck disable=SC2086
+"$ZBENCH" align -f "$routine" --offsets 0,8,60,63 $small >"$tmpdir/t" 2>"$tmpdir/e"
+ok "align --offsets 0,8,60,63: exit 0" -- test $? -eq 0
+grep -E '^ *[0-9]+ +0x[0-9a-f]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmpdir/t" >"$tmpdir/rows"
+ok "align: 4 table rows" -- test "$(wc -l <"$tmpdir/rows")" -eq 4
+ok "align: rows are offsets 0 8 60 63" -- test "$(awk '{ printf "%s ", $1 }' "$tmpdir/rows")" = "0 8 60 63 "
+bad=0
+while read -r off addr med min max cv; do
+	if [ $((addr % 4096)) -ne "$off" ]; then
+		diag "offset $off: placed point at $addr = offset $((addr % 4096))"
+		bad=1
+	fi
+	if ! awk -v a="$min" -v b="$med" -v c="$max" 'BEGIN { exit !(a > 0 && a <= b && b <= c) }'; then
+		diag "offset $off: min $min <= median $med <= max $max does not hold"
+		bad=1
+	fi
+done <"$tmpdir/rows"
+ok "align: each row's point address is its offset mod 4096; min <= median <= max" -- test "$bad" -eq 0
+ok "align: best/worst with CI verdict" -- \
+	sh -c "grep -q '^# best:  offset ' '$tmpdir/t' && grep -q '^# worst: offset ' '$tmpdir/t' && grep -Eq '^# effect: worst vs best [-+][0-9.]+%.*95% CIs (overlap|do not overlap)' '$tmpdir/t'"
+
+# shellcheck disable=SC2086
+"$ZBENCH" align -f "$routine" --offsets 1..3 --of entry --order rr $small >"$tmpdir/en" 2>/dev/null
+ok "align --of entry --order rr --offsets 1..3: 3 rows" -- \
+	test "$(grep -Ec '^ *[0-9]+ +0x[0-9a-f]+ ' "$tmpdir/en")" -eq 3
+
+# shellcheck disable=SC2086
+"$ZBENCH" align -f "$routine" --offsets 0..4095:1024 --csv $small >"$tmpdir/csv" 2>/dev/null
+ok "align --csv: exit 0" -- test $? -eq 0
+ok "align --csv: header" -- test "$(sed -n 1p "$tmpdir/csv")" = \
+	"offset,point_address,median_gbps,min_gbps,max_gbps,mean_gbps,cv,ci_lo_gbps,ci_hi_gbps,n"
+ok "align --csv: 4 rows of 10 numeric fields (offsets 0,1024,2048,3072)" -- awk -F, '
+	NR == 1 { next }
+	NF != 10 || $1 !~ /^[0-9]+$/ || $2 !~ /^0x[0-9a-f]+$/ || $10 != 3 { exit 1 }
+	{ for (i = 3; i <= 9; i++) if ($i !~ /^[0-9]+\.[0-9]+$/) exit 1; offs = offs $1 " " }
+	END { exit !(NR == 5 && offs == "0 1024 2048 3072 ") }' "$tmpdir/csv"
+
+if command -v gnuplot >/dev/null 2>&1; then
+	# shellcheck disable=SC2086
+	"$ZBENCH" align -f "$routine" --offsets 0..8 $small --plot "$tmpdir/a.svg" >/dev/null 2>"$tmpdir/e"
+	ok "align --plot a.svg: exit 0" -- test $? -eq 0
+	ok "align --plot: non-empty SVG" -- sh -c "test -s '$tmpdir/a.svg' && grep -q '<svg' '$tmpdir/a.svg'"
+else
+	skip "gnuplot not installed (Debian: gnuplot-nox): --plot SVG not checked"
+	"$ZBENCH" align -f "$routine" --offsets 0 --plot "$tmpdir/a.svg" >/dev/null 2>"$tmpdir/e"
+	rc=$?
+	ok "align --plot without gnuplot: exit $rc, message names gnuplot" -- \
+		sh -c "test $rc -ne 0 && grep -q gnuplot '$tmpdir/e'"
+fi
+"$ZBENCH" align -f "$routine" --offsets 0 --plot "$tmpdir/a.pdf" >/dev/null 2>&1
+ok "align --plot a.pdf: refused" -- test $? -ne 0
+"$ZBENCH" align -f "$routine" --offsets 4096 >/dev/null 2>"$tmpdir/e"
+rc=$?
+ok "align --offsets 4096: exit $rc, naming --offsets" -- sh -c "test $rc -ne 0 && grep -q -- '--offsets' '$tmpdir/e'"
+"$ZBENCH" align -f memset --offsets 0 >/dev/null 2>"$tmpdir/e"
+rc=$?
+ok "align -f memset (calls glibc through the PLT): exit $rc, not relocatable" -- \
+	sh -c "test $rc -ne 0 && grep -q 'not relocatable' '$tmpdir/e'"
+"$ZBENCH" align -f no_such_routine >/dev/null 2>&1
+ok "align -f no_such_routine: non-zero exit" -- test $? -ne 0
+
+done_testing

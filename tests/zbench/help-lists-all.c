@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Description: `zbench memset -f help` lists every routine of the registry
+ * (usable here or not) as perf's "\tNAME ... DESC" lines, plus perf's
+ * function names for the routines that exist; `-f all` runs every usable
+ * routine.  The registry is read here directly, so a routine added by
+ * another engineer is checked without touching this test.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "zeroing.h"
+#include "../tap.h"
+
+#define OUT_MAX (1 << 20)
+
+static char *run(const char *zbench, const char *args, int *status)
+{
+	char cmd[4096], *out = calloc(1, OUT_MAX);
+	size_t len = 0, n;
+	FILE *p;
+
+	if (!out)
+		return NULL;
+	snprintf(cmd, sizeof(cmd), "'%s' %s 2>/dev/null", zbench, args);
+	p = popen(cmd, "r");
+	if (!p) {
+		free(out);
+		return NULL;
+	}
+	while (len < OUT_MAX - 1 && (n = fread(out + len, 1, OUT_MAX - 1 - len, p)) > 0)
+		len += n;
+	*status = pclose(p);
+	return out;
+}
+
+static int has_line_prefix(const char *text, const char *prefix)
+{
+	const char *p = text;
+	size_t n = strlen(prefix);
+
+	while (p && *p) {
+		if (!strncmp(p, prefix, n))
+			return 1;
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+int main(void)
+{
+	const char *zbench = getenv("ZBENCH");
+	const char *perf_names[] = { "default", "x86-64-unrolled", "x86-64-stosq", "x86-64-stosb" };
+	char *help, *all, want[256];
+	int status;
+	size_t i;
+
+	if (!zbench)
+		tap_skip_all("ZBENCH not set (run through make check)");
+	help = run(zbench, "memset -f help", &status);
+	if (!help || !tap_ok(status != -1, "zbench memset -f help ran"))
+		return tap_done();
+	tap_ok(has_line_prefix(help, "Available functions:"), "-f help prints 'Available functions:'");
+	for (i = 0; i < zero_nroutines; i++) {
+		snprintf(want, sizeof(want), "\t%s ... %s", zero_routines[i].name, zero_routines[i].desc);
+		tap_ok(has_line_prefix(help, want), "-f help lists routine %s", zero_routines[i].name);
+	}
+	/* perf's names: listed exactly when a routine they map to exists. */
+	for (i = 0; i < sizeof(perf_names) / sizeof(perf_names[0]); i++) {
+		snprintf(want, sizeof(want), "\t%s ... ", perf_names[i]);
+		if (has_line_prefix(help, want))
+			tap_ok(1, "-f help lists perf's name %s", perf_names[i]);
+		else
+			tap_skip("perf's name %s maps to no routine in this build", perf_names[i]);
+	}
+	tap_ok(has_line_prefix(help, "\tdefault ... "), "perf's 'default' (glibc memset) always exists");
+
+	all = run(zbench, "memset -s 16KB -f all", &status);
+	if (all && tap_ok(status == 0, "zbench memset -f all: exit status %d", status)) {
+		for (i = 0; i < zero_nroutines; i++) {
+			const struct zero_routine *r = &zero_routines[i];
+			const char *why = NULL;
+
+			snprintf(want, sizeof(want), "# function '%s' (%s)", r->name, r->desc);
+			if (zero_usable(r, &why))
+				tap_ok(has_line_prefix(all, want), "-f all ran %s", r->name);
+			else
+				tap_skip("%s is not usable here: %s", r->name, why);
+		}
+	}
+	free(help);
+	free(all);
+	return tap_done();
+}

@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: zbench --json output is valid JSON holding every sample.
+# Checked with whichever JSON parser exists: perl's JSON::PP (perl is
+# needed by automake anyway), python3, or jq; none -> a visible SKIP.
+. "$top_srcdir/tests/zbench/lib.sh"
+
+# json_count FILE: prints "<functions> <samples of the first function>".
+if perl -MJSON::PP -e 1 2>/dev/null; then
+	parser=perl
+	json_count() { perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>);
+		printf "%d %d\n", scalar @{$j->{functions}}, scalar @{$j->{functions}[0]{samples}}' <"$1"; }
+elif command -v python3 >/dev/null 2>&1; then
+	parser=python3
+	json_count() { python3 -c 'import json, sys; j = json.load(sys.stdin)
+print(len(j["functions"]), len(j["functions"][0]["samples"]))' <"$1"; }
+elif command -v jq >/dev/null 2>&1; then
+	parser=jq
+	json_count() { jq -r '"\(.functions | length) \(.functions[0].samples | length)"' <"$1"; }
+else
+	skip_all "no JSON parser (perl JSON::PP, python3 or jq) to check --json"
+fi
+diag "parsing with $parser"
+
+"$ZBENCH" memset --json -s 64KB -f default -l 5 >"$tmpdir/m" 2>/dev/null
+ok "memset --json: exit 0" -- test $? -eq 0
+ok "memset --json: 1 function, 5 samples" -- test "$(json_count "$tmpdir/m" 2>&1)" = "1 5"
+
+"$ZBENCH" memset --json -s 64KB -f default -l 3 -c >"$tmpdir/c" 2>/dev/null
+ok "memset --json --cycles: 1 function, 3 samples" -- test "$(json_count "$tmpdir/c" 2>&1)" = "1 3"
+
+"$ZBENCH" --format json memset -s 16KB -f all >"$tmpdir/a" 2>/dev/null
+n=$("$ZBENCH" memset -s 16KB -f all 2>/dev/null | grep -c "^# function ")
+ok "--format json memset -f all: $n functions, 1 sample each" -- test "$(json_count "$tmpdir/a" 2>&1)" = "$n 1"
+
+"$ZBENCH" mmap --json -f demand -s 2MB -l 4 >"$tmpdir/mm" 2>/dev/null
+ok "mmap --json: 1 function, 4 samples" -- test "$(json_count "$tmpdir/mm" 2>&1)" = "1 4"
+
+done_testing

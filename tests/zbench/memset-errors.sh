@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: zbench memset/mmap reject bad input as perf does: unknown
+# function -> "Unknown function: X" + the list; bad sizes -> "Invalid
+# size:X" on stderr; non-zero exit every time.
+. "$top_srcdir/tests/zbench/lib.sh"
+
+# expect_err NAME STDERR_LINE -- ARGS...: non-zero exit and that exact stderr line.
+expect_err() {
+	name=$1 want=$2; shift 3
+	"$ZBENCH" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		fail "$name: exit 0, want non-zero"
+	elif ! grep -qxF "$want" "$tmpdir/err"; then
+		diag "$name: stderr was '$(head -n 1 "$tmpdir/err")'"
+		fail "$name: stderr line '$want'"
+	else
+		pass "$name: exit $rc, '$want'"
+	fi
+}
+
+expect_err "bad size unit" "Invalid size:4XB" -- memset -s 4XB
+expect_err "zero size" "Invalid size:0" -- memset -s 0
+expect_err "empty size" "Invalid size:" -- memset -s ""
+expect_err "negative size" "Invalid size:-1" -- memset -s -1
+expect_err "size overflow" "Invalid size:99999999999TB" -- memset -s 99999999999TB
+expect_err "chunk larger than size" "Invalid chunk_size:2MB" -- memset -s 1MB -k 2MB
+expect_err "bad chunk" "Invalid chunk_size:4QB" -- memset -k 4QB
+expect_err "zero loops" "Invalid nr_loops:0" -- memset -l 0
+expect_err "bad hugepages" "Invalid hugepages:3MB (2MB or 1GB)" -- memset --hugepages 3MB
+expect_err "mmap bad size" "Invalid size:1ZB" -- mmap -s 1ZB
+expect_err "mmap bad page size" "Invalid page-size:3KB" -- mmap -p 3KB
+
+# perf prints "# Running" first, then the error.
+"$ZBENCH" memset -s 4XB >"$tmpdir/out" 2>/dev/null
+ok "bad size: stdout is just perf's '# Running' line" -- \
+	test "$(cat "$tmpdir/out")" = "# Running 'mem/memset' benchmark:"
+
+"$ZBENCH" memset -f no_such_routine >"$tmpdir/out" 2>&1
+rc=$?
+ok "unknown function: non-zero exit ($rc)" -- test "$rc" -ne 0
+ok "unknown function: 'Unknown function: no_such_routine'" -- grep -qx "Unknown function: no_such_routine" "$tmpdir/out"
+ok "unknown function: 'Available functions:' and the list" -- \
+	sh -c "grep -qx 'Available functions:' '$tmpdir/out' && grep -q '^	memset \\.\\.\\. ' '$tmpdir/out'"
+
+"$ZBENCH" memset -f help >"$tmpdir/out" 2>&1
+rc=$?
+ok "-f help: exit 1 as perf" -- test "$rc" -eq 1
+ok "-f help: no 'Unknown function'" -- sh -c "! grep -q 'Unknown function' '$tmpdir/out'"
+ok "-f help: every line '\\tNAME ... DESC'" -- \
+	sh -c "sed 1,2d '$tmpdir/out' | grep -vq '^	[a-z0-9_-]* \\.\\.\\. .' && exit 1 || exit 0"
+
+"$ZBENCH" mmap -f nope >"$tmpdir/out" 2>&1
+ok "mmap unknown function: non-zero exit" -- test $? -ne 0
+ok "mmap unknown function: lists demand and populate" -- \
+	sh -c "grep -qx 'Unknown function: nope' '$tmpdir/out' && grep -q '^	demand \\.\\.\\. Demand loaded mmap()' '$tmpdir/out' && grep -q '^	populate \\.\\.\\. Eagerly populated mmap()' '$tmpdir/out'"
+
+"$ZBENCH" memset --no-such-option >/dev/null 2>&1
+ok "unknown option: exit 129 (perf's usage exit)" -- test $? -eq 129
+"$ZBENCH" frobnicate >/dev/null 2>&1
+ok "unknown command: non-zero exit" -- test $? -ne 0
+
+done_testing

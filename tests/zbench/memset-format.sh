@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: zbench memset prints perf bench mem memset's lines (default,
+# simple and cycles formats; -f all); when perf is installed, the same
+# checker is run on perf's own output, proving the expressions are perf's.
+. "$top_srcdir/tests/zbench/lib.sh"
+
+"$ZBENCH" memset -s 4KB -f default -l 100 >"$tmpdir/d" 2>"$tmpdir/e"
+ok "memset -s 4KB -f default: exit 0" -- test $? -eq 0
+ok "memset default format: perf's 5 lines" -- check_block "$tmpdir/d" "$RE_RUNNING_MEMSET" 4KB
+ok "memset: '# function 'default' (...)' names the function" -- grep -q "^# function 'default' (" "$tmpdir/d"
+
+# perf prints the size exactly as typed.
+"$ZBENCH" memset -s 64kb -f default -l 10 >"$tmpdir/d2" 2>/dev/null
+ok "memset -s 64kb: '# Copying 64kb bytes ...' as typed" -- check_block "$tmpdir/d2" "$RE_RUNNING_MEMSET" 64kb
+
+"$ZBENCH" memset -s 1MB -k 4KB -f default -l 2 >"$tmpdir/k" 2>/dev/null
+ok "memset -k 4KB: perf's 5 lines" -- check_block "$tmpdir/k" "$RE_RUNNING_MEMSET" 1MB
+
+"$ZBENCH" memset -s 64KB -f default -c -l 10 >"$tmpdir/c" 2>/dev/null
+ok "memset --cycles: ' %14lf cycles/byte'" -- check_block "$tmpdir/c" "$RE_RUNNING_MEMSET" 64KB "$RE_CYCLES"
+
+check_simple() {
+	[ "$(wc -l <"$1")" -eq 2 ] || { diag "$1: $(wc -l <"$1") lines, want 2"; return 1; }
+	sed -n 1p "$1" | grep -Eq "$RE_FUNCTION" || { diag "simple line 1: '$(sed -n 1p "$1")'"; return 1; }
+	sed -n 2p "$1" | grep -Eq "$RE_SIMPLE" || { diag "simple line 2: '$(sed -n 2p "$1")'"; return 1; }
+}
+"$ZBENCH" memset --format simple -s 64KB -f default -l 10 >"$tmpdir/s1" 2>/dev/null
+ok "memset --format simple: function line + bytes/sec" -- check_simple "$tmpdir/s1"
+"$ZBENCH" --format simple memset -s 64KB -f default -l 10 >"$tmpdir/s2" 2>/dev/null
+ok "zbench --format simple memset (perf's global position)" -- check_simple "$tmpdir/s2"
+
+# -f all: one block per usable routine, each with perf's 4 lines after the header.
+"$ZBENCH" memset -f help >"$tmpdir/help" 2>/dev/null
+# Routines are "\tNAME ... DESC"; perf's aliases say "perf's name for X".
+want=$(grep "^	[a-z0-9_]* \.\.\. " "$tmpdir/help" | grep -v "perf's name for" | grep -vc "\[unusable here: ")
+"$ZBENCH" memset -s 64KB -f all >"$tmpdir/all" 2>/dev/null
+ok "memset -f all: exit 0" -- test $? -eq 0
+n=$(grep -Ec "$RE_FUNCTION" "$tmpdir/all")
+[ "$n" -eq "$want" ] || diag "-f all: $n function blocks, want $want (usable routines)"
+ok "memset -f all: one block per usable routine ($want)" -- test "$n" -eq "$want"
+nres=$(grep -Ec "$RE_BPS" "$tmpdir/all")
+ok "memset -f all: one result line per block" -- test "$nres" -eq "$want"
+
+# The same checker on perf's own output (x86 perf has no -k before 6.16: not used).
+if command -v perf >/dev/null 2>&1 && perf bench mem memset -f default -s 4KB >/dev/null 2>&1; then
+	perf bench mem memset -s 64KB -f default -l 100 >"$tmpdir/perf" 2>/dev/null
+	ok "perf's own output passes the same line checks" -- check_block "$tmpdir/perf" "$RE_RUNNING_MEMSET" 64KB
+	perf bench --format simple mem memset -s 64KB -f default -l 100 >"$tmpdir/perfs" 2>/dev/null
+	ok "perf's own simple output passes the same checks" -- check_simple "$tmpdir/perfs"
+else
+	skip "perf bench mem memset not available: cannot compare against perf itself"
+	skip "perf bench mem memset not available: cannot compare simple format"
+fi
+
+done_testing
