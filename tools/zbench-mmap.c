@@ -189,8 +189,12 @@ static int run_function(struct mmap_params *mp, const struct mmap_function *f)
 		total += samples[i];
 		if (back == BACK_THP && i == 0 && zb_anon_huge_kb(m) <= 0) {
 			munmap(m, len);
-			fprintf(stderr, "zbench mmap: THP gave no 2MB pages "
-				"(memory fragmented? /sys/kernel/mm/transparent_hugepage/defrag)\n");
+			char status[320];
+
+			zb_huge_status(mp->huge, status, sizeof(status));
+			fprintf(stderr, "zbench mmap: 2MB pages unavailable: THP gave none for this range "
+				"(memory fragmented? /sys/kernel/mm/transparent_hugepage/defrag); %s\n",
+				status);
 			ret = -ENOMEM;
 			goto out;
 		}

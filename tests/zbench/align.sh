@@ -19,11 +19,11 @@ diag "sweeping $routine"
 
 small="-s 16KB -k 4KB -l 2 -r 3"
 # shellcheck disable=SC2086
-"$ZBENCH" align -f "$routine" --offsets 0,8,60,63 $small >"$tmpdir/t" 2>"$tmpdir/e"
-ok "align --offsets 0,8,60,63: exit 0" -- test $? -eq 0
+"$ZBENCH" align -f "$routine" --offsets 0,8,60,124 $small >"$tmpdir/t" 2>"$tmpdir/e"
+ok "align --offsets 0,8,60,124: exit 0" -- test $? -eq 0
 grep -E '^ *[0-9]+ +0x[0-9a-f]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$' "$tmpdir/t" >"$tmpdir/rows"
 ok "align: 4 table rows" -- test "$(wc -l <"$tmpdir/rows")" -eq 4
-ok "align: rows are offsets 0 8 60 63" -- test "$(awk '{ printf "%s ", $1 }' "$tmpdir/rows")" = "0 8 60 63 "
+ok "align: rows are offsets 0 8 60 124" -- test "$(awk '{ printf "%s ", $1 }' "$tmpdir/rows")" = "0 8 60 124 "
 bad=0
 while read -r off addr med min max cv; do
 	if [ $((addr % 4096)) -ne "$off" ]; then
@@ -40,8 +40,8 @@ ok "align: best/worst with CI verdict" -- \
 	sh -c "grep -q '^# best:  offset ' '$tmpdir/t' && grep -q '^# worst: offset ' '$tmpdir/t' && grep -Eq '^# effect: worst vs best [-+][0-9.]+%.*95% CIs (overlap|do not overlap)' '$tmpdir/t'"
 
 # shellcheck disable=SC2086
-"$ZBENCH" align -f "$routine" --offsets 1..3 --of entry --order rr $small >"$tmpdir/en" 2>/dev/null
-ok "align --of entry --order rr --offsets 1..3: 3 rows" -- \
+"$ZBENCH" align -f "$routine" --offsets 4..12:4 --of entry --order rr $small >"$tmpdir/en" 2>/dev/null
+ok "align --of entry --order rr --offsets 4..12:4: 3 rows" -- \
 	test "$(grep -Ec '^ *[0-9]+ +0x[0-9a-f]+ ' "$tmpdir/en")" -eq 3
 
 # shellcheck disable=SC2086
@@ -52,7 +52,7 @@ ok "align --csv: header" -- test "$(sed -n 1p "$tmpdir/csv")" = \
 ok "align --csv: 4 rows of 10 numeric fields (offsets 0,1024,2048,3072)" -- awk -F, '
 	NR == 1 { next }
 	NF != 10 || $1 !~ /^[0-9]+$/ || $2 !~ /^0x[0-9a-f]+$/ || $10 != 3 { exit 1 }
-	{ for (i = 3; i <= 9; i++) if ($i !~ /^[0-9]+\.[0-9]+$/) exit 1; offs = offs $1 " " }
+	{ for (i = 3; i <= 9; i++) if ($i !~ /^-?[0-9]+\.[0-9]+$/) exit 1; offs = offs $1 " " }
 	END { exit !(NR == 5 && offs == "0 1024 2048 3072 ") }' "$tmpdir/csv"
 
 if command -v gnuplot >/dev/null 2>&1; then
@@ -69,6 +69,15 @@ else
 fi
 "$ZBENCH" align -f "$routine" --offsets 0 --plot "$tmpdir/a.pdf" >/dev/null 2>&1
 ok "align --plot a.pdf: refused" -- test $? -ne 0
+# An offset no instruction can start at (arm64: not a multiple of 4) is refused up front.
+"$ZBENCH" align -f "$routine" --offsets 63 -s 4KB -l 1 -r 1 >/dev/null 2>"$tmpdir/e"
+rc=$?
+if [ "$ZERO_ARCH" = aarch64 ]; then
+	ok "align --offsets 63 on arm64: exit $rc, 'multiples of 4'" -- \
+		sh -c "test $rc -ne 0 && grep -q 'multiples of 4' '$tmpdir/e'"
+else
+	ok "align --offsets 63 on $ZERO_ARCH: exit 0 (any byte offset)" -- test "$rc" -eq 0
+fi
 "$ZBENCH" align -f "$routine" --offsets 4096 >/dev/null 2>"$tmpdir/e"
 rc=$?
 ok "align --offsets 4096: exit $rc, naming --offsets" -- sh -c "test $rc -ne 0 && grep -q -- '--offsets' '$tmpdir/e'"
