@@ -56,8 +56,8 @@ static void zero_fault_handler(int sig, siginfo_t *si, void *uc)
 	uintptr_t *pcp = context_pc(uc), pc, fixup;
 	size_t i;
 
-	(void)si;
-	if (!pcp)
+	/* Sent by kill()/raise()/sigqueue() (si_code <= 0): not a fault of ours. */
+	if (!pcp || si->si_code <= 0)
 		goto crash;
 	pc = *pcp;
 	fixup = extable_lookup(pc);
@@ -77,8 +77,14 @@ static void zero_fault_handler(int sig, siginfo_t *si, void *uc)
 		}
 	}
 crash:
-	/* Not ours: restore the default action; returning re-executes and dies. */
+	/*
+	 * Not ours: restore the default action.  A real fault dies when the
+	 * return re-executes the instruction (the core shows the faulting
+	 * PC); a sent signal would not come back, so send it again.
+	 */
 	signal(sig, SIG_DFL);
+	if (si->si_code <= 0)
+		raise(sig);
 }
 
 int zero_fault_install(void)

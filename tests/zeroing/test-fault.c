@@ -18,7 +18,7 @@
  * 64 KiB (loop exits after many iterations); d covers 1..72 and longer runs.
  *
  * Also: a routine WITHOUT the flag faulting into the guard, and a store to
- * page zero, still kill the process with SIGSEGV after
+ * page zero, and a raise(SIGSEGV), still kill the process with SIGSEGV after
  * zero_fault_install() (checked in forked children): recovery is only for
  * the exception tables, never a silent catch-all.
  */
@@ -133,6 +133,14 @@ static void child_page_zero(const void *arg)
 	*p = 1;
 }
 
+static void child_raise(const void *arg)
+{
+	(void)arg;
+	if (zero_fault_install())
+		_exit(2);
+	raise(SIGSEGV);
+}
+
 static int died_segv(int status)
 {
 	return status != -1 && WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV;
@@ -164,6 +172,11 @@ int main(void)
 	status = in_child(child_page_zero, NULL);
 	describe_status(status, how, sizeof(how));
 	tap_ok(died_segv(status), "store to page zero after zero_fault_install() kills with SIGSEGV (%s)", how);
+
+	/* A SIGSEGV sent by raise()/kill() is not a fault: it must not be swallowed. */
+	status = in_child(child_raise, NULL);
+	describe_status(status, how, sizeof(how));
+	tap_ok(died_segv(status), "raise(SIGSEGV) after zero_fault_install() kills (%s)", how);
 
 	ret = zero_fault_install();
 	tap_ok(ret == 0, "zero_fault_install() = %d", ret);
