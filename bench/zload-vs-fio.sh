@@ -1,0 +1,120 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# bench/zload-vs-fio.sh - zload against fio on the same reads (NOT a test).
+#
+# For /dev/zero and the `zero` file of a cusezero FUSE mount, at bs 4 KiB and
+# 100 KiB, qd 1 and 32, one job: fio (ioengine=io_uring, and psync at qd 1)
+# and zload run back to back, alternating which goes first, RUNS times each;
+# one line per case with the median bandwidth of each and zload/fio.  The
+# target is a ratio >= 1.0 (zload is at least as efficient a load generator).
+# Numbers on a shared machine are preliminary.
+#
+#   bench/zload-vs-fio.sh [-n RUNS] [-t SECONDS] [-d DEVICE]...
+#   ZLOAD=./zload CUSEZERO=./cusezero FIO=fio bench/zload-vs-fio.sh
+#
+#   -n RUNS     runs per tool and case (default 5)
+#   -t SECONDS  length of each run (default 2; both tools are time-based)
+#   -d DEVICE   read DEVICE instead of the defaults (repeatable)
+# The FUSE rows need root, /dev/fuse and $CUSEZERO (default ./cusezero):
+# the script mounts the device on a temporary directory and unmounts it.
+set -u
+
+RUNS=5
+SECS=2
+DEVICES=
+while getopts n:t:d:h opt; do
+	case $opt in
+	n) RUNS=$OPTARG ;;
+	t) SECS=$OPTARG ;;
+	d) DEVICES="$DEVICES $OPTARG" ;;
+	h) sed -n '3,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "zload-vs-fio: bad option (see -h)" >&2; exit 1 ;;
+	esac
+done
+case $RUNS in ''|*[!0-9]*|0) echo "zload-vs-fio: -n: invalid run count '$RUNS'" >&2; exit 1 ;; esac
+
+ZLOAD=${ZLOAD:-./zload}
+CUSEZERO=${CUSEZERO:-./cusezero}
+FIO=${FIO:-fio}
+[ -x "$ZLOAD" ] || { echo "zload-vs-fio: zload not found at '$ZLOAD' (set ZLOAD=)" >&2; exit 1; }
+command -v "$FIO" >/dev/null || { echo "zload-vs-fio: fio not found (apt-get install fio)" >&2; exit 1; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/zload-vs-fio.XXXXXX") || exit 1
+MNT=
+cleanup() {
+	if [ -n "$MNT" ]; then
+		[ -s "$TMP/pid" ] && kill "$(cat "$TMP/pid")" 2>/dev/null
+		i=0
+		while mountpoint -q "$MNT" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+		mountpoint -q "$MNT" && { fusermount3 -u "$MNT" 2>/dev/null || umount -l "$MNT"; }
+	fi
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ -z "$DEVICES" ]; then
+	DEVICES=/dev/zero
+	if [ -x "$CUSEZERO" ] && [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ]; then
+		MNT=$TMP/mnt
+		mkdir "$MNT"
+		if "$CUSEZERO" --name "zvf$$" --fuse "$MNT" --pidfile "$TMP/pid" 2>"$TMP/start"; then
+			DEVICES="$DEVICES $MNT/zero"
+		else
+			echo "# FUSE rows skipped: cusezero --fuse failed: $(head -n 1 "$TMP/start")"
+			MNT=
+		fi
+	else
+		echo "# FUSE rows skipped: need root, /dev/fuse and cusezero at '$CUSEZERO' (set CUSEZERO=)"
+	fi
+fi
+
+# Bytes/sec of one run on stdout (one line), nothing when the run failed.
+fio_bw() {	# DEVICE BS QD ENGINE
+	# size= bounds the region on a character device; time_based wraps in it.
+	if "$FIO" --name=zvf --filename="$1" --rw=read --bs="$2" --iodepth="$3" \
+		--ioengine="$4" --size=1g --time_based --runtime="$SECS" --numjobs=1 \
+		--output-format=json 2>"$TMP/fio.err" >"$TMP/fio.json"; then
+		v=$(tr -d ' \n' <"$TMP/fio.json" | sed -n 's/.*"read":{[^}]*"bw_bytes":\([0-9]*\).*/\1/p')
+		[ -n "$v" ] && echo "$v" && return
+	fi
+	echo "# fio $4 bs=$2 qd=$3 on $1 failed: $(grep -v '^$' "$TMP/fio.err" | head -n 1)" >&2
+}
+zload_bw() {	# DEVICE BS QD
+	v=$("$ZLOAD" --bs "$2" --qd "$3" --time "$SECS" --format simple "$1" 2>"$TMP/zl.err") &&
+		[ -n "$v" ] && echo "$v" && return
+	echo "# zload bs=$2 qd=$3 on $1 failed: $(head -n 1 "$TMP/zl.err")" >&2
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version)"
+printf '%-28s %6s %3s %-8s %12s %12s %7s\n' device bs qd fio-eng "fio GB/s" "zload GB/s" ratio
+for dev in $DEVICES; do
+	for bs in 4k 100k; do
+		for qd in 1 32; do
+			engines=io_uring
+			[ "$qd" -eq 1 ] && engines="io_uring psync"
+			for eng in $engines; do
+				: >"$TMP/f"; : >"$TMP/z"
+				r=1
+				while [ $r -le "$RUNS" ]; do
+					if [ $((r % 2)) -eq 1 ]; then
+						fio_bw "$dev" $bs $qd $eng >>"$TMP/f"
+						zload_bw "$dev" $bs $qd >>"$TMP/z"
+					else
+						zload_bw "$dev" $bs $qd >>"$TMP/z"
+						fio_bw "$dev" $bs $qd $eng >>"$TMP/f"
+					fi
+					r=$((r + 1))
+				done
+				f=$(median <"$TMP/f"); z=$(median <"$TMP/z")
+				nf=$(wc -l <"$TMP/f"); nz=$(wc -l <"$TMP/z")
+				awk -v n="$RUNS" -v nf="$nf" -v nz="$nz" -v d="$dev" -v bs=$bs -v qd=$qd -v e=$eng -v f="$f" -v z="$z" 'BEGIN {
+					printf "%-28s %6s %3s %-8s %12.3f %12.3f %7s %s\n", d, bs, qd, e,
+					       f / 1e9, z / 1e9, (f > 0 ? sprintf("%.2f", z / f) : "n/a"),
+					       (nf < n || nz < n ? sprintf("(%d/%d fio, %d/%d zload runs ok)", nf, n, nz, n) : "") }'
+			done
+		done
+	done
+done
