@@ -17,9 +17,10 @@
 #             If binfmt_misc is mounted but the qemu-aarch64 entry is missing
 #             or disabled, root tries update-binfmts / systemd-binfmt first.
 #   wrapper   no usable binfmt_misc (e.g. a container without it):
-#             make check LOG_COMPILER='qemu-aarch64 -L /usr/aarch64-linux-gnu'.
-#             Only C test programs can run that way; shell tests that exec
-#             arm64 programs are listed as skipped.
+#             make check LOG_COMPILER='qemu-aarch64 -L /usr/aarch64-linux-gnu'
+#             for the C tests, and every program variable of
+#             AM_TESTS_ENVIRONMENT ($ZBENCH, ...) pointed at a qemu-aarch64
+#             wrapper script for shell tests and tests that exec a program.
 # Environment: JOBS (make -j, default 2), QEMU_CPU (passed to qemu, e.g.
 # cortex-a57 for a 64-byte DC ZVA block instead of -cpu max's 512).
 set -eu
@@ -89,18 +90,27 @@ if [ "$mode" = binfmt ]; then
 	make -j"$jobs" check || status=$?
 else
 	echo "test-arm64: mode wrapper (no usable binfmt_misc): LOG_COMPILER='qemu-aarch64 -L $sysroot'"
-	all=$(printf 'print-tests:\n\t@echo $(TESTS)\n' | make -s -f Makefile -f - print-tests)
-	c_tests= sh_tests=
-	for t in $all; do
-		case $t in
-		*.sh) sh_tests="$sh_tests $t" ;;
-		*) c_tests="$c_tests $t" ;;
-		esac
+	# Tests reach programs through the variables of AM_TESTS_ENVIRONMENT
+	# ($ZBENCH, ...): point each arm64 one at a script that runs it under
+	# qemu, so shell tests and tests that exec a program work too.
+	env_orig=$(printf 'print-env:\n\t@:$(info $(AM_TESTS_ENVIRONMENT))\n' |
+		make -s -f Makefile -f - print-env)
+	wrapdir=$build/qemu-wrap
+	rm -rf "$wrapdir"
+	extra=
+	for v in $(printf '%s\n' "$env_orig" | tr ';' '\n' |
+		   sed -n "s|^ *\([A-Z][A-Z0-9_]*\)='\(/[^' ]*\)'\$|\1=\2|p"); do
+		name=${v%%=*} prog=${v#*=}
+		[ -f "$prog" ] && [ -x "$prog" ] || continue
+		[ "$(head -c 4 "$prog" | tr -d '\177')" = ELF ] || continue
+		mkdir -p "$wrapdir/$name"
+		w=$wrapdir/$name/${prog##*/}
+		printf '#!/bin/sh\nexec qemu-aarch64 -L %s %s "$@"\n' "$sysroot" "$prog" >"$w"
+		chmod +x "$w"
+		extra="$extra $name='$w'; export $name;"
+		echo "test-arm64: \$$name runs through $w"
 	done
-	for t in $sh_tests; do
-		echo "SKIP: $t # SKIP shell test execs arm64 programs: needs binfmt_misc"
-	done
-	make -j"$jobs" check TESTS="$c_tests" \
+	make -j"$jobs" check AM_TESTS_ENVIRONMENT="$env_orig $extra" \
 		LOG_COMPILER="timeout $timeout_s qemu-aarch64 -L $sysroot" || status=$?
 fi
 echo "test-arm64: mode $mode, make check exit $status (logs: $build/test-suite.log)"
