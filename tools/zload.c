@@ -476,8 +476,11 @@ int main(int argc, char **argv)
 		zl_supervise(&o, jobs);
 	for (i = 0; i < o.jobs; i++)
 		pthread_join(jobs[i].thread, NULL);
-	if (zl_abort)
+	if (zl_abort) {
+		free(jobs);
+		free(r);
 		return 1;
+	}
 
 	zl_collect(&o, jobs, r);
 	switch (o.format) {
