@@ -68,14 +68,29 @@ static void cpu_probe(struct zero_cpu *c)
 #define HWCAP2_MOPS (1UL << 43)
 #endif
 
+#ifndef HWCAP_CPUID
+#define HWCAP_CPUID (1UL << 11)
+#endif
+
 static void cpu_probe(struct zero_cpu *c)
 {
-	unsigned long dczid;
+	unsigned long dczid, midr;
 
 	c->mops = getauxval(AT_HWCAP2) & HWCAP2_MOPS;
 	__asm__ volatile("mrs %0, dczid_el0" : "=r"(dczid));
 	c->dczva = !(dczid & (1u << 4));
 	c->dczva_block = c->dczva ? 4u << (dczid & 0xf) : 0;
+	/*
+	 * MIDR_EL1 rather than /proc/cpuinfo: under qemu-user the latter is the
+	 * host's ("Intel Xeon").  EL0 reads trap and are emulated by the kernel
+	 * (and by qemu-user) when HWCAP_CPUID is set.
+	 */
+	if (getauxval(AT_HWCAP) & HWCAP_CPUID) {
+		__asm__ volatile("mrs %0, midr_el1" : "=r"(midr));
+		snprintf(c->model, sizeof(c->model),
+			 "arm64 MIDR_EL1 %#lx (implementer %#lx part %#lx r%lup%lu)", midr,
+			 (midr >> 24) & 0xff, (midr >> 4) & 0xfff, (midr >> 20) & 0xf, midr & 0xf);
+	}
 }
 
 #else
