@@ -444,7 +444,8 @@ char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **b
 	while (*p) {
 		val = NULL;
 		len = 1;
-		if (*p == '{' && (end = strchr(p, '}'))) {
+		/* "${NAME}" is the shell's, not ours */
+		if (*p == '{' && !(p > tmpl && p[-1] == '$') && (end = strchr(p, '}'))) {
 			char *name = zab_xasprintf("%.*s", (int)(end - p - 1), p + 1);
 
 			if (valid_ident(name)) {

@@ -333,6 +333,35 @@ static char *read_file(const char *path)
 	return fd < 0 ? NULL : read_all(fd, 1 << 20);
 }
 
+/*
+ * Where the daemon's placed routine lives: its anonymous executable mappings
+ * (zero_place() maps the copy read+exec, without a file).
+ */
+static void exec_mappings(pid_t pid, struct zj *o)
+{
+	char *maps, *path = zab_xasprintf("/proc/%d/maps", (int)pid), *line, *save = NULL;
+	struct zj *arr;
+
+	maps = read_file(path);
+	free(path);
+	if (!maps)
+		return;
+	arr = zj_set(o, "exec_anon_mappings", zj_new(ZJ_ARR));
+	for (line = strtok_r(maps, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char range[64], perms[8], file[256] = "";
+		unsigned long long off;
+		unsigned maj, min;
+		unsigned long ino;
+
+		if (sscanf(line, "%63s %7s %llx %x:%x %lu %255s", range, perms, &off, &maj, &min, &ino,
+			   file) < 6)
+			continue;
+		if (perms[2] == 'x' && !file[0])
+			zj_push(arr, zj_str(range));
+	}
+	free(maps);
+}
+
 static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t vi, unsigned session,
 			 const char *cusezero, struct zj *info)
 {
@@ -414,6 +443,8 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 	zj_set(o, "session", zj_num(session + 1));
 	zj_set(o, "command", zj_str(cmdline));
 	zj_set(o, "path", zj_str(d->path));
+	zj_set(o, "pid", zj_num(d->pid));
+	exec_mappings(d->pid, o);
 	if (d->mnt) {
 		char *sp = zab_xasprintf("%s/stats.json", d->mnt);
 		const char *err;

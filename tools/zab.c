@@ -530,6 +530,35 @@ full:
 	return -E2BIG;
 }
 
+static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, struct zj *arr,
+		      const char *sut, const char *file)
+{
+	size_t i;
+	int m;
+
+	if (sut) {
+		free(r->sut);
+		r->sut = zab_xstrdup(sut);
+		zj_set(r->doc, "sut", zj_str(sut));
+	}
+	zj_push(arr, zj_dup(r->doc));
+	for (i = 0; i < *n && strcmp(res[i]->sut, r->sut); i++)
+		;
+	if (i < *n) {
+		m = merge(res[i], r, file);
+		zab_result_free(r);
+		return m;
+	}
+	if (*n == ZAB_MAX_ITEMS) {
+		fprintf(stderr, "zab: report: more than %d SUT classes\n", ZAB_MAX_ITEMS);
+		zab_result_free(r);
+		return -E2BIG;
+	}
+	res[*n] = zab_xmalloc(sizeof(*r));
+	*res[(*n)++] = *r;
+	return 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -575,37 +604,35 @@ static int cmd_report(int argc, char **argv)
 			usage(stdout);
 			ret = 0;
 			goto out;
-		case 1:
+		case 1: {
+			struct zj *list;
+			size_t k, nk;
+
 			doc = load_json(optarg);
 			if (!doc)
 				goto out;
-			if (zab_result_from_json(&r, doc, optarg)) {
-				zab_result_free(&r);
-				goto out;
-			}
-			if (sut) {
-				free(r.sut);
-				r.sut = zab_xstrdup(sut);
-				zj_set(r.doc, "sut", zj_str(sut));
-			}
-			zj_push(arr, zj_dup(r.doc));
-			for (i = 0; i < n && strcmp(res[i]->sut, r.sut); i++)
-				;
-			if (i < n) {
-				int m = merge(res[i], &r, optarg);
+			/* a document written by "zab report --json" holds several results */
+			list = zj_get(doc, "results");
+			nk = list && list->t == ZJ_ARR ? list->n : 1;
+			for (k = 0; k < nk; k++) {
+				struct zj *one = list && list->t == ZJ_ARR ? zj_dup(list->items[k]) : doc;
 
-				zab_result_free(&r);
-				if (m)
+				if (zab_result_from_json(&r, one, optarg)) {
+					zab_result_free(&r);
+					if (one != doc)
+						zj_free(doc);
 					goto out;
-			} else if (n == ZAB_MAX_ITEMS) {
-				fprintf(stderr, "zab: report: more than %d SUT classes\n", ZAB_MAX_ITEMS);
-				zab_result_free(&r);
-				goto out;
-			} else {
-				res[n] = zab_xmalloc(sizeof(r));
-				*res[n++] = r;
+				}
+				if (add_result(res, &n, &r, arr, sut, optarg)) {
+					if (one != doc)
+						zj_free(doc);
+					goto out;
+				}
 			}
+			if (list && list->t == ZJ_ARR)
+				zj_free(doc);
 			break;
+		}
 		default:
 			usage(stderr);
 			goto out;

@@ -1,0 +1,33 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# End to end: experiments/quick-alignment (shortened) through real cusezero
+# daemons (FUSE front end) and pread_z100k.  Needs root, $CUSEZERO, $PREAD_Z100K.
+. "$top_srcdir/tests/tap.sh"
+ZAB=${ZAB:-$top_builddir/zab}
+[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
+[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount per device variant needs root"
+[ -n "$CUSEZERO" ] && [ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO='$CUSEZERO')"
+[ -n "$PREAD_Z100K" ] && [ -x "$PREAD_Z100K" ] || skip_all "pread_z100k not built (\$PREAD_Z100K='$PREAD_Z100K')"
+[ -e /dev/fuse ] || skip_all "no /dev/fuse"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+before=$(grep -c ' /tmp/zab\.' /proc/self/mounts)
+"$ZAB" run "$top_srcdir/experiments/quick-alignment" -S 2 -W 0 -R 2 --seed 1 \
+	--var count=500 --var "pread=$PREAD_Z100K" --cusezero "$CUSEZERO" \
+	-b 'devenv=sh -c "test -r \"$CUSEZERO_DEVICE\" && echo 1"' \
+	--style grid --json "$tmp/dev.json" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 0 ]; then pass "quick-alignment ran (exit 0)"
+else fail "quick-alignment exit $rc: $(grep -v '^zab: quick' "$tmp/err" | head -3 | tr '\n' ' ')"; fi
+ok "table has both variants" -- grep -q '| line-contained *| straddling *|' "$tmp/out"
+ok "pread row measured (no FAILED)" -- sh -c "grep 'pread 100KB' '$tmp/out' | grep -qv FAILED"
+ok "CUSEZERO_DEVICE readable in every run" -- sh -c "grep 'devenv' '$tmp/out' | grep -qv FAILED"
+ok "JSON records a daemon per session per variant" -- \
+	[ "$(grep -c '"command": ".*--fuse .*--routine clear_user_arm64' "$tmp/dev.json")" -eq 4 ]
+after=$(grep -c ' /tmp/zab\.' /proc/self/mounts)
+ok "every daemon stopped and unmounted ($before -> $after zab mounts)" -- [ "$after" -eq "$before" ]
+ok "no cusezero daemon left from this run" -- \
+	sh -c "! pgrep -f -- '--fuse /tmp/zab\\.' >/dev/null"
+diag "$(cat "$tmp/out" | head -8)"
+done_testing

@@ -1,0 +1,99 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# zab's bad input: experiment files (unknown keys, bad values, unknown {vars},
+# bad sections), bad options, garbage from a benchmark, failing benchmarks
+# (reported with command and output, retried, cell FAILED: never dropped).
+. "$top_srcdir/tests/tap.sh"
+ZAB=${ZAB:-$top_builddir/zab}
+FAKE=${FAKEBENCH:-$top_builddir/tests/zab/fakebench}
+[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
+[ -x "$FAKE" ] || skip_all "fakebench not built ($FAKE)"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# bad_file NAME EXPECTED_REGEX: run zab on $tmp/NAME; want exit 2 and ONE stderr line matching
+bad_file() {
+	"$ZAB" run "$tmp/$1" --dry-run >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	n=$(wc -l <"$tmp/err")
+	if [ $rc -eq 2 ] && [ "$n" -eq 1 ] && grep -q -E -- "$2" "$tmp/err"; then
+		pass "$1: $(cat "$tmp/err")"
+	else
+		fail "$1: exit $rc, $n stderr lines, wanted /$2/: $(head -2 "$tmp/err" | tr '\n' ' ')"
+	fi
+}
+# rc_grep WANT_RC GOT_RC FIXED_STRING FILE: exit status and a line of output
+rc_grep() { [ "$2" -eq "$1" ] && grep -q -F -- "$3" "$4"; }
+good='[benchmark b]
+cmd = true
+[variant x]
+[variant y]'
+
+printf '[experiment]\nsessions = 2\nfrobnicate = 1\n' >"$tmp/unknown-key"
+bad_file unknown-key "unknown-key:3: unknown key 'frobnicate' in \[experiment\]"
+printf '[experiment]\nsessions = many\n%s\n' "$good" >"$tmp/bad-number"
+bad_file bad-number "bad-number:2: bad value 'many' for 'sessions'"
+printf '%s\nroutine = clear_user_arm64\nalign = 5000\n' "$good" >"$tmp/bad-align"
+bad_file bad-align "bad-align:6: bad value '5000' for 'align'"
+printf '[benchmark b]\ncmd = fake --size {size}\n[variant x]\n[variant y]\n' >"$tmp/unknown-var"
+bad_file unknown-var "unknown-var:2: unknown variable \{size\}"
+printf '[bench b]\ncmd = true\n' >"$tmp/bad-section"
+bad_file bad-section "bad-section:1: unknown section kind 'bench'"
+printf '[benchmark b\ncmd = true\n' >"$tmp/bad-header"
+bad_file bad-header "bad-header:1: bad section header"
+printf '%s\n[benchmark b]\ncmd = true\n' "$good" >"$tmp/dup-bench"
+bad_file dup-bench "dup-bench:5: benchmark 'b' defined twice"
+printf '%s\nenv.FOO\n' "$good" >"$tmp/no-equals"
+bad_file no-equals "no-equals:5: expected KEY = VALUE"
+printf '[variant x]\n[variant y]\n' >"$tmp/no-bench"
+bad_file no-bench "no-bench: no benchmark"
+printf '[benchmark b]\ncmd = true\n[variant only]\n' >"$tmp/one-variant"
+bad_file one-variant "need at least two variants"
+printf '[experiment]\nbase = nope\n%s\n' "$good" >"$tmp/bad-base"
+bad_file bad-base "base variant 'nope' is not defined"
+
+# options
+"$ZAB" run -b x=true -v a -v 'b:frobnicate=1' 2>"$tmp/err"; rc=$?
+ok "unknown --variant key: exit 2, names the option" -- \
+	rc_grep 2 $rc "zab: --variant 'b:frobnicate=1': unknown key 'frobnicate'" "$tmp/err"
+"$ZAB" run -b x=true -v a -v b -S 0 2>"$tmp/err"; rc=$?
+ok "-S 0 rejected (exit $rc): $(cat "$tmp/err")" -- rc_grep 2 $rc "--sessions '0'" "$tmp/err"
+"$ZAB" run -b x=true -v a -v b --style fancy 2>"$tmp/err"; rc=$?
+ok "--style fancy rejected (exit $rc)" -- rc_grep 2 $rc "--style 'fancy'" "$tmp/err"
+"$ZAB" frobnicate 2>"$tmp/err"; rc=$?
+ok "unknown subcommand rejected (exit $rc)" -- [ $rc -eq 2 ]
+
+# a benchmark printing garbage: the command and its output, the cell FAILED
+"$ZAB" run -b "g=$FAKE --print garbage-not-a-number" -b "ok=$FAKE" -v a -v b -R 2 --seed 1 \
+	--style grid >"$tmp/out" 2>"$tmp/err"; rc=$?
+ok "garbage: exit 1 (a cell failed)" -- [ $rc -eq 1 ]
+ok "garbage: stderr names the command and its output" -- \
+	grep -q -F "\`$FAKE --print garbage-not-a-number\` printed 'garbage-not-a-number' (expected one number)" "$tmp/err"
+ok "garbage: cells marked FAILED in the table" -- grep -q -E '^\| fakebench +\| g +\| +FAILED \| +FAILED \|$' "$tmp/out"
+ok "garbage: the other benchmark still measured" -- grep -q -E '^\| +\| ok +\| +[0-9]+\.[0-9]{2} \|' "$tmp/out"
+ok "garbage: the reason is printed under the table" -- grep -q "^FAILED g / a: session 1: " "$tmp/out"
+
+# a failing benchmark is retried --retries times, then FAILED (never silently dropped)
+"$ZAB" run -b "f=$FAKE --log $tmp/calls --fail" -v a -v b -R 1 --retries 2 --seed 1 \
+	>"$tmp/out" 2>"$tmp/err"; rc=$?
+ok "failing: exit 1" -- [ $rc -eq 1 ]
+ok "failing: 3 attempts per cell (1 + 2 retries): $(wc -l <"$tmp/calls") calls" -- [ "$(wc -l <"$tmp/calls")" -eq 6 ]
+ok "failing: status and output reported" -- \
+	grep -q "exited with status 3: fakebench: failing on purpose; the cell is marked FAILED" "$tmp/err"
+ok "failing: retries announced" -- grep -q "; retrying$" "$tmp/err"
+ok "failing: JSON keeps the failure" -- sh -c "'$ZAB' run -b 'f=$FAKE --fail' -v a -v b --json - 2>/dev/null | grep -q '\"failed\": true'"
+
+# a command that does not exist
+"$ZAB" run -b "n=/nonexistent/bench --x" -v a -v b >"$tmp/out" 2>"$tmp/err"; rc=$?
+ok "missing program: exit 1, reported" -- \
+	rc_grep 1 $rc "/nonexistent/bench --x\` exited with status 127: cannot run /nonexistent/bench" "$tmp/err"
+
+# bad JSON for report: file:line
+printf '{\n  "zab": 1,\n  "sut": oops\n}\n' >"$tmp/bad.json"
+"$ZAB" report "$tmp/bad.json" 2>"$tmp/err"; rc=$?
+ok "report: bad JSON names file:line ($(cat "$tmp/err"))" -- rc_grep 2 $rc "bad.json:3: bad JSON" "$tmp/err"
+printf '{"hello": 1}\n' >"$tmp/notzab.json"
+"$ZAB" report "$tmp/notzab.json" 2>"$tmp/err"; rc=$?
+ok "report: not a zab result ($(cat "$tmp/err"))" -- rc_grep 2 $rc "not a zab result" "$tmp/err"
+
+done_testing

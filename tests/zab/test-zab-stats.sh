@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Statistical honesty of zab's (R)/(I) flags, with a deterministic fake benchmark:
+#  - A/A: two identical variants over many simulated experiments -> flag rate <= 5%
+#  - a known +3% shift with low noise -> flagged in the right direction, % change
+#    within 0.5 points of the truth, for higher- and lower-is-better benchmarks.
+. "$top_srcdir/tests/tap.sh"
+ZAB=${ZAB:-$top_builddir/zab}
+FAKE=${FAKEBENCH:-$top_builddir/tests/zab/fakebench}
+[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
+[ -x "$FAKE" ] || skip_all "fakebench not built ($FAKE)"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# --- A/A ------------------------------------------------------------------------
+N=120
+NU=40	# the U-test column (detailed view) for the first NU: its exact p is slow at n = 10
+i=1
+flags=0; utest=0; bad=0
+while [ $i -le $N ]; do
+	if [ $((i % 2)) -eq 0 ]; then dist=lognormal; else dist=normal; fi
+	if "$ZAB" run -b "aa=$FAKE --dist $dist --sd 0.02" -v a -v b -S 2 -R 5 \
+		--seed $i --style plain --json "$tmp/aa.json" >"$tmp/out" 2>"$tmp/err"; then
+		if grep -q -E '\((R|I)\) -?[0-9]' "$tmp/out"; then flags=$((flags + 1)); fi
+		if [ $i -le $NU ]; then
+			"$ZAB" report --style detail "$tmp/aa.json" >"$tmp/detail"
+			# the variant row: "| b | n | mean | ci | cv | median | change | p |"
+			p=$(grep '^| b ' "$tmp/detail" | awk -F'|' '{gsub(/ /, "", $9); print $9}')
+			case $p in "<0.001") utest=$((utest + 1)) ;;
+			*) if awk "BEGIN { exit !($p < 0.05) }"; then utest=$((utest + 1)); fi ;;
+			esac
+		fi
+	else
+		bad=$((bad + 1))
+		diag "A/A experiment $i failed: $(head -3 "$tmp/err")"
+	fi
+	i=$((i + 1))
+done
+ok "A/A: all $N experiments ran" -- [ $bad -eq 0 ]
+diag "A/A: $flags of $N experiments flagged (R)/(I) by the CI rule; Mann-Whitney p < 0.05 in $utest of $NU"
+# <= 5%: 6 of 120
+ok "A/A: (R)/(I) rate $flags/$N <= 5%" -- [ $((flags * 100)) -le $((5 * N)) ]
+ok "A/A: Mann-Whitney p < 0.05 rate $utest/$NU <= 12.5% (nominal 5%)" -- [ $((utest * 1000)) -le $((125 * NU)) ]
+
+# --- a known 3% shift ----------------------------------------------------------------
+shift_case() {	# shift_case NAME BETTER_OPT EXPECTED_FLAG EXPECTED_SIGN
+	"$ZAB" run -b "s=$FAKE --sd 0.005 --seed 77" $2 -v base -v 'up:FAKE_SCALE=1.03' \
+		-S 3 -W 1 -R 4 --seed 42 --style plain >"$tmp/shift" 2>"$tmp/err"
+	line=$(grep '^  s ' "$tmp/shift")
+	pct=$(echo "$line" | awk '{print $NF}' | tr -d '%')
+	flag=$(echo "$line" | awk '{print $(NF-1)}')
+	if [ "$flag" = "$3" ]; then pass "$1: flagged $3"
+	else fail "$1: expected $3, got line '$line'"; fi
+	if awk "BEGIN { d = $pct - ($4 3.0); exit !(d <= 0.5 && d >= -0.5) }"; then
+		pass "$1: change $pct% within 0.5 points of $4 3%"
+	else
+		fail "$1: change $pct% not within 0.5 points of $4 3%"
+	fi
+}
+shift_case "+3% higher-is-better" "" "(I)" "+"
+shift_case "+3% lower-is-better" "--lower" "(R)" "-"
+
+done_testing
