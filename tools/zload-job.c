@@ -85,10 +85,33 @@ static void zl_note_dropped(unsigned flag, int err)
 	pthread_mutex_unlock(&zl_note_lock);
 }
 
+static int zl_ring_try(struct zl_job *j, unsigned flags)
+{
+	struct io_uring_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.flags = flags;
+	p.cq_entries = 2 * j->o->qd;
+	if (flags & IORING_SETUP_SQ_AFF)
+		p.sq_thread_cpu = (unsigned)j->o->sqpoll_cpu;
+	return io_uring_queue_init_params(j->o->qd, &j->ring, &p);
+}
+
+static unsigned zl_without(unsigned flags, unsigned flag)
+{
+	flags &= ~flag;
+	/* SQ_AFF means nothing without SQPOLL. */
+	if (flag == IORING_SETUP_SQPOLL)
+		flags &= ~IORING_SETUP_SQ_AFF;
+	return flags;
+}
+
 /*
- * Ask for what fio's io_uring engine asks for, then drop what the running
- * kernel rejects, most recent feature first.  SQPOLL excludes the task-run
- * flags (the kernel refuses IPI-related flags with an SQ thread).
+ * Ask for what fio's io_uring engine asks for and drop what the running
+ * kernel rejects.  The kernel says only EINVAL, so find the flag whose
+ * removal alone makes the setup work (one setup per candidate: cheap); if
+ * none does, drop the most recent feature and look again.  SQPOLL excludes
+ * the task-run flags (the kernel refuses IPI-related flags with an SQ thread).
  */
 static int zl_ring_init(struct zl_job *j)
 {
@@ -103,7 +126,6 @@ static int zl_ring_init(struct zl_job *j)
 	};
 	const struct zl_opts *o = j->o;
 	unsigned want = IORING_SETUP_CQSIZE | IORING_SETUP_SUBMIT_ALL | IORING_SETUP_SINGLE_ISSUER;
-	struct io_uring_params p;
 	size_t i;
 	int ret;
 
@@ -114,28 +136,31 @@ static int zl_ring_init(struct zl_job *j)
 	} else {
 		want |= IORING_SETUP_COOP_TASKRUN | IORING_SETUP_DEFER_TASKRUN;
 	}
-	for (;;) {
-		memset(&p, 0, sizeof(p));
-		p.flags = want;
-		p.cq_entries = 2 * o->qd;
-		if (want & IORING_SETUP_SQ_AFF)
-			p.sq_thread_cpu = (unsigned)o->sqpoll_cpu;
-		ret = io_uring_queue_init_params(o->qd, &j->ring, &p);
-		if (!ret)
-			break;
+	while ((ret = zl_ring_try(j, want)) != 0) {
+		int first = -1;
+		bool found;
+
 		if (ret != -EINVAL && !(ret == -EPERM && (want & IORING_SETUP_SQPOLL)))
 			return ret;
-		for (i = 0; i < CZ_ARRAY_SIZE(drop_order); i++)
-			if (want & drop_order[i])
+		for (i = 0; i < CZ_ARRAY_SIZE(drop_order); i++) {
+			if (!(want & drop_order[i]))
+				continue;
+			if (first < 0)
+				first = (int)i;
+			if (!zl_ring_try(j, zl_without(want, drop_order[i])))
 				break;
-		if (i == CZ_ARRAY_SIZE(drop_order))
-			return ret;
-		want &= ~drop_order[i];
-		/* SQ_AFF means nothing without SQPOLL. */
-		if (drop_order[i] == IORING_SETUP_SQPOLL)
-			want &= ~IORING_SETUP_SQ_AFF;
+		}
+		found = i < CZ_ARRAY_SIZE(drop_order);	/* the ring is set up */
+		if (!found) {
+			if (first < 0)
+				return ret;
+			i = (size_t)first;	/* no single culprit */
+		}
+		want = zl_without(want, drop_order[i]);
 		j->dropped_flags |= drop_order[i];
 		zl_note_dropped(drop_order[i], ret);
+		if (found)
+			break;
 	}
 	j->ring_ready = true;
 	j->setup_flags = want;

@@ -57,7 +57,13 @@ static void zl_usage(FILE *f)
 		"  --batch-complete N   wait for at least N completions at a time (default 1)\n"
 		"  --json               JSON summary with the counters\n"
 		"  --format FMT         normal | simple (bytes/sec only) | json\n"
-		"  -h, --help           this text\n",
+		"  -h, --help           this text\n"
+		"\n"
+		"Reads are sequential from offset 0 and wrap at the size of a regular file or\n"
+		"block device (rounded down to --bs), at 1 TiB on anything else (/dev/zero and\n"
+		"the FUSE zero file ignore offsets; a CUSE device always sees 0).  --time and\n"
+		"--size together: whichever ends first.  Setup flags the kernel rejects are\n"
+		"dropped with a note.  Exit 1 on a failed read or a --verify mismatch.\n",
 		ZL_MAX_QD, ZL_DEFAULT_TIME);
 }
 

@@ -103,6 +103,19 @@ if run_json "--sqpoll --sqpoll-cpu 0" $S --sqpoll --sqpoll-cpu 0 /dev/zero; then
 	esac
 fi
 
+# A setup flag the kernel rejects is dropped with a one-line note: an SQ
+# thread pinned to a CPU that is not online makes the kernel say EINVAL.
+if [ "$(nproc)" -lt 64 ] && run_json "--sqpoll-cpu 63 (offline)" $S --sqpoll --sqpoll-cpu 63 /dev/zero; then
+	check "--sqpoll-cpu 63" dropped_setup_flags SQ_AFF
+	check "--sqpoll-cpu 63" sqpoll true
+	check "--sqpoll-cpu 63" ios 1024
+	if [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'note: kernel rejected IORING_SETUP_SQ_AFF' "$TMP/err"; then
+		pass "--sqpoll-cpu 63: one note: $(cat "$TMP/err")"
+	else
+		fail "--sqpoll-cpu 63: stderr '$(tr '\n' '|' <"$TMP/err")'"
+	fi
+fi
+
 # --cpu: the job really ran where it was pinned.
 if "$Z" --cpu 0 $S /dev/zero >/dev/null 2>"$TMP/err"; then
 	run_json "--cpu 0" $S --cpu 0 /dev/zero && check "--cpu 0" job_cpus "[0]"
