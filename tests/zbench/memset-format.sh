@@ -30,6 +30,19 @@ ok "memset --format simple: function line + bytes/sec" -- check_simple "$tmpdir/
 "$ZBENCH" --format simple memset -s 64KB -f default -l 10 >"$tmpdir/s2" 2>/dev/null
 ok "zbench --format simple memset (perf's global position)" -- check_simple "$tmpdir/s2"
 
+# --hugepages 2MB: works (hugetlb or THP, said on stderr) or says why not and fails.
+"$ZBENCH" memset --hugepages 2MB -s 4MB -f default -l 2 >"$tmpdir/h" 2>"$tmpdir/he"
+rc=$?
+if [ "$rc" -eq 0 ]; then
+	ok "memset --hugepages 2MB: perf's 5 lines" -- check_block "$tmpdir/h" "$RE_RUNNING_MEMSET" 4MB
+	ok "memset --hugepages 2MB: stderr names the backing" -- grep -q "buffer backed by .*2MB" "$tmpdir/he"
+else
+	diag "2MB pages unavailable: $(tail -n 1 "$tmpdir/he")"
+	ok "memset --hugepages 2MB unavailable: perf's allocation message" -- \
+		grep -qx "# Memory allocation failed - maybe size (4MB) has insufficient hugepages?" "$tmpdir/h"
+	ok "memset --hugepages 2MB unavailable: reason names the 2MB pool" -- grep -q "2MB pool" "$tmpdir/he"
+fi
+
 # -f all: one block per usable routine, each with perf's 4 lines after the header.
 "$ZBENCH" memset -f help >"$tmpdir/help" 2>/dev/null
 # Routines are "\tNAME ... DESC"; perf's aliases say "perf's name for X".
