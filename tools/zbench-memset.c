@@ -147,6 +147,7 @@ static int run_function(struct memset_params *mp, const char *name, const struct
 		/* One clock pair per loop, so each sample costs one extra clock read. */
 		samples = calloc(mp->nr_loops, sizeof(*samples));
 		if (!samples) {
+			fprintf(stderr, "zbench memset: no memory for %u samples\n", mp->nr_loops);
 			ret = -ENOMEM;
 			goto out;
 		}

@@ -9,7 +9,8 @@
  *
  * 2MB pages come from the hugetlb pool as in perf; when the pool is empty,
  * from transparent huge pages (madvise) -- said on stderr, and checked in
- * /proc/self/smaps after the first loop.  No 2MB pages at all: a clear
+ * /proc/self/smaps after the first loop; the THP mapping is over-allocated
+ * and trimmed to 2MB alignment, and that trimming munmap is timed.  No 2MB pages at all: a clear
  * message and exit status 1 (perf prints its allocation message and exits 0).
  */
 #include <errno.h>
@@ -168,8 +169,10 @@ static int run_function(struct mmap_params *mp, const struct mmap_function *f)
 	fflush(stdout);
 
 	samples = calloc(mp->nr_loops, sizeof(*samples));
-	if (!samples)
+	if (!samples) {
+		fprintf(stderr, "zbench mmap: no memory for %u samples\n", mp->nr_loops);
 		return -ENOMEM;
+	}
 	if (mp->seed)
 		srand(mp->seed);
 	for (i = 0; i < mp->nr_loops; i++) {
