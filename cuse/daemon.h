@@ -47,6 +47,7 @@ struct cz_params {
 	unsigned major, minor;
 	const char *user;          /* drop privileges to this user after set-up */
 	const char *pidfile;
+	const char *transport;     /* FUSE front end: auto | uring | dev (fuse_uring.h) */
 	bool foreground, debug, poison;
 	/* derived */
 	uid_t admin_uid;           /* besides root: may change settings */

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "fuse_uring.h"
 #include <fuse_lowlevel.h>
 
 #define CZ_ZERO_SIZE (1ULL << 60)
@@ -463,6 +464,9 @@ int ff_serve(void)
 		ret = -EIO;
 		goto err_unmount;
 	}
+	ret = fud_start(se, FF_INO_ZERO);	/* --transport: io_uring queues */
+	if (ret)
+		goto err_signals;
 	if (cz_params.user) {
 		ret = lc_drop_privileges(cz_params.user);
 		if (ret) {
@@ -480,6 +484,7 @@ err_signals:
 	fuse_remove_signal_handlers(se);
 err_unmount:
 	fuse_session_unmount(se);
+	fud_stop();	/* after unmount: the kernel ends the queues' entries */
 err_destroy:
 	fuse_session_destroy(se);
 	return ret;

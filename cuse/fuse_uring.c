@@ -154,7 +154,7 @@ int cz_uring_enable_param(void)
 }
 
 /* Number of queues the kernel makes: num_possible_cpus() (contiguous here). */
-static int possible_cpus(void)
+int cz_uring_nr_queues(void)
 {
 	char buf[256];
 	uint64_t mask = 0;
@@ -456,7 +456,9 @@ static void *queue_thread(void *arg)
 	if (!u->p.no_pin)
 		cz_pin_cpu((int)q->qid);	/* best effort: a CPU may be offline */
 
-	ret = queue_setup(q);
+	ret = u->p.thread_init ? u->p.thread_init(u->p.read_ctx, q->qid) : 0;
+	if (ret == 0)
+		ret = queue_setup(q);
 	if (ret == 0)
 		ret = queue_register(q);
 	if (ret < 0) {
@@ -675,7 +677,7 @@ int cz_uring_attach(struct fuse_session *se, const struct cz_uring_params *p,
 		goto err;
 	}
 	if (u->p.transport != CZ_TRANSPORT_DEV) {
-		ret = possible_cpus();
+		ret = cz_uring_nr_queues();
 		if (ret < 0)
 			goto err;
 		u->nr_queues = (unsigned)ret;

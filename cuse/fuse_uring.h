@@ -64,6 +64,8 @@ struct cz_uring_params {
 	bool no_pin;		/* do not pin queue threads to their CPU */
 	cz_uring_read_fn read;	/* may be NULL: every READ goes through libfuse */
 	void *read_ctx;
+	/* Called on each queue thread before it registers (0 or -errno). */
+	int (*thread_init)(void *ctx, unsigned qid);
 };
 
 /* Parse "auto", "uring", "dev": 0 or -EINVAL. */
@@ -101,5 +103,19 @@ void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev);
 
 /* Stop and join the queue threads (after unmount), free everything. */
 void cz_uring_detach(struct cz_uring *u);
+
+/* Number of queues (= possible CPUs) the kernel will make, or -errno. */
+int cz_uring_nr_queues(void);
+
+/*
+ * cusezero's FUSE front end (fuse_uring_daemon.c), transport from
+ * cz_params.transport: read-path thread slots the queues need (call before
+ * rp_init), start after fuse_session_mount (zero_ino: the inode whose READs
+ * go to rp_read), stop after fuse_session_unmount.
+ */
+bool fud_transport_ok(const char *s);
+unsigned fud_extra_threads(unsigned loop_threads);
+int fud_start(struct fuse_session *se, unsigned long zero_ino);
+void fud_stop(void);
 
 #endif

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "fuse_uring.h"
 #include "util.h"
 
 struct cz_params cz_params = {
@@ -90,6 +91,7 @@ static void cz_usage(FILE *out)
 "  --align-point P      entry | loop (default loop)\n"
 "  --chunk SIZE         bytes per routine call, 1B..1MB (default 4KB; units as perf)\n"
 "  --threads N          worker threads (default 1: own single-threaded loop)\n"
+"  --transport T        FUSE front end: auto (io_uring if enabled, else /dev/fuse), uring, dev\n"
 "  --mode OCTAL         node / zero file mode (default 0666)\n"
 "  --owner UID --group GID   node owner (the owner may also change settings)\n"
 "  --major N --minor N  CUSE device number (default dynamic)\n"
@@ -104,6 +106,7 @@ static void cz_usage(FILE *out)
 enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
+	OPT_TRANSPORT,
 };
 
 static const struct option cz_options[] = {
@@ -122,6 +125,7 @@ static const struct option cz_options[] = {
 	{ "user", required_argument, NULL, OPT_USER },
 	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
 	{ "poison", no_argument, NULL, OPT_POISON },
+	{ "transport", required_argument, NULL, OPT_TRANSPORT },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -188,6 +192,11 @@ static int cz_parse(int argc, char **argv, bool run)
 			if (cz_parse_size(optarg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX)
 				cz_bad("--chunk", optarg, "must be a size from 1B to 1MB");
 			cz_params.chunk = v;
+			break;
+		case OPT_TRANSPORT:
+			if (!fud_transport_ok(optarg))
+				cz_bad("--transport", optarg, "must be auto, uring or dev");
+			cz_params.transport = optarg;
 			break;
 		case OPT_THREADS:
 			if (cz_parse_u64(optarg, 1, 64, &v))
@@ -338,7 +347,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = rp_init(cz_params.routine, cz_params.align, cz_params.point, cz_params.chunk,
-		      cz_params.threads, cz_params.poison);
+		      cz_params.threads + fud_extra_threads(cz_params.threads), cz_params.poison);
 	if (ret) {
 		fprintf(stderr, "cusezero: read path set-up: %s\n", strerror(-ret));
 		return 1;

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * cusezero's FUSE front end over io_uring (issue #7): the glue between the
+ * daemon (cz_params.transport, the shared read path rp_read) and the generic
+ * transport in fuse_uring.c.  Built without liburing, it only knows "dev".
+ *
+ *   --transport auto   io_uring when the kernel offers it (enable_uring = Y),
+ *                      else /dev/fuse with a one-line note (the default)
+ *   --transport uring  io_uring or fail; as root, sets enable_uring = Y
+ *   --transport dev    /dev/fuse only
+ *
+ * Each CPU queue thread owns a read-path slot (rp_thread_attach) after the
+ * --threads loop workers' slots, so every READ of the zero file that arrives
+ * by ring is cleared by the selected routine in rp_read() and counted in the
+ * stats like any other; the result is copied into the ring entry's payload.
+ */
+#include "daemon.h"	/* first: FUSE_USE_VERSION */
+
+#include <errno.h>
+#include <string.h>
+
+#include <fuse_lowlevel.h>
+#include <linux/fuse.h>
+
+#include "fuse_uring.h"
+
+bool fud_transport_ok(const char *s)
+{
+	return !strcmp(s, "auto") || !strcmp(s, "uring") || !strcmp(s, "dev");
+}
+
+#ifdef HAVE_LIBURING
+
+static struct {
+	struct cz_uring *u;
+	unsigned long zero_ino;
+	unsigned first_slot;
+} fud;
+
+static enum cz_transport fud_transport(void)
+{
+	enum cz_transport t = CZ_TRANSPORT_AUTO;
+
+	if (cz_params.transport)
+		cz_transport_parse(cz_params.transport, &t);	/* validated by main */
+	return t;
+}
+
+unsigned fud_extra_threads(unsigned loop_threads)
+{
+	int n;
+
+	if (fud_transport() == CZ_TRANSPORT_DEV)
+		return 0;
+	n = cz_uring_nr_queues();
+	if (n <= 0 || loop_threads + (unsigned)n > 64)
+		return 0;	/* fud_start then finds no slots: /dev/fuse */
+	fud.first_slot = loop_threads;
+	return (unsigned)n;
+}
+
+static int fud_thread_init(void *ctx, unsigned qid)
+{
+	(void)ctx;
+	return rp_thread_attach(fud.first_slot + qid);
+}
+
+static bool fud_read(void *ctx, const struct fuse_in_header *in, const struct fuse_read_in *arg,
+		     void *dst, size_t size, ssize_t *res)
+{
+	(void)ctx;
+	(void)arg;
+	if (in->nodeid != fud.zero_ino)
+		return false;
+	if (size > CZ_MAX_REQUEST)
+		size = CZ_MAX_REQUEST;
+	memcpy(dst, rp_read(size), size);
+	*res = (ssize_t)size;
+	return true;
+}
+
+int fud_start(struct fuse_session *se, unsigned long zero_ino)
+{
+	struct cz_uring_params p = {
+		.transport = fud_transport(),
+		.entries = 1,
+		.read = fud_read,
+		.thread_init = fud_thread_init,
+	};
+	const char *why;
+	int ret;
+
+	if (p.transport == CZ_TRANSPORT_DEV)
+		return 0;
+	if (!fud.first_slot) {
+		if (p.transport == CZ_TRANSPORT_URING) {
+			cz_log("--transport uring: no read-path slots for %d CPU queues",
+			       cz_uring_nr_queues());
+			return -ENOSPC;
+		}
+		return 0;
+	}
+	ret = cz_uring_probe(&why);
+	if (ret == -EPERM && p.transport == CZ_TRANSPORT_URING && cz_uring_enable_param() == 0)
+		ret = cz_uring_probe(&why);
+	if (ret < 0) {
+		if (p.transport == CZ_TRANSPORT_URING) {
+			cz_log("--transport uring: %s", why);
+			return ret;
+		}
+		cz_log("io_uring transport off (%s); using /dev/fuse", why);
+		return 0;
+	}
+	fud.zero_ino = zero_ino;
+	ret = cz_uring_attach(se, &p, &fud.u);
+	if (ret < 0)
+		cz_log("io_uring transport: %s", strerror(-ret));
+	return p.transport == CZ_TRANSPORT_URING ? ret : 0;
+}
+
+void fud_stop(void)
+{
+	uint64_t nring, ndev;
+
+	if (!fud.u)
+		return;
+	cz_uring_counts(fud.u, &nring, &ndev);
+	cz_debug("transport %s: %llu requests by io_uring, %llu by /dev/fuse",
+		 cz_uring_describe(fud.u), (unsigned long long)nring, (unsigned long long)ndev);
+	cz_uring_detach(fud.u);
+	fud.u = NULL;
+}
+
+#else /* !HAVE_LIBURING */
+
+unsigned fud_extra_threads(unsigned loop_threads)
+{
+	(void)loop_threads;
+	return 0;
+}
+
+int fud_start(struct fuse_session *se, unsigned long zero_ino)
+{
+	(void)se;
+	(void)zero_ino;
+	if (cz_params.transport && !strcmp(cz_params.transport, "uring")) {
+		cz_log("--transport uring: built without liburing");
+		return -ENOSYS;
+	}
+	return 0;
+}
+
+void fud_stop(void)
+{
+}
+
+#endif
