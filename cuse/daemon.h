@@ -92,6 +92,10 @@ int loop_run(struct fuse_session *se, unsigned nthreads, bool (*after_request)(v
 /* Fork; the parent waits until the child calls lc_ready() (0) or dies (-1). */
 int lc_fork_until_ready(pid_t *child);
 void lc_ready(void);
+/* Write --pidfile (before dropping privileges); idempotent. */
+void lc_pidfile(void);
+/* Our SIGINT/SIGTERM/SIGHUP handlers: fuse_session_exit(se). 0 or -errno. */
+int lc_signals(struct fuse_session *se);
 int lc_drop_privileges(const char *user);
 int lc_lookup_user(const char *user, uid_t *uid, gid_t *gid);
 

@@ -173,6 +173,7 @@ static bool fc_after_request(void)
 		cz_log("--owner/--group: chown %s: %s", fc_node, strerror(errno));
 		goto fail;
 	}
+	lc_pidfile();
 	if (cz_params.user) {
 		ret = lc_drop_privileges(cz_params.user);
 		if (ret) {
@@ -220,6 +221,11 @@ int fc_serve(void)
 	fc_se = cuse_lowlevel_setup(argc, (char **)argv, &ci, &fc_ops, &mt, NULL);
 	if (!fc_se) {
 		cz_log("--name %s: cannot set up the CUSE session (see above)", cz_params.name);
+		return -EIO;
+	}
+	if (lc_signals(fc_se)) {
+		cz_log("cannot install signal handlers");
+		cuse_lowlevel_teardown(fc_se);
 		return -EIO;
 	}
 	ret = loop_run(fc_se, cz_params.threads, fc_after_request);

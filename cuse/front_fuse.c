@@ -33,6 +33,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -53,6 +54,8 @@ static const char *const ff_names[FF_INO_MAX] = {
 
 static char ff_mnt[PATH_MAX];
 static char ff_zero[PATH_MAX + 8];
+static bool ff_created;          /* we made the mount point: remove it at exit */
+static time_t ff_start_time;
 
 const char *ff_zero_path(void)
 {
@@ -72,6 +75,7 @@ static void ff_attr(fuse_ino_t ino, struct stat *st)
 	st->st_uid = cz_params.owner_set ? cz_params.owner : geteuid();
 	st->st_gid = cz_params.group_set ? cz_params.group : getegid();
 	st->st_nlink = 1;
+	st->st_atime = st->st_mtime = st->st_ctime = ff_start_time;
 	switch (ino) {
 	case FF_INO_ROOT:
 		st->st_mode = S_IFDIR | 0755;
@@ -403,6 +407,7 @@ int ff_prepare_mountpoint(const char *mnt, bool create)
 				cz_log("--fuse %s: cannot create it: %s", mnt, strerror(-ret));
 				return ret;
 			}
+			ff_created = true;
 		} else {
 			cz_log("--fuse %s: %s", mnt, strerror(errno));
 			return -errno;
@@ -434,6 +439,7 @@ int ff_serve(void)
 	struct fuse_session *se;
 	bool root = geteuid() == 0;
 
+	ff_start_time = time(NULL);
 	/*
 	 * allow_other: any user may read the device (as /dev/zero), which needs
 	 * root (or user_allow_other).  default_permissions: the kernel applies
@@ -459,7 +465,7 @@ int ff_serve(void)
 		ret = -EIO;
 		goto err_destroy;
 	}
-	if (fuse_set_signal_handlers(se)) {
+	if (fuse_set_signal_handlers(se) || lc_signals(se)) {
 		cz_log("cannot install signal handlers");
 		ret = -EIO;
 		goto err_unmount;
@@ -467,6 +473,7 @@ int ff_serve(void)
 	ret = fud_start(se, FF_INO_ZERO);	/* --transport: io_uring queues */
 	if (ret)
 		goto err_signals;
+	lc_pidfile();
 	if (cz_params.user) {
 		ret = lc_drop_privileges(cz_params.user);
 		if (ret) {
@@ -483,9 +490,13 @@ int ff_serve(void)
 err_signals:
 	fuse_remove_signal_handlers(se);
 err_unmount:
-	fuse_session_unmount(se);
+	/* after --user, umount is not ours to do: auto_unmount does it when the fd closes */
+	if (!cz_params.dropped)
+		fuse_session_unmount(se);
 	fud_stop();	/* after unmount: the kernel ends the queues' entries */
 err_destroy:
 	fuse_session_destroy(se);
+	if (ff_created && !cz_params.dropped)
+		rmdir(ff_mnt);
 	return ret;
 }

@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <pthread.h>
 #include <pwd.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +20,57 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include <fuse_lowlevel.h>
 
 static int lc_ready_fd = -1;
+static bool lc_pidfile_done;
+static struct fuse_session *lc_se;
+static pthread_t lc_main_thread;
+
+/*
+ * SIGINT/SIGTERM/SIGHUP: clean stop.  libfuse's own handlers are installed
+ * only over SIG_DFL, so a daemon started from a script's background job
+ * (SIGINT ignored) would not stop on SIGINT: we install ours always.  The
+ * main thread's blocking read must see EINTR, so a signal that lands on
+ * another thread is forwarded to it.
+ */
+static void lc_on_signal(int sig)
+{
+	if (lc_se)
+		fuse_session_exit(lc_se);
+	if (!pthread_equal(pthread_self(), lc_main_thread))
+		pthread_kill(lc_main_thread, sig);
+}
+
+int lc_signals(struct fuse_session *se)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	unsigned i;
+
+	lc_se = se;
+	lc_main_thread = pthread_self();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = lc_on_signal;  /* no SA_RESTART: interrupts read() on /dev/fuse */
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], &sa, NULL))
+			return -errno;
+	signal(SIGPIPE, SIG_IGN);
+	return 0;
+}
+
+void lc_pidfile(void)
+{
+	FILE *f;
+
+	if (lc_pidfile_done || !cz_params.pidfile)
+		return;
+	lc_pidfile_done = true;
+	f = fopen(cz_params.pidfile, "w");
+	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
+		cz_log("--pidfile %s: %s", cz_params.pidfile, strerror(errno));
+}
 
 int lc_fork_until_ready(pid_t *child)
 {
@@ -54,12 +105,7 @@ int lc_fork_until_ready(pid_t *child)
 
 void lc_ready(void)
 {
-	if (cz_params.pidfile) {
-		FILE *f = fopen(cz_params.pidfile, "w");
-
-		if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
-			cz_log("--pidfile %s: %s", cz_params.pidfile, strerror(errno));
-	}
+	lc_pidfile();
 	if (lc_ready_fd >= 0) {
 		char c = 'R';
 		int fd;

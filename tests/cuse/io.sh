@@ -1,0 +1,38 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: the FUSE device returns zeros for every kind of read (read,
+# pread, readv, io_uring, cat | head -c, dd) at sizes 1 B .. 4 MiB; writes
+# are discarded; ioctls incl. invalid ones; 4 concurrent readers while the
+# routine, alignment and chunk switch; killed and interrupted readers.
+# The daemon runs with --poison, so a routine that skips a byte shows up.
+. "$top_srcdir/tests/cuse/lib.sh"
+cz_require_fuse
+
+if ! cz_start io --poison ${CZ_IO_OPTS:-}; then
+	fail "start cusezero --fuse: $(cat "$CZ_TMP/io.err")"
+	done_testing; exit
+fi
+Z=$CZ_TMP/mnt-io/zero
+pass "cusezero --fuse started, $Z exists"
+
+n=$(head -c 5000000 "$Z" | tr -d '\000' | wc -c)
+ok "head -c 5000000 $Z: only zero bytes (non-zero: $n)" -- [ "$n" -eq 0 ]
+n=$(cat "$Z" | head -c 3000001 | wc -c)
+ok "cat | head -c 3000001 gives 3000001 bytes (got $n)" -- [ "$n" -eq 3000001 ]
+n=$(dd if="$Z" bs=1M count=8 2>/dev/null | tr -d '\000' | wc -c)
+ok "dd bs=1M count=8: only zero bytes (non-zero: $n)" -- [ "$n" -eq 0 ]
+n=$(dd if="$Z" bs=100k count=7 2>/dev/null | wc -c)
+ok "dd bs=100k count=7 gives 716800 bytes (got $n)" -- [ "$n" -eq 716800 ]
+ok "dd of=zero (write) accepted" -- sh -c "dd if=/dev/urandom of='$Z' bs=64k count=4 2>/dev/null"
+
+cz_check io "$Z"
+cz_check ioctl "$Z"
+cz_check uring "$Z"
+cz_check stress "$Z" 3
+cz_check killed "$Z"
+
+errs=$(grep '^routine_errors' "$CZ_TMP/mnt-io/stats" | awk '{print $2}')
+ok "stats: routine_errors = 0 (got $errs)" -- [ "$errs" = 0 ]
+ok "SIGTERM stops the daemon" -- cz_stop io
+ok "no mount left at mnt-io" -- eval "! cz_mounted '$CZ_TMP/mnt-io'"
+done_testing

@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared by the tests/cuse/*.sh tests: TAP helpers, a private temporary
+# directory, daemons started with a pidfile (only those are ever stopped),
+# bounded waits, and a cleanup trap that leaves no mount behind.
+. "$top_srcdir/tests/tap.sh"
+
+cz_require_fuse() {
+	[ "$(id -u)" = 0 ] || skip_all "needs root (allow_other mounts, uid-switching checks)"
+	[ -c /dev/fuse ] || skip_all "no /dev/fuse on this machine"
+	[ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO=$CUSEZERO)"
+	CZ_TMP=$(mktemp -d /tmp/cusezero-test.XXXXXX) || skip_all "mktemp failed"
+	chmod 755 "$CZ_TMP"
+	trap cz_cleanup EXIT
+	trap 'exit 1' INT TERM
+}
+
+cz_pid() { cat "$CZ_TMP/$1.pid" 2>/dev/null; }
+
+# Is anything (live or stale) mounted at $1?
+cz_mounted() { grep -q " $1 " /proc/self/mountinfo; }
+
+cz_cleanup() {
+	for pf in "$CZ_TMP"/*.pid; do
+		[ -f "$pf" ] || continue
+		p=$(cat "$pf")
+		[ -n "$p" ] && kill -TERM "$p" 2>/dev/null
+	done
+	sleep 0.3
+	for m in "$CZ_TMP"/mnt-*; do
+		[ -d "$m" ] || continue
+		if cz_mounted "$m"; then
+			diag "cleanup: unmounting leftover $m"
+			umount -l "$m" 2>/dev/null || fusermount3 -u -z "$m" 2>/dev/null
+		fi
+	done
+	rm -rf "$CZ_TMP"
+}
+
+# Wait up to $2 tenths of a second for command $1 (eval'd) to succeed.
+cz_wait() {
+	i=0
+	while [ "$i" -lt "$2" ]; do
+		eval "$1" && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# cz_start NAME [OPTIONS...]: background daemon at $CZ_TMP/mnt-NAME.
+cz_start() {
+	n=$1; shift
+	[ -d "$CZ_TMP/mnt-$n" ] || mkdir "$CZ_TMP/mnt-$n" 2>/dev/null
+	"$CUSEZERO" --fuse "$CZ_TMP/mnt-$n" --pidfile "$CZ_TMP/$n.pid" "$@" 2>"$CZ_TMP/$n.err"
+}
+
+# cz_stop NAME [SIGNAL]: signal the daemon, wait (10 s) until it is gone.
+cz_stop() {
+	p=$(cz_pid "$1")
+	[ -n "$p" ] || return 1
+	kill -"${2:-TERM}" "$p" 2>/dev/null
+	cz_wait "! kill -0 $p 2>/dev/null" 100 || return 1
+	rm -f "$CZ_TMP/$1.pid"
+}
+
+# cz_check CHECK DEVICE [ARGS]: run zdev_check, one TAP line per PASS/FAIL/SKIP.
+cz_check() {
+	out=$CZ_TMP/check.out
+	"$top_builddir/tests/cuse/zdev_check" "$@" >"$out" 2>"$CZ_TMP/check.err"
+	st=$?
+	nfail=0
+	while IFS= read -r line; do
+		case $line in
+		PASS\ *) pass "${line#PASS }" ;;
+		FAIL\ *) fail "${line#FAIL }"; nfail=$((nfail + 1)) ;;
+		SKIP\ *) skip "${line#SKIP }" ;;
+		*) echo "$line" ;;
+		esac
+	done <"$out"
+	sed 's/^/# stderr: /' "$CZ_TMP/check.err"
+	if [ "$st" -ne 0 ] && [ "$nfail" -eq 0 ]; then
+		fail "zdev_check $1 exited with status $st"
+	fi
+}

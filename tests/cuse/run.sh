@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: `cusezero run -- COMMAND` runs unmodified programs with
+# /dev/zero bound to the device in a private mount namespace: they read
+# zeros through the daemon (its statistics count them), CUSEZERO_DEVICE is
+# exported, COMMAND's exit status is returned, and afterwards nothing is
+# mounted and the system's /dev/zero is untouched.
+. "$top_srcdir/tests/cuse/lib.sh"
+cz_require_fuse
+command -v unshare >/dev/null || true
+
+zero_id() { stat -L -c '%t:%T %F' /dev/zero; }
+before=$(zero_id)
+M=$CZ_TMP/mnt-r
+mkdir -p "$M"
+export ZEROCTL
+out=$("$CUSEZERO" run --fuse "$M" -- sh -c '
+	dd if=/dev/zero bs=1M count=1 2>/dev/null | od -An -tx1 | sort -u
+	head -c 100000 /dev/zero | od -An -tx1 | sort -u
+	"$ZEROCTL" /dev/zero --stats --json' 2>"$CZ_TMP/err")
+st=$?
+diag "run output: $(echo "$out" | tr '\n' '|')"
+ok "run: exit 0 ($(head -c 300 "$CZ_TMP/err"))" -- [ "$st" -eq 0 ]
+zl=$(echo "$out" | grep -c '^ 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00$')
+ok "run: dd and head -c of /dev/zero read zeros" -- \
+	sh -c "[ $zl -eq 2 ] && [ \$(echo '$out' | grep -c '^ [0-9a-f][0-9a-f] ') -eq 2 ]"
+bytes=$(echo "$out" | sed -n 's/.*"bytes":\([0-9]*\),.*/\1/p' | head -1)
+ok "run: the daemon's stats count the reads (bytes=$bytes >= 1148576)" -- \
+	[ "${bytes:-0}" -ge 1148576 ]
+out=$("$CUSEZERO" run --fuse "$M" -- sh -c 'echo "$CUSEZERO_DEVICE"' 2>/dev/null)
+ok "run: CUSEZERO_DEVICE=$out" -- [ "$out" = "$(cd "$M" && pwd -P)/zero" ]
+"$CUSEZERO" run --fuse "$M" -- sh -c 'exit 7' 2>/dev/null
+st=$?
+ok "run: COMMAND's exit status is returned (7, got $st)" -- [ "$st" -eq 7 ]
+"$CUSEZERO" run --fuse "$M" -- /nonexistent/program 2>"$CZ_TMP/err"
+st=$?
+ok "run: missing COMMAND -> 127 ($st: $(cat "$CZ_TMP/err"))" -- [ "$st" -eq 127 ]
+"$CUSEZERO" run --fuse "$M" 2>"$CZ_TMP/err"
+st=$?
+ok "run without -- COMMAND: one-line error ($(cat "$CZ_TMP/err"))" -- \
+	sh -c "[ $st -ne 0 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ]"
+out=$("$CUSEZERO" run --fuse "$M" --routine c_store_loop --chunk 1KB -- \
+	sh -c '"$ZEROCTL" /dev/zero' 2>/dev/null)
+ok "run: daemon options apply (routine c_store_loop, chunk 1024)" -- \
+	sh -c "echo '$out' | grep -q '^routine=c_store_loop' && echo '$out' | grep -q '^chunk=1024'"
+ok "after run: nothing mounted at $M" -- eval "! cz_mounted '$M'"
+ok "after run: no mount on /dev/zero here" -- eval "! grep -q ' /dev/zero ' /proc/self/mountinfo"
+ok "after run: /dev/zero is still the kernel's ($before)" -- [ "$(zero_id)" = "$before" ]
+n=$(head -c 100000 /dev/zero | tr -d '\000' | wc -c)
+ok "after run: /dev/zero still reads zeros" -- [ "$n" -eq 0 ]
+done_testing

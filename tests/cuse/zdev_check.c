@@ -1,0 +1,694 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Description: functional checks of a running cusezero device, CUSE node or
+ * FUSE file alike (the host tests and the VM test both run it):
+ *
+ *     zdev_check io|ioctl|uring|stress|killed DEVICE [SECONDS]
+ *
+ * Prints one line per check: "PASS what", "FAIL what: step value" or
+ * "SKIP what: reason"; the TAP wrapper (tests/cuse/lib.sh) numbers them.
+ * Exit status: 0 all passed, 1 a check failed.
+ *
+ * Every read goes into a buffer pre-filled with 0xA5 at an odd offset, with
+ * 0xA5 guard bytes on both sides: a byte left uncleared or a byte written
+ * outside the request fails the check with its position.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_LIBURING
+#include <liburing.h>
+#endif
+
+#include "cusezero.h"
+
+#define GUARD 64
+#define POISON 0xa5
+
+static const char *device;
+static int failures;
+static char first_fail[512];
+
+__attribute__((format(printf, 1, 2)))
+static void fail_once(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (failures++)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(first_fail, sizeof(first_fail), fmt, ap);
+	va_end(ap);
+}
+
+/* One result line per check; the first failure inside it is the detail. */
+static void report(const char *what)
+{
+	if (failures)
+		printf("FAIL %s: %s (%d failures)\n", what, first_fail, failures);
+	else
+		printf("PASS %s\n", what);
+	fflush(stdout);
+}
+
+static int total_failed;
+
+static void check_end(const char *what)
+{
+	report(what);
+	if (failures)
+		total_failed++;
+	failures = 0;
+	first_fail[0] = 0;
+}
+
+static int open_dev(int flags)
+{
+	int fd = open(device, flags | O_CLOEXEC);
+
+	if (fd < 0) {
+		fprintf(stderr, "zdev_check: open %s: %s\n", device, strerror(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+/* buf[0..GUARD+off) and [GUARD+off+n, +GUARD) must be POISON, the middle zero. */
+static bool verify(const unsigned char *buf, size_t off, size_t n, const char *step)
+{
+	size_t i;
+
+	for (i = 0; i < GUARD + off; i++)
+		if (buf[i] != POISON) {
+			fail_once("%s: guard byte %zd before the data = %#x", step,
+				  (ssize_t)i - (ssize_t)(GUARD + off), buf[i]);
+			return false;
+		}
+	for (i = 0; i < n; i++)
+		if (buf[GUARD + off + i]) {
+			fail_once("%s: byte %zu of %zu = %#x", step, i, n, buf[GUARD + off + i]);
+			return false;
+		}
+	for (i = 0; i < GUARD; i++)
+		if (buf[GUARD + off + n + i] != POISON) {
+			fail_once("%s: guard byte %zu after the data = %#x", step, i,
+				  buf[GUARD + off + n + i]);
+			return false;
+		}
+	return true;
+}
+
+static unsigned char *big_buffer(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED) {
+		perror("zdev_check: mmap");
+		exit(1);
+	}
+	return p;
+}
+
+static const size_t sizes[] = {
+	1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 63, 64, 65, 100, 127, 511, 512, 513, 1000, 4095, 4096,
+	4097, 8191, 8192, 12345, 65536, 102400, 131071, 131072, 131073, 262144, 1048575,
+	1048576, 1048577, 2097155, 4194304,
+};
+static const size_t offsets[] = { 0, 1, 7, 63, 4095 };
+#define MAX_LEN (4194304 + 4096 + 2 * GUARD)
+
+static void check_io(void)
+{
+	unsigned char *buf = big_buffer(MAX_LEN);
+	char step[128];
+	struct iovec iov[3];
+	struct pollfd pfd;
+	size_t si, oi;
+	ssize_t r;
+	int fd = open_dev(O_RDWR);
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
+		for (oi = 0; oi < sizeof(offsets) / sizeof(offsets[0]); oi++) {
+			size_t n = sizes[si], off = offsets[oi];
+
+			memset(buf, POISON, n + off + 2 * GUARD);
+			r = read(fd, buf + GUARD + off, n);
+			snprintf(step, sizeof(step), "read size %zu at buffer offset %zu", n, off);
+			if (r != (ssize_t)n)
+				fail_once("%s: returned %zd (%s)", step, r, r < 0 ? strerror(errno) : "short");
+			else
+				verify(buf, off, n, step);
+		}
+	check_end("read() 1 B .. 4 MiB at 5 buffer offsets: all zero, guards intact");
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si += 3) {
+		static const off_t foffs[] = { 0, 1, 4096, 12345, (off_t)1 << 40 };
+		size_t fo;
+
+		for (fo = 0; fo < sizeof(foffs) / sizeof(foffs[0]); fo++) {
+			size_t n = sizes[si];
+
+			memset(buf, POISON, n + 3 + 2 * GUARD);
+			r = pread(fd, buf + GUARD + 3, n, foffs[fo]);
+			snprintf(step, sizeof(step), "pread size %zu at file offset %lld", n,
+				 (long long)foffs[fo]);
+			if (r != (ssize_t)n)
+				fail_once("%s: returned %zd (%s)", step, r, r < 0 ? strerror(errno) : "short");
+			else
+				verify(buf, 3, n, step);
+		}
+	}
+	check_end("pread() at file offsets 0 .. 1 TiB: all zero");
+
+	for (si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si += 2) {
+		size_t n = sizes[si], a = n / 3, b = n / 5 + 1, c = n > a + b ? n - a - b : 0;
+
+		memset(buf, POISON, a + b + c + 2 * GUARD);
+		iov[0] = (struct iovec){ buf + GUARD, a };
+		iov[1] = (struct iovec){ buf + GUARD + a, b };
+		iov[2] = (struct iovec){ buf + GUARD + a + b, c };
+		r = readv(fd, iov, 3);
+		snprintf(step, sizeof(step), "readv %zu+%zu+%zu", a, b, c);
+		if (r != (ssize_t)(a + b + c))
+			fail_once("%s: returned %zd", step, r);
+		else
+			verify(buf, 0, a + b + c, step);
+	}
+	check_end("readv() with 3 segments: all zero");
+
+	memset(buf, 0x5a, 1 << 20);
+	r = write(fd, buf, 65536);
+	if (r != 65536)
+		fail_once("write 64 KiB: returned %zd (%s)", r, r < 0 ? strerror(errno) : "short");
+	r = pwrite(fd, buf, 1 << 20, 4096);
+	if (r != 1 << 20)
+		fail_once("pwrite 1 MiB: returned %zd", r);
+	r = write(fd, buf, 1);
+	if (r != 1)
+		fail_once("write 1 B: returned %zd", r);
+	memset(buf, POISON, 4096 + 2 * GUARD);
+	r = read(fd, buf + GUARD, 4096);
+	if (r != 4096)
+		fail_once("read after write: returned %zd", r);
+	else
+		verify(buf, 0, 4096, "read after write");
+	check_end("write()/pwrite() accepted and discarded");
+
+	pfd = (struct pollfd){ .fd = fd, .events = POLLIN | POLLOUT };
+	r = poll(&pfd, 1, 5000);
+	if (r != 1 || (pfd.revents & (POLLIN | POLLOUT)) != (POLLIN | POLLOUT))
+		fail_once("poll: returned %zd revents %#x", r, (unsigned)pfd.revents);
+	if (lseek(fd, 12345, SEEK_SET) < 0)
+		fail_once("lseek SEEK_SET 12345: %s", strerror(errno));
+	if (lseek(fd, 0, SEEK_CUR) < 0)
+		fail_once("lseek SEEK_CUR: %s", strerror(errno));
+	check_end("poll() readable+writable, lseek() accepted");
+	close(fd);
+	munmap(buf, MAX_LEN);
+}
+
+static int xioctl(int fd, unsigned long cmd, void *arg)
+{
+	return ioctl(fd, cmd, arg) ? errno : 0;
+}
+
+static void get_stats(int fd, struct cusezero_stats *st)
+{
+	int e = xioctl(fd, CUSEZERO_IOC_GET_STATS, st);
+
+	if (e)
+		fail_once("GET_STATS: %s", strerror(e));
+}
+
+static void check_ioctl(void)
+{
+	struct cusezero_stats st, st2;
+	struct cusezero_routine r, orig;
+	struct cusezero_align a;
+	unsigned char buf[16384];
+	uint64_t chunk;
+	unsigned i, usable = 0;
+	pid_t pid;
+	int e, status, fd = open_dev(O_RDONLY);
+
+	e = xioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &orig);
+	if (e || !orig.name[0])
+		fail_once("GET_ROUTINE: %s name '%s'", strerror(e), orig.name);
+	get_stats(fd, &st);
+	if (st.version != CUSEZERO_STATS_VERSION || !st.nroutines || strcmp(st.routine, orig.name))
+		fail_once("GET_STATS: version %u nroutines %u routine '%s'", st.version,
+			  st.nroutines, st.routine);
+	check_end("GET_ROUTINE / GET_STATS");
+
+	for (i = 0; i < st.nroutines; i++) {
+		memset(&r, 0, sizeof(r));
+		snprintf(r.name, sizeof(r.name), "%s", st.per_routine[i].name);
+		e = xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);
+		if (e == EINVAL)
+			continue;       /* not usable on this CPU */
+		if (e) {
+			fail_once("SET_ROUTINE %s: %s", r.name, strerror(e));
+			continue;
+		}
+		usable++;
+		memset(&r, 0, sizeof(r));
+		e = xioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &r);
+		if (e || strcmp(r.name, st.per_routine[i].name))
+			fail_once("GET_ROUTINE after SET %s: '%s'", st.per_routine[i].name, r.name);
+	}
+	if (!usable)
+		fail_once("SET_ROUTINE: no routine accepted of %u", st.nroutines);
+	xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &orig);
+	check_end("SET_ROUTINE to every usable routine, GET_ROUTINE reads it back");
+
+	memset(&r, 0, sizeof(r));
+	strcpy(r.name, "no_such_routine");
+	e = xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);
+	if (e != EINVAL)
+		fail_once("SET_ROUTINE no_such_routine: %s, want EINVAL", strerror(e));
+	memset(r.name, 'a', sizeof(r.name));
+	e = xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);
+	if (e != EINVAL)
+		fail_once("SET_ROUTINE without NUL: %s, want EINVAL", strerror(e));
+	memset(&r, 0, sizeof(r));
+	xioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &r);
+	if (strcmp(r.name, orig.name))
+		fail_once("routine changed by a failed SET: '%s'", r.name);
+	check_end("SET_ROUTINE invalid name -> EINVAL, nothing changed");
+
+	a = (struct cusezero_align){ 4095, CUSEZERO_POINT_LOOP };
+	e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
+	if (e == EINVAL) {
+		a.point = CUSEZERO_POINT_ENTRY;
+		e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
+	}
+	if (e == EINVAL) {
+		printf("SKIP SET_ALIGN/GET_ALIGN round trip: routine %s is not relocatable\n", orig.name);
+	} else {
+		struct cusezero_align g;
+
+		if (e)
+			fail_once("SET_ALIGN 4095: %s", strerror(e));
+		e = xioctl(fd, CUSEZERO_IOC_GET_ALIGN, &g);
+		if (e || g.offset != 4095 || g.point != a.point)
+			fail_once("GET_ALIGN: %d point %u", g.offset, g.point);
+		memset(buf, POISON, 8192 + 2 * GUARD);
+		if (read(fd, buf + GUARD, 8192) != 8192)
+			fail_once("read with placed routine: %s", strerror(errno));
+		else
+			verify(buf, 0, 8192, "read with placed routine");
+		check_end("SET_ALIGN 4095 / GET_ALIGN, reads through the placed copy");
+	}
+	{
+		static const struct cusezero_align bad[] = {
+			{ 4096, CUSEZERO_POINT_LOOP }, { -2, CUSEZERO_POINT_LOOP },
+			{ 100000, CUSEZERO_POINT_ENTRY }, { 0, 7 },
+		};
+		struct cusezero_align before, after;
+
+		xioctl(fd, CUSEZERO_IOC_GET_ALIGN, &before);
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			a = bad[i];
+			e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
+			if (e != EINVAL)
+				fail_once("SET_ALIGN %d point %u: %s, want EINVAL", bad[i].offset,
+					  bad[i].point, strerror(e));
+		}
+		xioctl(fd, CUSEZERO_IOC_GET_ALIGN, &after);
+		if (before.offset != after.offset || before.point != after.point)
+			fail_once("align changed by a failed SET: %d -> %d", before.offset, after.offset);
+		a = (struct cusezero_align){ CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
+		e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
+		if (e)
+			fail_once("SET_ALIGN none: %s", strerror(e));
+		check_end("SET_ALIGN invalid offset/point -> EINVAL, nothing changed; none accepted");
+	}
+
+	chunk = 0;
+	if ((e = xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk)) != EINVAL)
+		fail_once("SET_CHUNK 0: %s, want EINVAL", strerror(e));
+	chunk = CUSEZERO_CHUNK_MAX + 1;
+	if ((e = xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk)) != EINVAL)
+		fail_once("SET_CHUNK 1MB+1: %s, want EINVAL", strerror(e));
+	xioctl(fd, CUSEZERO_IOC_GET_CHUNK, &chunk);
+	if (chunk != st.chunk)
+		fail_once("chunk changed by a failed SET: %llu", (unsigned long long)chunk);
+	check_end("SET_CHUNK 0 / 1MB+1 -> EINVAL, nothing changed");
+
+	{
+		static const uint64_t chunks[] = { 1, 7, 64, 1000, 65536, CUSEZERO_CHUNK_MAX };
+
+		for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+			chunk = chunks[i];
+			e = xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk);
+			chunk = 0;
+			if (e || xioctl(fd, CUSEZERO_IOC_GET_CHUNK, &chunk) || chunk != chunks[i])
+				fail_once("SET/GET_CHUNK %llu: %s got %llu",
+					  (unsigned long long)chunks[i], strerror(e),
+					  (unsigned long long)chunk);
+			memset(buf, POISON, 10001 + 2 * GUARD);
+			if (read(fd, buf + GUARD, 10001) != 10001)
+				fail_once("read with chunk %llu", (unsigned long long)chunks[i]);
+			else
+				verify(buf, 0, 10001, "read with a small chunk");
+		}
+		chunk = st.chunk;
+		xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk);
+		check_end("SET_CHUNK 1 B .. 1 MiB, reads stay zero");
+	}
+
+	e = xioctl(fd, CUSEZERO_IOC_RESET_STATS, NULL);
+	get_stats(fd, &st2);
+	if (e || st2.total.requests || st2.total.bytes)
+		fail_once("RESET_STATS: %s, then requests %llu", strerror(e),
+			  (unsigned long long)st2.total.requests);
+	for (i = 0; i < 3; i++)
+		if (read(fd, buf, 1000) != 1000)
+			fail_once("read 1000");
+	get_stats(fd, &st2);
+	if (st2.total.requests != 3 || st2.total.bytes != 3000 || st2.total.errors)
+		fail_once("after 3 reads of 1000 B: requests %llu bytes %llu errors %llu",
+			  (unsigned long long)st2.total.requests, (unsigned long long)st2.total.bytes,
+			  (unsigned long long)st2.total.errors);
+	for (i = 0; i < st2.nroutines; i++)
+		if (!strcmp(st2.per_routine[i].name, st2.routine) &&
+		    st2.per_routine[i].c.requests != 3)
+			fail_once("per-routine %s requests %llu, want 3", st2.routine,
+				  (unsigned long long)st2.per_routine[i].c.requests);
+	check_end("RESET_STATS, then 3 reads counted (total and per routine)");
+
+	if ((e = xioctl(fd, _IO(CUSEZERO_IOC_MAGIC, 99), NULL)) != ENOTTY)
+		fail_once("_IO('Z', 99): %s, want ENOTTY", strerror(e));
+	if ((e = xioctl(fd, _IOR('Q', 1, int), buf)) != ENOTTY)
+		fail_once("_IOR('Q', 1, int): %s, want ENOTTY", strerror(e));
+	if ((e = xioctl(fd, CUSEZERO_IOC_GET_STATS, (void *)8)) != EFAULT)
+		fail_once("GET_STATS to address 8: %s, want EFAULT", strerror(e));
+	if ((e = xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, (void *)8)) != EFAULT)
+		fail_once("SET_ROUTINE from address 8: %s, want EFAULT", strerror(e));
+	check_end("unknown commands -> ENOTTY, bad user pointers -> EFAULT");
+
+	/* An unprivileged caller: settings -> EPERM, statistics and reads allowed. */
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int bad = 0, cfd;
+		uint64_t c = 4096;
+
+		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+		    setresuid(65534, 65534, 65534))
+			_exit(100);
+		cfd = open(device, O_RDONLY | O_CLOEXEC);
+		if (cfd < 0)
+			_exit(101);
+		memset(&r, 0, sizeof(r));
+		snprintf(r.name, sizeof(r.name), "%s", orig.name);
+		a = (struct cusezero_align){ CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
+		bad |= (xioctl(cfd, CUSEZERO_IOC_SET_ROUTINE, &r) != EPERM) << 0;
+		bad |= (xioctl(cfd, CUSEZERO_IOC_SET_ALIGN, &a) != EPERM) << 1;
+		bad |= (xioctl(cfd, CUSEZERO_IOC_SET_CHUNK, &c) != EPERM) << 2;
+		bad |= (xioctl(cfd, CUSEZERO_IOC_RESET_STATS, NULL) != EPERM) << 3;
+		bad |= (xioctl(cfd, CUSEZERO_IOC_GET_STATS, &st2) != 0) << 4;
+		bad |= (xioctl(cfd, CUSEZERO_IOC_GET_ROUTINE, &r) != 0) << 5;
+		bad |= (read(cfd, buf, 4096) != 4096) << 6;
+		_exit(bad);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		fail_once("uid 65534 child: fork/wait failed");
+	else if (WEXITSTATUS(status) >= 100)
+		fail_once("uid 65534 child: %s", WEXITSTATUS(status) == 100 ? "setresuid failed"
+						  : "cannot open the device");
+	else if (WEXITSTATUS(status))
+		fail_once("uid 65534: wrong result mask %#x (bits: set_routine, set_align, "
+			  "set_chunk, reset want EPERM; get_stats, get_routine, read want success)",
+			  WEXITSTATUS(status));
+	check_end("uid 65534: SET_*/RESET -> EPERM; GET_*, stats and reads allowed");
+	close(fd);
+}
+
+#ifdef HAVE_LIBURING
+static void check_uring(void)
+{
+	static const size_t usz[] = { 1, 4096, 102400, 131072, 1048576, 12345, 65537, 3 };
+	struct io_uring ring;
+	struct io_uring_cqe *cqe;
+	unsigned char *buf = big_buffer(8 * (1048576 + 4096 + 2 * GUARD));
+	size_t stride = 1048576 + 4096 + 2 * GUARD, i;
+	int fd = open_dev(O_RDONLY), e, round;
+
+	e = io_uring_queue_init(16, &ring, 0);
+	if (e) {
+		printf("SKIP io_uring reads: io_uring_queue_init: %s\n", strerror(-e));
+		close(fd);
+		return;
+	}
+	for (round = 0; round < 4; round++) {
+		memset(buf, POISON, 8 * stride);
+		for (i = 0; i < 8; i++) {
+			struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+			if (!sqe) {
+				fail_once("io_uring_get_sqe: ring full");
+				break;
+			}
+			io_uring_prep_read(sqe, fd, buf + i * stride + GUARD + 1, (unsigned)usz[i],
+					   (off_t)i * 4096);
+			sqe->user_data = i;
+		}
+		e = io_uring_submit(&ring);
+		if (e != 8)
+			fail_once("io_uring_submit: %d", e);
+		for (i = 0; i < 8; i++) {
+			char step[64];
+			size_t k;
+
+			e = io_uring_wait_cqe(&ring, &cqe);
+			if (e) {
+				fail_once("io_uring_wait_cqe: %s", strerror(-e));
+				break;
+			}
+			k = (size_t)cqe->user_data;
+			snprintf(step, sizeof(step), "io_uring read of %zu", usz[k]);
+			if (cqe->res != (int)usz[k])
+				fail_once("%s: res %d", step, cqe->res);
+			else
+				verify(buf + k * stride, 1, usz[k], step);
+			io_uring_cqe_seen(&ring, cqe);
+		}
+	}
+	check_end("io_uring reads (8 in flight, 1 B .. 1 MiB): all zero");
+
+	/* Close the file and the ring with reads still in flight: the daemon must keep serving. */
+	for (i = 0; i < 8; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+
+		if (!sqe)
+			break;
+		io_uring_prep_read(sqe, fd, buf + i * stride, 1048576, 0);
+	}
+	io_uring_submit(&ring);
+	close(fd);
+	io_uring_queue_exit(&ring);
+	fd = open_dev(O_RDONLY);
+	memset(buf, POISON, stride);
+	if (read(fd, buf + GUARD, 1048576) != 1048576)
+		fail_once("read after closing with requests in flight: %s", strerror(errno));
+	else
+		verify(buf, 0, 1048576, "read after closing with requests in flight");
+	check_end("closing fd and ring with 8 reads in flight; device still serves");
+	close(fd);
+}
+#else
+static void check_uring(void)
+{
+	printf("SKIP io_uring reads: built without liburing\n");
+}
+#endif
+
+/* Reader processes verify every byte until the deadline; exit 0 or 1. */
+static void reader_loop(double seconds, unsigned seed)
+{
+	unsigned char *buf = big_buffer(1048576 + 2 * GUARD + 64);
+	struct timespec t0, t;
+	int fd = open_dev(O_RDONLY);
+	unsigned long long reads = 0;
+
+	srand(seed);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		size_t n = 1 + (size_t)rand() % 1048576, off = (size_t)rand() % 64;
+
+		if (rand() % 4 == 0)
+			n = 4096;
+		memset(buf, POISON, n + off + 2 * GUARD);
+		if (read(fd, buf + GUARD + off, n) != (ssize_t)n) {
+			fprintf(stderr, "reader %u: read %zu: %s\n", seed, n, strerror(errno));
+			_exit(1);
+		}
+		if (!verify(buf, off, n, "concurrent read")) {
+			fprintf(stderr, "reader %u: %s\n", seed, first_fail);
+			_exit(1);
+		}
+		reads++;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 < seconds);
+	_exit(reads ? 0 : 1);
+}
+
+static void check_stress(double seconds)
+{
+	struct cusezero_stats st, st2;
+	struct cusezero_routine orig, r;
+	struct cusezero_align a;
+	pid_t pids[4];
+	struct timespec t0, t, ts = { 0, 2 * 1000 * 1000 };
+	unsigned i, switches = 0;
+	int status, fd = open_dev(O_RDONLY);
+	uint64_t chunk;
+
+	xioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &orig);
+	get_stats(fd, &st);
+	fflush(stdout);
+	for (i = 0; i < 4; i++) {
+		pids[i] = fork();
+		if (pids[i] == 0)
+			reader_loop(seconds, i + 1);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		i = switches % st.nroutines;
+		memset(&r, 0, sizeof(r));
+		snprintf(r.name, sizeof(r.name), "%s", st.per_routine[i].name);
+		xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);   /* EINVAL when unusable */
+		a = (struct cusezero_align){ (int32_t)((switches * 37) % 4096),
+					      switches & 1 ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP };
+		if (switches % 3 == 2)
+			a.offset = CUSEZERO_ALIGN_NONE;
+		xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);     /* EINVAL when not relocatable */
+		chunk = switches % 5 == 4 ? 64 : 4096;
+		xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk);
+		switches++;
+		nanosleep(&ts, NULL);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9 < seconds);
+	for (i = 0; i < 4; i++) {
+		if (waitpid(pids[i], &status, 0) != pids[i] || !WIFEXITED(status) ||
+		    WEXITSTATUS(status))
+			fail_once("reader %u failed (status %#x)", i + 1, (unsigned)status);
+	}
+	a = (struct cusezero_align){ CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
+	xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
+	xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &orig);
+	chunk = st.chunk;
+	xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk);
+	get_stats(fd, &st2);
+	if (st2.total.errors != st.total.errors)
+		fail_once("routine errors went from %llu to %llu",
+			  (unsigned long long)st.total.errors, (unsigned long long)st2.total.errors);
+	if (st2.total.requests <= st.total.requests)
+		fail_once("no requests counted");
+	printf("# %u settings switches, %llu requests during %.1f s\n", switches,
+	       (unsigned long long)(st2.total.requests - st.total.requests), seconds);
+	check_end("4 concurrent readers, every byte verified, while routine/align/chunk switch");
+	close(fd);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void check_killed(void)
+{
+	unsigned char *buf = big_buffer(4194304 + 2 * GUARD);
+	struct timespec ts;
+	struct sigaction sa;
+	struct itimerval it = { { 0, 500 }, { 0, 500 } };
+	unsigned i, interrupted = 0;
+	ssize_t r;
+	pid_t pid;
+	int fd;
+
+	fflush(stdout);
+	for (i = 0; i < 20; i++) {
+		pid = fork();
+		if (pid == 0) {
+			fd = open_dev(O_RDONLY);
+			for (;;)
+				if (read(fd, buf, 4194304) < 0)
+					_exit(1);
+		}
+		ts = (struct timespec){ 0, (long)(1 + i % 7) * 1000 * 1000 };
+		nanosleep(&ts, NULL);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	/* A reader interrupted by signals (no SA_RESTART): EINTR or a full, zero read. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+	fd = open_dev(O_RDONLY);
+	for (i = 0; i < 200; i++) {
+		memset(buf, POISON, 4194304 + 2 * GUARD);
+		r = read(fd, buf + GUARD, 4194304);
+		if (r < 0 && errno == EINTR) {
+			interrupted++;
+			continue;
+		}
+		if (r <= 0) {
+			fail_once("interrupted read: %zd (%s)", r, strerror(errno));
+			break;
+		}
+		verify(buf, 0, (size_t)r, "read under SIGALRM");
+	}
+	it = (struct itimerval){ { 0, 0 }, { 0, 0 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+	memset(buf, POISON, 1048576 + 2 * GUARD);
+	if (read(fd, buf + GUARD, 1048576) != 1048576)
+		fail_once("read after the killed readers: %s", strerror(errno));
+	else
+		verify(buf, 0, 1048576, "read after the killed readers");
+	printf("# %u of 200 reads interrupted by SIGALRM\n", interrupted);
+	check_end("20 readers SIGKILLed mid-read, 200 reads under SIGALRM; device still serves");
+	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: zdev_check io|ioctl|uring|stress|killed DEVICE [SECONDS]\n");
+		return 2;
+	}
+	device = argv[2];
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(argv[1], "io"))
+		check_io();
+	else if (!strcmp(argv[1], "ioctl"))
+		check_ioctl();
+	else if (!strcmp(argv[1], "uring"))
+		check_uring();
+	else if (!strcmp(argv[1], "stress"))
+		check_stress(argc > 3 ? atof(argv[3]) : 3.0);
+	else if (!strcmp(argv[1], "killed"))
+		check_killed();
+	else {
+		fprintf(stderr, "zdev_check: %s: unknown check\n", argv[1]);
+		return 2;
+	}
+	return total_failed ? 1 : 0;
+}
