@@ -4,8 +4,8 @@
 # Does zbench's harness distort?  Runs `perf bench mem memset` (Debian's
 # linux-perf) and `zbench memset` back to back, alternating which goes first,
 # for the functions both have, and prints zbench/perf per case as the ratio of
-# the medians, with each side's spread ((max - min) / median) so a noisy
-# machine shows.  Identical algorithms should give 0.97..1.03.  Not a test:
+# the medians (and of the fastest runs), with each side's spread
+# ((max - min) / median) so a noisy machine shows.  Identical algorithms should give 0.97..1.03.  Not a test:
 # it takes a minute or two and its numbers depend on the machine's load.
 #
 #   bench/zbench-vs-perf.sh [path/to/zbench]      env: RUNS=5 PERF=perf CPU=1 SIZES="4KB 1MB"
@@ -44,17 +44,18 @@ loops_for() {	# about 2 GB per run
 run_perf() { $pin "$PERF" bench --format simple mem memset -s "$2" -f "$1" -l "$3" 2>/dev/null | tail -n 1; }
 run_zbench() { $pin "$ZBENCH" --format simple memset -s "$2" -f "$1" -l "$3" 2>/dev/null | tail -n 1; }
 
-# "median spread%": spread = (max - min) / median, how noisy the machine was.
+# "median spread% best": spread = (max - min) / median, how noisy the machine
+# was; best = the fastest run, the least disturbed one on a loaded machine.
 median() { sort -g | awk '{ v[NR] = $1 } END {
 	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	printf "%s %.1f\n", m, (m > 0 ? (v[NR] - v[1]) / m * 100 : 0) }'; }
+	printf "%s %.1f %s\n", m, (m > 0 ? (v[NR] - v[1]) / m * 100 : 0), v[NR] }'; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 printf '# zbench-vs-perf: %s runs per case, alternating order; GB = 2^30 bytes; %s\n' "$RUNS" \
 	"$("$PERF" --version 2>/dev/null)"
-printf '%-16s %6s %8s %10s %8s %11s %8s %7s\n' function size loops perf_GB/s spread% zbench_GB/s spread% ratio
+printf '%-16s %6s %8s %10s %8s %11s %8s %7s %10s\n' function size loops perf_GB/s spread% zbench_GB/s spread% ratio best_ratio
 for f in $FUNCTIONS; do
 	if ! "$ZBENCH" memset -f "$f" -s 4KB >/dev/null 2>&1; then
 		printf '%-16s  (no zbench routine for this perf function here)\n' "$f"
@@ -83,8 +84,8 @@ for f in $FUNCTIONS; do
 		awk -v f="$f" -v s="$s" -v l="$l" -v p="$p" -v z="$z" 'BEGIN {
 			g = 1024 * 1024 * 1024
 			split(p, pp, " "); split(z, zz, " ")
-			printf "%-16s %6s %8d %10.3f %8.1f %11.3f %8.1f %7.3f\n", f, s, l, pp[1] / g, pp[2],
-			       zz[1] / g, zz[2], (pp[1] > 0 ? zz[1] / pp[1] : 0)
+			printf "%-16s %6s %8d %10.3f %8.1f %11.3f %8.1f %7.3f %10.3f\n", f, s, l, pp[1] / g, pp[2],
+			       zz[1] / g, zz[2], (pp[1] > 0 ? zz[1] / pp[1] : 0), (pp[3] > 0 ? zz[3] / pp[3] : 0)
 		}'
 	done
 done
