@@ -65,7 +65,7 @@ static void align_usage(FILE *out)
 {
 	fprintf(out,
 		"\n Usage: zbench align -f ROUTINE [options]\n\n"
-		"    -f, --function <name>   routine to sweep (zbench memset -f help lists them)\n"
+		"    -f, --function <name>   routine to sweep (\"help\" lists the relocatable ones)\n"
 		"        --offsets <list>    offsets in bytes, e.g. 0..127, 0,8,60 or 0..4095:64 (default %s;\n"
 		"                            ranges step by %u, the instruction alignment)\n"
 		"        --of <entry|loop>   which point is placed at the offset (default: loop, else entry)\n"
@@ -280,6 +280,30 @@ static const struct option align_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* perf's "-f help" shape; only routines zero_place() can move are sweepable. */
+static void list_relocatable(void)
+{
+	const char *why;
+	size_t i;
+
+	printf("Available functions:\n");
+	for (i = 0; i < zero_nroutines; i++) {
+		const struct zero_routine *r = &zero_routines[i];
+
+		if (r->code_start && zero_usable(r, &why))
+			printf("\t%s ... %s\n", r->name, r->desc);
+	}
+	for (i = 0; i < zero_nroutines; i++) {
+		const struct zero_routine *r = &zero_routines[i];
+
+		if (!r->code_start)
+			printf("# not relocatable: %s (%s)\n", r->name,
+			       r->no_reloc_why ? r->no_reloc_why : "no code bounds");
+		else if (!zero_usable(r, &why))
+			printf("# not usable here: %s (%s)\n", r->name, why);
+	}
+}
+
 static int bad(const char *opt, const char *val, const char *what)
 {
 	fprintf(stderr, "zbench align: invalid %s '%s'%s%s\n", opt, val, what ? ": " : "", what ? what : "");
@@ -335,6 +359,10 @@ int zb_align_main(int argc, char **argv)
 	if (!fn_name) {
 		fprintf(stderr, "zbench align: -f ROUTINE is required (zbench memset -f help lists them)\n");
 		return 129;
+	}
+	if (!strcmp(fn_name, "help") || !strcmp(fn_name, "h")) {
+		list_relocatable();
+		return 1;	/* as perf's -f help */
 	}
 	ap.r = zb_resolve(fn_name);
 	if (!ap.r)
