@@ -35,6 +35,8 @@
 #define ZL_MAX_BS	(64ULL << 20)
 #define ZL_DEFAULT_TIME	5.0
 
+static volatile sig_atomic_t zl_signalled;
+
 static void zl_usage(FILE *f)
 {
 	fprintf(f,
@@ -218,10 +220,13 @@ static void zl_parse(int argc, char **argv, struct zl_opts *o)
 		o->time_sec = ZL_DEFAULT_TIME;
 }
 
+/* First signal: stop issuing, drain, summarize.  Second: a read that never
+ * completes must not hold the terminal hostage. */
 static void zl_on_signal(int sig)
 {
-	(void)sig;
-	__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(&zl_stop, 1, __ATOMIC_RELAXED) && zl_signalled)
+		_exit(128 + sig);
+	zl_signalled = 1;
 }
 
 static void zl_sleep_ns(uint64_t ns)
