@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: zload --verify passes on zeros and fails, exit 1, naming the
-# offset and the value of the first non-zero byte, whatever the I/O path.
+# offset and the value of the first non-zero byte, whatever the I/O path;
+# a failed read prints op, offset, res and strerror, is counted, exits 1.
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
@@ -23,5 +24,17 @@ done
 # Without --verify the same file is only read.
 ok "no --verify: non-zero file reads with exit 0" -- quiet "$Z" --size 256KB "$TMP/z"
 ok "--verify on /dev/zero passes (qd 16, 100KB)" -- quiet "$Z" --verify --qd 16 --bs 100KB --size 16MB /dev/zero
+
+# A failed read: /proc/self/mem at offset 0 (never mapped) gives EIO.
+J=$("$Z" --json --size 64KB --qd 8 /proc/self/mem 2>"$TMP/err"); rc=$?
+line=$(head -n 1 "$TMP/err")
+case $rc:$line in
+1:*"readv of 4096 bytes at offset 0 failed: res -5 (Input/output error)"*)
+	pass "failed CQE: exit 1, '$line'" ;;
+*)	fail "failed CQE on /proc/self/mem: exit $rc, '$line'" ;;
+esac
+e=$(json_val "$J" errors)
+if [ -n "$e" ] && [ "$e" -ge 1 ] && [ "$e" -le 8 ]; then pass "failed CQEs counted: errors $e (stops issuing, drains qd 8)"
+else fail "failed CQEs counted: errors '$e'"; fi
 
 done_testing
