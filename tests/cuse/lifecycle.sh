@@ -113,7 +113,7 @@ elif cz_start u --user nobody; then
 	n=$(head -c 100000 "$CZ_TMP/mnt-u/zero" | wc -c)
 	ok "--user nobody: serves reads" -- [ "$n" -eq 100000 ]
 	ok "--user nobody: SIGTERM stops it" -- cz_stop u
-	ok "--user nobody: unmounted (auto_unmount)" -- cz_wait "! cz_mounted '$CZ_TMP/mnt-u'" 50
+	ok "--user nobody: unmounted (auto_unmount)" -- cz_wait "! cz_mounted '$CZ_TMP/mnt-u'" 150
 else
 	fail "--user nobody start: $(cat "$CZ_TMP/u.err")"
 fi
