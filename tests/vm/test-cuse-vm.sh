@@ -49,7 +49,7 @@ command -v cpio >/dev/null 2>&1 || skip_all "cpio not found (Debian package cpio
 command -v gzip >/dev/null 2>&1 || skip_all "gzip not found"
 command -v timeout >/dev/null 2>&1 || skip_all "timeout (coreutils) not found"
 for b in "$daemon" "$checker"; do
-	[ -x "$b" ] || skip_all "static binary $b not built (configure said 'VM test (static): no': no static libfuse3, libfuse3-dev ships libfuse3.a)"
+	[ -x "$b" ] || skip_all "static binary $b not built: 'make check' builds it when configure reports 'VM test (static): yes' (needs libfuse3.a from libfuse3-dev)"
 done
 [ -r "$vminit" ] || skip_all "VM init script $vminit not found"
 
@@ -72,6 +72,7 @@ else
 	[ -n "$kernel" ] ||
 		skip_all "no /boot/vmlinuz-VERSION with /lib/modules/VERSION (Debian package linux-image-amd64)"
 fi
+[ -f "$kernel" ] || skip_all "kernel image $kernel not found"
 [ -r "$kernel" ] ||
 	skip_all "kernel image $kernel is not readable by uid $(id -u) (0600 on Debian): run as root or set CZ_VM_KERNEL"
 moddir=${CZ_VM_MODULES:-/lib/modules/$(kver "$kernel")}
