@@ -47,6 +47,7 @@ struct cz_uring_ent {
 	struct cz_fuse_uring_req_header *hdr;
 	void *payload;
 	struct iovec iov[2];
+	uint64_t unique;	/* of the request being served */
 	bool replied;
 	bool live;		/* registered with the kernel, CQE pending */
 };
@@ -266,6 +267,7 @@ static void handle_request(struct cz_uring_ent *ent)
 	struct fuse_buf fb;
 
 	ent->replied = false;
+	ent->unique = in->unique;
 	atomic_fetch_add_explicit(&q->nreq, 1, memory_order_relaxed);
 
 	if (in->opcode == FUSE_READ && u->p.read) {
@@ -610,12 +612,17 @@ static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
 	ssize_t res;
 
 	(void)userdata;
-	if (tl_ent)
+	/*
+	 * On a ring thread, only the reply to the ring request goes to the
+	 * entry: libfuse may answer something else meanwhile (EAGAIN to a stale
+	 * INTERRUPT, whose unique has FUSE_INT_REQ_BIT), that goes to /dev/fuse.
+	 */
+	oh = iov[0].iov_base;
+	if (tl_ent && oh->unique == tl_ent->unique)
 		return ent_reply(tl_ent, iov, count);
-	if (!u)
+	if (!u || tl_ent)
 		return writev(fd, iov, count);
 
-	oh = iov[0].iov_base;
 	is_init = u->state == ST_WAIT_INIT && u->init_unique && oh->unique == u->init_unique;
 	if (is_init && !oh->error && u->kernel_offers && u->p.transport != CZ_TRANSPORT_DEV)
 		patched = patch_init_reply(u, iov, count);

@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: the FUSE front end over io_uring (cusezero --transport).
+# With --transport uring every kind of read returns zeros (the daemon runs
+# with --poison, so a request that skips the routine shows up), concurrent
+# readers and killed readers work, the requests really arrive by io_uring
+# (the daemon's debug summary counts them), the stats count them; auto falls
+# back to /dev/fuse with a note when enable_uring is N; uring sets it as root;
+# a bad --transport is refused.  Needs root and a kernel with
+# CONFIG_FUSE_IO_URING; restores /sys/module/fuse/parameters/enable_uring.
+. "$top_srcdir/tests/cuse/lib.sh"
+cz_require_fuse
+
+PARAM=/sys/module/fuse/parameters/enable_uring
+[ -f "$PARAM" ] || skip_all "kernel without CONFIG_FUSE_IO_URING (no $PARAM)"
+param_saved=$(cat "$PARAM")
+set_param() { echo "$1" >"$PARAM" 2>/dev/null; }
+set_param Y || skip_all "cannot write $PARAM"
+trap 'set_param "$param_saved"; cz_cleanup' EXIT
+
+# A bad value: one line naming the option, status 2.
+"$CUSEZERO" --fuse "$CZ_TMP/mnt-bad" --transport bogus 2>"$CZ_TMP/bad.err"
+st=$?
+ok "--transport bogus exits 2 (got $st)" -- [ "$st" -eq 2 ]
+ok "--transport bogus: the error names the option" -- grep -q -- "--transport" "$CZ_TMP/bad.err"
+
+# Without the right to unmount, the ring's teardown races auto_unmount: refused.
+if command -v fusermount3 >/dev/null; then
+	mkdir -p "$CZ_TMP/mnt-user"
+	"$CUSEZERO" --fuse "$CZ_TMP/mnt-user" --pidfile "$CZ_TMP/user.pid" --user nobody \
+		--transport uring 2>"$CZ_TMP/user.err"
+	st=$?
+	ok "--transport uring --user nobody is refused (status $st)" -- [ "$st" -ne 0 ]
+	ok "--transport uring --user nobody: nothing left mounted" -- \
+		eval "! cz_mounted '$CZ_TMP/mnt-user'"
+fi
+
+# The ring-served device, through the same checks as tests/cuse/io.sh.
+if cz_start ring --poison --transport uring; then
+	Z=$CZ_TMP/mnt-ring/zero
+	pass "cusezero --transport uring started"
+	n=$(head -c 5000000 "$Z" | tr -d '\000' | wc -c)
+	ok "head -c 5000000: only zero bytes (non-zero: $n)" -- [ "$n" -eq 0 ]
+	n=$(dd if="$Z" bs=100k count=7 2>/dev/null | wc -c)
+	ok "dd bs=100k count=7 gives 716800 bytes (got $n)" -- [ "$n" -eq 716800 ]
+	n=$(dd if="$Z" bs=1M count=8 2>/dev/null | tr -d '\000' | wc -c)
+	ok "dd bs=1M count=8: only zero bytes (non-zero: $n)" -- [ "$n" -eq 0 ]
+	ok "dd of=zero (write) accepted" -- sh -c "dd if=/dev/urandom of='$Z' bs=64k count=4 2>/dev/null"
+	cz_check io "$Z"
+	cz_check uring "$Z"
+	cz_check stress "$Z" 3
+	cz_check killed "$Z"
+	req=$(awk '$1 == "requests" { print $2 }' "$CZ_TMP/mnt-ring/stats")
+	ok "stats count the ring's requests (requests = $req)" -- [ "${req:-0}" -gt 100 ]
+	errs=$(awk '$1 == "routine_errors" { print $2 }' "$CZ_TMP/mnt-ring/stats")
+	ok "stats: routine_errors = 0 (got $errs)" -- [ "$errs" = 0 ]
+	ok "SIGTERM stops the daemon" -- cz_stop ring
+	ok "no mount left at mnt-ring" -- eval "! cz_mounted '$CZ_TMP/mnt-ring'"
+else
+	fail "start cusezero --transport uring: $(cat "$CZ_TMP/ring.err")"
+fi
+
+# Do the requests really come by ring?  The debug summary at exit says.
+mkdir -p "$CZ_TMP/mnt-dbg"
+"$CUSEZERO" -d --fuse "$CZ_TMP/mnt-dbg" --transport uring 2>"$CZ_TMP/dbg.err" &
+dpid=$!
+echo "$dpid" >"$CZ_TMP/dbg.pid"
+if cz_wait "[ -e '$CZ_TMP/mnt-dbg/zero' ]" 100; then
+	dd if="$CZ_TMP/mnt-dbg/zero" of=/dev/null bs=100k count=50 2>/dev/null
+	kill -TERM "$dpid"
+	wait "$dpid"
+	rm -f "$CZ_TMP/dbg.pid"
+	nring=$(sed -n 's/.* \([0-9][0-9]*\) requests by io_uring.*/\1/p' "$CZ_TMP/dbg.err")
+	ok "50 reads of 100 KiB were served by io_uring (count: ${nring:-none})" -- \
+		[ "${nring:-0}" -ge 50 ]
+	[ -n "$nring" ] || grep -i uring "$CZ_TMP/dbg.err" | sed 's/^/# /'
+else
+	fail "cusezero -d --transport uring: no zero file after 10 s: $(tail -3 "$CZ_TMP/dbg.err")"
+fi
+
+# enable_uring = N: auto falls back with a note, uring (root) switches it on.
+set_param N
+mkdir -p "$CZ_TMP/mnt-auto"
+"$CUSEZERO" -d --fuse "$CZ_TMP/mnt-auto" --transport auto 2>"$CZ_TMP/auto.err" &
+echo $! >"$CZ_TMP/auto.pid"
+if cz_wait "[ -e '$CZ_TMP/mnt-auto/zero' ]" 100; then
+	n=$(dd if="$CZ_TMP/mnt-auto/zero" bs=100k count=20 2>/dev/null | tr -d '\000' | wc -c)
+	ok "auto with enable_uring=N: reads are zeros (non-zero: $n)" -- [ "$n" -eq 0 ]
+	ok "auto with enable_uring=N: a debug note says io_uring is off" -- \
+		grep -q "io_uring transport off" "$CZ_TMP/auto.err"
+	cz_stop auto
+else
+	fail "start cusezero -d --transport auto: $(tail -3 "$CZ_TMP/auto.err")"
+fi
+if cz_start on --transport uring; then
+	ok "uring with enable_uring=N sets it (now $(cat "$PARAM"))" -- [ "$(cat "$PARAM")" = Y ]
+	n=$(dd if="$CZ_TMP/mnt-on/zero" bs=100k count=20 2>/dev/null | tr -d '\000' | wc -c)
+	ok "uring after switching it on: reads are zeros (non-zero: $n)" -- [ "$n" -eq 0 ]
+	cz_stop on
+else
+	fail "start cusezero --transport uring with enable_uring=N: $(cat "$CZ_TMP/on.err")"
+fi
+if cz_start dev --transport dev; then
+	n=$(dd if="$CZ_TMP/mnt-dev/zero" bs=100k count=20 2>/dev/null | tr -d '\000' | wc -c)
+	ok "--transport dev: reads are zeros (non-zero: $n)" -- [ "$n" -eq 0 ]
+	cz_stop dev
+else
+	fail "start cusezero --transport dev: $(cat "$CZ_TMP/dev.err")"
+fi
+done_testing
