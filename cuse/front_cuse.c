@@ -35,6 +35,7 @@ static char fc_node[PATH_MAX];
 static struct fuse_session *fc_se;
 static volatile bool fc_init_done;
 static bool fc_ready;
+static bool fc_logged;          /* the one-line error is out already */
 
 static bool fc_modprobe(void)
 {
@@ -156,21 +157,30 @@ static bool fc_after_request(void)
 
 	if (!fc_init_done)
 		return false;
-	/* devtmpfs normally has the node before our INIT reply returns; wait up to 5 s. */
-	for (i = 0; i < 500 && stat(fc_node, &st); i++)
+	/*
+	 * devtmpfs normally has the node before our INIT reply returns; wait up
+	 * to 5 s, but stop at once if the kernel refused the device (name or
+	 * number in use): it then aborts the connection (POLLERR).
+	 */
+	for (i = 0; i < 500 && stat(fc_node, &st); i++) {
+		struct pollfd pfd = { .fd = fuse_session_fd(fc_se), .events = POLLIN };
+
+		if (poll(&pfd, 1, 0) == 1 && (pfd.revents & (POLLERR | POLLHUP | POLLNVAL)))
+			break;
 		nanosleep(&ts, NULL);
-	if (stat(fc_node, &st) || !S_ISCHR(st.st_mode)) {
-		cz_log("--name %s: the kernel did not create %s", cz_params.name, fc_node);
-		goto fail;
 	}
+	if (stat(fc_node, &st) || !S_ISCHR(st.st_mode))
+		goto fail;
 	if (chmod(fc_node, cz_params.mode & 07777)) {
 		cz_log("--mode %o: chmod %s: %s", cz_params.mode, fc_node, strerror(errno));
+		fc_logged = true;
 		goto fail;
 	}
 	if ((cz_params.owner_set || cz_params.group_set) &&
 	    chown(fc_node, cz_params.owner_set ? cz_params.owner : (uid_t)-1,
 		  cz_params.group_set ? cz_params.group : (gid_t)-1)) {
 		cz_log("--owner/--group: chown %s: %s", fc_node, strerror(errno));
+		fc_logged = true;
 		goto fail;
 	}
 	lc_pidfile();
@@ -179,6 +189,7 @@ static bool fc_after_request(void)
 		if (ret) {
 			cz_log("--user %s: cannot drop privileges: %s", cz_params.user,
 			       strerror(-ret));
+			fc_logged = true;
 			goto fail;
 		}
 		cz_params.dropped = true;
@@ -230,8 +241,9 @@ int fc_serve(void)
 	}
 	ret = loop_run(fc_se, cz_params.threads, fc_after_request);
 	if (!fc_ready) {
-		cz_log("--name %s: the CUSE device was not created (name or major:minor in use?)",
-		       cz_params.name);
+		if (!fc_logged)
+			cz_log("--name %s: the kernel did not create %s (name or major:minor in use?)",
+			       cz_params.name, fc_node);
 		ret = -EIO;
 	}
 	cuse_lowlevel_teardown(fc_se);
