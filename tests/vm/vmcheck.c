@@ -4,6 +4,7 @@
  * VM booted by test-cuse-vm.sh (statically linked, PID 1 is busybox sh).
  *
  *     vmcheck DAEMON
+ *     vmcheck --in-run STATUS   (COMMAND of `cusezero run`, see check_run())
  *
  * Starts DAEMON (a static cusezero) with several option sets and checks, on
  * /dev/NAME: the node's name and mode, zeros for read/pread/readv at 1 B ..
@@ -287,12 +288,13 @@ static void dev_stop(struct dev *d)
 {
 	long long t0 = now_ms();
 	int st = 0, r;
+	bool gone;
 
 	if (d->pid <= 1)
 		return;
 	tap_ok(kill(d->pid, SIGTERM) == 0, "stop %s: SIGTERM pid %d", d->name, (int)d->pid);
-	tap_ok(wait_node(d->path, false, STEP_MS, 0), "stop %s: %s removed (%lld ms)",
-	       d->name, d->path, now_ms() - t0);
+	gone = wait_node(d->path, false, STEP_MS, 0);
+	tap_ok(gone, "stop %s: %s removed (%lld ms)", d->name, d->path, now_ms() - t0);
 	/* Our child (-f) or an orphan reparented to us (subreaper). */
 	r = wait_bounded(d->pid, STEP_MS, &st);
 	if (r < 0 && errno == ECHILD) {
@@ -855,6 +857,70 @@ static void check_duplicate(const struct dev *first, bool hidden)
 	}
 }
 
+/*
+ * `vmcheck --in-run STATUS`, run by `cusezero run -- ...`: /dev/zero must be
+ * the emulated device (same rdev as $CUSEZERO_DEVICE, not the kernel's 1:5),
+ * read as zeros and answer cusezero's ioctls.  Exit STATUS when all holds
+ * (so the caller also sees COMMAND's status come back), else 1 with one line
+ * on stderr.
+ */
+static int in_run(const char *status)
+{
+	const char *dev = getenv("CUSEZERO_DEVICE");
+	char name[CUSEZERO_NAME_MAX];
+	struct stat z, d;
+	const char *w;
+	int fd;
+
+	if (!dev || stat(dev, &d) || stat("/dev/zero", &z)) {
+		fprintf(stderr, "in-run: CUSEZERO_DEVICE=%s or /dev/zero: %s\n", dev ? dev : "(unset)",
+			strerror(errno));
+		return 1;
+	}
+	if (z.st_rdev != d.st_rdev || major(z.st_rdev) == 1) {
+		fprintf(stderr, "in-run: /dev/zero is %u:%u, %s is %u:%u\n", major(z.st_rdev),
+			minor(z.st_rdev), dev, major(d.st_rdev), minor(d.st_rdev));
+		return 1;
+	}
+	fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0 || (w = read_once(fd, 128 * KiB + 3, -1)) != NULL) {
+		fprintf(stderr, "in-run: read /dev/zero: %s\n", fd < 0 ? strerror(errno) : w);
+		return 1;
+	}
+	if (!get_routine(fd, name)) {
+		fprintf(stderr, "in-run: GET_ROUTINE on /dev/zero: %s\n", strerror(errno));
+		return 1;
+	}
+	close(fd);
+	return atoi(status);
+}
+
+/*
+ * `cusezero run` with the CUSE front end: COMMAND sees the device as
+ * /dev/zero, its exit status comes back, and afterwards the system's
+ * /dev/zero is untouched and the device is gone.
+ */
+static void check_run(const char *self)
+{
+	char *argv[] = { (char *)daemon_path, (char *)"run", (char *)"--name", (char *)"czvm_r",
+			 (char *)"--", (char *)self, (char *)"--in-run", (char *)"7", NULL };
+	struct stat z;
+	int st, r;
+	pid_t pid = spawn(argv, "/tmp/run.out", "/tmp/run.err");
+
+	r = pid < 0 ? -1 : wait_bounded(pid, 2 * STEP_MS, &st);
+	if (!tap_ok(r == 0 && WIFEXITED(st) && WEXITSTATUS(st) == 7,
+		    "run -- vmcheck --in-run 7: COMMAND saw the device as /dev/zero, exit 7 came back (%s)",
+		    r == 0 ? status_str(st) : "timeout, killed"))
+		diag_file("stderr", "/tmp/run.err");
+	reap_orphans();
+	r = stat("/dev/zero", &z);
+	tap_ok(r == 0 && major(z.st_rdev) == 1 && minor(z.st_rdev) == 5,
+	       "run: the system's /dev/zero is still 1:5 (%u:%u)", r ? 0 : major(z.st_rdev),
+	       r ? 0 : minor(z.st_rdev));
+	tap_ok(wait_node("/dev/czvm_r", false, STEP_MS, 0), "run: /dev/czvm_r removed after COMMAND");
+}
+
 /* Up to max usable routines on this CPU, default first. */
 static size_t usable_routines(const struct zero_routine **out, size_t max)
 {
@@ -874,8 +940,10 @@ int main(int argc, char **argv)
 	size_t nrt, i;
 	struct dev a, b, f;
 
+	if (argc == 3 && !strcmp(argv[1], "--in-run"))
+		return in_run(argv[2]);
 	if (argc != 2) {
-		fprintf(stderr, "usage: %s DAEMON\n", argv[0]);
+		fprintf(stderr, "usage: %s DAEMON | --in-run STATUS\n", argv[0]);
 		return 2;
 	}
 	daemon_path = argv[1];
@@ -926,6 +994,16 @@ int main(int argc, char **argv)
 			dev_stop(&b);
 		}
 	}
+	/* T: two worker threads. */
+	{
+		static const char *const opt[] = { "--threads", "2", NULL };
+
+		if (dev_start(&f, "czvm_t", true, opt)) {
+			check_data(&f, "czvm_t --threads 2", false);
+			dev_stop(&f);
+		}
+	}
+	check_run(argv[0]);
 	/* F: foreground, each usable routine from the command line. */
 	for (i = 0; i < nrt; i++) {
 		const char *opt[] = { "--routine", rt[i]->name, NULL };
