@@ -235,15 +235,15 @@ static int cz_parse(int argc, char **argv, bool run)
 			cz_params.group_set = true;
 			break;
 		}
-		case OPT_MAJOR:
+		case OPT_MAJOR:         /* Linux dev_t: 12-bit major, 20-bit minor */
+			if (cz_parse_u64(optarg, 0, 4095, &v))
+				cz_bad("--major", optarg, "must be 0..4095 (0: dynamic)");
+			cz_params.major = (unsigned)v;
+			break;
 		case OPT_MINOR:
-			if (cz_parse_u64(optarg, 0, 4095 * (c == OPT_MAJOR) + 1048575 * (c == OPT_MINOR), &v))
-				cz_bad(c == OPT_MAJOR ? "--major" : "--minor", optarg,
-				       "not a valid device number");
-			if (c == OPT_MAJOR)
-				cz_params.major = (unsigned)v;
-			else
-				cz_params.minor = (unsigned)v;
+			if (cz_parse_u64(optarg, 0, 1048575, &v))
+				cz_bad("--minor", optarg, "must be 0..1048575");
+			cz_params.minor = (unsigned)v;
 			break;
 		case OPT_USER: {
 			uid_t u;
