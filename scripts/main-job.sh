@@ -7,7 +7,7 @@
 set -eu
 b=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
-PATH=$b:$PATH
+PATH=$b/pread_z100k:$b:$PATH	# pread_z100k/ holds the program of that name
 work=$(mktemp -d /tmp/cusezero-main.XXXXXX)
 pidfile=$work/pid
 dev=
@@ -26,8 +26,9 @@ trap cleanup EXIT INT TERM
 step "zeroing routines on this CPU ($(uname -m))"
 cusezero --routine help
 
-step "in-process throughput, 100 KiB per call (zbench memset -s 100KB -f all)"
-zbench memset -s 100KB -l 2000 -f all
+step "in-process throughput, 100 KiB per call (zbench memset -s 100KB -l 2000 -f all)"
+zbench memset -s 100KB -l 2000 -f all |
+	awk -F"'" '/^# function/ { name = $2 } /GB\/sec/ { printf "  %-26s %8.2f GB/s\n", name, $1 }'
 
 step "starting the device"
 if [ -e /dev/cuse ] || modprobe cuse 2>/dev/null; then
