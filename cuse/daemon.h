@@ -67,6 +67,9 @@ int rp_init(const char *routine, int align, enum zero_point point, uint64_t chun
 int rp_thread_attach(unsigned idx);
 /* Fill the calling thread's reply buffer with size zero bytes (size <= CZ_MAX_REQUEST). */
 const void *rp_read(size_t size);
+/* The calling thread's reply buffer (CZ_MAX_REQUEST bytes) that rp_read() fills; NULL before
+ * rp_thread_attach.  The io_uring transport registers it as the ring payload (no copy). */
+void *rp_thread_buffer(void);
 void rp_count_write(size_t size);
 int rp_set_routine(const char *name);
 int rp_set_align(int offset, enum zero_point point);

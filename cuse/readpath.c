@@ -197,6 +197,11 @@ rp_routine_failed(struct rp_config *c, unsigned char *p, size_t n, size_t left)
 	rp_add(&rp_self->counts.total.errors, 1);
 }
 
+void *rp_thread_buffer(void)
+{
+	return rp_self ? rp_self->buf : NULL;
+}
+
 const void *rp_read(size_t size)
 {
 	struct rp_thread *t = rp_self;
