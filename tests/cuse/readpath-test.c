@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Description: the daemon's read path (cuse/readpath.c) without FUSE, so it
+ * runs anywhere (no root, no /dev/fuse, cross builds under qemu-user):
+ * every usable routine x placements x chunk sizes returns all-zero replies
+ * from a poisoned buffer; statistics count exactly; invalid settings are
+ * refused with EINVAL and change nothing; and settings swapped while four
+ * threads read never hand out a non-zero byte (the hazard-slot scheme).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "daemon.h"
+#include "tests/tap.h"
+#include "util.h"
+
+/* The daemon's logging lives in main.c; here it goes to the TAP stream as diagnostics. */
+struct cz_params cz_params;
+
+void cz_log(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# cz_log: ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+}
+
+void cz_debug(const char *fmt, ...)
+{
+	(void)fmt;
+}
+
+static size_t first_nonzero(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return i;
+	return n;
+}
+
+static const size_t sizes[] = { 1, 7, 64, 4095, 4096, 4097, 12345, 131072, 1048576 };
+
+/* One routine, one setting: every size zero. Returns 0 or the failing size. */
+static size_t read_all_sizes(void)
+{
+	size_t i, n, bad;
+
+	for (i = 0; i < CZ_ARRAY_SIZE(sizes); i++) {
+		const unsigned char *p = rp_read(sizes[i]);
+
+		n = sizes[i];
+		bad = first_nonzero(p, n);
+		if (bad != n) {
+			tap_diag("size %zu: byte %zu = %#x", n, bad, p[bad]);
+			return n;
+		}
+	}
+	return 0;
+}
+
+static atomic_bool stop;
+static atomic_ulong bad_bytes, reads;
+static unsigned next_idx = 1;
+
+static void *reader(void *arg)
+{
+	unsigned idx = (unsigned)(uintptr_t)arg, k = 0;
+
+	if (rp_thread_attach(idx))
+		return NULL;
+	while (!atomic_load(&stop)) {
+		size_t n = sizes[k++ % CZ_ARRAY_SIZE(sizes)];
+		const unsigned char *p = rp_read(n);
+
+		if (first_nonzero(p, n) != n)
+			atomic_fetch_add(&bad_bytes, 1);
+		atomic_fetch_add(&reads, 1);
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	static const int aligns[] = { CUSEZERO_ALIGN_NONE, 0, 61, 4095 };
+	static const uint64_t chunks[] = { 1, 64, 4096, CUSEZERO_CHUNK_MAX };
+	struct cusezero_stats st, st2;
+	pthread_t tid[4];
+	size_t r, bad, expect_bytes = 0;
+	unsigned i, a, c, nusable = 0, switches = 0;
+	int ret;
+
+	ret = zero_fault_install();
+	tap_ok(ret == 0, "zero_fault_install: %d", ret);
+	/* 5 thread slots: this one + 4 readers; poison so a skipped byte shows */
+	ret = rp_init(NULL, CUSEZERO_ALIGN_NONE, ZERO_POINT_LOOP, 4096, 5, true);
+	tap_ok(ret == 0, "rp_init with the default routine: %d", ret);
+	ret = rp_thread_attach(0);
+	tap_ok(ret == 0, "rp_thread_attach(0): %d", ret);
+	if (ret)
+		return tap_done();
+
+	for (r = 0; r < zero_nroutines; r++) {
+		const struct zero_routine *zr = &zero_routines[r];
+		const char *why = NULL;
+		unsigned placed = 0;
+
+		if (!zero_usable(zr, &why)) {
+			tap_skip("%s: not usable here: %s", zr->name, why);
+			continue;
+		}
+		nusable++;
+		bad = 0;
+		ret = rp_set_align(CUSEZERO_ALIGN_NONE, ZERO_POINT_LOOP);
+		ret = ret ? ret : rp_set_routine(zr->name);
+		for (a = 0; !ret && !bad && a < CZ_ARRAY_SIZE(aligns); a++) {
+			int e = rp_set_align(aligns[a], ZERO_POINT_LOOP);
+
+			if (e == -EINVAL)
+				e = rp_set_align(aligns[a], ZERO_POINT_ENTRY);
+			if (e == -EINVAL && aligns[a] != CUSEZERO_ALIGN_NONE)
+				continue;       /* not relocatable */
+			if (e) {
+				ret = e;
+				break;
+			}
+			placed += aligns[a] != CUSEZERO_ALIGN_NONE;
+			for (c = 0; !bad && c < CZ_ARRAY_SIZE(chunks); c++) {
+				ret = rp_set_chunk(chunks[c]);
+				if (ret)
+					break;
+				bad = read_all_sizes();
+				if (bad)
+					tap_diag("%s align %d chunk %llu", zr->name, aligns[a],
+						 (unsigned long long)chunks[c]);
+			}
+		}
+		tap_ok(!ret && !bad, "%s: %u placements x %zu chunks x %zu sizes all zero (ret %d, bad size %zu)",
+		       zr->name, placed, CZ_ARRAY_SIZE(chunks), CZ_ARRAY_SIZE(sizes), ret, bad);
+	}
+	tap_ok(nusable > 0, "usable routines: %u", nusable);
+	rp_set_align(CUSEZERO_ALIGN_NONE, ZERO_POINT_LOOP);
+	rp_set_routine(zero_default()->name);
+	rp_set_chunk(4096);
+
+	/* statistics */
+	rp_reset_stats();
+	rp_get_stats(&st);
+	tap_ok(st.total.requests == 0 && st.total.bytes == 0, "after reset: requests %llu bytes %llu",
+	       (unsigned long long)st.total.requests, (unsigned long long)st.total.bytes);
+	for (i = 0; i < CZ_ARRAY_SIZE(sizes); i++) {
+		rp_read(sizes[i]);
+		expect_bytes += sizes[i];
+	}
+	rp_count_write(100);
+	rp_get_stats(&st);
+	tap_ok(st.total.requests == CZ_ARRAY_SIZE(sizes) && st.total.bytes == expect_bytes &&
+	       st.total.errors == 0 && st.writes == 1 && st.write_bytes == 100,
+	       "counted: requests %llu (want %zu) bytes %llu (want %zu) errors %llu writes %llu",
+	       (unsigned long long)st.total.requests, CZ_ARRAY_SIZE(sizes),
+	       (unsigned long long)st.total.bytes, expect_bytes,
+	       (unsigned long long)st.total.errors, (unsigned long long)st.writes);
+	for (i = 0; i < st.nroutines; i++)
+		if (!strcmp(st.per_routine[i].name, st.routine))
+			break;
+	tap_ok(i < st.nroutines && st.per_routine[i].c.requests == CZ_ARRAY_SIZE(sizes),
+	       "per-routine counters of %s", st.routine);
+
+	/* invalid settings: EINVAL, nothing changed */
+	rp_get_stats(&st);
+	tap_ok(rp_set_routine("no_such_routine") == -EINVAL, "routine no_such_routine -> EINVAL");
+	tap_ok(rp_set_align(4096, ZERO_POINT_LOOP) == -EINVAL, "align 4096 -> EINVAL");
+	tap_ok(rp_set_align(-2, ZERO_POINT_LOOP) == -EINVAL, "align -2 -> EINVAL");
+	tap_ok(rp_set_chunk(0) == -EINVAL, "chunk 0 -> EINVAL");
+	tap_ok(rp_set_chunk(CUSEZERO_CHUNK_MAX + 1) == -EINVAL, "chunk 1MB+1 -> EINVAL");
+	rp_get_stats(&st2);
+	tap_ok(!strcmp(st.routine, st2.routine) && st.align == st2.align && st.chunk == st2.chunk,
+	       "settings unchanged: %s %d %llu", st2.routine, st2.align,
+	       (unsigned long long)st2.chunk);
+
+	/* settings swapped while 4 threads read */
+	for (i = 0; i < 4; i++)
+		pthread_create(&tid[i], NULL, reader, (void *)(uintptr_t)next_idx++);
+	for (switches = 0; switches < 3000 || atomic_load(&reads) < 200; switches++) {
+		const struct zero_routine *zr = &zero_routines[switches % zero_nroutines];
+
+		rp_set_routine(zr->name);       /* EINVAL if unusable */
+		rp_set_align(switches % 3 ? (int)(switches * 61 % 4096) : CUSEZERO_ALIGN_NONE,
+			     switches & 1 ? ZERO_POINT_ENTRY : ZERO_POINT_LOOP);
+		rp_set_chunk(switches % 4 ? 4096 : 64);
+		if (switches > 200000)
+			break;
+	}
+	atomic_store(&stop, true);
+	for (i = 0; i < 4; i++)
+		pthread_join(tid[i], NULL);
+	rp_get_stats(&st);
+	tap_ok(atomic_load(&bad_bytes) == 0 && st.total.errors == 0,
+	       "%u switches under %lu concurrent reads: %lu non-zero replies, %llu routine errors",
+	       switches, atomic_load(&reads), atomic_load(&bad_bytes),
+	       (unsigned long long)st.total.errors);
+	return tap_done();
+}
