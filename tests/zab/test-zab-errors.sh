@@ -64,12 +64,12 @@ ok "--style fancy rejected (exit $rc)" -- rc_grep 2 $rc "--style 'fancy'" "$tmp/
 ok "unknown subcommand rejected (exit $rc)" -- [ $rc -eq 2 ]
 
 # a benchmark printing garbage: the command and its output, the cell FAILED
-"$ZAB" run -b "g=$FAKE --print garbage-not-a-number" -b "ok=$FAKE" -v a -v b -R 2 --seed 1 \
+"$ZAB" run -b "g=$FAKE --print garbage-not-a-number" --group fake -b "ok=$FAKE" --group fake -v a -v b -R 2 --seed 1 \
 	--style grid >"$tmp/out" 2>"$tmp/err"; rc=$?
 ok "garbage: exit 1 (a cell failed)" -- [ $rc -eq 1 ]
 ok "garbage: stderr names the command and its output" -- \
 	grep -q -F "\`$FAKE --print garbage-not-a-number\` printed 'garbage-not-a-number' (expected one number)" "$tmp/err"
-ok "garbage: cells marked FAILED in the table" -- grep -q -E '^\| fakebench +\| g +\| +FAILED \| +FAILED \|$' "$tmp/out"
+ok "garbage: cells marked FAILED in the table" -- grep -q -E '^\| fake +\| g +\| +FAILED \| +FAILED \|$' "$tmp/out"
 ok "garbage: the other benchmark still measured" -- grep -q -E '^\| +\| ok +\| +[0-9]+\.[0-9]{2} \|' "$tmp/out"
 ok "garbage: the reason is printed under the table" -- grep -q "^FAILED g / a: session 1: " "$tmp/out"
 
