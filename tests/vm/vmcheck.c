@@ -777,6 +777,73 @@ static void check_mode(const struct dev *d, mode_t mode)
 	       d->name, r == 0 ? (unsigned)(st.st_mode & 07777) : 0u, (unsigned)mode);
 }
 
+/* errno of open(path, flags) as uid:gid 65534 (0 if it opened). */
+static int open_as_nobody(const char *path, int flags)
+{
+	int p[2], e = -1, st;
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		int r = 255;
+
+		if (setgid(65534) == 0 && setuid(65534) == 0)
+			r = open(path, flags) >= 0 ? 0 : errno;
+		if (write(p[1], &r, sizeof(r)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	if (pid > 0) {
+		if (read(p[0], &e, sizeof(e)) != sizeof(e))
+			e = -1;
+		wait_bounded(pid, STEP_MS, &st);
+	}
+	close(p[0]);
+	return e;
+}
+
+/*
+ * Readers killed by SIGKILL in the middle of 1 MiB reads (requests in flight
+ * in the daemon): the daemon keeps serving.
+ */
+static void check_killed_reader(const struct dev *d)
+{
+	int i, st;
+	const char *w = NULL;
+
+	for (i = 0; i < 3; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			int fd = open(d->path, O_RDONLY);
+			char *b = malloc(MiB);
+
+			for (;;)
+				if (fd < 0 || !b || read(fd, b, MiB) < 0)
+					_exit(1);
+		}
+		if (pid < 0)
+			break;
+		sleep_ms(20 + 30 * i);
+		kill(pid, SIGKILL);
+		wait_bounded(pid, STEP_MS, &st);
+	}
+	{
+		int fd = open(d->path, O_RDONLY);
+
+		if (fd >= 0) {
+			w = read_once(fd, 128 * KiB, -1);
+			close(fd);
+		}
+		tap_ok(fd >= 0 && !w && alive(d->pid),
+		       "%s: 3 readers SIGKILLed mid-read, daemon alive and serving zeros%s%s",
+		       d->name, w ? ": " : "", w ? w : "");
+	}
+}
+
 /* Settings given on the command line are what the ioctls report. */
 static void check_settings(const struct dev *d, const char *routine, int align, uint64_t chunk)
 {
@@ -939,6 +1006,7 @@ int main(int argc, char **argv)
 	const struct zero_routine *rt[4], *rel;
 	size_t nrt, i;
 	struct dev a, b, f;
+	int r;
 
 	if (argc == 3 && !strcmp(argv[1], "--in-run"))
 		return in_run(argv[2]);
@@ -969,6 +1037,10 @@ int main(int argc, char **argv)
 			check_mode(&a, 0666);
 			check_data(&a, "czvm_a", true);
 			check_ioctls(&a, rt, nrt);
+			r = open_as_nobody(a.path, O_RDWR);
+			tap_ok(r == 0, "czvm_a: mode 0666 -> uid 65534 may open O_RDWR (%s)",
+			       r ? strerror(r) : "opened");
+			check_killed_reader(&a);
 			check_duplicate(&a, false);
 			check_duplicate(&a, true);
 			dev_stop(&a);
@@ -982,12 +1054,15 @@ int main(int argc, char **argv)
 
 		if (dev_start(&b, "czvm_b", false, opt)) {
 			struct stat st;
-			int r = stat(b.path, &st);
 
+			r = stat(b.path, &st);
 			check_mode(&b, 0640);
 			tap_ok(r == 0 && st.st_uid == 1 && st.st_gid == 2,
 			       "czvm_b: --owner 1 --group 2 -> %u:%u", r ? 0u : (unsigned)st.st_uid,
 			       r ? 0u : (unsigned)st.st_gid);
+			r = open_as_nobody(b.path, O_RDONLY);
+			tap_ok(r == EACCES, "czvm_b: mode 0640 owner 1:2 -> uid 65534 open: %s (want EACCES)",
+			       r > 0 ? strerror(r) : r == 0 ? "opened" : "failed to test");
 			check_settings(&b, rel ? rel->name : rt[0]->name, rel ? 320 : CUSEZERO_ALIGN_NONE,
 				       8192);
 			check_data(&b, "czvm_b --routine --align --chunk", false);
