@@ -55,6 +55,9 @@ struct cz_uring_ent {
 struct cz_uring_queue {
 	struct cz_uring *u;
 	unsigned qid;
+	unsigned nents;
+	void *caller_payload;	/* from thread_init: shared by the queue's one entry */
+	size_t caller_payload_len;
 	pthread_t thread;
 	bool thread_started;
 	struct io_uring ring;
@@ -327,7 +330,7 @@ static int queue_setup(struct cz_uring_queue *q)
 {
 	struct cz_uring *u = q->u;
 	struct io_uring_params params;
-	unsigned i, depth = 2 * u->p.entries;
+	unsigned i, depth;
 	/* Fewer wake-ups first, then what older kernels accept. */
 	static const unsigned flag_sets[] = {
 		IORING_SETUP_SQE128 | IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
@@ -336,6 +339,10 @@ static int queue_setup(struct cz_uring_queue *q)
 	};
 	int ret = -EINVAL;
 
+	if (q->caller_payload && q->caller_payload_len < u->payload_len)
+		q->caller_payload = NULL;	/* too small for the kernel: our own */
+	q->nents = q->caller_payload ? 1 : u->p.entries;
+	depth = 2 * q->nents;
 	for (i = 0; i < CZ_ARRAY_SIZE(flag_sets); i++) {
 		memset(&params, 0, sizeof(params));
 		params.flags = flag_sets[i];
@@ -347,12 +354,15 @@ static int queue_setup(struct cz_uring_queue *q)
 		return ret;
 	q->ring_ok = true;
 
-	for (i = 0; i < u->p.entries; i++) {
+	for (i = 0; i < q->nents; i++) {
 		struct cz_uring_ent *ent = &q->ents[i];
 
 		ent->q = q;
 		ent->hdr = alloc_buf(sizeof(*ent->hdr));
-		ent->payload = alloc_buf(u->payload_len);
+		if (q->caller_payload)
+			ent->payload = q->caller_payload;
+		else
+			ent->payload = alloc_buf(u->payload_len);
 		if (!ent->hdr || !ent->payload)
 			return -ENOMEM;
 		ent->iov[0].iov_base = ent->hdr;
@@ -370,7 +380,7 @@ static void queue_free(struct cz_uring_queue *q)
 	for (i = 0; i < MAX_ENTRIES; i++) {
 		if (q->ents[i].hdr)
 			munmap(q->ents[i].hdr, sizeof(*q->ents[i].hdr));
-		if (q->ents[i].payload)
+		if (q->ents[i].payload && q->ents[i].payload != q->caller_payload)
 			munmap(q->ents[i].payload, q->u->payload_len);
 	}
 	if (q->ring_ok)
@@ -401,11 +411,10 @@ static void queue_failed(struct cz_uring *u, unsigned qid, int err)
  */
 static int queue_register(struct cz_uring_queue *q)
 {
-	struct cz_uring *u = q->u;
 	unsigned i, tries;
 	int ret;
 
-	for (i = 0; i < u->p.entries; i++)
+	for (i = 0; i < q->nents; i++)
 		prep_cmd(&q->ents[i], CZ_FUSE_IO_URING_CMD_REGISTER, 0);
 	for (tries = 0; tries < 1000; tries++) {
 		struct io_uring_cqe *cqe;
@@ -433,7 +442,7 @@ static int queue_register(struct cz_uring_queue *q)
 			break;
 		usleep(1000);
 	}
-	for (i = 0; i < u->p.entries; i++)
+	for (i = 0; i < q->nents; i++)
 		q->ents[i].live = true;
 	return 0;
 }
@@ -458,7 +467,8 @@ static void *queue_thread(void *arg)
 	if (!u->p.no_pin)
 		cz_pin_cpu((int)q->qid);	/* best effort: a CPU may be offline */
 
-	ret = u->p.thread_init ? u->p.thread_init(u->p.read_ctx, q->qid) : 0;
+	ret = u->p.thread_init ? u->p.thread_init(u->p.read_ctx, q->qid, &q->caller_payload,
+						  &q->caller_payload_len) : 0;
 	if (ret == 0)
 		ret = queue_setup(q);
 	if (ret == 0)
@@ -468,7 +478,7 @@ static void *queue_thread(void *arg)
 		return NULL;
 	}
 	queue_registered(u);
-	live = u->p.entries;
+	live = q->nents;
 
 	while (live && !atomic_load(&u->stop)) {
 		struct io_uring_cqe *cqe;
@@ -769,8 +779,9 @@ const char *cz_uring_describe(struct cz_uring *u)
 	switch (st) {
 	case ST_ACTIVE:
 		snprintf(u->desc, sizeof(u->desc),
-			 "io_uring: %u queues x %u entries, %zu KiB payload%s",
-			 u->nr_queues, u->p.entries, u->payload_len / 1024,
+			 "io_uring: %u queues x %u entries, %zu KiB payload%s%s",
+			 u->nr_queues, u->queues[0].nents, u->payload_len / 1024,
+			 u->queues[0].caller_payload ? " (the read path's buffer)" : "",
 			 u->p.no_pin ? ", unpinned" : ", pinned");
 		break;
 	case ST_STARTING:

@@ -64,8 +64,13 @@ struct cz_uring_params {
 	bool no_pin;		/* do not pin queue threads to their CPU */
 	cz_uring_read_fn read;	/* may be NULL: every READ goes through libfuse */
 	void *read_ctx;
-	/* Called on each queue thread before it registers (0 or -errno). */
-	int (*thread_init)(void *ctx, unsigned qid);
+	/*
+	 * Called on each queue thread before it registers (0 or -errno).  It
+	 * may offer the buffer its read callback fills (*payload, *payload_len):
+	 * if big enough, the queue registers it as its entry's payload so READ
+	 * needs no copy (the queue then has one entry: they would share it).
+	 */
+	int (*thread_init)(void *ctx, unsigned qid, void **payload, size_t *payload_len);
 };
 
 /* Parse "auto", "uring", "dev": 0 or -EINVAL. */

@@ -32,7 +32,7 @@ if command -v fusermount3 >/dev/null; then
 	st=$?
 	ok "--transport uring --user nobody is refused (status $st)" -- [ "$st" -ne 0 ]
 	ok "--transport uring --user nobody: nothing left mounted" -- \
-		eval "! cz_mounted '$CZ_TMP/mnt-user'"
+		cz_wait "! cz_mounted '$CZ_TMP/mnt-user'" 150
 fi
 
 # The ring-served device, through the same checks as tests/cuse/io.sh.
