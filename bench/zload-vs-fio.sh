@@ -90,7 +90,7 @@ zload_bw() {	# DEVICE BS QD
 median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version)"
-printf '%-28s %6s %3s %-8s %12s %12s %7s\n' device bs qd fio-eng "fio GB/s" "zload GB/s" ratio
+printf '%-20s %6s %3s %-8s %12s %12s %7s\n' device bs qd fio-eng "fio GB/s" "zload GB/s" ratio
 for dev in $DEVICES; do
 	for bs in 4k 100k; do
 		for qd in 1 32; do
@@ -111,8 +111,10 @@ for dev in $DEVICES; do
 				done
 				f=$(median <"$TMP/f"); z=$(median <"$TMP/z")
 				nf=$(wc -l <"$TMP/f"); nz=$(wc -l <"$TMP/z")
-				awk -v n="$RUNS" -v nf="$nf" -v nz="$nz" -v d="$dev" -v bs=$bs -v qd=$qd -v e=$eng -v f="$f" -v z="$z" 'BEGIN {
-					printf "%-28s %6s %3s %-8s %12.3f %12.3f %7s %s\n", d, bs, qd, e,
+				label=$dev
+				[ -n "$MNT" ] && [ "$dev" = "$MNT/zero" ] && label=cusezero-fuse/zero
+				awk -v n="$RUNS" -v nf="$nf" -v nz="$nz" -v d="$label" -v bs=$bs -v qd=$qd -v e=$eng -v f="$f" -v z="$z" 'BEGIN {
+					printf "%-20s %6s %3s %-8s %12.3f %12.3f %7s %s\n", d, bs, qd, e,
 					       f / 1e9, z / 1e9, (f > 0 ? sprintf("%.2f", z / f) : "n/a"),
 					       (nf < n || nz < n ? sprintf("(%d/%d fio, %d/%d zload runs ok)", nf, n, nz, n) : "") }'
 			done
