@@ -581,7 +581,10 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 			break;
 		}
 		free(why);
-		if (po.status == 0) {
+		if (po.status == 0 && !*skip_blank_and_comments(po.out)) {
+			out = one_line(po.err, 200);
+			why = zab_xasprintf("`%s` printed no number on stdout (stderr: '%s')", cmd, out);
+		} else if (po.status == 0) {
 			out = one_line(po.out, 200);
 			why = zab_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
 		} else {

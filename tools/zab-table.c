@@ -401,6 +401,7 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 {
 	struct table t;
+	struct zj *env;
 	size_t b;
 
 	switch (st) {
@@ -433,6 +434,12 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 		break;
 	case ZAB_STYLE_DETAIL:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
+		env = zj_get(r->doc, "environment");
+		if (env)
+			fprintf(f, "CPU: %s; kernel: %s (%s)\n",
+				zj_get_str(env, "cpu") ? zj_get_str(env, "cpu") : "?",
+				zj_get_str(env, "kernel") ? zj_get_str(env, "kernel") : "?",
+				zj_get_str(env, "machine") ? zj_get_str(env, "machine") : "?");
 		for (b = 0; b < r->nb; b++) {
 			char *rc = result_class(&r->b[b]);
 
