@@ -433,8 +433,10 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 		if (access(dev, F_OK) == 0) {
 			d->path = dev;
 		} else {
+			/* no CUSE here: cusezero fell back to FUSE at /run/cusezero/NAME */
 			free(dev);
-			d->path = zab_xasprintf("/run/cusezero/%s/zero", name);
+			d->mnt = zab_xasprintf("/run/cusezero/%s", name);
+			d->path = zab_xasprintf("%s/zero", d->mnt);
 		}
 	} else {
 		d->path = zab_xasprintf("%s/zero", d->mnt);

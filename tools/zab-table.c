@@ -54,7 +54,8 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 		return;
 	cs->cmp = true;
 	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
-	if (cz_ci_disjoint(&bs, &cs->s))
+	/* no confidence interval from a single sample: never flagged */
+	if (bs.n >= 2 && cs->s.n >= 2 && cz_ci_disjoint(&bs, &cs->s))
 		cs->flag = cs->pct < 0 ? "(R) " : "(I) ";
 }
 
