@@ -500,6 +500,12 @@ void *zl_job_main(void *arg)
 		zl_run(j, slots);
 		j->t_end = cz_now_ns();
 		j->ran_cpu = sched_getcpu();
+		if (j->c.errors > ZL_MAX_ERR_LINES)
+			fprintf(stderr, "zload: job %d: %llu more failed reads not shown\n", j->id,
+				(unsigned long long)(j->c.errors - ZL_MAX_ERR_LINES));
+		if (j->c.verify_failures > ZL_MAX_ERR_LINES)
+			fprintf(stderr, "zload: job %d: %llu more verify failures not shown\n", j->id,
+				(unsigned long long)(j->c.verify_failures - ZL_MAX_ERR_LINES));
 	}
 	if (j->ring_ready)
 		io_uring_queue_exit(&j->ring);

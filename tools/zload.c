@@ -47,7 +47,7 @@ static void zl_usage(FILE *f)
 		"  --qd N               reads in flight per job (default 1, max %d)\n"
 		"  --jobs N             threads, each with its own ring (default 1)\n"
 		"  --time SEC           run for SEC seconds (default %.0f unless --size)\n"
-		"  --size BYTES         each job reads BYTES then stops (as fio's size=)\n"
+		"  --size BYTES         each job reads BYTES (rounded up to --bs) and stops\n"
 		"  --fixedbufs          register the buffers, use IORING_OP_READ_FIXED\n"
 		"  --registerfiles      register the file, use IOSQE_FIXED_FILE\n"
 		"  --sqpoll             kernel SQ polling thread (IORING_SETUP_SQPOLL)\n"
