@@ -844,6 +844,18 @@ static void check_killed_reader(const struct dev *d)
 	}
 }
 
+/* Real uid of a process from /proc/PID/status, or -1. */
+static long proc_uid(pid_t pid)
+{
+	char path[64];
+	const char *t, *u;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	t = slurp(path);
+	u = strstr(t, "\nUid:");
+	return u ? strtol(u + 5, NULL, 10) : -1;
+}
+
 /* Settings given on the command line are what the ioctls report. */
 static void check_settings(const struct dev *d, const char *routine, int align, uint64_t chunk)
 {
@@ -1075,6 +1087,33 @@ int main(int argc, char **argv)
 
 		if (dev_start(&f, "czvm_t", true, opt)) {
 			check_data(&f, "czvm_t --threads 2", false);
+			dev_stop(&f);
+		}
+	}
+	/* M: fixed --major/--minor (240..254: local/experimental use). */
+	{
+		static const char *const opt[] = { "--major", "240", "--minor", "7", NULL };
+
+		if (dev_start(&f, "czvm_m", true, opt)) {
+			struct stat st;
+
+			r = stat(f.path, &st);
+			tap_ok(r == 0 && major(st.st_rdev) == 240 && minor(st.st_rdev) == 7,
+			       "czvm_m: --major 240 --minor 7 -> %u:%u", r ? 0 : major(st.st_rdev),
+			       r ? 0 : minor(st.st_rdev));
+			dev_stop(&f);
+		}
+	}
+	/* U: --user drops privileges after set-up; still serves, still stops. */
+	{
+		static const char *const opt[] = { "--user", "65534", NULL };
+
+		if (dev_start(&f, "czvm_u", false, opt)) {
+			long uid = proc_uid(f.pid);
+
+			tap_ok(uid == 65534, "czvm_u: --user 65534 -> daemon runs as uid %ld", uid);
+			check_mode(&f, 0666);
+			check_data(&f, "czvm_u --user 65534", false);
 			dev_stop(&f);
 		}
 	}
