@@ -187,10 +187,15 @@ int rp_thread_attach(unsigned idx)
 static __attribute__((noinline, cold)) void
 rp_routine_failed(struct rp_config *c, unsigned char *p, size_t n, size_t left)
 {
+	static atomic_ulong nfail;
+	unsigned long k = atomic_fetch_add(&nfail, 1);
+
 	if (left > n)
 		left = n;
-	cz_log("routine %s%s left %zu of %zu bytes not cleared; cleared by memset",
-	       c->routine->name, c->placed_ok ? " (placed)" : "", left, n);
+	/* a broken routine fails on every chunk: log the first ten, then every 10000th */
+	if (k < 10 || k % 10000 == 0)
+		cz_log("routine %s%s left %zu of %zu bytes not cleared; cleared by memset (failure %lu)",
+		       c->routine->name, c->placed_ok ? " (placed)" : "", left, n, k + 1);
 	memset(p + (n - left), 0, left);
 	if (c->ridx < CUSEZERO_MAX_ROUTINES)
 		rp_add(&rp_self->counts.per[c->ridx].errors, 1);
