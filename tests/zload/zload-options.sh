@@ -61,6 +61,9 @@ if run_json "--qd 32 --batch-submit 8" $S --qd 32 --batch-submit 8 /dev/zero; th
 fi
 if run_json "--qd 32 --batch-complete 8" $S --qd 32 --batch-complete 8 /dev/zero; then
 	check "--batch-complete 8" batch_complete 8
+	calls=$(($(json_val "$J" submit_calls) + $(json_val "$J" wait_calls)))
+	if [ "$calls" -le $((1024 / 8 + 3)) ]; then pass "--batch-complete 8: $calls submit/wait calls for 1024 reads"
+	else fail "--batch-complete 8: $calls submit/wait calls for 1024 reads (> 1024/8 + 3)"; fi
 	b=$(json_val "$J" max_cqe_batch)
 	if [ "$b" -ge 8 ]; then pass "--batch-complete 8: max_cqe_batch $b >= 8"
 	else fail "--batch-complete 8: max_cqe_batch $b < 8"; fi
