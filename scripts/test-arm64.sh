@@ -12,17 +12,23 @@
 # in-process tools, and says so in its summary.
 #
 # How arm64 binaries run, in order of preference (the mode is printed):
-#   binfmt    binfmt_misc runs them transparently (qemu-user-binfmt); tests/
-#             test-env.sh sets QEMU_LD_PREFIX for the arm64 loader and libc.
-#             If binfmt_misc is mounted but the qemu-aarch64 entry is missing
-#             or disabled, root tries update-binfmts / systemd-binfmt first.
-#   wrapper   no usable binfmt_misc (e.g. a container without it):
-#             make check LOG_COMPILER='qemu-aarch64 -L /usr/aarch64-linux-gnu'
-#             for the C tests, and every program variable of
-#             AM_TESTS_ENVIRONMENT ($ZBENCH, ...) pointed at a qemu-aarch64
-#             wrapper script for shell tests and tests that exec a program.
+#   binfmt        binfmt_misc runs them transparently (qemu-user-binfmt);
+#                 tests/test-env.sh sets QEMU_LD_PREFIX for the arm64 loader
+#                 and libc.  If binfmt_misc is mounted but the qemu-aarch64
+#                 entry is missing or disabled, root enables it first
+#                 (update-binfmts, systemd-binfmt, or the binfmt.d line).
+#   binfmt-userns binfmt_misc not mounted (a container), kernel >= 6.7: the
+#                 script re-runs itself in a new user+mount namespace with a
+#                 private binfmt_misc holding only qemu-aarch64; nothing
+#                 outside the namespace changes.
+#   wrapper       neither: make check LOG_COMPILER='qemu-aarch64 -L SYSROOT'
+#                 for the C tests, and every program variable of
+#                 AM_TESTS_ENVIRONMENT ($ZBENCH, ...) pointed at a
+#                 qemu-aarch64 wrapper script.  Tests that exec an arm64
+#                 program by another path fail with ENOEXEC in this mode.
 # Environment: JOBS (make -j, default 2), QEMU_CPU (passed to qemu, e.g.
-# cortex-a57 for a 64-byte DC ZVA block instead of -cpu max's 512).
+# cortex-a57 for a 64-byte DC ZVA block instead of -cpu max's 512),
+# TEST_ARM64_MODE=wrapper to force the wrapper mode.
 set -eu
 
 host=aarch64-linux-gnu
@@ -31,6 +37,8 @@ src=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 build=${2:-$src/build-arm64}
 jobs=${JOBS:-2}
 timeout_s=600
+bm=/proc/sys/fs/binfmt_misc
+binfmt_conf=/usr/lib/binfmt.d/qemu-aarch64.conf
 
 die() { echo "test-arm64: $*" >&2; exit 1; }
 
@@ -40,13 +48,70 @@ command -v "$host-gcc" >/dev/null ||
 	die "$sysroot/lib/ld-linux-aarch64.so.1 not found (apt-get install libc6-dev-arm64-cross)"
 command -v qemu-aarch64 >/dev/null ||
 	die "qemu-aarch64 not found (apt-get install qemu-user qemu-user-binfmt)"
-echo "test-arm64: $(qemu-aarch64 --version | head -n 1), cpu ${QEMU_CPU:-max (default)}"
 
-[ -x "$src/configure" ] || (cd "$src" && ./autogen.sh >/dev/null 2>&1) ||
-	die "autogen.sh failed in $src"
 mkdir -p "$build"
 cd "$build"
 build=$(pwd)
+
+# --- how will arm64 binaries run? -------------------------------------------------
+probe=$build/binfmt-probe
+printf 'int main(void) { return 0; }\n' >"$probe.c"
+"$host-gcc" -o "$probe" "$probe.c" || die "$host-gcc cannot link a trivial program"
+binfmt_runs() { QEMU_LD_PREFIX=$sysroot "$probe" >/dev/null 2>&1; }
+
+binfmt_enable() {	# as root, with binfmt_misc mounted
+	[ "$(id -u)" = 0 ] && [ -e "$bm/register" ] || return 0
+	if command -v update-binfmts >/dev/null 2>&1; then
+		update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
+	fi
+	binfmt_runs && return 0
+	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
+		systemctl restart systemd-binfmt >/dev/null 2>&1 || true
+		binfmt_runs && return 0
+	fi
+	[ -f "$binfmt_conf" ] || return 0
+	if [ -e "$bm/qemu-aarch64" ]; then
+		echo 1 >"$bm/qemu-aarch64" 2>/dev/null || true
+	else
+		cat "$binfmt_conf" >"$bm/register" 2>/dev/null || true
+	fi
+}
+
+userns_binfmt_possible() {
+	[ -z "${TEST_ARM64_USERNS:-}" ] && [ -f "$binfmt_conf" ] &&
+		command -v unshare >/dev/null 2>&1 &&
+		unshare --user --map-root-user --mount \
+			sh -c "mount -t binfmt_misc binfmt_misc $bm" >/dev/null 2>&1
+}
+
+if [ "${TEST_ARM64_MODE:-}" = wrapper ]; then
+	mode=wrapper
+elif [ -n "${TEST_ARM64_USERNS:-}" ]; then
+	# Re-run inside the namespace: a private binfmt_misc, ours alone.
+	mount -t binfmt_misc binfmt_misc "$bm" || die "mount binfmt_misc in the user namespace failed"
+	binfmt_enable
+	if binfmt_runs; then mode=binfmt-userns; else mode=wrapper; fi
+elif binfmt_runs; then
+	mode=binfmt
+else
+	binfmt_enable
+	if binfmt_runs; then
+		mode=binfmt
+	elif userns_binfmt_possible; then
+		rm -f "$probe" "$probe.c"
+		echo "test-arm64: no usable binfmt_misc here; re-running in a user namespace with a private one"
+		TEST_ARM64_USERNS=1 exec unshare --user --map-root-user --mount \
+			sh "$src/scripts/test-arm64.sh" "$src" "$build"
+	else
+		mode=wrapper
+	fi
+fi
+rm -f "$probe" "$probe.c"
+echo "test-arm64: $(qemu-aarch64 --version | head -n 1), cpu ${QEMU_CPU:-max (default)}, mode $mode"
+
+# --- build ----------------------------------------------------------------------
+[ -x "$src/configure" ] || (cd "$src" && ./autogen.sh >/dev/null 2>&1) ||
+	die "autogen.sh failed in $src"
 if [ ! -f Makefile ]; then
 	"$src/configure" --host="$host" --enable-werror >configure.out 2>&1 ||
 		{ cat configure.out; die "configure --host=$host failed"; }
@@ -54,45 +119,18 @@ if [ ! -f Makefile ]; then
 fi
 make -j"$jobs" >make.out 2>&1 || { cat make.out; die "cross build failed"; }
 
-# --- can the kernel run an arm64 binary by itself? -----------------------------
-probe=$build/binfmt-probe
-printf 'int main(void) { return 0; }\n' >"$probe.c"
-"$host-gcc" -o "$probe" "$probe.c" || die "$host-gcc cannot link a trivial program"
-binfmt_runs() { QEMU_LD_PREFIX=$sysroot "$probe" >/dev/null 2>&1; }
-
-binfmt_enable() {
-	bm=/proc/sys/fs/binfmt_misc
-	[ "$(id -u)" = 0 ] || return 0
-	[ -e "$bm/status" ] || return 0         # not mounted: nothing to enable
-	if command -v update-binfmts >/dev/null 2>&1; then
-		update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
-	fi
-	binfmt_runs && return 0
-	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
-		systemctl restart systemd-binfmt >/dev/null 2>&1 || true
-	elif [ -x /usr/lib/systemd/systemd-binfmt ] && [ -f /usr/lib/binfmt.d/qemu-aarch64.conf ]; then
-		/usr/lib/systemd/systemd-binfmt /usr/lib/binfmt.d/qemu-aarch64.conf >/dev/null 2>&1 || true
-	fi
-}
-
-if binfmt_runs; then
-	mode=binfmt
-else
-	binfmt_enable
-	if binfmt_runs; then mode=binfmt; else mode=wrapper; fi
-fi
-rm -f "$probe" "$probe.c"
-
 # --- run the suite --------------------------------------------------------------
 status=0
-if [ "$mode" = binfmt ]; then
-	echo "test-arm64: mode binfmt (binfmt_misc runs arm64 binaries through qemu-aarch64)"
+case $mode in
+binfmt*)
+	echo "test-arm64: mode $mode (binfmt_misc runs arm64 binaries through qemu-aarch64)"
 	make -j"$jobs" check || status=$?
-else
+	;;
+wrapper)
 	echo "test-arm64: mode wrapper (no usable binfmt_misc): LOG_COMPILER='qemu-aarch64 -L $sysroot'"
 	# Tests reach programs through the variables of AM_TESTS_ENVIRONMENT
 	# ($ZBENCH, ...): point each arm64 one at a script that runs it under
-	# qemu, so shell tests and tests that exec a program work too.
+	# qemu, so shell tests and tests that exec such a program work too.
 	env_orig=$(printf 'print-env:\n\t@:$(info $(AM_TESTS_ENVIRONMENT))\n' |
 		make -s -f Makefile -f - print-env)
 	wrapdir=$build/qemu-wrap
@@ -112,6 +150,7 @@ else
 	done
 	make -j"$jobs" check AM_TESTS_ENVIRONMENT="$env_orig $extra" \
 		LOG_COMPILER="timeout $timeout_s qemu-aarch64 -L $sysroot" || status=$?
-fi
+	;;
+esac
 echo "test-arm64: mode $mode, make check exit $status (logs: $build/test-suite.log)"
 exit "$status"
