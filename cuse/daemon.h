@@ -71,6 +71,8 @@ const void *rp_read(size_t size);
  * rp_thread_attach.  The io_uring transport registers it as the ring payload (no copy). */
 void *rp_thread_buffer(void);
 void rp_count_write(size_t size);
+/* --poison: fill the reply with 0xa5 before the routine runs (set before serving). */
+void rp_set_poison(bool on);
 int rp_set_routine(const char *name);
 int rp_set_align(int offset, enum zero_point point);
 int rp_set_chunk(uint64_t chunk);

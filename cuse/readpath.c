@@ -249,6 +249,11 @@ const void *rp_read(size_t size)
 	return buf;
 }
 
+void rp_set_poison(bool on)
+{
+	rp_poison = on;
+}
+
 void rp_count_write(size_t size)
 {
 	rp_add(&rp_self->counts.writes, 1);

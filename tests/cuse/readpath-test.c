@@ -9,10 +9,12 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "daemon.h"
 #include "tests/tap.h"
@@ -86,6 +88,68 @@ static void *reader(void *arg)
 		atomic_fetch_add(&reads, 1);
 	}
 	return NULL;
+}
+
+/*
+ * A routine that faults inside the reply buffer (a daemon bug): the first
+ * fault goes to the exception-table handler (the routine returns "bytes not
+ * cleared"), the second one -- the read path's memset fallback -- is let
+ * through by making the page writable again.
+ */
+static struct sigaction fault_prev;
+static unsigned char *fault_page;
+static volatile int fault_count;
+
+static void fault_chain(int sig, siginfo_t *si, void *uc)
+{
+	if (++fault_count == 1) {
+		fault_prev.sa_sigaction(sig, si, uc);
+		return;
+	}
+	mprotect(fault_page, 4096, PROT_READ | PROT_WRITE);
+}
+
+static void check_routine_fault(void)
+{
+	const struct zero_routine *zr = NULL;
+	struct cusezero_stats st;
+	struct sigaction sa;
+	unsigned char *buf;
+	size_t r, bad;
+
+	for (r = 0; r < zero_nroutines; r++)
+		if ((zero_routines[r].flags & ZERO_F_CLEAR_USER) && zero_usable(&zero_routines[r], NULL)) {
+			zr = &zero_routines[r];
+			break;
+		}
+	if (!zr) {
+		tap_skip("routine fault: no usable fault-safe (CLEAR_USER) routine");
+		return;
+	}
+	rp_set_align(CUSEZERO_ALIGN_NONE, ZERO_POINT_LOOP);
+	rp_set_routine(zr->name);
+	rp_set_chunk(4096);
+	rp_set_poison(false);
+	rp_reset_stats();
+	buf = (unsigned char *)rp_read(1);      /* the thread's reply buffer */
+	memset(buf, 0xa5, 3 * 4096);
+	fault_page = buf + 4096;
+	mprotect(fault_page, 4096, PROT_READ);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fault_chain;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigaction(SIGSEGV, &sa, &fault_prev);
+	rp_read(3 * 4096);
+	sigaction(SIGSEGV, &fault_prev, NULL);
+	bad = first_nonzero(buf, 3 * 4096);
+	rp_get_stats(&st);
+	tap_ok(fault_count == 2 && bad == 3 * 4096 && st.total.errors == 1,
+	       "%s faulting in the reply buffer: faults %d, reply all zero (first non-zero %zu of %d), "
+	       "routine errors %llu (want 1)", zr->name, fault_count, bad, 3 * 4096,
+	       (unsigned long long)st.total.errors);
+	rp_set_poison(true);
+	rp_set_routine(zero_default()->name);
+	rp_reset_stats();
 }
 
 int main(void)
@@ -185,6 +249,8 @@ int main(void)
 	tap_ok(!strcmp(st.routine, st2.routine) && st.align == st2.align && st.chunk == st2.chunk,
 	       "settings unchanged: %s %d %llu", st2.routine, st2.align,
 	       (unsigned long long)st2.chunk);
+
+	check_routine_fault();
 
 	/* settings swapped while 4 threads read */
 	for (i = 0; i < 4; i++)
