@@ -22,6 +22,8 @@
 #     CZ_VM_BUSYBOX  static busybox   (default: busybox in PATH)
 #     CZ_VM_QEMU     qemu binary      (default qemu-system-x86_64)
 #     CZ_VM_TIMEOUT  seconds before qemu is killed (default 150)
+#     CZ_VM_SMP      virtual CPUs (default 1; 2 makes --threads truly parallel
+#                    but costs a second host CPU under TCG)
 #     CZ_VM_LOG      console log      (default $top_builddir/tests/vm/test-cuse-vm.console)
 #     CZ_VM_KEEP=1   keep the work directory (initramfs tree) and print its path
 # Needs: qemu-system-x86, linux-image-amd64, busybox-static, cpio (Debian
@@ -38,6 +40,7 @@ checker=${CZ_VM_CHECK:-$top_builddir/tests/vm/vmcheck}
 vminit=${CZ_VM_INIT:-$here/vminit.sh}
 qemu=${CZ_VM_QEMU:-qemu-system-x86_64}
 tmo=${CZ_VM_TIMEOUT:-150}
+smp=${CZ_VM_SMP:-1}
 log=${CZ_VM_LOG:-$top_builddir/tests/vm/test-cuse-vm.console}
 
 # ---- prerequisites: SKIP with the reason ---------------------------------
@@ -128,13 +131,13 @@ initrd=$work/initrd.cpio.gz
 
 # ---- boot --------------------------------------------------------------------
 diag "kernel $kernel, modules: $(tr '\n' ' ' <"$root/lib/modules/order")"
-diag "qemu TCG, timeout ${tmo}s, console log $log"
+diag "qemu TCG, $smp CPU(s), timeout ${tmo}s, console log $log"
 mkdir -p "$(dirname "$log")"
 : >"$log" || { echo "Bail out! cannot write $log"; exit 1; }
 t0=$(date +%s)
 # -serial file: keeps the terminal out of raw mode when run by hand;
 # -no-reboot + panic=-1: a kernel panic ends qemu at once.
-timeout -k 5 "$tmo" "$qemu" -accel tcg -cpu max -m 512 -smp 1 \
+timeout -k 5 "$tmo" "$qemu" -accel tcg -cpu max -m 512 -smp "$smp" \
 	-display none -monitor none -serial "file:$log" -net none -no-reboot \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 quiet loglevel=3" </dev/null >"$work/qemu.out" 2>&1 &

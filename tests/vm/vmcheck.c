@@ -844,6 +844,75 @@ static void check_killed_reader(const struct dev *d)
 	}
 }
 
+/*
+ * Two readers, 200 reads of 128 KiB + 1 each, verify every byte while this
+ * process switches routine, alignment and chunk as fast as it can: no read
+ * may see a non-zero byte or a short count.  Bounded by counts, not time.
+ */
+static void check_switching(const struct dev *d, const struct zero_routine **rt, size_t nrt)
+{
+	enum { READERS = 2, READS = 200 };
+	pid_t pid[READERS];
+	int i, st, bad = 0, running, fd = open(d->path, O_RDONLY);
+	unsigned switches = 0;
+	long long end = now_ms() + 2 * STEP_MS;
+
+	if (!tap_ok(fd >= 0, "%s: open for switching", d->name))
+		return;
+	for (i = 0; i < READERS; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			int rfd = open(d->path, O_RDONLY), k;
+
+			for (k = 0; k < READS; k++) {
+				const char *w = rfd < 0 ? "open failed" : read_once(rfd, 128 * KiB + 1, -1);
+
+				if (w) {
+					fprintf(stderr, "reader %d, read %d: %s\n", i, k, w);
+					_exit(1);
+				}
+			}
+			_exit(0);
+		}
+	}
+	do {
+		struct cusezero_align al = { (int)(switches * 64 % 4096), switches & 1 };
+		uint64_t c = switches % 3 ? 4096 : 65536 + 512 * (switches % 7);
+		const struct zero_routine *r = rt[switches % nrt];
+
+		set_routine(fd, r->name);
+		if (r->code_start)
+			ioctl(fd, CUSEZERO_IOC_SET_ALIGN, &al);
+		ioctl(fd, CUSEZERO_IOC_SET_CHUNK, &c);
+		switches++;
+		for (running = 0, i = 0; i < READERS; i++) {
+			if (pid[i] > 0 && waitpid(pid[i], &st, WNOHANG) == pid[i]) {
+				bad += !WIFEXITED(st) || WEXITSTATUS(st);
+				pid[i] = 0;
+			}
+			running += pid[i] > 0;
+		}
+	} while (running && now_ms() < end);
+	for (i = 0; i < READERS; i++)
+		if (pid[i] > 0) {
+			bad++;
+			kill(pid[i], SIGKILL);
+			waitpid(pid[i], &st, 0);
+		}
+	{
+		struct cusezero_align none = { CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
+		uint64_t c = 4096;
+
+		set_routine(fd, rt[0]->name);
+		ioctl(fd, CUSEZERO_IOC_SET_ALIGN, &none);
+		ioctl(fd, CUSEZERO_IOC_SET_CHUNK, &c);
+	}
+	close(fd);
+	tap_ok(!bad && switches > 1,
+	       "%s: %d readers x %d reads of 128 KiB+1 while switching routine/align/chunk %u times: all zeros (%d readers failed)",
+	       d->name, READERS, READS, switches, bad);
+}
+
 /* Real uid of a process from /proc/PID/status, or -1. */
 static long proc_uid(pid_t pid)
 {
@@ -1053,6 +1122,7 @@ int main(int argc, char **argv)
 			tap_ok(r == 0, "czvm_a: mode 0666 -> uid 65534 may open O_RDWR (%s)",
 			       r ? strerror(r) : "opened");
 			check_killed_reader(&a);
+			check_switching(&a, rt, nrt);
 			check_duplicate(&a, false);
 			check_duplicate(&a, true);
 			dev_stop(&a);
@@ -1087,6 +1157,7 @@ int main(int argc, char **argv)
 
 		if (dev_start(&f, "czvm_t", true, opt)) {
 			check_data(&f, "czvm_t --threads 2", false);
+			check_switching(&f, rt, nrt);
 			dev_stop(&f);
 		}
 	}
