@@ -89,8 +89,8 @@ zload_bw() {	# DEVICE BS QD
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "# psync rows: fio's pread loop vs zload's io_uring at qd 1 (zload has no sync engine);"
-echo "# on FUSE io_uring hands every read to an io-wq worker (two more wake-ups than pread)."
+echo "# psync rows: fio's pread loop vs zload's io_uring at qd 1 (zload has no sync engine):"
+echo "# they price io_uring's per-read cost against a plain syscall, not one tool against the other."
 echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version)"
 printf '%-20s %6s %3s %-8s %12s %12s %7s\n' device bs qd fio-eng "fio GB/s" "zload GB/s" ratio
 for dev in $DEVICES; do
