@@ -507,8 +507,23 @@ void zab_cell_add(struct zab_cell *c, double x)
 	if (c->n == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 16;
 		c->x = zab_xrealloc(c->x, c->cap * sizeof(*c->x));
+		if (c->sess)
+			c->sess = zab_xrealloc(c->sess, c->cap * sizeof(*c->sess));
 	}
 	c->x[c->n++] = x;
+}
+
+void zab_cell_add_session(struct zab_cell *c, double x, unsigned session)
+{
+	if (!c->sess && c->n) {
+		zab_cell_add(c, x);   /* mixed: keep samples, forget sessions */
+		return;
+	}
+	if (!c->sess)
+		c->sess = zab_xmalloc((c->cap ? c->cap : 16) * sizeof(*c->sess));
+	zab_cell_add(c, x);
+	if (c->n > 0)
+		c->sess[c->n - 1] = session;
 }
 
 void zab_result_free(struct zab_result *r)
@@ -517,6 +532,7 @@ void zab_result_free(struct zab_result *r)
 
 	for (i = 0; r->cells && i < r->nb * r->nv; i++) {
 		free(r->cells[i].x);
+		free(r->cells[i].sess);
 		free(r->cells[i].error);
 	}
 	for (i = 0; i < r->nb; i++) {
@@ -639,6 +655,11 @@ struct zj *zab_result_json(const struct zab_result *r, const struct zab_experime
 			x = zj_set(o, "samples", zj_new(ZJ_ARR));
 			for (i = 0; i < c->n; i++)
 				zj_push(x, zj_num(c->x[i]));
+			if (c->sess) {
+				x = zj_set(o, "sample_sessions", zj_new(ZJ_ARR));
+				for (i = 0; i < c->n; i++)
+					zj_push(x, zj_num(c->sess[i]));
+			}
 			zj_set(o, "failed", zj_bool(c->failed));
 			zj_set(o, "error", zj_str(c->error));
 		}

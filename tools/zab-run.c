@@ -579,7 +579,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 			free(why);
 			why = NULL;
 			if (!warm)
-				zab_cell_add(c, x);
+				zab_cell_add_session(c, x, rn->session + 1);
 			break;
 		}
 		free(why);

@@ -110,6 +110,7 @@ char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **b
 
 struct zab_cell {
 	double *x;
+	unsigned *sess;      /* session (1-based) of each sample; NULL when unknown */
 	size_t n, cap;
 	bool failed;
 	char *error;         /* why it failed (command and output) */
@@ -137,6 +138,7 @@ static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, si
 }
 
 void zab_cell_add(struct zab_cell *c, double x);
+void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
 void zab_result_free(struct zab_result *r);
 /* Build a result (and its JSON document) from a finished experiment. */
 struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,

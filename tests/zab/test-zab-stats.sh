@@ -64,4 +64,14 @@ shift_case() {	# shift_case NAME BETTER_OPT EXPECTED_FLAG EXPECTED_SIGN
 shift_case "+3% higher-is-better" "" "(I)" "+"
 shift_case "+3% lower-is-better" "--lower" "(R)" "-"
 
+# one sample per cell has no confidence interval: a change, but never a flag
+"$ZAB" run -b "s=$FAKE --sd 0.005" -v base -v 'up:FAKE_SCALE=1.03' -S 1 -R 1 --seed 42 \
+	--style plain >"$tmp/one" 2>"$tmp/err"
+line=$(grep '^  s ' "$tmp/one")
+case $line in
+*"(R)"*|*"(I)"*) fail "n = 1: flagged without a confidence interval: '$line'" ;;
+*%) pass "n = 1: change shown, not flagged: '$line'" ;;
+*) fail "n = 1: no change shown: '$line'" ;;
+esac
+
 done_testing
