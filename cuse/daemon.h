@@ -50,9 +50,7 @@ struct cz_params {
 	const char *transport;     /* FUSE front end: auto | uring | dev (fuse_uring.h) */
 	bool foreground, debug, poison;
 	/* derived */
-	uid_t admin_uid;           /* besides root: may change settings */
 	bool dropped;              /* privileges were dropped */
-	char *run_device;          /* run: path to bind over /dev/zero */
 };
 
 extern struct cz_params cz_params;
