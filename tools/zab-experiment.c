@@ -3,7 +3,7 @@
  * Experiment files: a small INI dialect (see experiments/README.md).
  *
  *   # comment                    ; comment
- *   [experiment]                 name= sessions= warmups= repeats= retries=
+ *   [experiment]                 name= sessions= warmups= repeats= retries= timeout=
  *                                order=random|interleave|sequential base= var.NAME=
  *   [benchmark NAME]             cmd= unit= better=higher|lower group=
  *   [variant NAME]               cmd= env.NAME= var.NAME= routine= align=
@@ -119,6 +119,8 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 		return parse_uint(v, 100000, &e->repeats) || !e->repeats ? -EINVAL : 0;
 	if (!strcmp(k, "retries"))
 		return parse_uint(v, 100, &e->retries) ? -EINVAL : 0;
+	if (!strcmp(k, "timeout"))
+		return parse_uint(v, 86400, &e->timeout) ? -EINVAL : 0;
 	if (!strcmp(k, "order"))
 		return zab_order_parse(v, &e->order);
 	if (!strcmp(k, "base")) {

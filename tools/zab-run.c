@@ -26,7 +26,7 @@
 #include "zab.h"
 #include "util.h"
 
-static volatile sig_atomic_t zab_stop;
+static volatile sig_atomic_t zab_stop, zab_timed_out;
 static volatile pid_t zab_child;
 
 static void on_signal(int sig)
@@ -34,6 +34,14 @@ static void on_signal(int sig)
 	zab_stop = sig;
 	if (zab_child > 0)
 		kill(-zab_child, SIGTERM);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	zab_timed_out = 1;
+	if (zab_child > 0)
+		kill(-zab_child, SIGKILL);
 }
 
 /* ---- order ----------------------------------------------------------------------- */
@@ -111,7 +119,7 @@ static bool needs_shell(const char *cmd)
  * cannot hold a pipe open).
  */
 static void run_proc(const char *cmd, char *const *argv_in, char **env, size_t nenv,
-		     struct proc_out *po)
+		     unsigned timeout, struct proc_out *po)
 {
 	int ofd = tmp_fd(), efd = tmp_fd();
 	pid_t pid;
@@ -166,12 +174,16 @@ static void run_proc(const char *cmd, char *const *argv_in, char **env, size_t n
 		_exit(127);
 	}
 	zab_child = pid;
+	zab_timed_out = 0;
+	if (timeout)
+		alarm(timeout);
 	while (waitpid(pid, &po->status, 0) < 0) {
 		if (errno != EINTR) {
 			po->status = -errno;
 			break;
 		}
 	}
+	alarm(0);
 	zab_child = 0;
 out:
 	po->out = ofd >= 0 ? read_all(ofd, 1 << 20) : zab_xstrdup("");
@@ -410,7 +422,7 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 		cmdline = c;
 	}
 	unlink(pidfile);
-	run_proc(NULL, argv, NULL, 0, &po);
+	run_proc(NULL, argv, NULL, 0, 60, &po);
 	if (po.status || !(pidtxt = read_file(pidfile))) {
 		char *st = po.status ? status_text(po.status) : zab_xstrdup("wrote no pidfile");
 		char *msg = one_line(*po.err ? po.err : po.out, 300);
@@ -569,7 +581,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 		struct proc_out po;
 		char *st, *out;
 
-		run_proc(cmd, NULL, env, nenv, &po);
+		run_proc(cmd, NULL, env, nenv, e->timeout, &po);
 		if (zab_stop) {
 			proc_free(&po);
 			break;
@@ -590,7 +602,8 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 			out = one_line(po.out, 200);
 			why = zab_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
 		} else {
-			st = status_text(po.status);
+			st = zab_timed_out ? zab_xasprintf("timed out after %u s (killed)", e->timeout) :
+			     status_text(po.status);
 			out = one_line(*po.err ? po.err : po.out, 300);
 			why = zab_xasprintf("`%s` %s: %s", cmd, st, *out ? out : "(no output)");
 			free(st);
@@ -696,6 +709,8 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
 
 	rn.t0 = cz_now_ns();
 	for (s = 0; s < e->sessions && !zab_stop; s++) {

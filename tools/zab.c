@@ -40,6 +40,7 @@ static void usage(FILE *f)
 "  -W, --warmups N        warm-up runs per session, discarded (default 0)\n"
 "  -R, --repeats N        measured runs per session (default 1)\n"
 "      --retries N        retry a failing run N times before marking the cell FAILED (default 0)\n"
+"      --timeout SEC      kill a run after SEC seconds: a failed run (default 0: none)\n"
 "      --order ORDER      random (default; seeded), interleave (ABAB), sequential (AABB)\n"
 "      --seed N           seed of the random order (printed; replays the same order)\n"
 "      --base NAME        the base variant (default: the first)\n"
@@ -51,7 +52,15 @@ static void usage(FILE *f)
 "output options (run and report):\n"
 "  -s, --style STYLE      box (default), grid, plain, markdown, detail\n"
 "      --detail           add the detailed view (CI, CV, median, U-test p)\n"
-"  -j, --json FILE        write every raw sample and the environment ('-': stdout)\n"
+"  -j, --json FILE        write every raw sample and the environment ('-': stdout,\n"
+"                         the table then goes to stderr)\n"
+"\n"
+"Experiment file (INI; experiments/README.md):\n"
+"  [experiment]        name= sessions= warmups= repeats= retries= timeout=\n"
+"                      order= base= var.NAME=\n"
+"  [benchmark NAME]    cmd= unit= better=higher|lower group=\n"
+"  [variant NAME]      routine= align= align-point= chunk= frontend= threads=\n"
+"                      cusezero-args= env.NAME= var.NAME= cmd= arch=\n"
 "\n"
 "In commands: {dev} (device path; /dev/zero for non-device variants), {routine},\n"
 "{align}, {chunk}, {variant}, {session}, and var.NAME / --var values.  Device\n"
@@ -132,7 +141,7 @@ static const char *group_of(const char *cmd)
 
 enum {
 	OPT_UNIT = 256, OPT_LOWER, OPT_GROUP, OPT_VAR, OPT_RETRIES, OPT_ORDER, OPT_SEED, OPT_BASE,
-	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL,
+	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL, OPT_TIMEOUT,
 };
 
 static const struct option run_opts[] = {
@@ -147,6 +156,7 @@ static const struct option run_opts[] = {
 	{ "warmups", required_argument, NULL, 'W' },
 	{ "repeats", required_argument, NULL, 'R' },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "base", required_argument, NULL, OPT_BASE },
@@ -165,8 +175,8 @@ static const struct option run_opts[] = {
 
 /* CLI values override the experiment file's, whatever the order of the options. */
 struct cli_over {
-	unsigned sessions, warmups, repeats, retries;
-	bool has_s, has_w, has_r, has_retries, has_order;
+	unsigned sessions, warmups, repeats, retries, timeout;
+	bool has_s, has_w, has_r, has_retries, has_order, has_timeout;
 	enum zab_order order;
 };
 
@@ -242,6 +252,11 @@ static int cmd_run(int argc, char **argv)
 			if (parse_count("--retries", optarg, 0, &co.retries))
 				goto out;
 			co.has_retries = true;
+			break;
+		case OPT_TIMEOUT:
+			if (parse_count("--timeout", optarg, 0, &co.timeout))
+				goto out;
+			co.has_timeout = true;
 			break;
 		case OPT_ORDER:
 			if (zab_order_parse(optarg, &co.order)) {
@@ -361,6 +376,8 @@ static int cmd_run(int argc, char **argv)
 		e.repeats = co.repeats;
 	if (co.has_retries)
 		e.retries = co.retries;
+	if (co.has_timeout)
+		e.timeout = co.timeout;
 	if (co.has_order)
 		e.order = co.order;
 	if (title) {

@@ -83,6 +83,7 @@ struct zab_experiment {
 	char *name;
 	char *file;
 	unsigned sessions, warmups, repeats, retries;
+	unsigned timeout;    /* seconds per run, 0 = none */
 	enum zab_order order;
 	char *base;          /* base variant name (default: the first) */
 	struct zab_kv vars[ZAB_MAX_ITEMS];

@@ -88,6 +88,10 @@ ok "failing: JSON keeps the failure" -- sh -c "'$ZAB' run -b 'f=$FAKE --fail' -v
 ok "missing program: exit 1, reported" -- \
 	rc_grep 1 $rc "/nonexistent/bench --x\` exited with status 127: cannot run /nonexistent/bench" "$tmp/err"
 
+# a hung benchmark: --timeout kills it, the cell FAILED with the reason
+"$ZAB" run -b "h=sleep 30" -v a -v b --timeout 1 --seed 1 >"$tmp/out" 2>"$tmp/err"; rc=$?
+ok "timeout: exit 1, reported" -- rc_grep 1 $rc "\`sleep 30\` timed out after 1 s (killed)" "$tmp/err"
+
 # bad JSON for report: file:line
 printf '{\n  "zab": 1,\n  "sut": oops\n}\n' >"$tmp/bad.json"
 "$ZAB" report "$tmp/bad.json" 2>"$tmp/err"; rc=$?
