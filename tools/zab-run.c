@@ -657,8 +657,22 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 	const char *path = getenv("PATH");
 	char *cusezero;
 
-	rn.path_env = zab_xasprintf("PATH=%s%s%s", dir ? dir : "", dir ? ":" : "",
-				    path ? path : "/usr/bin:/bin");
+	/*
+	 * zab's own directory first (installed: bindir; build tree: the top
+	 * builddir), and in a build tree the folder holding pread_z100k.
+	 */
+	if (dir) {
+		char *sub = zab_xasprintf("%s/pread_z100k/pread_z100k", dir);
+
+		if (access(sub, X_OK) == 0)
+			rn.path_env = zab_xasprintf("PATH=%s:%s/pread_z100k:%s", dir, dir,
+						    path ? path : "/usr/bin:/bin");
+		else
+			rn.path_env = zab_xasprintf("PATH=%s:%s", dir, path ? path : "/usr/bin:/bin");
+		free(sub);
+	} else {
+		rn.path_env = zab_xasprintf("PATH=%s", path ? path : "/usr/bin:/bin");
+	}
 	if (o->cusezero)
 		cusezero = zab_xstrdup(o->cusezero);
 	else if (dir && (cusezero = zab_xasprintf("%s/cusezero", dir)) && access(cusezero, X_OK)) {
