@@ -45,6 +45,7 @@
 #define GUARD		64	/* bytes after the requested count that must stay FILL */
 #define KiB		1024
 #define MiB		(1024 * 1024)
+#define MAX_RT		32	/* routines checked: all usable ones, in practice */
 
 static const char *daemon_path;
 
@@ -200,6 +201,31 @@ static bool alive(pid_t pid)
 	return kill(pid, 0) == 0;
 }
 
+/*
+ * The kernel (6.1 cuse.c, cuse_process_init_reply) creates the devtmpfs node
+ * in device_add() BEFORE cdev_add() and before the connection is findable:
+ * an observer polling for the node can open it too early and get ENXIO or
+ * ENODEV.  The daemon itself is past that point when its CUSE_INIT reply
+ * write() returns, so a background start (which returns after that) is
+ * race-free; a -f observer must retry.  Returns 0 once an open succeeds, else
+ * the last errno; *retries counts the early opens.
+ */
+static int wait_openable(const char *path, long ms, unsigned *retries)
+{
+	long long end = now_ms() + ms;
+	int fd;
+
+	*retries = 0;
+	while ((fd = open(path, O_RDONLY)) < 0) {
+		if ((errno != ENXIO && errno != ENODEV) || now_ms() > end)
+			return errno;
+		++*retries;
+		sleep_ms(1);
+	}
+	close(fd);
+	return 0;
+}
+
 /* ---- a daemon under test --------------------------------------------------- */
 
 struct dev {
@@ -261,7 +287,16 @@ static bool dev_start(struct dev *d, const char *name, bool fg, const char *cons
 			return false;
 		}
 		tap_ok(slurp(d->out)[0] == '\0', "start %s -f: nothing on stdout", name);
-		return true;
+		{
+			unsigned early;
+			int e = wait_openable(d->path, STEP_MS, &early);
+
+			if (early)
+				tap_diag("%s: node present before the kernel's cdev_add: %u early open(s) got ENXIO/ENODEV",
+					 d->path, early);
+			return tap_ok(!e, "start %s -f: %s opens%s%s", name, d->path, e ? ": " : "",
+				      e ? strerror(e) : "");
+		}
 	}
 	if (wait_bounded(d->pid, STEP_MS, &st) < 0) {
 		tap_ok(0, "start %s: still not returned after %d ms (killed)", name, STEP_MS);
@@ -1084,7 +1119,7 @@ static size_t usable_routines(const struct zero_routine **out, size_t max)
 
 int main(int argc, char **argv)
 {
-	const struct zero_routine *rt[4], *rel;
+	const struct zero_routine *rt[MAX_RT], *rel;
 	size_t nrt, i;
 	struct dev a, b, f;
 	int r;
@@ -1106,9 +1141,16 @@ int main(int argc, char **argv)
 		return tap_done();
 	}
 	tap_ok(access(daemon_path, X_OK) == 0, "daemon %s is executable", daemon_path);
-	nrt = usable_routines(rt, 4);
+	nrt = usable_routines(rt, MAX_RT);
 	rel = relocatable(rt, nrt);
-	tap_diag("routines usable in the VM: %zu (default %s)", nrt, rt[0]->name);
+	{
+		char names[512] = "";
+
+		for (i = 0; i < nrt; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), " %s",
+				 rt[i]->name);
+		tap_diag("routines usable in the VM (%zu of %zu):%s", nrt, zero_nroutines, names);
+	}
 
 	/* A: defaults, mode 0666, full data checks, duplicate name. */
 	{
@@ -1153,10 +1195,10 @@ int main(int argc, char **argv)
 	}
 	/* T: two worker threads. */
 	{
-		static const char *const opt[] = { "--threads", "2", NULL };
+		static const char *const opt[] = { "--threads", "2", "--poison", NULL };
 
 		if (dev_start(&f, "czvm_t", true, opt)) {
-			check_data(&f, "czvm_t --threads 2", false);
+			check_data(&f, "czvm_t --threads 2 --poison", false);
 			check_switching(&f, rt, nrt);
 			dev_stop(&f);
 		}
@@ -1189,14 +1231,18 @@ int main(int argc, char **argv)
 		}
 	}
 	check_run(argv[0]);
-	/* F: foreground, each usable routine from the command line. */
+	/*
+	 * F: foreground, each usable routine from the command line, with the
+	 * reply buffer poisoned (0xa5) before every routine call: a routine that
+	 * leaves any byte uncleared shows up as a non-zero byte here.
+	 */
 	for (i = 0; i < nrt; i++) {
-		const char *opt[] = { "--routine", rt[i]->name, NULL };
+		const char *opt[] = { "--routine", rt[i]->name, "--poison", NULL };
 		char label[96];
 
 		if (!dev_start(&f, "czvm_f", true, opt))
 			continue;
-		snprintf(label, sizeof(label), "czvm_f --routine %s", rt[i]->name);
+		snprintf(label, sizeof(label), "czvm_f --poison --routine %s", rt[i]->name);
 		check_data(&f, label, false);
 		dev_stop(&f);
 	}
