@@ -40,7 +40,7 @@ while [ $# -gt 0 ]; do
 	--device) device=${2:?}; shift 2 ;;
 	--daemon-opts) daemon_opts=${2:?}; shift 2 ;;
 	--no-zload) do_zload=0; shift ;;
-	-h|--help) sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -111,7 +111,7 @@ calls() {
 pread_round() {
 	nk=$(calls "$1" /dev/zero "${3:-}")
 	nd=$(calls "$1" "$device" "${3:-}")
-	K= D=
+	K='' D=''
 	r=0
 	while [ $r -lt "$runs" ]; do
 		j=$("$PREAD_Z100K" -s "$1" -n "$nk" --json ${3:+--cpu "$3"} /dev/zero) ||
@@ -151,7 +151,7 @@ echo "  runs ns/call: kernel$(printf ' %s' $K); device$(printf ' %s' $D)"
 }
 
 if [ "$do_zload" = 1 ]; then
-	K= D=
+	K='' D=''
 	r=0
 	while [ $r -lt "$runs" ]; do
 		K="$K $("$ZLOAD" --bs "$size" --qd 32 --time "$seconds" --format simple /dev/zero)" ||
