@@ -29,5 +29,24 @@ after=$(grep -c ' /tmp/zab\.' /proc/self/mounts)
 ok "every daemon stopped and unmounted ($before -> $after zab mounts)" -- [ "$after" -eq "$before" ]
 ok "no cusezero daemon left from this run" -- \
 	sh -c "! pgrep -f -- '--fuse /tmp/zab\\.' >/dev/null"
-diag "$(cat "$tmp/out" | head -8)"
+sed "s/^/# /" "$tmp/out" | head -8
+
+# Ctrl-C in the middle of a session: daemons stopped, mounts gone, exit 130
+"$ZAB" run "$top_srcdir/experiments/quick-alignment" -S 5 -W 0 -R 50 --seed 1 \
+	--var count=2000 --var "pread=$PREAD_Z100K" --cusezero "$CUSEZERO" \
+	>"$tmp/int.out" 2>"$tmp/int.err" &
+pid=$!
+i=0
+while [ $i -lt 100 ] && [ "$(grep -c ' /tmp/zab\.' /proc/self/mounts)" -le "$before" ]; do
+	sleep 0.1; i=$((i + 1))
+done
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+ok "SIGINT: exit 130 (got $rc)" -- [ $rc -eq 130 ]
+ok "SIGINT: says so" -- grep -q "interrupted by signal 2; devices stopped" "$tmp/int.err"
+after=$(grep -c ' /tmp/zab\.' /proc/self/mounts)
+ok "SIGINT: every mount gone ($before -> $after)" -- [ "$after" -eq "$before" ]
+ok "SIGINT: no daemon left" -- sh -c "! pgrep -f -- '--fuse /tmp/zab\\.' >/dev/null"
 done_testing
