@@ -395,8 +395,14 @@ static int cmd_run(int argc, char **argv)
 			  4000000000u;
 	}
 	for (b = 0; b < e.nbench; b++) {
-		if (!e.bench[b].group)
-			e.bench[b].group = zab_xstrdup(group_of(e.bench[b].cmd));
+		if (!e.bench[b].group) {
+			/* the program's name, after {var} expansion: "{pread} ..." -> pread_z100k */
+			char *bad = NULL, *x = zab_expand(e.bench[b].cmd, e.vars, e.nvars, &bad);
+
+			e.bench[b].group = zab_xstrdup(group_of(x ? x : e.bench[b].cmd));
+			free(x);
+			free(bad);
+		}
 		if (!e.bench[b].unit)
 			e.bench[b].unit = zab_xstrdup("");
 	}
