@@ -76,7 +76,8 @@ static void align_usage(FILE *out)
 		"        --order <random|rr> visiting order within a repeat (default random)\n"
 		"        --seed <n>          seed of the random order (default 1)\n"
 		"        --csv               print CSV rows instead of the table\n"
-		"        --plot <file>       draw FILE.svg or FILE.png with gnuplot\n\n"
+		"        --plot <file>       draw FILE.svg or FILE.png with gnuplot\n"
+		"        --cpu <n>           pin to CPU n while measuring\n\n"
 		" GB/s = 2^30 bytes per second, as perf bench.\n",
 		ALIGN_DEFAULT_OFFSETS, ALIGN_INSN, ALIGN_DEFAULT_LOOPS, ALIGN_DEFAULT_REPEATS);
 }
@@ -262,7 +263,7 @@ static void print_results(const struct align_params *ap, const struct cz_summary
 						     : "overlap: not significant");
 }
 
-enum { OPT_OFFSETS = 256, OPT_OF, OPT_ORDER, OPT_SEED, OPT_CSV, OPT_PLOT };
+enum { OPT_OFFSETS = 256, OPT_OF, OPT_ORDER, OPT_SEED, OPT_CSV, OPT_PLOT, OPT_CPU };
 
 static const struct option align_options[] = {
 	{ "function", required_argument, NULL, 'f' },
@@ -276,6 +277,7 @@ static const struct option align_options[] = {
 	{ "seed",     required_argument, NULL, OPT_SEED },
 	{ "csv",      no_argument,       NULL, OPT_CSV },
 	{ "plot",     required_argument, NULL, OPT_PLOT },
+	{ "cpu",      required_argument, NULL, OPT_CPU },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -315,6 +317,7 @@ int zb_align_main(int argc, char **argv)
 	static struct align_params ap;
 	const char *fn_name = NULL, *offsets = ALIGN_DEFAULT_OFFSETS, *of = NULL, *why;
 	const char *loops_str = NULL, *repeats_str = NULL, *order = "random", *seed_str = NULL;
+	const char *cpu_str = NULL;
 	struct cz_summary *sum = NULL;
 	double *samples = NULL, *median = NULL, *min = NULL, *max = NULL;
 	uintptr_t *addr = NULL;
@@ -344,6 +347,7 @@ int zb_align_main(int argc, char **argv)
 		case OPT_SEED: seed_str = optarg; break;
 		case OPT_CSV: ap.csv = true; break;
 		case OPT_PLOT: ap.plot = optarg; break;
+		case OPT_CPU: cpu_str = optarg; break;
 		case 'h':
 			align_usage(stdout);
 			return 0;
@@ -416,6 +420,16 @@ int zb_align_main(int argc, char **argv)
 		fprintf(stderr, "zbench align: --plot needs gnuplot, which is not in PATH "
 			"(Debian: apt-get install gnuplot-nox)\n");
 		return 1;
+	}
+
+	if (cpu_str) {
+		if (cz_parse_u64(cpu_str, 0, 1023, &v))
+			return bad("--cpu", cpu_str, NULL);
+		c = cz_pin_cpu((int)v);
+		if (c) {
+			fprintf(stderr, "zbench align: --cpu %s: %s\n", cpu_str, strerror(-c));
+			return 1;
+		}
 	}
 
 	samples = calloc(ap.noffsets * ap.repeats, sizeof(*samples));

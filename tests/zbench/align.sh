@@ -81,6 +81,9 @@ ok "align --offsets 4096: exit $rc, naming --offsets" -- sh -c "test $rc -ne 0 &
 rc=$?
 ok "align -f memset (calls glibc through the PLT): exit $rc, not relocatable" -- \
 	sh -c "test $rc -ne 0 && grep -q 'not relocatable' '$tmpdir/e'"
+"$ZBENCH" align -f "$routine" --cpu x >/dev/null 2>"$tmpdir/e"
+rc=$?
+ok "align --cpu x: exit $rc, naming --cpu" -- sh -c "test $rc -ne 0 && grep -q -- \"--cpu 'x'\" '$tmpdir/e'"
 "$ZBENCH" align -f no_such_routine >/dev/null 2>&1
 ok "align -f no_such_routine: non-zero exit" -- test $? -ne 0
 
