@@ -6,7 +6,8 @@
 # For /dev/zero and the `zero` file of a cusezero FUSE mount, at bs 4 KiB and
 # 100 KiB, qd 1 and 32, one job: fio (ioengine=io_uring, and psync at qd 1)
 # and zload run back to back, alternating which goes first, RUNS times each;
-# one line per case with the median bandwidth of each and zload/fio.  The
+# one line per case with the median bandwidth of each and zload/fio (both
+# issue IORING_OP_READV: fio gets nonvectored=0, its default being READ).  The
 # target is a ratio >= 1.0 (zload is at least as efficient a load generator).
 # Numbers on a shared machine are preliminary.
 #
@@ -70,12 +71,16 @@ if [ -z "$DEVICES" ]; then
 	fi
 fi
 
+# Same opcode on both sides: fio's io_uring engine probes and uses
+# IORING_OP_READ by default (nonvectored=-1), zload's default is READV.
+fio_engine_opts() { [ "$1" = io_uring ] && echo --nonvectored=0; }
+
 # Bytes/sec of one run on stdout (one line), nothing when the run failed.
 fio_bw() {	# DEVICE BS QD ENGINE
 	# size= is required on a character device; 1t so time_based never wraps
 	# (fio 3.33 can assert in td_io_queue when it reopens /dev/zero to wrap).
 	if "$FIO" --name=zvf --filename="$1" --rw=read --bs="$2" --iodepth="$3" \
-		--ioengine="$4" --size=1t --time_based --runtime="$SECS" --numjobs=1 \
+		--ioengine="$4" $(fio_engine_opts "$4") --size=1t --time_based --runtime="$SECS" --numjobs=1 \
 		--output-format=json 2>"$TMP/fio.err" >"$TMP/fio.json"; then
 		v=$(tr -d ' \n' <"$TMP/fio.json" | sed -n 's/.*"read":{[^}]*"bw_bytes":\([0-9]*\).*/\1/p')
 		[ -n "$v" ] && echo "$v" && return
