@@ -131,6 +131,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 echo "# device-vs-kernel: $runs runs per side, alternating, >= ${seconds} s per run"
 echo "# device: $device ($desc)"
 echo "# host: $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+param=/sys/module/fuse/parameters/enable_uring
+echo "# FUSE over io_uring switch (cusezero --transport auto uses it when Y): $(cat "$param" 2>/dev/null || echo "absent (kernel without CONFIG_FUSE_IO_URING)")"
 
 # shellcheck disable=SC2086 # word splitting of the run lists is wanted
 {
