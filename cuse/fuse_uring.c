@@ -78,7 +78,7 @@ struct cz_uring {
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	enum cz_uring_state state;
+	_Atomic enum cz_uring_state state;	/* written under lock, peeked by the I/O wrapper */
 	int err;			/* -errno when ST_FAILED */
 	unsigned registered;		/* queues with all entries registered */
 	atomic_bool stop;
