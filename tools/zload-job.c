@@ -284,7 +284,7 @@ static int zl_setup(struct zl_job *j, struct zl_slot **slotsp, char **bufp, size
 	return 0;
 }
 
-static const char *zl_op_name(const struct zl_opts *o)
+const char *zl_op_name(const struct zl_opts *o)
 {
 	if (o->fixedbufs)
 		return "read_fixed";

@@ -238,13 +238,6 @@ static void zl_sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-static const char *zl_op_label(const struct zl_opts *o)
-{
-	if (o->fixedbufs)
-		return "read_fixed";
-	return o->nonvectored ? "read" : "readv";
-}
-
 static void zl_json_string(const char *s)
 {
 	putchar('"');
@@ -321,7 +314,7 @@ static void zl_print_json(const struct zl_opts *o, const struct zl_job *jobs,
 	zl_json_string(o->path);
 	printf(",\"op\":\"%s\",\"bs\":%u,\"qd\":%u,\"jobs\":%u,"
 	       "\"batch_submit\":%u,\"batch_complete\":%u,\"verify\":%s,",
-	       zl_op_label(o), o->bs, o->qd, o->jobs, o->batch_submit, o->batch_complete,
+	       zl_op_name(o), o->bs, o->qd, o->jobs, o->batch_submit, o->batch_complete,
 	       o->verify ? "true" : "false");
 	printf("\"seconds\":%.6f,\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
 	       ",\"iops\":%.0f,\"bytes_per_sec\":%.0f,",
@@ -358,7 +351,7 @@ static void zl_print_normal(const struct zl_opts *o, const struct zl_result *r)
 	double iops = r->seconds > 0 ? (double)c->ios / r->seconds : 0;
 	char bs[32], flags[256];
 
-	printf("zload: %s: %s bs=%s qd=%u jobs=%u%s%s%s\n", o->path, zl_op_label(o),
+	printf("zload: %s: %s bs=%s qd=%u jobs=%u%s%s%s\n", o->path, zl_op_name(o),
 	       cz_format_size(o->bs, bs, sizeof(bs)), o->qd, o->jobs,
 	       r->files_registered ? " registerfiles" : "", r->sqpoll_on ? " sqpoll" : "",
 	       o->verify ? " verify" : "");

@@ -75,6 +75,8 @@ extern int zl_abort;			/* set before the start barrier: exit now */
 extern pthread_barrier_t zl_setup_done, zl_go;
 
 void *zl_job_main(void *arg);
+/* "readv", "read" or "read_fixed": the opcode the options select. */
+const char *zl_op_name(const struct zl_opts *o);
 /* "CQSIZE|SQPOLL|..." for the IORING_SETUP_* bits in flags. */
 const char *zl_setup_flag_names(unsigned flags, char *buf, size_t len);
 
