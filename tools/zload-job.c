@@ -94,7 +94,9 @@ static int zl_ring_try(struct zl_job *j, unsigned flags)
 	p.cq_entries = 2 * j->o->qd;
 	if (flags & IORING_SETUP_SQ_AFF)
 		p.sq_thread_cpu = (unsigned)j->o->sqpoll_cpu;
-	return io_uring_queue_init_params(j->o->qd, &j->ring, &p);
+	/* With SQPOLL, SQ entries are freed late (see zl_run): give them room. */
+	return io_uring_queue_init_params(flags & IORING_SETUP_SQPOLL ? 2 * j->o->qd : j->o->qd,
+					  &j->ring, &p);
 }
 
 static unsigned zl_without(unsigned flags, unsigned flag)
@@ -422,8 +424,24 @@ static int zl_run(struct zl_job *j, struct zl_slot *slots)
 			n = i;
 			issued += n;
 		}
-		if (!n && !inflight)
-			break;
+		if (!n && !inflight) {
+			if (!issuing)
+				break;
+			/*
+			 * SQPOLL: the SQ thread posts a read's CQE before it
+			 * moves the SQ head past its SQE, so every read can be
+			 * reaped while the ring still looks full.
+			 */
+			j->c.sq_ring_full++;
+			ret = io_uring_sqring_wait(&j->ring);
+			if (ret < 0 && ret != -EINTR) {
+				fprintf(stderr, "zload: job %d: io_uring_sqring_wait: %s\n",
+					j->id, strerror(-ret));
+				break;
+			}
+			ret = 0;
+			continue;
+		}
 
 		if (n) {
 			bool more = issued < limit && inflight + n < o->qd;

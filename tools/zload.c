@@ -281,6 +281,7 @@ static void zl_collect(const struct zl_opts *o, struct zl_job *jobs, struct zl_r
 		r->c.submit_calls += c->submit_calls;
 		r->c.wait_calls += c->wait_calls;
 		r->c.sqpoll_wakeups += c->sqpoll_wakeups;
+		r->c.sq_ring_full += c->sq_ring_full;
 #define ZL_MAX(f) (r->c.f = c->f > r->c.f ? c->f : r->c.f)
 		ZL_MAX(max_inflight);
 		ZL_MAX(max_submit_batch);
@@ -332,12 +333,13 @@ static void zl_print_json(const struct zl_opts *o, const struct zl_job *jobs,
 	printf("\"counters\":{\"max_inflight\":%" PRIu64 ",\"ops_readv\":%" PRIu64
 	       ",\"ops_read\":%" PRIu64 ",\"ops_read_fixed\":%" PRIu64 ",\"fixed_file_ops\":%" PRIu64
 	       ",\"buffers_registered\":%s,\"files_registered\":%s,\"sqpoll\":%s"
-	       ",\"sqpoll_wakeups\":%" PRIu64 ",\"submit_calls\":%" PRIu64 ",\"wait_calls\":%" PRIu64
+	       ",\"sqpoll_wakeups\":%" PRIu64 ",\"sq_ring_full\":%" PRIu64 ",\"submit_calls\":%" PRIu64 ",\"wait_calls\":%" PRIu64
 	       ",\"max_submit_batch\":%" PRIu64 ",\"max_cqe_batch\":%" PRIu64
 	       ",\"setup_flags\":\"%s\",\"dropped_setup_flags\":\"%s\"}}\n",
 	       c->max_inflight, c->ops_readv, c->ops_read, c->ops_read_fixed, c->fixed_file_ops,
 	       r->buffers_registered ? "true" : "false", r->files_registered ? "true" : "false",
-	       r->sqpoll_on ? "true" : "false", c->sqpoll_wakeups, c->submit_calls, c->wait_calls,
+	       r->sqpoll_on ? "true" : "false", c->sqpoll_wakeups, c->sq_ring_full,
+	       c->submit_calls, c->wait_calls,
 	       c->max_submit_batch, c->max_cqe_batch,
 	       zl_setup_flag_names(r->setup_flags, flags, sizeof(flags)),
 	       zl_setup_flag_names(r->dropped_flags, dropped, sizeof(dropped)));

@@ -41,6 +41,7 @@ struct zl_counters {
 	uint64_t ops_readv, ops_read, ops_read_fixed, fixed_file_ops;
 	uint64_t submit_calls, wait_calls, sqpoll_wakeups;
 	uint64_t max_inflight, max_submit_batch, max_cqe_batch;
+	uint64_t sq_ring_full;		/* waits for SQ space (SQPOLL) */
 };
 
 struct zl_job {

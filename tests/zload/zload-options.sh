@@ -149,6 +149,18 @@ if run_json "regular file wraps" --size 1MB --bs 4KB --qd 8 --verify "$TMP/zeros
 	check "64 KiB file, --verify" verify_failures 0
 fi
 
+# On a terminal stderr gets a live progress line (once a second).
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$Z' --time 2.5 /dev/zero" /dev/null >"$TMP/tty" 2>&1
+	if grep -q 'IOPS .* GB/s' "$TMP/tty" && grep -q 'read: IOPS=' "$TMP/tty"; then
+		pass "progress line on a terminal: $(tr '\r' '\n' <"$TMP/tty" | grep -m 1 'IOPS .* GB/s')"
+	else
+		fail "no progress line on a terminal: $(head -c 300 "$TMP/tty" | tr '\r\n' '||')"
+	fi
+else
+	skip "no script(1) to give zload a terminal"
+fi
+
 out=$("$Z" $S --format simple /dev/zero); rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eqx '[0-9]+'; then
 	pass "--format simple: one integer (bytes/sec) '$out'"
