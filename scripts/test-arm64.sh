@@ -28,7 +28,10 @@
 #                 program by another path fail with ENOEXEC in this mode.
 # Environment: JOBS (make -j, default 2), QEMU_CPU (passed to qemu, e.g.
 # cortex-a57 for a 64-byte DC ZVA block instead of -cpu max's 512),
-# TEST_ARM64_MODE=wrapper to force the wrapper mode.
+# TEST_ARM64_MODE=wrapper to force the wrapper mode, TEST_ARM64_CONFIGURE
+# for more configure options (e.g. "--enable-asan --enable-ubsan" in its own
+# build dir; LeakSanitizer cannot stop the world under qemu-user, so
+# ASAN_OPTIONS defaults to detect_leaks=0).
 set -eu
 
 host=aarch64-linux-gnu
@@ -113,13 +116,16 @@ echo "test-arm64: $(qemu-aarch64 --version | head -n 1), cpu ${QEMU_CPU:-max (de
 [ -x "$src/configure" ] || (cd "$src" && ./autogen.sh >/dev/null 2>&1) ||
 	die "autogen.sh failed in $src"
 if [ ! -f Makefile ]; then
-	"$src/configure" --host="$host" --enable-werror >configure.out 2>&1 ||
+	# shellcheck disable=SC2086 # word splitting of the extra options is intended
+	"$src/configure" --host="$host" --enable-werror ${TEST_ARM64_CONFIGURE:-} >configure.out 2>&1 ||
 		{ cat configure.out; die "configure --host=$host failed"; }
 	sed -n '/configured$/,$p' configure.out
 fi
 make -j"$jobs" >make.out 2>&1 || { cat make.out; die "cross build failed"; }
 
 # --- run the suite --------------------------------------------------------------
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+export ASAN_OPTIONS
 status=0
 case $mode in
 binfmt*)
