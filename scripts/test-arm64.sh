@@ -24,8 +24,9 @@
 #   wrapper       neither: make check LOG_COMPILER='qemu-aarch64 -L SYSROOT'
 #                 for the C tests, and every program variable of
 #                 AM_TESTS_ENVIRONMENT ($ZBENCH, ...) pointed at a
-#                 qemu-aarch64 wrapper script.  Tests that exec an arm64
-#                 program by another path fail with ENOEXEC in this mode.
+#                 qemu-aarch64 wrapper script; helper check programs that
+#                 tests exec by path are swapped for such a script during
+#                 the run.
 # Environment: JOBS (make -j, default 2), QEMU_CPU (passed to qemu, e.g.
 # cortex-a57 for a 64-byte DC ZVA block instead of -cpu max's 512),
 # TEST_ARM64_MODE=wrapper to force the wrapper mode, TEST_ARM64_CONFIGURE
@@ -154,8 +155,31 @@ wrapper)
 		extra="$extra $name='$w'; export $name;"
 		echo "test-arm64: \$$name runs through $w"
 	done
+	# Helper programs a test execs by path (check_PROGRAMS that are not
+	# TESTS, e.g. a fake benchmark): swapped for a wrapper script during the
+	# run, the binary kept beside it as NAME.arm64 and put back on exit.
+	make -j"$jobs" check TESTS= >>make.out 2>&1 || { cat make.out; die "building the tests failed"; }
+	vars=$(printf 'print-vars:\n\t@:$(info $(TESTS))$(info $(check_PROGRAMS))\n' |
+		make -s -f Makefile -f - print-vars)
+	tests=$(printf '%s\n' "$vars" | sed -n 1p)
+	swapped=
+	restore() { for p in $swapped; do mv -f "$p.arm64" "$p"; done; }
+	trap restore EXIT
+	trap 'exit 130' INT TERM
+	for p in $(printf '%s\n' "$vars" | sed -n 2p); do
+		case " $tests " in *" $p "*) continue ;; esac
+		[ -f "$p" ] && [ "$(head -c 4 "$p" | tr -d '\177')" = ELF ] || continue
+		mv -f "$p" "$p.arm64"
+		swapped="$swapped $p"
+		printf '#!/bin/sh\nexec qemu-aarch64 -L %s %s "$@"\n' "$sysroot" "$build/$p.arm64" >"$p"
+		chmod +x "$p"
+		touch -r "$p.arm64" "$p"
+		echo "test-arm64: helper $p runs through qemu-aarch64 for this run"
+	done
 	make -j"$jobs" check AM_TESTS_ENVIRONMENT="$env_orig $extra" \
 		LOG_COMPILER="timeout $timeout_s qemu-aarch64 -L $sysroot" || status=$?
+	restore
+	swapped=
 	;;
 esac
 echo "test-arm64: mode $mode, make check exit $status (logs: $build/test-suite.log)"
