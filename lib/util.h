@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /*
  * Parse a size: "4096", "100KB", "100K", "100KiB", "1MB", "2GB", "1TB", "12B".
@@ -26,6 +27,9 @@ const char *cz_format_size(uint64_t bytes, char *buf, size_t len);
 
 /* Parse a CPU list "0", "0-3", "0,2,5-7" into a bitmask of up to 64 CPUs. */
 int cz_parse_cpulist(const char *s, uint64_t *mask);
+
+/* Write s as a JSON string literal (quotes, escapes) to out. */
+void cz_json_string(FILE *out, const char *s);
 
 /* Nanoseconds from CLOCK_MONOTONIC_RAW / CLOCK_MONOTONIC. */
 uint64_t cz_now_ns_raw(void);

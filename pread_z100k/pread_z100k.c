@@ -180,21 +180,13 @@ static size_t pz_first_nonzero(const unsigned char *buf, size_t len)
 static void pz_print_json(const struct pz_params *p, double secs)
 {
 	double bytes = (double)p->size * (double)p->count;
-	const char *s;
 
 	printf("{\"seconds\":%.6f,\"bytes\":%.0f,\"bytes_per_sec\":%.0f,"
-	       "\"ns_per_call\":%.1f,\"calls\":%" PRIu64 ",\"size\":%zu,\"device\":\"",
+	       "\"ns_per_call\":%.1f,\"calls\":%" PRIu64 ",\"size\":%zu,\"device\":",
 	       secs, bytes, secs > 0 ? bytes / secs : 0.0,
 	       secs * 1e9 / (double)p->count, p->count, p->size);
-	for (s = p->path; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	printf("\"}\n");
+	cz_json_string(stdout, p->path);
+	printf("}\n");
 }
 
 /* One line naming the call, the size and errno (or the short count). */

@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 
 #include "zab.h"
+#include "util.h"
 #include "zeroing.h"
 
 void *zab_xmalloc(size_t n)
@@ -195,28 +196,6 @@ void zj_free(struct zj *v)
 
 /* ---- writer ---------------------------------------------------------------- */
 
-static void write_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c == '\r')
-			fputs("\\r", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static bool is_scalar(const struct zj *v)
 {
 	return v->t != ZJ_ARR && v->t != ZJ_OBJ;
@@ -241,7 +220,7 @@ static void write_value(FILE *f, const struct zj *v, int depth)
 			fputs("null", f);
 		break;
 	case ZJ_STR:
-		write_string(f, v->str);
+		cz_json_string(f, v->str);
 		break;
 	case ZJ_ARR:
 		flat = true;
@@ -263,7 +242,7 @@ static void write_value(FILE *f, const struct zj *v, int depth)
 		fputc('{', f);
 		for (i = 0; i < v->n; i++) {
 			fprintf(f, "%s\n%*s", i ? "," : "", 2 * (depth + 1), "");
-			write_string(f, v->keys[i]);
+			cz_json_string(f, v->keys[i]);
 			fputs(": ", f);
 			write_value(f, v->items[i], depth + 1);
 		}

@@ -115,22 +115,6 @@ void zb_print_running(const char *bench, enum zb_format fmt)
 	fflush(stdout);
 }
 
-void zb_json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 /* ---- buffers --------------------------------------------------------------------- */
 
 int zb_parse_page(const char *s, enum zb_huge *out)

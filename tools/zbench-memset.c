@@ -185,13 +185,13 @@ static int run_function(struct memset_params *mp, const char *name, const struct
 	case ZB_FORMAT_JSON:
 		printf("%s\n    {\"function\": ", mp->json_first ? "" : ",");
 		mp->json_first = false;
-		zb_json_str(stdout, name);
+		cz_json_string(stdout, name);
 		printf(", \"routine\": ");
-		zb_json_str(stdout, r->name);
+		cz_json_string(stdout, r->name);
 		printf(", \"desc\": ");
-		zb_json_str(stdout, r->desc);
+		cz_json_string(stdout, r->desc);
 		printf(",\n     \"backing\": ");
-		zb_json_str(stdout, buf.backing);
+		cz_json_string(stdout, buf.backing);
 		printf(", \"bytes_per_sample\": %" PRIu64 ", \"unit\": \"%s\",\n     \"samples\": [",
 		       (uint64_t)size, mp->cycles ? "ticks" : "ns");
 		for (i = 0; i < mp->nr_loops; i++)
@@ -299,9 +299,9 @@ int zb_memset_main(int argc, char **argv)
 
 	if (mp.format == ZB_FORMAT_JSON) {
 		printf("{\"benchmark\": \"mem/memset\", \"size\": %" PRIu64 ", \"size_str\": ", mp.size);
-		zb_json_str(stdout, mp.size_str);
+		cz_json_string(stdout, mp.size_str);
 		printf(", \"chunk\": %" PRIu64 ", \"nr_loops\": %u,\n \"clock\": ", mp.chunk, mp.nr_loops);
-		zb_json_str(stdout, mp.cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW");
+		cz_json_string(stdout, mp.cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW");
 		printf(", \"gb\": %.0f,\n \"functions\": [", ZB_GB);
 	}
 

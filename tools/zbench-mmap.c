@@ -326,7 +326,7 @@ int zb_mmap_main(int argc, char **argv)
 	if (mp.format == ZB_FORMAT_JSON) {
 		printf("{\"benchmark\": \"mem/mmap\", \"size\": %" PRIu64 ", \"page\": %zu, \"nr_loops\": %u,"
 		       " \"seed\": %u,\n \"clock\": ", mp.size, zb_huge_bytes(mp.huge), mp.nr_loops, mp.seed);
-		zb_json_str(stdout, mp.cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW");
+		cz_json_string(stdout, mp.cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW");
 		printf(", \"gb\": %.0f,\n \"functions\": [", ZB_GB);
 	}
 	if (!strncmp(mp.function, "all", 3)) {

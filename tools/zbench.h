@@ -48,8 +48,6 @@ const char *zb_ticks_name(void);
 void zb_print_bps(double bytes_per_sec);
 /* "# Running 'mem/NAME' benchmark:" in the default format only. */
 void zb_print_running(const char *bench, enum zb_format fmt);
-/* JSON string literal with escapes. */
-void zb_json_str(FILE *out, const char *s);
 
 /* ---- buffers ----------------------------------------------------------------- */
 

@@ -238,20 +238,6 @@ static void zl_sleep_ns(uint64_t ns)
 	nanosleep(&ts, NULL);
 }
 
-static void zl_json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			printf("\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			printf("\\u%04x", (unsigned char)*s);
-		else
-			putchar(*s);
-	}
-	putchar('"');
-}
-
 struct zl_result {
 	struct zl_counters c;
 	struct zl_hist hist;
@@ -312,7 +298,7 @@ static void zl_print_json(const struct zl_opts *o, const struct zl_job *jobs,
 	char flags[256], dropped[256];
 
 	printf("{\"device\":");
-	zl_json_string(o->path);
+	cz_json_string(stdout, o->path);
 	printf(",\"op\":\"%s\",\"bs\":%u,\"qd\":%u,\"jobs\":%u,"
 	       "\"batch_submit\":%u,\"batch_complete\":%u,\"verify\":%s,",
 	       zl_op_name(o), o->bs, o->qd, o->jobs, o->batch_submit, o->batch_complete,
