@@ -48,6 +48,8 @@ struct cz_params {
 	const char *user;          /* drop privileges to this user after set-up */
 	const char *pidfile;
 	const char *transport;     /* FUSE front end: auto | uring | dev (fuse_uring.h) */
+	bool sched_idle;           /* --sched-idle: serving threads run as SCHED_IDLE */
+	int cpu;                   /* --cpu N: pin the /dev/fuse loop thread(s); -1: not */
 	bool foreground, debug, poison;
 	/* derived */
 	bool dropped;              /* privileges were dropped */
@@ -90,6 +92,12 @@ int ctl_format_settings(char *buf, size_t len);
 /* ---- loop.c ---- */
 /* after_request: called after each request until it returns true (e.g. CUSE readiness). */
 int loop_run(struct fuse_session *se, unsigned nthreads, bool (*after_request)(void));
+/*
+ * Scheduler levers for the calling serving thread (doc/fuse-uring.md,
+ * "Scheduler levers"): --sched-idle switches it to SCHED_IDLE; with pin,
+ * --cpu pins it.  Failures are logged (who names the thread), not fatal.
+ */
+void loop_sched_self(const char *who, bool pin);
 
 /* ---- lifecycle.c ---- */
 /* Fork; the parent waits until the child calls lc_ready() (0) or dies (-1). */

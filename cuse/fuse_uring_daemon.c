@@ -17,6 +17,7 @@
  * stats like any other.  The slot's reply buffer is registered as the ring
  * entry's payload, so the kernel copies the reply straight from where the
  * routine cleared it (one entry per queue; a copy only if that failed).
+ * --sched-idle applies to the queue threads too (fud_thread_init).
  */
 #include "daemon.h"	/* first: FUSE_USE_VERSION */
 
@@ -65,9 +66,12 @@ unsigned fud_extra_threads(unsigned loop_threads)
 
 static int fud_thread_init(void *ctx, unsigned qid, void **payload, size_t *payload_len)
 {
-	int ret = rp_thread_attach(fud.first_slot + qid);
+	int ret;
 
 	(void)ctx;
+	/* Already pinned to CPU qid by the transport; --cpu is for the loop only. */
+	loop_sched_self("io_uring queue", false);
+	ret = rp_thread_attach(fud.first_slot + qid);
 	if (ret)
 		return ret;
 	/* rp_read() fills this buffer: the kernel copies the reply straight from it. */

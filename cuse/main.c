@@ -22,6 +22,7 @@
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,7 @@ struct cz_params cz_params = {
 	.chunk = 4096,
 	.threads = 1,
 	.mode = 0666,
+	.cpu = -1,
 };
 
 static void cz_vlog(const char *fmt, va_list ap)
@@ -92,6 +94,10 @@ static void cz_usage(FILE *out)
 "  --chunk SIZE         bytes per routine call, 1B..1MB (default 4KB; units as perf)\n"
 "  --threads N          worker threads (default 1: own single-threaded loop)\n"
 "  --transport T        FUSE front end: auto (io_uring if enabled, else /dev/fuse), uring, dev\n"
+"  --sched-idle         serving threads run as SCHED_IDLE (opt-in speed lever: a reader the\n"
+"                       daemon wakes stays on its CPU; but on a busy CPU the daemon starves)\n"
+"  --cpu N              pin the /dev/fuse loop thread(s) to CPU N (io_uring queue threads\n"
+"                       are pinned one per CPU anyway)\n"
 "  --mode OCTAL         node / zero file mode (default 0666)\n"
 "  --owner UID --group GID   node owner (the owner may also change settings)\n"
 "  --major N --minor N  CUSE device number (default dynamic)\n"
@@ -106,7 +112,7 @@ static void cz_usage(FILE *out)
 enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
-	OPT_TRANSPORT,
+	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU,
 };
 
 static const struct option cz_options[] = {
@@ -126,6 +132,8 @@ static const struct option cz_options[] = {
 	{ "pidfile", required_argument, NULL, OPT_PIDFILE },
 	{ "poison", no_argument, NULL, OPT_POISON },
 	{ "transport", required_argument, NULL, OPT_TRANSPORT },
+	{ "sched-idle", no_argument, NULL, OPT_SCHED_IDLE },
+	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -148,6 +156,32 @@ static bool cz_valid_name(const char *s)
 		    !(s[i] >= '0' && s[i] <= '9') && s[i] != '_' && s[i] != '-' && s[i] != '.')
 			return false;
 	return true;
+}
+
+/* --cpu N: a CPU this process may run on (its affinity mask, e.g. set by taskset). */
+static int cz_parse_cpu(const char *arg)
+{
+	char why[128], list[64] = "";
+	size_t len = 0;
+	cpu_set_t set;
+	uint64_t v;
+	int c, lo;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		CPU_ZERO(&set);
+	for (c = 0; c < CPU_SETSIZE && len < sizeof(list) - 16; c++) {
+		if (!CPU_ISSET(c, &set))
+			continue;
+		for (lo = c; c + 1 < CPU_SETSIZE && CPU_ISSET(c + 1, &set); c++)
+			;
+		len += (size_t)snprintf(list + len, sizeof(list) - len, lo == c ? "%s%d" : "%s%d-%d",
+					len ? "," : "", lo, c);
+	}
+	if (cz_parse_u64(arg, 0, CPU_SETSIZE - 1, &v) || !CPU_ISSET((int)v, &set)) {
+		snprintf(why, sizeof(why), "must be a CPU this process may run on (%s)", list);
+		cz_bad("--cpu", *arg ? arg : "''", why);
+	}
+	return (int)v;
 }
 
 /* Parse options; returns the index of COMMAND (after "--") for run, else argc. */
@@ -197,6 +231,12 @@ static int cz_parse(int argc, char **argv, bool run)
 			if (!fud_transport_ok(optarg))
 				cz_bad("--transport", optarg, "must be auto, uring or dev");
 			cz_params.transport = optarg;
+			break;
+		case OPT_SCHED_IDLE:
+			cz_params.sched_idle = true;
+			break;
+		case OPT_CPU:
+			cz_params.cpu = cz_parse_cpu(optarg);
 			break;
 		case OPT_THREADS:
 			if (cz_parse_u64(optarg, 1, 64, &v))
