@@ -1,0 +1,146 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: the scheduler levers (issue #7, doc/fuse-uring.md).
+# By default the daemon's threads stay SCHED_OTHER and unpinned.  With
+# --sched-idle every serving thread (the /dev/fuse loop workers, and the
+# io_uring queue threads when the kernel's enable_uring switch can be set) is
+# SCHED_IDLE; with --cpu 0 every /dev/fuse loop thread may run on CPU 0 only;
+# reads still return zeros; `cusezero run` passes both to its daemon and not
+# to COMMAND; bad --cpu values are refused with one line and status 2.
+# Needs root; restores /sys/module/fuse/parameters/enable_uring.
+. "$top_srcdir/tests/cuse/lib.sh"
+cz_require_fuse
+
+PARAM=/sys/module/fuse/parameters/enable_uring
+param_saved=$(cat "$PARAM" 2>/dev/null)
+set_param() { echo "$1" >"$PARAM" 2>/dev/null; }
+restore_param() { [ -z "$param_saved" ] || set_param "$param_saved"; }
+trap 'restore_param; cz_cleanup' EXIT
+
+# policy TASKDIR: the scheduling policy (field 41 of stat; 0 OTHER, 5 IDLE).
+# The fields after "comm)" start at field 3.
+policy() { sed 's/.*) //' "$1/stat" 2>/dev/null | cut -d' ' -f39; }
+cpus() { awk '$1 == "Cpus_allowed_list:" { print $2 }' "$1/status" 2>/dev/null; }
+ntasks() { find "/proc/$1/task" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+
+# check_tasks NAME WHAT WANT_POLICY [WANT_CPUS]: one TAP line; every task of
+# the daemon NAME has the policy (and CPU list when given).
+check_tasks() {
+	p=$(cz_pid "$1")
+	bad='' n=0
+	for t in /proc/"$p"/task/*; do
+		[ -d "$t" ] || continue
+		n=$((n + 1))
+		pol=$(policy "$t") c=$(cpus "$t")
+		if [ "$pol" != "$3" ] || { [ -n "${4:-}" ] && [ "$c" != "$4" ]; }; then
+			bad="$bad ${t##*/}:policy=$pol,cpus=$c"
+		fi
+	done
+	if [ "$n" -eq 0 ]; then
+		fail "$2: no tasks under /proc/$p"
+	elif [ -n "$bad" ]; then
+		fail "$2: want policy $3${4:+, cpus $4}; got$bad"
+	else
+		pass "$2 ($n threads: policy $3${4:+, cpus $4})"
+	fi
+}
+
+zeros() {	# zeros FILE: number of non-zero bytes in 20 reads of 100 KiB
+	dd if="$1" bs=100k count=20 2>/dev/null | tr -d '\000' | wc -c
+}
+
+# one_line FILE TEXT: FILE is one line that contains TEXT
+one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q -F -e "$2" "$1"; }
+
+# Bad values: one line naming the option and the value, status 2.
+for v in -1 99999 x 1.5 ''; do
+	"$CUSEZERO" --fuse "$CZ_TMP/mnt-bad" --cpu "$v" 2>"$CZ_TMP/bad.err"
+	st=$? shown=${v:-"''"}
+	ok "--cpu '$v' exits 2 (got $st)" -- [ "$st" -eq 2 ]
+	ok "--cpu '$v': one line naming --cpu and the value: $(head -1 "$CZ_TMP/bad.err")" -- \
+		one_line "$CZ_TMP/bad.err" "--cpu $shown:"
+done
+"$CUSEZERO" run --cpu x -- true 2>"$CZ_TMP/bad.err"
+st=$?
+ok "run --cpu x exits 2 (got $st): $(head -1 "$CZ_TMP/bad.err")" -- [ "$st" -eq 2 ]
+"$CUSEZERO" --fuse "$CZ_TMP/mnt-bad" --sched-idle=1 2>"$CZ_TMP/bad.err"
+st=$?
+ok "--sched-idle takes no value (status $st)" -- [ "$st" -eq 2 ]
+ok "nothing mounted after the refusals" -- eval "! cz_mounted '$CZ_TMP/mnt-bad'"
+
+# Defaults unchanged: SCHED_OTHER, the CPUs we may run on.
+all=$(cpus /proc/self)
+if cz_start def --transport dev --threads 2; then
+	cz_wait "[ \$(ntasks $(cz_pid def)) -ge 2 ]" 100
+	check_tasks def "default daemon: not SCHED_IDLE, not pinned" 0 "$all"
+	cz_stop def
+else
+	fail "start cusezero --transport dev: $(cat "$CZ_TMP/def.err")"
+fi
+
+# /dev/fuse: --sched-idle --cpu 0 on every loop worker; zeros.
+if cz_start dev --poison --transport dev --threads 2 --sched-idle --cpu 0; then
+	Z=$CZ_TMP/mnt-dev/zero
+	n=$(zeros "$Z")
+	ok "dev --sched-idle --cpu 0: reads are zeros (non-zero: $n)" -- [ "$n" -eq 0 ]
+	cz_check io "$Z"
+	p=$(cz_pid dev)
+	cz_wait "[ \$(ntasks $p) -ge 2 ]" 100
+	cz_wait "[ \"\$(policy /proc/$p/task/$p)\" = 5 ]" 50
+	check_tasks dev "dev --threads 2 --sched-idle --cpu 0: loop threads SCHED_IDLE on CPU 0" 5 0
+	ok "SIGTERM stops it" -- cz_stop dev
+	ok "no mount left at mnt-dev" -- eval "! cz_mounted '$CZ_TMP/mnt-dev'"
+else
+	fail "start cusezero --transport dev --sched-idle --cpu 0: $(cat "$CZ_TMP/dev.err")"
+fi
+
+# run passes the levers to its daemon, not to COMMAND.
+mkdir -p "$CZ_TMP/mnt-run"
+# shellcheck disable=SC2016 # expanded by the inner shell
+"$CUSEZERO" run --fuse "$CZ_TMP/mnt-run" --pidfile "$CZ_TMP/run.pidfile" --transport dev \
+	--sched-idle --cpu 0 -- sh -c '
+	p=$(cat "$1")
+	for t in /proc/$p/task/*; do
+		echo "daemon $(sed "s/.*) //" $t/stat | cut -d" " -f39) $(awk "\$1 == \"Cpus_allowed_list:\" { print \$2 }" $t/status)"
+	done
+	echo "command $(sed "s/.*) //" /proc/$$/stat | cut -d" " -f39)"
+	echo "nonzero $(dd if=/dev/zero bs=100k count=20 2>/dev/null | tr -d "\000" | wc -c)"
+	' sh "$CZ_TMP/run.pidfile" >"$CZ_TMP/run.out" 2>"$CZ_TMP/run.err"
+st=$?
+ok "run --sched-idle --cpu 0 -- COMMAND exits 0 (got $st) $(head -1 "$CZ_TMP/run.err")" -- [ "$st" -eq 0 ]
+ok "run: the daemon is SCHED_IDLE on CPU 0 ($(grep daemon "$CZ_TMP/run.out" | tr '\n' ' '))" -- \
+	sh -c "grep -q '^daemon ' '$CZ_TMP/run.out' && ! grep '^daemon ' '$CZ_TMP/run.out' | grep -v -q '^daemon 5 0\$'"
+ok "run: COMMAND stays SCHED_OTHER ($(grep command "$CZ_TMP/run.out"))" -- \
+	grep -q '^command 0$' "$CZ_TMP/run.out"
+ok "run: COMMAND reads zeros from /dev/zero ($(grep nonzero "$CZ_TMP/run.out"))" -- \
+	grep -q '^nonzero 0$' "$CZ_TMP/run.out"
+ok "run: nothing left mounted" -- cz_wait "! cz_mounted '$CZ_TMP/mnt-run'" 100
+
+# io_uring: the queue threads switch too (one per possible CPU, plus the loop).
+if [ -z "$param_saved" ]; then
+	skip "io_uring queues: kernel without CONFIG_FUSE_IO_URING (no $PARAM)"
+elif ! set_param Y; then
+	skip "io_uring queues: cannot write $PARAM"
+elif cz_start ring --poison --transport uring --sched-idle --cpu 0; then
+	Z=$CZ_TMP/mnt-ring/zero
+	p=$(cz_pid ring)
+	possible=$(cat /sys/devices/system/cpu/possible)
+	nq=$(echo "$possible" | tr ',' '\n' |
+		awk -F- '{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }')
+	n=$(zeros "$Z")
+	ok "uring --sched-idle: reads are zeros (non-zero: $n)" -- [ "$n" -eq 0 ]
+	cz_check uring "$Z"
+	ok "uring: $nq queue threads + the loop thread (have $(ntasks "$p"))" -- \
+		cz_wait "[ \$(ntasks $p) -eq $((nq + 1)) ]" 100
+	check_tasks ring "uring --sched-idle: loop and queue threads SCHED_IDLE" 5
+	c=$(cpus "/proc/$p/task/$p")
+	ok "uring --cpu 0: the loop thread is on CPU 0 (cpus $c)" -- [ "$c" = 0 ]
+	ok "SIGTERM stops it" -- cz_stop ring
+	ok "no mount left at mnt-ring" -- eval "! cz_mounted '$CZ_TMP/mnt-ring'"
+else
+	fail "start cusezero --transport uring --sched-idle: $(cat "$CZ_TMP/ring.err")"
+fi
+restore_param
+ok "enable_uring restored to '$param_saved' (now $(cat "$PARAM" 2>/dev/null))" -- \
+	[ "$(cat "$PARAM" 2>/dev/null)" = "$param_saved" ]
+done_testing
