@@ -13,10 +13,15 @@
 #
 #   bench/device-vs-kernel.sh [--runs N] [--seconds S] [--pin CPU]
 #                             [--device PATH | --daemon-opts "OPTS"] [--no-zload]
+#   bench/device-vs-kernel.sh --levers [--runs N] [--seconds S] [--pin CPU]
 #
 # Without --device it starts `cusezero --fuse MOUNTPOINT` with its DEFAULT
 # settings (plus --daemon-opts, e.g. "--transport dev" to compare), reads
-# MOUNTPOINT/zero, and stops the daemon at exit.  Programs come from $CUSEZERO,
+# MOUNTPOINT/zero, and stops the daemon at exit.  --levers runs the pread
+# 100 KiB rounds (unpinned and pinned) for each scheduler-lever configuration
+# in turn -- /dev/fuse and io_uring, default and --sched-idle [--cpu 0] --
+# and prints one table; it sets the host's enable_uring switch for the
+# io_uring rows (root) and restores it at exit.  Programs come from $CUSEZERO,
 # $PREAD_Z100K, $ZLOAD, else from the build directory given by $top_builddir
 # (default: the current directory).  Numbers are from a shared, noisy machine
 # unless you made it quiet: read the per-run values printed with each median.
@@ -28,6 +33,7 @@ pin=0
 device=
 daemon_opts=
 do_zload=1
+levers=0
 size=100KB
 
 die() { echo "device-vs-kernel: $*" >&2; exit 1; }
@@ -40,13 +46,17 @@ while [ $# -gt 0 ]; do
 	--device) device=${2:?}; shift 2 ;;
 	--daemon-opts) daemon_opts=${2:?}; shift 2 ;;
 	--no-zload) do_zload=0; shift ;;
-	-h|--help) sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--levers) levers=1; shift ;;
+	-h|--help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
 case $runs in ''|*[!0-9]*|0) die "--runs: bad value '$runs'" ;; esac
 case $seconds in ''|*[!0-9.]*) die "--seconds: bad value '$seconds'" ;; esac
 case $pin in ''|*[!0-9]*) die "--pin: bad CPU '$pin'" ;; esac
+if [ "$levers" = 1 ] && [ -n "$device$daemon_opts" ]; then
+	die "--levers starts its own daemons: not with --device or --daemon-opts"
+fi
 
 bdir=${top_builddir:-.}
 CUSEZERO=${CUSEZERO:-$bdir/cusezero}
@@ -61,31 +71,50 @@ fi
 tmp=$(mktemp -d /tmp/device-vs-kernel.XXXXXX)
 pidfile=$tmp/pid
 mnt=$tmp/mnt
-cleanup() {
+param=/sys/module/fuse/parameters/enable_uring
+param_saved=$(cat "$param" 2>/dev/null || true)
+# stop_daemon: SIGTERM the daemon we started, wait (5 s) for the unmount.
+stop_daemon() {
 	if [ -s "$pidfile" ]; then
 		kill "$(cat "$pidfile")" 2>/dev/null || true
 		i=0
 		while mountpoint -q "$mnt" 2>/dev/null && [ $i -lt 50 ]; do
 			sleep 0.1; i=$((i + 1))
 		done
+		rm -f "$pidfile"
+	fi
+}
+cleanup() {
+	stop_daemon
+	if [ -n "$param_saved" ] && [ "$(cat "$param" 2>/dev/null)" != "$param_saved" ]; then
+		echo "$param_saved" >"$param" 2>/dev/null ||
+			echo "device-vs-kernel: could not restore $param to $param_saved" >&2
 	fi
 	rm -rf "$tmp" 2>/dev/null || true
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-if [ -z "$device" ]; then
+# start_daemon OPTS: cusezero --fuse $mnt OPTS; sets device and desc
+start_daemon() {
 	[ -x "$CUSEZERO" ] || die "cusezero not found at '$CUSEZERO' (set CUSEZERO)"
 	mkdir -p "$mnt"
-	# shellcheck disable=SC2086 # daemon_opts is a list of options
-	"$CUSEZERO" --name "dvk$$" --fuse "$mnt" --pidfile "$pidfile" $daemon_opts ||
-		die "cannot start: $CUSEZERO --fuse $mnt $daemon_opts"
+	# shellcheck disable=SC2086 # the options are a list
+	"$CUSEZERO" --name "dvk$$" --fuse "$mnt" --pidfile "$pidfile" $1 ||
+		die "cannot start: $CUSEZERO --fuse $mnt $1"
 	device=$mnt/zero
-	desc="cusezero --fuse${daemon_opts:+ $daemon_opts} (defaults otherwise)"
+	desc="cusezero --fuse${1:+ $1} (defaults otherwise)"
+	[ -r "$device" ] || die "device '$device' is not readable"
+}
+
+if [ "$levers" = 1 ]; then
+	:
+elif [ -z "$device" ]; then
+	start_daemon "$daemon_opts"
 else
 	desc="given device"
+	[ -r "$device" ] || die "device '$device' is not readable"
 fi
-[ -r "$device" ] || die "device '$device' is not readable"
 
 # json_field JSON NAME: the number after "NAME":
 json_field() {
@@ -129,9 +158,58 @@ runs_gbs() { for v in "$@"; do awk -v b="$v" 'BEGIN { printf " %.2f", b / 1e9 }'
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
 echo "# device-vs-kernel: $runs runs per side, alternating, >= ${seconds} s per run"
-echo "# device: $device ($desc)"
 echo "# host: $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
-param=/sys/module/fuse/parameters/enable_uring
+
+if [ "$levers" = 1 ]; then
+	table=$tmp/table
+	printf '| %s | %s | %s | %s | %s |\n' configuration "device GB/s" "kernel GB/s" \
+		"ratio unpinned" "ratio reader on CPU $pin" >"$table"
+	echo '|---|---|---|---|---|' >>"$table"
+	# enable_uring for the row (- = leave it)|daemon options
+	while IFS='|' read -r sw opts <&3; do
+		label="\`$opts\`"
+		[ "$sw" = - ] || label="$label (enable_uring=$sw)"
+		if [ "$sw" != - ]; then
+			if [ -z "$param_saved" ]; then
+				echo "# $label: skipped (no $param: kernel without FUSE over io_uring)"
+				continue
+			fi
+			echo "$sw" >"$param" 2>/dev/null || {
+				echo "# $label: skipped (cannot write $param; needs root)"
+				continue
+			}
+		fi
+		start_daemon "$opts"
+		echo "# $label: $desc; enable_uring $(cat "$param" 2>/dev/null || echo absent)"
+		# shellcheck disable=SC2086 # word splitting of the run lists is wanted
+		{
+		pread_round "$size" bytes_per_sec
+		km=$(median $K) dm=$(median $D)
+		echo "  unpinned runs GB/s: kernel$(runs_gbs $K); device$(runs_gbs $D)"
+		ru=$(ratio "$dm" "$km")
+		pread_round "$size" bytes_per_sec "$pin"
+		echo "  reader on CPU $pin runs GB/s: kernel$(runs_gbs $K); device$(runs_gbs $D)"
+		rp=$(ratio "$(median $D)" "$(median $K)")
+		}
+		printf '| %s | %s | %s | %s | %s |\n' "$label" "$(gbs "$dm" | cut -d' ' -f1)" \
+			"$(gbs "$km" | cut -d' ' -f1)" "$ru" "$rp" >>"$table"
+		stop_daemon
+		if [ -n "$param_saved" ]; then
+			echo "$param_saved" >"$param" 2>/dev/null || true
+		fi
+	done 3<<-EOF
+	-|--transport dev
+	-|--transport dev --sched-idle
+	-|--transport dev --sched-idle --cpu 0
+	Y|--transport uring
+	Y|--transport uring --sched-idle
+	EOF
+	echo "# pread $size, medians of $runs runs; device and kernel GB/s with the reader unpinned"
+	cat "$table"
+	exit 0
+fi
+
+echo "# device: $device ($desc)"
 echo "# FUSE over io_uring switch (cusezero --transport auto uses it when Y): $(cat "$param" 2>/dev/null || echo "absent (kernel without CONFIG_FUSE_IO_URING)")"
 
 # shellcheck disable=SC2086 # word splitting of the run lists is wanted
