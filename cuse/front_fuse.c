@@ -456,10 +456,12 @@ int ff_serve(void)
 	args = (struct fuse_args)FUSE_ARGS_INIT(argc, (char **)argv);
 
 	se = fuse_session_new(&args, &ff_ops, sizeof(ff_ops), NULL);
+	fuse_opt_free_args(&args);	/* parsing copied our argv (a leak under ASan) */
 	if (!se) {
 		cz_log("--fuse %s: cannot create a FUSE session", ff_mnt);
 		return -EIO;
 	}
+	fud_prepare();	/* before the mount sends INIT */
 	if (fuse_session_mount(se, ff_mnt)) {
 		cz_log("--fuse %s: mount failed (is /dev/fuse there? see above)", ff_mnt);
 		ret = -EIO;

@@ -120,6 +120,9 @@ int cz_uring_nr_queues(void);
  */
 bool fud_transport_ok(const char *s);
 unsigned fud_extra_threads(unsigned loop_threads);
+/* Before fuse_session_mount: --transport uring as root sets enable_uring (the
+ * kernel decides whether to offer the ring when it sends INIT, at mount). */
+void fud_prepare(void);
 int fud_start(struct fuse_session *se, unsigned long zero_ino);
 void fud_stop(void);
 

@@ -98,6 +98,16 @@ static bool fud_read(void *ctx, const struct fuse_in_header *in, const struct fu
 	return true;
 }
 
+void fud_prepare(void)
+{
+	const char *why;
+
+	if (fud_transport() != CZ_TRANSPORT_URING || cz_params.user || !fud.first_slot)
+		return;
+	if (cz_uring_probe(&why) == -EPERM)
+		cz_uring_enable_param();	/* fud_start reports a failure */
+}
+
 int fud_start(struct fuse_session *se, unsigned long zero_ino)
 {
 	struct cz_uring_params p = {
@@ -171,6 +181,10 @@ unsigned fud_extra_threads(unsigned loop_threads)
 {
 	(void)loop_threads;
 	return 0;
+}
+
+void fud_prepare(void)
+{
 }
 
 int fud_start(struct fuse_session *se, unsigned long zero_ino)

@@ -97,6 +97,9 @@ if cz_start on --transport uring; then
 	n=$(dd if="$CZ_TMP/mnt-on/zero" bs=100k count=20 2>/dev/null | tr -d '\000' | wc -c)
 	ok "uring after switching it on: reads are zeros (non-zero: $n)" -- [ "$n" -eq 0 ]
 	cz_stop on
+	# The switch must be Y before the mount: the kernel offers the ring in INIT.
+	ok "uring after switching it on: the ring was offered ($(head -1 "$CZ_TMP/on.err"))" -- \
+		eval "! grep -q 'unavailable' '$CZ_TMP/on.err'"
 else
 	fail "start cusezero --transport uring with enable_uring=N: $(cat "$CZ_TMP/on.err")"
 fi
