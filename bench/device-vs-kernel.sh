@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
 	--daemon-opts) daemon_opts=${2:?}; shift 2 ;;
 	--no-zload) do_zload=0; shift ;;
 	--levers) levers=1; shift ;;
-	-h|--help) sed -n '4,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
