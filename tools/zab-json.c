@@ -551,10 +551,23 @@ char *zab_default_sut(void)
 	const char *m = cpu->model[0] ? cpu->model : "unknown";
 	char *s = zab_xmalloc(strlen(m) + 1), *d = s;
 
-	/* collapse runs of blanks: "Intel(R) Xeon(R)  CPU" -> one space */
-	for (; *m; m++)
+	/*
+	 * Drop trademark marks, which would read like the tables' (R) regression
+	 * mark, and collapse runs of blanks: "Intel(R) Xeon(R)  CPU" -> "Intel Xeon CPU".
+	 * The raw model stays in the JSON environment.
+	 */
+	for (; *m; m++) {
+		if (!strncmp(m, "(R)", 3) || !strncmp(m, "(r)", 3)) {
+			m += 2;
+			continue;
+		}
+		if (!strncmp(m, "(TM)", 4) || !strncmp(m, "(tm)", 4)) {
+			m += 3;
+			continue;
+		}
 		if (!(isspace((unsigned char)*m) && (d == s || d[-1] == ' ')))
 			*d++ = isspace((unsigned char)*m) ? ' ' : *m;
+	}
 	while (d > s && d[-1] == ' ')
 		d--;
 	*d = 0;
