@@ -109,6 +109,24 @@ int cz_parse_cpulist(const char *s, uint64_t *mask)
 	return 0;
 }
 
+size_t cz_first_nonzero(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, p + i, 8);
+		if (w)
+			break;
+	}
+	for (; i < len; i++)
+		if (p[i])
+			break;
+	return i;
+}
+
 void cz_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);

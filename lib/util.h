@@ -28,6 +28,9 @@ const char *cz_format_size(uint64_t bytes, char *buf, size_t len);
 /* Parse a CPU list "0", "0-3", "0,2,5-7" into a bitmask of up to 64 CPUs. */
 int cz_parse_cpulist(const char *s, uint64_t *mask);
 
+/* Index of the first non-zero byte of buf[0..len), or len if all are zero. */
+size_t cz_first_nonzero(const void *buf, size_t len);
+
 /* Write s as a JSON string literal (quotes, escapes) to out. */
 void cz_json_string(FILE *out, const char *s);
 

@@ -159,24 +159,6 @@ static void pz_parse(int argc, char **argv, struct pz_params *p)
 		pz_die("unexpected argument '%s' (one DEVICE only)", argv[optind]);
 }
 
-/* Index of the first non-zero byte of buf[0..len), or len. */
-static size_t pz_first_nonzero(const unsigned char *buf, size_t len)
-{
-	size_t i = 0;
-
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, buf + i, 8);
-		if (w)
-			break;
-	}
-	for (; i < len; i++)
-		if (buf[i])
-			break;
-	return i;
-}
-
 static void pz_print_json(const struct pz_params *p, double secs)
 {
 	double bytes = (double)p->size * (double)p->count;
@@ -251,7 +233,7 @@ int main(int argc, char **argv)
 			r = pread(fd, buf, p.size, 0);
 			if (r != (ssize_t)p.size)
 				pz_bad_read(&p, i, r);
-			off = pz_first_nonzero((unsigned char *)buf, p.size);
+			off = cz_first_nonzero(buf, p.size);
 			if (off < p.size)
 				pz_die("verify: call %" PRIu64 ": byte at offset %zu = %#04x, expected 0",
 				       i + 1, off, (unsigned char)buf[off]);

@@ -317,23 +317,6 @@ static void zl_prep(struct zl_job *j, struct io_uring_sqe *sqe, struct zl_slot *
 	io_uring_sqe_set_data64(sqe, idx);
 }
 
-static size_t zl_first_nonzero(const unsigned char *buf, size_t len)
-{
-	size_t i = 0;
-
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, buf + i, 8);
-		if (w)
-			break;
-	}
-	for (; i < len; i++)
-		if (buf[i])
-			break;
-	return i;
-}
-
 static void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 {
 	const struct zl_opts *o = j->o;
@@ -366,7 +349,7 @@ static void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t n
 	if ((unsigned)res < o->bs)
 		j->c.short_reads++;
 	if (o->verify) {
-		bad = zl_first_nonzero(s->iov.iov_base, (size_t)res);
+		bad = cz_first_nonzero(s->iov.iov_base, (size_t)res);
 		if (bad < (size_t)res) {
 			if (j->c.verify_failures++ < ZL_MAX_ERR_LINES)
 				fprintf(stderr, "zload: verify: job %d: byte at offset %llu = %#04x, expected 0\n",
