@@ -13,6 +13,15 @@
 #include "zab.h"
 #include "util.h"
 
+/* --style for run and report: 0, or -1 after one line naming the bad value. */
+static int style_option(const char *arg, enum zab_style *st)
+{
+	if (!zab_style_parse(arg, st))
+		return 0;
+	fprintf(stderr, "zab: --style '%s': expected box, grid, plain, markdown or detail\n", arg);
+	return -1;
+}
+
 static void usage(FILE *f)
 {
 	fputs(
@@ -298,11 +307,8 @@ static int cmd_run(int argc, char **argv)
 			ro.progress = false;
 			break;
 		case 's':
-			if (zab_style_parse(optarg, &oo.style)) {
-				fprintf(stderr, "zab: --style '%s': expected box, grid, plain, markdown or detail\n",
-					optarg);
+			if (style_option(optarg, &oo.style))
 				goto out;
-			}
 			break;
 		case OPT_DETAIL:
 			oo.detail = true;
@@ -609,11 +615,8 @@ static int cmd_report(int argc, char **argv)
 
 		switch (c) {
 		case 's':
-			if (zab_style_parse(optarg, &oo.style)) {
-				fprintf(stderr, "zab: --style '%s': expected box, grid, plain, markdown or detail\n",
-					optarg);
+			if (style_option(optarg, &oo.style))
 				goto out;
-			}
 			break;
 		case OPT_DETAIL:
 			oo.detail = true;
