@@ -49,6 +49,7 @@ struct cz_params {
 	const char *pidfile;
 	const char *transport;     /* FUSE front end: auto | uring | dev (fuse_uring.h) */
 	bool sched_idle;           /* --sched-idle: serving threads run as SCHED_IDLE */
+	bool reply_writev;         /* --reply writev: FUSE /dev/fuse replies by writev, not splice */
 	int cpu;                   /* --cpu N: pin the /dev/fuse loop thread(s); -1: not */
 	bool foreground, debug, poison;
 	/* derived */

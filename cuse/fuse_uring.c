@@ -90,6 +90,7 @@ struct cz_uring {
 	bool patched;
 
 	atomic_uint_fast64_t ndev;
+	atomic_uint_fast64_t nsplice;	/* classic replies sent by splice */
 	char desc[200];
 };
 
@@ -614,6 +615,95 @@ static bool patch_init_reply(struct cz_uring *u, struct iovec *iov, int count)
 	return true;
 }
 
+/*
+ * Classic path, splice_reply: vmsplice() the reply's pages into this thread's
+ * pipe, then splice() the pipe into /dev/fuse.  The kernel then reads the
+ * daemon's pages from the pipe buffers (vmsplice pins them up to 16 at a
+ * time) instead of pinning them one page at a time in fuse_copy_fill().  The
+ * copy into the reader's pages stays.  Returns -2 when the reply does not fit
+ * the pipe (the caller writes it instead).
+ */
+static __thread int tl_pipe[2] = { -1, -1 };
+static __thread size_t tl_pipe_slots;
+
+static void pipe_drop(void)
+{
+	if (tl_pipe[0] >= 0) {
+		close(tl_pipe[0]);
+		close(tl_pipe[1]);
+	}
+	tl_pipe[0] = tl_pipe[1] = -1;
+	tl_pipe_slots = 0;
+}
+
+static ssize_t splice_reply(int fd, const struct iovec *iov, int count)
+{
+	size_t total = 0, slots = 0, done = 0;
+	ssize_t n;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		uintptr_t a = (uintptr_t)iov[i].iov_base;
+
+		total += iov[i].iov_len;
+		if (iov[i].iov_len)
+			slots += ((a + iov[i].iov_len + 4095) >> 12) - (a >> 12);
+	}
+	if (total < 8192)
+		return -2;
+	if (tl_pipe[0] < 0) {
+		int sz;
+
+		if (pipe2(tl_pipe, O_CLOEXEC) < 0) {
+			tl_pipe[0] = tl_pipe[1] = -1;
+			return -2;
+		}
+		/* 2 MiB holds a 1 MiB reply at any alignment; without privilege pipe-max-size caps it */
+		sz = fcntl(tl_pipe[1], F_SETPIPE_SZ, 2 << 20);
+		if (sz < 0)
+			sz = fcntl(tl_pipe[1], F_SETPIPE_SZ, 1 << 20);
+		if (sz < 0)
+			sz = fcntl(tl_pipe[1], F_GETPIPE_SZ);
+		tl_pipe_slots = sz > 0 ? (size_t)sz / 4096 : 0;
+	}
+	if (slots > tl_pipe_slots)
+		return -2;
+	while (done < total) {
+		struct iovec rest[8];
+		size_t skip = done;
+		int j = 0;
+
+		for (i = 0; i < count && j < 8; i++) {
+			if (skip >= iov[i].iov_len) {
+				skip -= iov[i].iov_len;
+				continue;
+			}
+			rest[j].iov_base = (char *)iov[i].iov_base + skip;
+			rest[j].iov_len = iov[i].iov_len - skip;
+			skip = 0;
+			j++;
+		}
+		n = vmsplice(tl_pipe[1], rest, (unsigned long)j, 0);
+		if (n <= 0) {
+			if (done == 0)
+				return -2;	/* nothing in the pipe: write it instead */
+			pipe_drop();	/* half a reply in the pipe: cannot be used */
+			errno = n < 0 ? errno : EIO;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	n = splice(tl_pipe[0], NULL, fd, NULL, total, 0);
+	if (n != (ssize_t)total) {
+		int err = n < 0 ? errno : EIO;
+
+		pipe_drop();	/* whatever is left in it belongs to this reply */
+		errno = err;
+		return -1;
+	}
+	return n;
+}
+
 static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
 {
 	struct cz_uring *u = the_uring;
@@ -632,6 +722,13 @@ static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
 		return ent_reply(tl_ent, iov, count);
 	if (!u || tl_ent)
 		return writev(fd, iov, count);
+	if (u->p.splice_reply && u->state != ST_WAIT_INIT) {
+		res = splice_reply(fd, iov, count);
+		if (res >= 0)
+			atomic_fetch_add_explicit(&u->nsplice, 1, memory_order_relaxed);
+		if (res != -2)
+			return res;
+	}
 
 	is_init = u->state == ST_WAIT_INIT && u->init_unique && oh->unique == u->init_unique;
 	if (is_init && !oh->error && u->kernel_offers && u->p.transport != CZ_TRANSPORT_DEV)
@@ -802,7 +899,7 @@ const char *cz_uring_describe(struct cz_uring *u)
 	return u->desc;
 }
 
-void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev)
+void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev, uint64_t *spliced)
 {
 	uint64_t n = 0;
 	unsigned i;
@@ -811,6 +908,7 @@ void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev)
 		n += atomic_load(&u->queues[i].nreq);
 	*ring = n;
 	*dev = atomic_load(&u->ndev);
+	*spliced = atomic_load(&u->nsplice);
 }
 
 void cz_uring_detach(struct cz_uring *u)

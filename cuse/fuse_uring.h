@@ -21,8 +21,9 @@
  * The classic loop keeps running on /dev/fuse for what never goes by ring
  * (INIT, FORGET, INTERRUPT, anything before every queue is registered).
  *
- * The same I/O wrapper offers a classic-path lever: busy-polling /dev/fuse
- * for a bounded time before sleeping in read().
+ * The same I/O wrapper offers two classic-path levers: busy-polling
+ * /dev/fuse for a bounded time before sleeping in read(), and replying by
+ * vmsplice() into a per-thread pipe + splice() into /dev/fuse (not writev()).
  *
  * Usage: fuse_session_new + fuse_session_mount, then cz_uring_attach(), run
  * the session loop (single- or multi-threaded), fuse_session_unmount, then
@@ -61,6 +62,7 @@ struct cz_uring_params {
 	enum cz_transport transport;
 	unsigned entries;	/* ring entries per CPU queue (default 2) */
 	unsigned poll_us;	/* classic path: busy-poll /dev/fuse this long (0 = off) */
+	bool splice_reply;	/* classic path: replies >= 2 pages by vmsplice + splice */
 	bool no_pin;		/* do not pin queue threads to their CPU */
 	cz_uring_read_fn read;	/* may be NULL: every READ goes through libfuse */
 	void *read_ctx;
@@ -103,8 +105,8 @@ int cz_uring_wait_ready(struct cz_uring *u, int timeout_ms);
 /* One line on what the transport is doing ("io_uring: 2 queues x 2 entries"). */
 const char *cz_uring_describe(struct cz_uring *u);
 
-/* Requests served by ring / by /dev/fuse so far. */
-void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev);
+/* Requests served by ring / by /dev/fuse, and replies sent by splice, so far. */
+void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev, uint64_t *spliced);
 
 /* Stop and join the queue threads (after unmount), free everything. */
 void cz_uring_detach(struct cz_uring *u);

@@ -108,6 +108,24 @@ void fud_prepare(void)
 		cz_uring_enable_param();	/* fud_start reports a failure */
 }
 
+/*
+ * /dev/fuse only: the I/O wrapper is still worth attaching for its splice
+ * replies (--reply splice, the default); with --reply writev, libfuse's own
+ * writev is used and nothing is attached.
+ */
+static int fud_attach_classic(struct fuse_session *se, struct cz_uring_params *p)
+{
+	int ret;
+
+	if (cz_params.reply_writev)
+		return 0;
+	p->transport = CZ_TRANSPORT_DEV;
+	ret = cz_uring_attach(se, p, &fud.u);
+	if (ret < 0)	/* libfuse's writev then: slower, not wrong */
+		cz_log("splice replies off: %s", strerror(-ret));
+	return 0;
+}
+
 int fud_start(struct fuse_session *se, unsigned long zero_ino)
 {
 	struct cz_uring_params p = {
@@ -115,12 +133,14 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 		.entries = 1,
 		.read = fud_read,
 		.thread_init = fud_thread_init,
+		.splice_reply = !cz_params.reply_writev,
 	};
 	const char *why;
 	int ret;
 
+	fud.zero_ino = zero_ino;
 	if (p.transport == CZ_TRANSPORT_DEV)
-		return 0;
+		return fud_attach_classic(se, &p);
 	/*
 	 * Without the privilege to unmount, the kernel does not end the queues'
 	 * entries; the ring's own teardown then runs after we exit, and
@@ -133,7 +153,7 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 			return -EINVAL;
 		}
 		cz_debug("io_uring transport off with --user; using /dev/fuse");
-		return 0;
+		return fud_attach_classic(se, &p);
 	}
 	if (!fud.first_slot) {
 		if (p.transport == CZ_TRANSPORT_URING) {
@@ -141,7 +161,7 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 			       cz_uring_nr_queues());
 			return -ENOSPC;
 		}
-		return 0;
+		return fud_attach_classic(se, &p);
 	}
 	ret = cz_uring_probe(&why);
 	if (ret == -EPERM && p.transport == CZ_TRANSPORT_URING && cz_uring_enable_param() == 0)
@@ -153,9 +173,8 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 		}
 		/* Debug only: tests count the lines a default start prints. */
 		cz_debug("io_uring transport off (%s); using /dev/fuse", why);
-		return 0;
+		return fud_attach_classic(se, &p);
 	}
-	fud.zero_ino = zero_ino;
 	ret = cz_uring_attach(se, &p, &fud.u);
 	if (ret < 0)
 		cz_log("io_uring transport: %s", strerror(-ret));
@@ -164,13 +183,14 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 
 void fud_stop(void)
 {
-	uint64_t nring, ndev;
+	uint64_t nring, ndev, nsplice;
 
 	if (!fud.u)
 		return;
-	cz_uring_counts(fud.u, &nring, &ndev);
-	cz_debug("transport %s: %llu requests by io_uring, %llu by /dev/fuse",
-		 cz_uring_describe(fud.u), (unsigned long long)nring, (unsigned long long)ndev);
+	cz_uring_counts(fud.u, &nring, &ndev, &nsplice);
+	cz_debug("transport %s: %llu requests by io_uring, %llu by /dev/fuse, %llu replies by splice",
+		 cz_uring_describe(fud.u), (unsigned long long)nring, (unsigned long long)ndev,
+		 (unsigned long long)nsplice);
 	cz_uring_detach(fud.u);
 	fud.u = NULL;
 }

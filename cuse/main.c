@@ -94,6 +94,8 @@ static void cz_usage(FILE *out)
 "  --chunk SIZE         bytes per routine call, 1B..1MB (default 4KB; units as perf)\n"
 "  --threads N          worker threads (default 1: own single-threaded loop)\n"
 "  --transport T        FUSE front end: auto (io_uring if enabled, else /dev/fuse), uring, dev\n"
+"  --reply R            FUSE front end, /dev/fuse replies: splice (default: vmsplice +\n"
+"                       splice, ~5%% faster here) or writev\n"
 "  --sched-idle         serving threads run as SCHED_IDLE (opt-in speed lever: a reader the\n"
 "                       daemon wakes stays on its CPU; but on a busy CPU the daemon starves)\n"
 "  --cpu N              pin the /dev/fuse loop thread(s) to CPU N (io_uring queue threads\n"
@@ -112,7 +114,7 @@ static void cz_usage(FILE *out)
 enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
-	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU,
+	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY,
 };
 
 static const struct option cz_options[] = {
@@ -133,6 +135,7 @@ static const struct option cz_options[] = {
 	{ "poison", no_argument, NULL, OPT_POISON },
 	{ "transport", required_argument, NULL, OPT_TRANSPORT },
 	{ "sched-idle", no_argument, NULL, OPT_SCHED_IDLE },
+	{ "reply", required_argument, NULL, OPT_REPLY },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -234,6 +237,11 @@ static int cz_parse(int argc, char **argv, bool run)
 			break;
 		case OPT_SCHED_IDLE:
 			cz_params.sched_idle = true;
+			break;
+		case OPT_REPLY:
+			if (strcmp(optarg, "splice") && strcmp(optarg, "writev"))
+				cz_bad("--reply", optarg, "must be splice or writev");
+			cz_params.reply_writev = !strcmp(optarg, "writev");
 			break;
 		case OPT_CPU:
 			cz_params.cpu = cz_parse_cpu(optarg);

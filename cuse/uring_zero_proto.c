@@ -8,11 +8,17 @@
  *
  *   uring_zero_proto serve MOUNTPOINT [--transport auto|uring|dev] [--entries N]
  *                    [--poll-us US] [--follow-cpu] [--pin-daemon CPU] [--no-pin]
- *                    [--enable-param] [--routine NAME] [--ring-copy]
+ *                    [--enable-param] [--routine NAME] [--ring-copy] [--no-clear]
+ *                    [--splice]
  *       foreground; SIGINT/SIGTERM unmounts.  Prints one line on stderr once
  *       the transport is settled, and the request counts at exit.
  *       --ring-copy: the ring READ path fills a per-thread buffer and copies
  *       it into the ring payload (what a read path with its own buffer costs).
+ *       --no-clear: READ runs no routine at all -- /dev/fuse replies come from
+ *       read-only zero pages, ring replies from the payload buffer, cleared
+ *       only after a WRITE put data there -- to measure the transport's own
+ *       floor (what no daemon can go below).  Measurement only.
+ *       --splice: /dev/fuse replies by vmsplice + splice instead of writev.
  *   uring_zero_proto bench FILE [--size SIZE] [--seconds S] [--pin CPU]
  *       pread SIZE at offset 0 in a loop, check the first call's bytes are
  *       zero, print "SIZE us_per_call GB/s calls".
@@ -50,10 +56,14 @@ static struct {
 	int follow_cpu;
 	int pin_daemon;
 	bool ring_copy;
+	bool no_clear;		/* floor measurement: no routine on READ */
+	const char *zeros;	/* --no-clear, /dev/fuse: read-only zero pages */
 	struct cz_uring *uring;
 } g = { .pin_daemon = -1 };
 
 static __thread char *tl_buf;
+/* --no-clear on a ring thread: a WRITE's data went into the payload buffer */
+static __thread bool tl_payload_dirty;
 
 static int tl_buf_map(void)
 {
@@ -90,6 +100,11 @@ static bool ring_read(void *ctx, const struct fuse_in_header *in,
 	(void)arg;
 	if (in->nodeid != ZERO_INO)
 		return false;
+	if (g.no_clear && !tl_payload_dirty) {
+		*res = (ssize_t)size;	/* the buffer holds zeros: measure the rest */
+		return true;
+	}
+	tl_payload_dirty = false;
 	if (!g.ring_copy) {
 		*res = zero_fill(dst, size);
 		return true;
@@ -132,6 +147,7 @@ static void op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct fuse_entry_param e;
 
+	tl_payload_dirty = true;	/* ring: its reply lands in the payload buffer */
 	if (parent != FUSE_ROOT_ID || strcmp(name, "zero")) {
 		fuse_reply_err(req, ENOENT);
 		return;
@@ -148,6 +164,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 {
 	struct stat st;
 
+	tl_payload_dirty = true;	/* ring: its reply lands in the payload buffer */
 	(void)fi;
 	if (ino != FUSE_ROOT_ID && ino != ZERO_INO) {
 		fuse_reply_err(req, ENOENT);
@@ -159,6 +176,7 @@ static void op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	tl_payload_dirty = true;	/* ring: its reply lands in the payload buffer */
 	if (ino != ZERO_INO) {
 		fuse_reply_err(req, EISDIR);
 		return;
@@ -216,6 +234,10 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	}
 	if (size > MAX_READ)
 		size = MAX_READ;
+	if (g.no_clear) {
+		fuse_reply_buf(req, g.zeros, size);
+		return;
+	}
 	res = zero_fill(tl_buf, size);
 	if (res < 0)
 		fuse_reply_err(req, (int)-res);
@@ -230,6 +252,7 @@ static void op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 	(void)buf;
 	(void)off;
 	(void)fi;
+	tl_payload_dirty = true;
 	fuse_reply_write(req, size);	/* like /dev/zero: accept and discard */
 }
 
@@ -263,6 +286,8 @@ static int serve(int argc, char **argv)
 		{ "enable-param", no_argument, NULL, 'E' },
 		{ "routine", required_argument, NULL, 'r' },
 		{ "ring-copy", no_argument, NULL, 'C' },
+		{ "no-clear", no_argument, NULL, 'Z' },
+		{ "splice", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct cz_uring_params p = { .transport = CZ_TRANSPORT_AUTO };
@@ -275,7 +300,7 @@ static int serve(int argc, char **argv)
 	const char *mnt, *why;
 	bool enable = false;
 	pthread_t rep;
-	uint64_t v, nring, ndev;
+	uint64_t v, nring, ndev, nspliced;
 	int c, ret = 1;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -316,6 +341,12 @@ static int serve(int argc, char **argv)
 		case 'E':
 			enable = true;
 			break;
+		case 'S':
+			p.splice_reply = true;
+			break;
+		case 'Z':
+			g.no_clear = true;
+			break;
 		case 'C':
 			g.ring_copy = true;
 			break;
@@ -336,6 +367,17 @@ static int serve(int argc, char **argv)
 	}
 	mnt = argv[optind];
 	g.clear = r->fn;
+	if (g.no_clear) {
+		/* real pages (not the shared zero page, which gup treats apart), then read-only */
+		char *z = mmap(NULL, MAX_READ, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+
+		if (z == MAP_FAILED || (memset(z, 0, MAX_READ), mprotect(z, MAX_READ, PROT_READ))) {
+			perror("uring_zero_proto: zero pages");
+			return 1;
+		}
+		g.zeros = z;
+	}
 
 	if (enable && cz_uring_probe(&why) == -EPERM && cz_uring_enable_param() < 0)
 		fprintf(stderr, "uring_zero_proto: cannot set enable_uring: %s\n", strerror(errno));
@@ -364,9 +406,9 @@ static int serve(int argc, char **argv)
 	pthread_create(&rep, NULL, report_thread, g.uring);
 	ret = fuse_session_loop(se) ? 1 : 0;
 	pthread_join(rep, NULL);
-	cz_uring_counts(g.uring, &nring, &ndev);
-	fprintf(stderr, "uring_zero_proto: requests by ring %llu, by /dev/fuse %llu\n",
-		(unsigned long long)nring, (unsigned long long)ndev);
+	cz_uring_counts(g.uring, &nring, &ndev, &nspliced);
+	fprintf(stderr, "uring_zero_proto: requests by ring %llu, by /dev/fuse %llu, replies by splice %llu\n",
+		(unsigned long long)nring, (unsigned long long)ndev, (unsigned long long)nspliced);
 out_unmount:
 	fuse_session_unmount(se);
 	cz_uring_detach(g.uring);
