@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "fuse_uring.h"
 #include <cuse_lowlevel.h>
 #include <fuse_lowlevel.h>
 
@@ -239,7 +240,9 @@ int fc_serve(void)
 		cuse_lowlevel_teardown(fc_se);
 		return -EIO;
 	}
+	fud_start_cuse(fc_se);	/* --reply splice (the default) */
 	ret = loop_run(fc_se, cz_params.threads, fc_after_request);
+	fud_stop();
 	if (!fc_ready) {
 		if (!fc_logged)
 			cz_log("--name %s: the kernel did not create %s (name or major:minor in use?)",

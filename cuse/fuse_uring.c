@@ -784,7 +784,8 @@ int cz_uring_attach(struct fuse_session *se, const struct cz_uring_params *p,
 		u->p.entries = DEFAULT_ENTRIES;
 	pthread_mutex_init(&u->lock, NULL);
 	pthread_cond_init(&u->cond, NULL);
-	u->state = ST_WAIT_INIT;
+	/* Only the ring waits for INIT: /dev/fuse alone (or /dev/cuse) is classic now. */
+	u->state = p->transport == CZ_TRANSPORT_DEV ? ST_CLASSIC : ST_WAIT_INIT;
 
 	if (u->p.poll_us && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
 		ret = -errno;

@@ -40,6 +40,7 @@ static struct {
 	struct cz_uring *u;
 	unsigned long zero_ino;
 	unsigned first_slot;
+	bool cuse;		/* attached to the CUSE session (splice replies only) */
 } fud;
 
 static enum cz_transport fud_transport(void)
@@ -126,6 +127,14 @@ static int fud_attach_classic(struct fuse_session *se, struct cz_uring_params *p
 	return 0;
 }
 
+void fud_start_cuse(struct fuse_session *se)
+{
+	struct cz_uring_params p = { .splice_reply = true };
+
+	fud.cuse = true;
+	fud_attach_classic(se, &p);
+}
+
 int fud_start(struct fuse_session *se, unsigned long zero_ino)
 {
 	struct cz_uring_params p = {
@@ -188,9 +197,14 @@ void fud_stop(void)
 	if (!fud.u)
 		return;
 	cz_uring_counts(fud.u, &nring, &ndev, &nsplice);
-	cz_debug("transport %s: %llu requests by io_uring, %llu by /dev/fuse, %llu replies by splice",
-		 cz_uring_describe(fud.u), (unsigned long long)nring, (unsigned long long)ndev,
-		 (unsigned long long)nsplice);
+	if (fud.cuse)
+		cz_debug("/dev/cuse: %llu requests, %llu replies by splice",
+			 (unsigned long long)ndev, (unsigned long long)nsplice);
+	else
+		cz_debug("transport %s: %llu requests by io_uring, %llu by /dev/fuse, "
+			 "%llu replies by splice", cz_uring_describe(fud.u),
+			 (unsigned long long)nring, (unsigned long long)ndev,
+			 (unsigned long long)nsplice);
 	cz_uring_detach(fud.u);
 	fud.u = NULL;
 }
@@ -216,6 +230,11 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 		return -ENOSYS;
 	}
 	return 0;
+}
+
+void fud_start_cuse(struct fuse_session *se)
+{
+	(void)se;
 }
 
 void fud_stop(void)

@@ -147,6 +147,27 @@ static const char *slurp(const char *path)
 	return buf;
 }
 
+/* The last 4 KiB of a file (a -d daemon's stderr ends with its exit summary). */
+static const char *slurp_tail(const char *path)
+{
+	static char buf[4096];
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd >= 0) {
+		off_t end = lseek(fd, 0, SEEK_END);
+
+		if (end > (off_t)sizeof(buf) - 1)
+			lseek(fd, end - (off_t)(sizeof(buf) - 1), SEEK_SET);
+		else
+			lseek(fd, 0, SEEK_SET);
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+	}
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
 static unsigned count_lines(const char *s)
 {
 	unsigned n = 0;
@@ -1201,6 +1222,35 @@ int main(int argc, char **argv)
 			check_data(&f, "czvm_t --threads 2 --poison", false);
 			check_switching(&f, rt, nrt);
 			dev_stop(&f);
+		}
+	}
+	/*
+	 * S/W: /dev/cuse replies of two pages or more go by vmsplice + splice
+	 * (--reply splice, the default): the -d exit summary counts them; with
+	 * --reply writev there is none.  Both poisoned, both fully read.
+	 */
+	{
+		static const char *const opt_s[] = { "-d", "--poison", NULL };
+		static const char *const opt_w[] = { "-d", "--poison", "--reply", "writev", NULL };
+		unsigned long long nreq = 0, nspl = 0;
+		const char *p;
+
+		if (dev_start(&f, "czvm_s", true, opt_s)) {
+			check_data(&f, "czvm_s -d --poison (replies by splice)", false);
+			dev_stop(&f);
+			p = strstr(slurp_tail(f.err), "/dev/cuse: ");
+			if (!p || sscanf(p, "/dev/cuse: %llu requests, %llu replies by splice",
+					 &nreq, &nspl) != 2)
+				nreq = nspl = 0;
+			if (!tap_ok(nspl > 0, "czvm_s: %llu of %llu requests answered by splice",
+				    nspl, nreq))
+				diag_file("stderr", f.err);
+		}
+		if (dev_start(&f, "czvm_w", true, opt_w)) {
+			check_data(&f, "czvm_w -d --poison --reply writev", false);
+			dev_stop(&f);
+			tap_ok(!strstr(slurp_tail(f.err), "replies by splice"),
+			       "czvm_w: --reply writev: no reply by splice");
 		}
 	}
 	/* M: fixed --major/--minor (240..254: local/experimental use). */
