@@ -49,7 +49,8 @@ struct cz_params {
 	const char *pidfile;
 	const char *transport;     /* FUSE front end: auto | uring | dev (fuse_uring.h) */
 	bool sched_idle;           /* --sched-idle: serving threads run as SCHED_IDLE */
-	bool reply_writev;         /* --reply writev: FUSE /dev/fuse replies by writev, not splice */
+	bool reply_writev;         /* --reply writev: /dev/fuse, /dev/cuse replies by writev */
+	unsigned poll_us;          /* --poll-us: busy-poll /dev/fuse, /dev/cuse before sleeping */
 	int cpu;                   /* --cpu N: pin the /dev/fuse loop thread(s); -1: not */
 	bool foreground, debug, poison;
 	/* derived */

@@ -240,7 +240,11 @@ int fc_serve(void)
 		cuse_lowlevel_teardown(fc_se);
 		return -EIO;
 	}
-	fud_start_cuse(fc_se);	/* --reply splice (the default) */
+	ret = fud_start_cuse(fc_se);	/* --reply splice (the default), --poll-us */
+	if (ret) {
+		cuse_lowlevel_teardown(fc_se);
+		return ret;
+	}
 	ret = loop_run(fc_se, cz_params.threads, fc_after_request);
 	fud_stop();
 	if (!fc_ready) {

@@ -535,25 +535,49 @@ static int start_queues(struct cz_uring *u)
 
 /* ---- the /dev/fuse side: custom I/O ---------------------------------------- */
 
+/*
+ * --poll-us: read without sleeping until the deadline, then sleep in poll().
+ * A signal that stops the daemon may land while we spin (it only sets
+ * libfuse's exit flag), so the spin checks that flag, and the sleep wakes
+ * every 200 ms to let the caller's loop look at it (and at loop.c's own
+ * stop flag): -1/EAGAIN, which libfuse and loop.c treat as "try again".
+ * Coming back after such a wake-up, the thread sleeps again without spinning:
+ * the spin budget follows a request, not an idle device.
+ */
+static __thread bool tl_poll_idle;
+
 static ssize_t dev_read_polled(struct cz_uring *u, int fd, void *buf, size_t len)
 {
 	uint64_t deadline = cz_now_ns() + (uint64_t)u->p.poll_us * 1000;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	ssize_t res;
+	int n;
 
 	for (;;) {
+		if (tl_poll_idle)
+			break;
 		res = read(fd, buf, len);
 		if (res >= 0 || errno != EAGAIN)
 			return res;
+		if (fuse_session_exited(u->se))
+			return -1;	/* errno is EAGAIN */
 		if (cz_now_ns() >= deadline)
 			break;
 	}
 	for (;;) {
-		if (poll(&pfd, 1, -1) < 0)
-			return -1;	/* EINTR: libfuse's loop checks for exit */
+		n = poll(&pfd, 1, 200);
+		if (n < 0)
+			return -1;	/* EINTR: the caller's loop checks for exit */
+		if (n == 0) {
+			tl_poll_idle = true;
+			errno = EAGAIN;
+			return -1;
+		}
 		res = read(fd, buf, len);
-		if (res >= 0 || errno != EAGAIN)
+		if (res >= 0 || errno != EAGAIN) {
+			tl_poll_idle = false;
 			return res;
+		}
 	}
 }
 

@@ -126,8 +126,8 @@ unsigned fud_extra_threads(unsigned loop_threads);
  * kernel decides whether to offer the ring when it sends INIT, at mount). */
 void fud_prepare(void);
 int fud_start(struct fuse_session *se, unsigned long zero_ino);
-/* The CUSE front end: splice replies on /dev/cuse unless --reply writev. */
-void fud_start_cuse(struct fuse_session *se);
+/* The CUSE front end: splice replies (unless --reply writev) and --poll-us on /dev/cuse. */
+int fud_start_cuse(struct fuse_session *se);
 void fud_stop(void);
 
 #endif

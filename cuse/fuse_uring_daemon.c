@@ -118,21 +118,24 @@ static int fud_attach_classic(struct fuse_session *se, struct cz_uring_params *p
 {
 	int ret;
 
-	if (cz_params.reply_writev)
+	if (cz_params.reply_writev && !cz_params.poll_us)
 		return 0;
 	p->transport = CZ_TRANSPORT_DEV;
 	ret = cz_uring_attach(se, p, &fud.u);
-	if (ret < 0)	/* libfuse's writev then: slower, not wrong */
-		cz_log("splice replies off: %s", strerror(-ret));
+	if (ret < 0)	/* libfuse's read/writev then: slower, not wrong */
+		cz_log("splice replies and --poll-us off: %s", strerror(-ret));
 	return 0;
 }
 
-void fud_start_cuse(struct fuse_session *se)
+int fud_start_cuse(struct fuse_session *se)
 {
-	struct cz_uring_params p = { .splice_reply = true };
+	struct cz_uring_params p = {
+		.splice_reply = !cz_params.reply_writev,
+		.poll_us = cz_params.poll_us,
+	};
 
 	fud.cuse = true;
-	fud_attach_classic(se, &p);
+	return fud_attach_classic(se, &p);
 }
 
 int fud_start(struct fuse_session *se, unsigned long zero_ino)
@@ -143,6 +146,7 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 		.read = fud_read,
 		.thread_init = fud_thread_init,
 		.splice_reply = !cz_params.reply_writev,
+		.poll_us = cz_params.poll_us,
 	};
 	const char *why;
 	int ret;
@@ -225,6 +229,8 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 {
 	(void)se;
 	(void)zero_ino;
+	if (cz_params.poll_us)
+		return fud_start_cuse(se);
 	if (cz_params.transport && !strcmp(cz_params.transport, "uring")) {
 		cz_log("--transport uring: built without liburing");
 		return -ENOSYS;
@@ -232,9 +238,14 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 	return 0;
 }
 
-void fud_start_cuse(struct fuse_session *se)
+int fud_start_cuse(struct fuse_session *se)
 {
 	(void)se;
+	if (cz_params.poll_us) {
+		cz_log("--poll-us: built without liburing (the I/O wrapper lives in fuse_uring.c)");
+		return -ENOSYS;
+	}
+	return 0;
 }
 
 void fud_stop(void)

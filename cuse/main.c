@@ -96,6 +96,8 @@ static void cz_usage(FILE *out)
 "  --transport T        FUSE front end: auto (io_uring if enabled, else /dev/fuse), uring, dev\n"
 "  --reply R            /dev/fuse and /dev/cuse replies: splice (default: vmsplice +\n"
 "                       splice, a few %% faster here) or writev\n"
+"  --poll-us US         /dev/fuse and /dev/cuse: busy-poll up to US microseconds for the next\n"
+"                       request before sleeping (default 0: off; burns CPU while polling)\n"
 "  --sched-idle         serving threads run as SCHED_IDLE (opt-in speed lever: a reader the\n"
 "                       daemon wakes stays on its CPU; but on a busy CPU the daemon starves)\n"
 "  --cpu N              pin the /dev/fuse loop thread(s) to CPU N (io_uring queue threads\n"
@@ -114,7 +116,7 @@ static void cz_usage(FILE *out)
 enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
-	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY,
+	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY, OPT_POLL_US,
 };
 
 static const struct option cz_options[] = {
@@ -136,6 +138,7 @@ static const struct option cz_options[] = {
 	{ "transport", required_argument, NULL, OPT_TRANSPORT },
 	{ "sched-idle", no_argument, NULL, OPT_SCHED_IDLE },
 	{ "reply", required_argument, NULL, OPT_REPLY },
+	{ "poll-us", required_argument, NULL, OPT_POLL_US },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -242,6 +245,11 @@ static int cz_parse(int argc, char **argv, bool run)
 			if (strcmp(optarg, "splice") && strcmp(optarg, "writev"))
 				cz_bad("--reply", optarg, "must be splice or writev");
 			cz_params.reply_writev = !strcmp(optarg, "writev");
+			break;
+		case OPT_POLL_US:
+			if (cz_parse_u64(optarg, 0, 1000000, &v))
+				cz_bad("--poll-us", optarg, "must be 0..1000000 (microseconds)");
+			cz_params.poll_us = (unsigned)v;
 			break;
 		case OPT_CPU:
 			cz_params.cpu = cz_parse_cpu(optarg);
