@@ -19,7 +19,8 @@
 # settings (plus --daemon-opts, e.g. "--transport dev" to compare), reads
 # MOUNTPOINT/zero, and stops the daemon at exit.  --levers runs the pread
 # 100 KiB rounds (unpinned and pinned) for each scheduler-lever configuration
-# in turn -- /dev/fuse and io_uring, default and --sched-idle [--cpu 0] --
+# in turn -- /dev/fuse and io_uring, default and --sched-idle [--cpu 0],
+# /dev/fuse with --poll-us 50 and with --reply writev --
 # and prints one table; it sets the host's enable_uring switch for the
 # io_uring rows (root) and restores it at exit.  Programs come from $CUSEZERO,
 # $PREAD_Z100K, $ZLOAD, else from the build directory given by $top_builddir
@@ -47,7 +48,7 @@ while [ $# -gt 0 ]; do
 	--daemon-opts) daemon_opts=${2:?}; shift 2 ;;
 	--no-zload) do_zload=0; shift ;;
 	--levers) levers=1; shift ;;
-	-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -201,6 +202,8 @@ if [ "$levers" = 1 ]; then
 	-|--transport dev
 	-|--transport dev --sched-idle
 	-|--transport dev --sched-idle --cpu 0
+	-|--transport dev --poll-us 50
+	-|--transport dev --reply writev
 	Y|--transport uring
 	Y|--transport uring --sched-idle
 	EOF
