@@ -40,7 +40,7 @@ static struct {
 	struct cz_uring *u;
 	unsigned long zero_ino;
 	unsigned first_slot;
-	bool cuse;		/* attached to the CUSE session (splice replies only) */
+	bool cuse;		/* attached to the CUSE session (splice, --poll-us) */
 } fud;
 
 static enum cz_transport fud_transport(void)
@@ -110,9 +110,10 @@ void fud_prepare(void)
 }
 
 /*
- * /dev/fuse only: the I/O wrapper is still worth attaching for its splice
- * replies (--reply splice, the default); with --reply writev, libfuse's own
- * writev is used and nothing is attached.
+ * /dev/fuse without the ring, or /dev/cuse: the I/O wrapper is still worth
+ * attaching for its splice replies (--reply splice, the default) and
+ * --poll-us; with --reply writev and no --poll-us, libfuse's own read and
+ * writev are used and nothing is attached.
  */
 static int fud_attach_classic(struct fuse_session *se, struct cz_uring_params *p)
 {
