@@ -16,6 +16,7 @@
 
 #define FUSE_USE_VERSION 314
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -100,6 +101,20 @@ int loop_run(struct fuse_session *se, unsigned nthreads, bool (*after_request)(v
  * --cpu pins it.  Failures are logged (who names the thread), not fatal.
  */
 void loop_sched_self(const char *who, bool pin);
+
+/* ---- schedguard.c ---- */
+/*
+ * --sched-idle's starvation guard (a watchdog thread): the calling SCHED_IDLE
+ * serving thread serves requests that wait on fd (POLLIN while one waits);
+ * served counts them (NULL: count with sg_served).  Work waiting two ticks
+ * (10 ms) with none served moves the fd's threads to SCHED_OTHER for a
+ * back-off, then back.  Returns a handle for sg_served/sg_leave (-1: not
+ * guarded, logged).
+ */
+int sg_join(int fd, atomic_uint_fast64_t *served);
+void sg_served(int h);
+void sg_leave(int h);	/* before the thread exits */
+unsigned long sg_demotions(void);
 
 /* ---- lifecycle.c ---- */
 /* Fork; the parent waits until the child calls lc_ready() (0) or dies (-1). */

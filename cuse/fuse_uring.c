@@ -479,6 +479,8 @@ static void *queue_thread(void *arg)
 		return NULL;
 	}
 	queue_registered(u);
+	if (u->p.thread_ready)
+		u->p.thread_ready(u->p.read_ctx, q->qid, q->ring.ring_fd, &q->nreq);
 	live = q->nents;
 
 	while (live && !atomic_load(&u->stop)) {
@@ -512,6 +514,8 @@ static void *queue_thread(void *arg)
 		}
 		io_uring_cq_advance(&q->ring, seen);
 	}
+	if (u->p.thread_exit)
+		u->p.thread_exit(u->p.read_ctx, q->qid);
 	return NULL;
 }
 

@@ -33,6 +33,7 @@
 #ifndef CZ_FUSE_URING_H
 #define CZ_FUSE_URING_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,6 +74,13 @@ struct cz_uring_params {
 	 * needs no copy (the queue then has one entry: they would share it).
 	 */
 	int (*thread_init)(void *ctx, unsigned qid, void **payload, size_t *payload_len);
+	/*
+	 * Optional, on each queue thread: once its entries are registered (the
+	 * ring's fd polls readable while a request waits; served counts the
+	 * requests it answers), and when it is about to exit.
+	 */
+	void (*thread_ready)(void *ctx, unsigned qid, int ring_fd, atomic_uint_fast64_t *served);
+	void (*thread_exit)(void *ctx, unsigned qid);
 };
 
 /* Parse "auto", "uring", "dev": 0 or -EINVAL. */

@@ -81,6 +81,25 @@ static int fud_thread_init(void *ctx, unsigned qid, void **payload, size_t *payl
 	return 0;
 }
 
+/* --sched-idle: the starvation guard watches each queue's ring (schedguard.c). */
+static __thread int fud_guard = -1;
+
+static void fud_thread_ready(void *ctx, unsigned qid, int ring_fd, atomic_uint_fast64_t *served)
+{
+	(void)ctx;
+	(void)qid;
+	if (cz_params.sched_idle)
+		fud_guard = sg_join(ring_fd, served);
+}
+
+static void fud_thread_exit(void *ctx, unsigned qid)
+{
+	(void)ctx;
+	(void)qid;
+	sg_leave(fud_guard);
+	fud_guard = -1;
+}
+
 static bool fud_read(void *ctx, const struct fuse_in_header *in, const struct fuse_read_in *arg,
 		     void *dst, size_t size, ssize_t *res)
 {
@@ -146,6 +165,8 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 		.entries = 1,
 		.read = fud_read,
 		.thread_init = fud_thread_init,
+		.thread_ready = fud_thread_ready,
+		.thread_exit = fud_thread_exit,
 		.splice_reply = !cz_params.reply_writev,
 		.poll_us = cz_params.poll_us,
 	};

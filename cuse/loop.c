@@ -75,6 +75,7 @@ static int loop_serve(struct fuse_session *se, struct fuse_buf *fbufp,
 {
 	struct fuse_buf fbuf = *fbufp;
 	int res, ret = 0;
+	int guard = cz_params.sched_idle ? sg_join(fuse_session_fd(se), NULL) : -1;
 
 	while (!fuse_session_exited(se) && !atomic_load(&loop_stop)) {
 		res = fuse_session_receive_buf(se, &fbuf);
@@ -90,11 +91,13 @@ static int loop_serve(struct fuse_session *se, struct fuse_buf *fbufp,
 			break;
 		}
 		fuse_session_process_buf(se, &fbuf);
+		sg_served(guard);
 		if (after_request && after_request()) {
 			ret = 1;
 			break;
 		}
 	}
+	sg_leave(guard);
 	*fbufp = fbuf;
 	return ret;
 }
@@ -175,5 +178,7 @@ int loop_run(struct fuse_session *se, unsigned nthreads, bool (*after_request)(v
 	free(w);
 out:
 	free(fbuf.mem);
+	if (cz_params.sched_idle)
+		cz_debug("sched-idle guard: %lu starvation(s) seen", sg_demotions());
 	return ret;
 }
