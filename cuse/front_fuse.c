@@ -166,9 +166,13 @@ static struct ff_text *ff_snapshot(fuse_ino_t ino)
 		rp_get_stats(&st);
 		n = sf_format(&st, ino == FF_INO_JSON, t->data, 16384);
 		/* --sched-idle: how often the starvation guard stepped in (text file only) */
-		if (n >= 0 && ino == FF_INO_STATS && cz_params.sched_idle)
-			n += snprintf(t->data + n, 16384 - (size_t)n, "sched_idle_starved %lu\n",
-				      sg_demotions());
+		if (n >= 0 && ino == FF_INO_STATS && cz_params.sched_idle) {
+			int m = snprintf(t->data + n, 16384 - (size_t)n, "sched_idle_starved %lu\n",
+					 sg_demotions());
+
+			if (m > 0 && n + m < 16384)
+				n += m;
+		}
 	}
 	t->len = n < 0 ? 0 : (size_t)n;
 	return t;
