@@ -115,6 +115,41 @@ void zb_print_running(const char *bench, enum zb_format fmt)
 	fflush(stdout);
 }
 
+int zb_check_cycles_size(bool cycles, const char *size_str, uint64_t *size)
+{
+	const char *why;
+
+	if (cycles && !zb_ticks_available(&why)) {
+		fprintf(stderr, "Failed to open cycles counter: %s\n", why);
+		return 1;
+	}
+	if (cz_parse_size(size_str, size) || !*size || *size > SIZE_MAX / 2) {
+		fprintf(stderr, "Invalid size:%s\n", size_str);
+		return 1;
+	}
+	return 0;
+}
+
+int zb_parse_loops(const char *loops_str, unsigned *nr_loops)
+{
+	uint64_t v;
+
+	if (!loops_str)
+		return 0;
+	if (cz_parse_u64(loops_str, 1, UINT32_MAX, &v)) {
+		fprintf(stderr, "Invalid nr_loops:%s\n", loops_str);
+		return 1;
+	}
+	*nr_loops = (unsigned)v;
+	return 0;
+}
+
+void zb_cycles_note(bool cycles, enum zb_format fmt)
+{
+	if (cycles && fmt != ZB_FORMAT_JSON)
+		fprintf(stderr, "# zbench: --cycles counts %s\n", zb_ticks_name());
+}
+
 /* ---- buffers --------------------------------------------------------------------- */
 
 int zb_parse_page(const char *s, enum zb_huge *out)

@@ -234,7 +234,6 @@ int zb_memset_main(int argc, char **argv)
 	const char *loops_str = NULL, *huge_str = NULL;
 	const struct zero_routine *r;
 	const char *why;
-	uint64_t v;
 	int c, ret = 0;
 	size_t i;
 
@@ -269,33 +268,21 @@ int zb_memset_main(int argc, char **argv)
 
 	zb_print_running("memset", mp.format);
 
-	if (mp.cycles && !zb_ticks_available(&why)) {
-		fprintf(stderr, "Failed to open cycles counter: %s\n", why);
+	if (zb_check_cycles_size(mp.cycles, mp.size_str, &mp.size))
 		return 1;
-	}
-	if (cz_parse_size(mp.size_str, &mp.size) || !mp.size || mp.size > SIZE_MAX / 2) {
-		fprintf(stderr, "Invalid size:%s\n", mp.size_str);
-		return 1;
-	}
 	if (cz_parse_size(mp.chunk_str, &mp.chunk) || mp.chunk > mp.size) {
 		fprintf(stderr, "Invalid chunk_size:%s\n", mp.chunk_str);
 		return 1;
 	}
 	if (!mp.chunk)
 		mp.chunk = mp.size;
-	if (loops_str) {
-		if (cz_parse_u64(loops_str, 1, UINT32_MAX, &v)) {
-			fprintf(stderr, "Invalid nr_loops:%s\n", loops_str);
-			return 1;
-		}
-		mp.nr_loops = (unsigned)v;
-	}
+	if (zb_parse_loops(loops_str, &mp.nr_loops))
+		return 1;
 	if (huge_str && (zb_parse_page(huge_str, &mp.huge) || mp.huge == ZB_HUGE_NONE)) {
 		fprintf(stderr, "Invalid hugepages:%s (2MB or 1GB)\n", huge_str);
 		return 1;
 	}
-	if (mp.cycles && mp.format != ZB_FORMAT_JSON)
-		fprintf(stderr, "# zbench: --cycles counts %s\n", zb_ticks_name());
+	zb_cycles_note(mp.cycles, mp.format);
 
 	if (mp.format == ZB_FORMAT_JSON) {
 		printf("{\"benchmark\": \"mem/memset\", \"size\": %" PRIu64 ", \"size_str\": ", mp.size);

@@ -258,7 +258,7 @@ int zb_mmap_main(int argc, char **argv)
 		.size_str = "1MB", .page_str = "4KB", .function = "all",
 		.nr_loops = 1, .format = zb_global_format, .json_first = true,
 	};
-	const char *loops_str = NULL, *seed_str = NULL, *why;
+	const char *loops_str = NULL, *seed_str = NULL;
 	uint64_t v;
 	size_t i;
 	int c, ret = 0;
@@ -294,25 +294,14 @@ int zb_mmap_main(int argc, char **argv)
 
 	zb_print_running("mmap", mp.format);
 
-	if (mp.cycles && !zb_ticks_available(&why)) {
-		fprintf(stderr, "Failed to open cycles counter: %s\n", why);
+	if (zb_check_cycles_size(mp.cycles, mp.size_str, &mp.size))
 		return 1;
-	}
-	if (cz_parse_size(mp.size_str, &mp.size) || !mp.size || mp.size > SIZE_MAX / 2) {
-		fprintf(stderr, "Invalid size:%s\n", mp.size_str);
-		return 1;
-	}
 	if (zb_parse_page(mp.page_str, &mp.huge)) {
 		fprintf(stderr, "Invalid page-size:%s\n", mp.page_str);
 		return 1;
 	}
-	if (loops_str) {
-		if (cz_parse_u64(loops_str, 1, UINT32_MAX, &v)) {
-			fprintf(stderr, "Invalid nr_loops:%s\n", loops_str);
-			return 1;
-		}
-		mp.nr_loops = (unsigned)v;
-	}
+	if (zb_parse_loops(loops_str, &mp.nr_loops))
+		return 1;
 	if (seed_str) {
 		if (cz_parse_u64(seed_str, 0, UINT32_MAX, &v)) {
 			fprintf(stderr, "Invalid randomize:%s\n", seed_str);
@@ -320,8 +309,7 @@ int zb_mmap_main(int argc, char **argv)
 		}
 		mp.seed = (unsigned)v;
 	}
-	if (mp.cycles && mp.format != ZB_FORMAT_JSON)
-		fprintf(stderr, "# zbench: --cycles counts %s\n", zb_ticks_name());
+	zb_cycles_note(mp.cycles, mp.format);
 
 	if (mp.format == ZB_FORMAT_JSON) {
 		printf("{\"benchmark\": \"mem/mmap\", \"size\": %" PRIu64 ", \"page\": %zu, \"nr_loops\": %u,"

@@ -48,6 +48,15 @@ const char *zb_ticks_name(void);
 void zb_print_bps(double bytes_per_sec);
 /* "# Running 'mem/NAME' benchmark:" in the default format only. */
 void zb_print_running(const char *bench, enum zb_format fmt);
+/*
+ * The options memset and mmap share, checked with perf's messages (0, or 1
+ * after one line on stderr): --cycles has a counter, --size parses (> 0).
+ */
+int zb_check_cycles_size(bool cycles, const char *size_str, uint64_t *size);
+/* --nr_loops (NULL: leave *nr_loops as it is). */
+int zb_parse_loops(const char *loops_str, unsigned *nr_loops);
+/* With --cycles, outside JSON: say on stderr what the counter counts. */
+void zb_cycles_note(bool cycles, enum zb_format fmt);
 
 /* ---- buffers ----------------------------------------------------------------- */
 
