@@ -132,30 +132,19 @@ static const char *status_str(int st)
 	return buf;
 }
 
-/* Contents of a small file (static buffer, NUL-terminated; "" if missing). */
-static const char *slurp(const char *path)
+/*
+ * Up to 4 KiB of a file, from its start or (tail) its end -- a -d daemon's
+ * stderr ends with its exit summary.  One static buffer, NUL-terminated;
+ * "" if missing.
+ */
+static const char *slurp_part(const char *path, bool tail)
 {
 	static char buf[4096];
 	ssize_t n = 0;
 	int fd = open(path, O_RDONLY);
 
 	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-	}
-	buf[n > 0 ? n : 0] = '\0';
-	return buf;
-}
-
-/* The last 4 KiB of a file (a -d daemon's stderr ends with its exit summary). */
-static const char *slurp_tail(const char *path)
-{
-	static char buf[4096];
-	ssize_t n = 0;
-	int fd = open(path, O_RDONLY);
-
-	if (fd >= 0) {
-		off_t end = lseek(fd, 0, SEEK_END);
+		off_t end = tail ? lseek(fd, 0, SEEK_END) : 0;
 
 		if (end > (off_t)sizeof(buf) - 1)
 			lseek(fd, end - (off_t)(sizeof(buf) - 1), SEEK_SET);
@@ -166,6 +155,16 @@ static const char *slurp_tail(const char *path)
 	}
 	buf[n > 0 ? n : 0] = '\0';
 	return buf;
+}
+
+static const char *slurp(const char *path)
+{
+	return slurp_part(path, false);
+}
+
+static const char *slurp_tail(const char *path)
+{
+	return slurp_part(path, true);
 }
 
 static unsigned count_lines(const char *s)
