@@ -31,6 +31,7 @@
 #include "fuse_uring.h"
 #include <cuse_lowlevel.h>
 #include <fuse_lowlevel.h>
+#include "reply.h"
 
 static char fc_node[PATH_MAX];
 static struct fuse_session *fc_se;
@@ -114,27 +115,12 @@ static void fc_fsync(fuse_req_t req, int datasync, struct fuse_file_info *fi)
 static void fc_ioctl(fuse_req_t req, int cmd, void *arg, struct fuse_file_info *fi,
 		     unsigned int flags, const void *in_buf, size_t in_bufsz, size_t out_bufsz)
 {
-	char out[sizeof(struct cusezero_stats)];
-	size_t out_len;
-	int ret;
-
-	if (flags & FUSE_IOCTL_COMPAT) {
-		fuse_reply_err(req, ENOSYS);
-		return;
-	}
-	ret = ctl_ioctl(fuse_req_ctx(req)->uid, (unsigned int)cmd, in_buf, in_bufsz, out,
-			out_bufsz < sizeof(out) ? out_bufsz : sizeof(out), &out_len);
-	if (ret)
-		fuse_reply_err(req, -ret);
-	else
-		fuse_reply_ioctl(req, 0, out_len ? out : NULL, out_len);
+	reply_ioctl(req, (unsigned int)cmd, flags, in_buf, in_bufsz, out_bufsz);
 }
 
 static void fc_poll(fuse_req_t req, struct fuse_file_info *fi, struct fuse_pollhandle *ph)
 {
-	if (ph)
-		fuse_pollhandle_destroy(ph);
-	fuse_reply_poll(req, POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM);
+	reply_poll(req, ph);
 }
 
 static const struct cuse_lowlevel_ops fc_ops = {

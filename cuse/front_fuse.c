@@ -26,7 +26,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +38,7 @@
 #include "daemon.h"
 #include "fuse_uring.h"
 #include <fuse_lowlevel.h>
+#include "reply.h"
 
 #define CZ_ZERO_SIZE (1ULL << 60)
 #define FF_TIMEOUT 86400.0
@@ -286,29 +286,13 @@ static void ff_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg
 		     struct fuse_file_info *fi, unsigned flags, const void *in_buf,
 		     size_t in_bufsz, size_t out_bufsz)
 {
-	char out[sizeof(struct cusezero_stats)];
-	size_t out_len;
-	int ret;
-
-	if (flags & FUSE_IOCTL_COMPAT) {
-		fuse_reply_err(req, ENOSYS);
-		return;
-	}
-	ret = ctl_ioctl(fuse_req_ctx(req)->uid, cmd, in_buf, in_bufsz, out,
-			out_bufsz < sizeof(out) ? out_bufsz : sizeof(out), &out_len);
-	if (ret)
-		fuse_reply_err(req, -ret);
-	else
-		fuse_reply_ioctl(req, 0, out_len ? out : NULL, out_len);
+	reply_ioctl(req, cmd, flags, in_buf, in_bufsz, out_bufsz);
 }
 
 static void ff_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 		    struct fuse_pollhandle *ph)
 {
-	/* Always ready, like /dev/zero: no notification will ever be needed. */
-	if (ph)
-		fuse_pollhandle_destroy(ph);
-	fuse_reply_poll(req, POLLIN | POLLRDNORM | POLLOUT | POLLWRNORM);
+	reply_poll(req, ph);	/* always ready, like /dev/zero */
 }
 
 static const struct fuse_lowlevel_ops ff_ops = {
