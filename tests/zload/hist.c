@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "tests/tap.h"
-#include "tools/zload-hist.h"
+#include "tools/zload/hist.h"
 
 static uint64_t bucket_high(unsigned idx)
 {

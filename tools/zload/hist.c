@@ -2,7 +2,7 @@
 /* Completion-latency histogram: log-linear buckets, no sample array. */
 #include <math.h>
 
-#include "zload-hist.h"
+#include "hist.h"
 
 unsigned zl_hist_index(uint64_t v)
 {

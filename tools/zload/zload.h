@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "zload-hist.h"
+#include "hist.h"
 
 enum zl_format { ZL_FORMAT_NORMAL, ZL_FORMAT_SIMPLE, ZL_FORMAT_JSON };
 
