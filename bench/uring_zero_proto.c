@@ -274,7 +274,15 @@ static void *report_thread(void *arg)
 	return NULL;
 }
 
-static int serve(int argc, char **argv)
+struct serve_opts {
+	struct cz_uring_params p;
+	const struct zero_routine *routine;
+	const char *mnt;
+	bool enable;
+};
+
+/* serve's options into o and g: 0, or the exit status of a usage error. */
+static int serve_parse(int argc, char **argv, struct serve_opts *o)
 {
 	static const struct option opts[] = {
 		{ "transport", required_argument, NULL, 't' },
@@ -290,23 +298,13 @@ static int serve(int argc, char **argv)
 		{ "splice", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cz_uring_params p = { .transport = CZ_TRANSPORT_AUTO };
-	const struct zero_routine *r = zero_default();
-	static char opt_o[] = "-o";
-	static char opt_val[] = "allow_other,fsname=uring_zero_proto,max_read=1048576";
-	char *fargv[] = { argv[0], opt_o, opt_val, NULL };
-	struct fuse_args fargs = FUSE_ARGS_INIT(3, fargv);
-	struct fuse_session *se;
-	const char *mnt, *why;
-	bool enable = false;
-	pthread_t rep;
-	uint64_t v, nring, ndev, nspliced;
-	int c, ret = 1;
+	uint64_t v;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if (cz_transport_parse(optarg, &p.transport) < 0) {
+			if (cz_transport_parse(optarg, &o->p.transport) < 0) {
 				fprintf(stderr, "uring_zero_proto: bad --transport '%s' (auto|uring|dev)\n", optarg);
 				return 2;
 			}
@@ -316,14 +314,14 @@ static int serve(int argc, char **argv)
 				fprintf(stderr, "uring_zero_proto: bad --entries '%s' (1..64)\n", optarg);
 				return 2;
 			}
-			p.entries = (unsigned)v;
+			o->p.entries = (unsigned)v;
 			break;
 		case 'p':
 			if (cz_parse_u64(optarg, 0, 1000000, &v) < 0) {
 				fprintf(stderr, "uring_zero_proto: bad --poll-us '%s'\n", optarg);
 				return 2;
 			}
-			p.poll_us = (unsigned)v;
+			o->p.poll_us = (unsigned)v;
 			break;
 		case 'F':
 			g.follow_cpu = 1;
@@ -336,13 +334,13 @@ static int serve(int argc, char **argv)
 			g.pin_daemon = (int)v;
 			break;
 		case 'N':
-			p.no_pin = true;
+			o->p.no_pin = true;
 			break;
 		case 'E':
-			enable = true;
+			o->enable = true;
 			break;
 		case 'S':
-			p.splice_reply = true;
+			o->p.splice_reply = true;
 			break;
 		case 'Z':
 			g.no_clear = true;
@@ -351,8 +349,8 @@ static int serve(int argc, char **argv)
 			g.ring_copy = true;
 			break;
 		case 'r':
-			r = zero_lookup(optarg);
-			if (!r || !zero_usable(r, NULL)) {
+			o->routine = zero_lookup(optarg);
+			if (!o->routine || !zero_usable(o->routine, NULL)) {
 				fprintf(stderr, "uring_zero_proto: bad --routine '%s'\n", optarg);
 				return 2;
 			}
@@ -365,39 +363,44 @@ static int serve(int argc, char **argv)
 		fprintf(stderr, "usage: uring_zero_proto serve MOUNTPOINT [options]\n");
 		return 2;
 	}
-	mnt = argv[optind];
-	g.clear = r->fn;
-	if (g.no_clear) {
-		/* real pages (not the shared zero page, which gup treats apart), then read-only */
-		char *z = mmap(NULL, MAX_READ, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	o->mnt = argv[optind];
+	return 0;
+}
 
-		if (z == MAP_FAILED || (memset(z, 0, MAX_READ), mprotect(z, MAX_READ, PROT_READ))) {
-			perror("uring_zero_proto: zero pages");
-			return 1;
-		}
-		g.zeros = z;
-	}
+/* --no-clear: real pages (not the shared zero page, which gup treats apart), then read-only. */
+static int serve_zero_pages(void)
+{
+	char *z = mmap(NULL, MAX_READ, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 
-	if (enable && cz_uring_probe(&why) == -EPERM && cz_uring_enable_param() < 0)
-		fprintf(stderr, "uring_zero_proto: cannot set enable_uring: %s\n", strerror(errno));
-	if (p.transport != CZ_TRANSPORT_DEV && cz_uring_probe(&why) < 0) {
-		if (p.transport == CZ_TRANSPORT_URING) {
-			fprintf(stderr, "uring_zero_proto: --transport uring: %s\n", why);
-			return 1;
-		}
-		fprintf(stderr, "uring_zero_proto: io_uring unavailable (%s), using /dev/fuse\n", why);
+	if (z == MAP_FAILED || (memset(z, 0, MAX_READ), mprotect(z, MAX_READ, PROT_READ))) {
+		perror("uring_zero_proto: zero pages");
+		return -1;
 	}
-	p.read = ring_read;
+	g.zeros = z;
+	return 0;
+}
+
+/* Mount, attach the transport, serve until unmounted or signalled: exit status. */
+static int serve_mounted(const char *argv0, const struct serve_opts *o)
+{
+	static char opt_o[] = "-o";
+	static char opt_val[] = "allow_other,fsname=uring_zero_proto,max_read=1048576";
+	char *fargv[] = { (char *)argv0, opt_o, opt_val, NULL };
+	struct fuse_args fargs = FUSE_ARGS_INIT(3, fargv);
+	struct fuse_session *se;
+	uint64_t nring, ndev, nspliced;
+	pthread_t rep;
+	int ret = 1;
 
 	se = fuse_session_new(&fargs, &proto_ops, sizeof(proto_ops), NULL);
 	if (!se)
 		goto out_args;
 	if (fuse_set_signal_handlers(se) != 0)
 		goto out_session;
-	if (fuse_session_mount(se, mnt) != 0)
+	if (fuse_session_mount(se, o->mnt) != 0)
 		goto out_signals;
-	ret = cz_uring_attach(se, &p, &g.uring);
+	ret = cz_uring_attach(se, &o->p, &g.uring);
 	if (ret < 0) {
 		fprintf(stderr, "uring_zero_proto: attach: %s\n", strerror(-ret));
 		ret = 1;
@@ -419,6 +422,31 @@ out_session:
 out_args:
 	fuse_opt_free_args(&fargs);
 	return ret;
+}
+
+static int serve(int argc, char **argv)
+{
+	struct serve_opts o = { .p = { .transport = CZ_TRANSPORT_AUTO }, .routine = zero_default() };
+	const char *why;
+	int ret;
+
+	ret = serve_parse(argc, argv, &o);
+	if (ret)
+		return ret;
+	g.clear = o.routine->fn;
+	if (g.no_clear && serve_zero_pages() < 0)
+		return 1;
+	if (o.enable && cz_uring_probe(&why) == -EPERM && cz_uring_enable_param() < 0)
+		fprintf(stderr, "uring_zero_proto: cannot set enable_uring: %s\n", strerror(errno));
+	if (o.p.transport != CZ_TRANSPORT_DEV && cz_uring_probe(&why) < 0) {
+		if (o.p.transport == CZ_TRANSPORT_URING) {
+			fprintf(stderr, "uring_zero_proto: --transport uring: %s\n", why);
+			return 1;
+		}
+		fprintf(stderr, "uring_zero_proto: io_uring unavailable (%s), using /dev/fuse\n", why);
+	}
+	o.p.read = ring_read;
+	return serve_mounted(argv[0], &o);
 }
 
 static int bench(int argc, char **argv)
