@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# device-vs-kernel.sh: the device's own overhead as one figure (issue #7).
+# device-vs-kernel.sh: the device's own overhead as one figure.
 #
 # pread_z100k (100 KiB per call, enough calls for >= --seconds per run)
 # against the kernel's /dev/zero and against a cusezero device, alternating

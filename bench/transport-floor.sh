@@ -3,7 +3,7 @@
 #
 # transport-floor.sh: what the FUSE transport alone costs per 100 KiB pread,
 # i.e. the best device/kernel ratio ANY daemon can reach on this kernel and
-# machine (issue #7).  uring_zero_proto serves MOUNTPOINT/zero with the
+# machine.  uring_zero_proto serves MOUNTPOINT/zero with the
 # routine (as cusezero does) and with --no-clear (READ answered from zero
 # pages, no routine: the transport's floor), over /dev/fuse with the daemon
 # and the reader on the same CPU (the fastest placement measured here;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Descriptive statistics for benchmark samples (REFERENCE.md section 3):
+ * Descriptive statistics for benchmark samples (doc/sources.md, "Statistics of A/B tables"):
  * mean, sample standard deviation, median, CV, Student-t 95% confidence
  * interval, and the Mann-Whitney U test.  Inputs are not modified.
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pread_z100k - the /dev/zero read reproducer from the arm64 clear_user
- * alignment report (seeds/004_*), with options on top.
+ * alignment report (doc/sources.md, "The clear_user report"), with options on top.
  *
  * With no arguments it does exactly what the report's program does: pread
  * 100 KiB from /dev/zero at offset 0, 1,000,000 times, and print the elapsed

@@ -39,7 +39,7 @@
  *                           branch target is at line offset 52 and the loop
  *                           body at 64..79: the 7-instruction loop straddles
  *                           two I-cache lines, as in the regressed kernel
- *                           (seeds/004: 6.9 s -> 9.0 s).
+ *                           (6.9 s -> 9.0 s in the report).
  *   clear_user_arm64_fixed  the 2025 fix: the same code after ".p2align 6":
  *                           still 3 NOPs in the loop (offsets 36..47), loop
  *                           body at 48..63, all in one 64-byte line.
