@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# check-tree.sh: the house rules a reviewer would otherwise check by eye.
+#
+#   scripts/check-tree.sh [SRCDIR]       (default: the checkout holding this script)
+#
+# Prints one TAP line per rule and a diagnostic line per offence:
+#   1. every source, build and script file starts with an SPDX line in its
+#      language's comment style (C, headers, assembly: /* */; shell, .am: #);
+#   2. every header's include guard is named after its path
+#      (cuse/fuse_uring.h -> CUSE_FUSE_URING_H; the installed cuse/cusezero.h
+#      keeps the public CUSEZERO_H);
+#   3. no function outside tests/ is longer than 100 lines (liburing's src/
+#      has none; split by step: parse / validate / run / print);
+#   4. the tree is self-contained: no file points at documents outside the
+#      repository or at tracker numbers ("issue #N").
+# Works from a git checkout (git ls-files) or an unpacked tarball (find).
+set -u
+
+src=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+cd "$src" || exit 1
+n=0
+failed=0
+
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
+
+if [ -d .git ] && command -v git >/dev/null 2>&1; then
+	files=$(git ls-files)
+else
+	files=$(find . -type f ! -path './build*' ! -name '*.o' | sed 's|^\./||' | sort)
+fi
+code=$(printf '%s\n' "$files" | grep -E '\.(c|h|S|sh|am|ac)$|^scripts/[a-z-]+$|^\.ci/run$')
+
+# 1. SPDX line and its comment style
+bad=$(for f in $code; do
+	[ -f "$f" ] || continue
+	case $f in
+	*.c|*.h|*.S) want='/\* SPDX-License-Identifier: [-A-Za-z0-9.+ ]+ \*/$' ;;
+	*) want='^# SPDX-License-Identifier: [-A-Za-z0-9.+ ]+$' ;;
+	esac
+	head -3 "$f" | grep -Eq "$want" || echo "$f"
+done)
+if [ -z "$bad" ]; then ok "SPDX line in every file, one comment style per language"
+else not_ok "SPDX line in every file, one comment style per language"
+	printf '%s\n' "$bad" | sed 's/^/# missing or wrong style: /'
+fi
+
+# 2. include guards named after the path
+bad=$(for f in $(printf '%s\n' "$code" | grep '\.h$'); do
+	[ -f "$f" ] || continue
+	case $f in
+	cuse/cusezero.h) want=CUSEZERO_H ;;
+	*) want=$(printf '%s' "$f" | tr 'a-z/.-' 'A-Z___') ;;
+	esac
+	guard=$(grep -m1 -E '^#ifndef [A-Z0-9_]+_H$' "$f" | cut -d' ' -f2)
+	[ "$guard" = "$want" ] || echo "$f:$guard (want $want)"
+done)
+if [ -z "$bad" ]; then ok "include guards follow the path"
+else not_ok "include guards follow the path"
+	printf '%s\n' "$bad" | sed 's/^/# /'
+fi
+
+# 3. function length (C outside tests/: a body from a "{" in column 0 to the next "}" in column 0)
+bad=$(for f in $(printf '%s\n' "$code" | grep '\.c$' | grep -v '^tests/'); do
+	[ -f "$f" ] || continue
+	awk -v f="$f" '
+		/^[A-Za-z_].*\(/ && !/;[ \t]*$/ { hdr = FNR; name = $0 }
+		/^\{/ { start = hdr ? hdr : FNR }
+		/^\}/ && start { len = FNR - start + 1
+			if (len > 100) { sub(/\(.*/, "", name); print f ":" start " " name " " len " lines" }
+			start = 0; hdr = 0 }' "$f"
+done)
+if [ -z "$bad" ]; then ok "no function outside tests/ over 100 lines"
+else not_ok "no function outside tests/ over 100 lines"
+	printf '%s\n' "$bad" | sed 's/^/# /'
+fi
+
+# 4. self-contained (this script names the patterns, so it is excluded)
+pat='REFERENCE\.md|seeds/|\.\./shared|[Ii]ssue #[0-9]|[Ii]ssue [0-9]+\b'
+bad=$(for f in $files; do
+	[ -f "$f" ] && [ "$f" != scripts/check-tree.sh ] && [ "$f" != COPYING ] || continue
+	grep -EnI "$pat" "$f" /dev/null 2>/dev/null
+done)
+if [ -z "$bad" ]; then ok "no reference to documents outside the tree or to tracker numbers"
+else not_ok "no reference to documents outside the tree or to tracker numbers"
+	printf '%s\n' "$bad" | head -20 | sed 's/^/# /'
+fi
+
+echo "1..$n"
+exit $failed
