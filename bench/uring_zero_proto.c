@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * uring_zero_proto: a minimal FUSE file system with one file, MOUNTPOINT/zero
  * (direct_io), whose reads return zeros cleared by a zeroing routine in

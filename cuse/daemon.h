@@ -11,8 +11,8 @@
  *   front_fuse.c  FUSE front end                   (ff_)
  *   run.c         `cusezero run -- COMMAND`        (run_)
  */
-#ifndef CUSEZERO_DAEMON_H
-#define CUSEZERO_DAEMON_H
+#ifndef CUSE_DAEMON_H
+#define CUSE_DAEMON_H
 
 #define FUSE_USE_VERSION 314
 

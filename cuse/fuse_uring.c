@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * FUSE over io_uring for a libfuse 3.14 session: see fuse_uring.h for the
  * design and fuse_uring_abi.h for the kernel ABI it speaks.

@@ -30,8 +30,8 @@
  * cz_uring_detach() (joins the ring threads: they end when the kernel tears
  * the queues down at unmount).
  */
-#ifndef CZ_FUSE_URING_H
-#define CZ_FUSE_URING_H
+#ifndef CUSE_FUSE_URING_H
+#define CUSE_FUSE_URING_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

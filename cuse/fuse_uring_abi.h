@@ -31,8 +31,8 @@
  *    the entry;
  *  - teardown (unmount, abort): pending entries complete with -ENOTCONN.
  */
-#ifndef CZ_FUSE_URING_ABI_H
-#define CZ_FUSE_URING_ABI_H
+#ifndef CUSE_FUSE_URING_ABI_H
+#define CUSE_FUSE_URING_ABI_H
 
 #include <stdint.h>
 

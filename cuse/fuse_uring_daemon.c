@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cusezero's FUSE front end over io_uring (issue #7): the glue between the
  * daemon (cz_params.transport, the shared read path rp_read) and the generic

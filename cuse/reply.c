@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Replies the CUSE and FUSE front ends give alike, whatever their libfuse
  * callback signatures: ioctls (restricted mode: 32-bit compat refused, the

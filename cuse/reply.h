@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Replies both front ends give alike (reply.c); include after <fuse_lowlevel.h>. */
-#ifndef CZ_REPLY_H
-#define CZ_REPLY_H
+#ifndef CUSE_REPLY_H
+#define CUSE_REPLY_H
 
 #include <stddef.h>
 

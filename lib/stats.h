@@ -4,8 +4,8 @@
  * mean, sample standard deviation, median, CV, Student-t 95% confidence
  * interval, and the Mann-Whitney U test.  Inputs are not modified.
  */
-#ifndef CZ_STATS_H
-#define CZ_STATS_H
+#ifndef LIB_STATS_H
+#define LIB_STATS_H
 
 #include <stdbool.h>
 #include <stddef.h>

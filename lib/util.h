@@ -4,8 +4,8 @@
  * perf-style units, monotonic clocks, CPU pinning.  Parsers return -errno
  * (liburing style) and never print; callers print one line at the edge.
  */
-#ifndef CZ_UTIL_H
-#define CZ_UTIL_H
+#ifndef LIB_UTIL_H
+#define LIB_UTIL_H
 
 #include <stdbool.h>
 #include <stddef.h>

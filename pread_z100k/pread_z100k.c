@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pread_z100k - the /dev/zero read reproducer from the arm64 clear_user
  * alignment report (doc/sources.md, "The clear_user report"), with options on top.

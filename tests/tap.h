@@ -3,8 +3,8 @@
  * Minimal TAP producer for C tests (run by build-aux/tap-driver.sh).
  * Every failure prints one diagnostic line naming the step and the value.
  */
-#ifndef CZ_TAP_H
-#define CZ_TAP_H
+#ifndef TESTS_TAP_H
+#define TESTS_TAP_H
 
 #include <stdarg.h>
 #include <stdio.h>

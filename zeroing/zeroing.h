@@ -11,8 +11,8 @@
  * zero_fault_install() has run: a store into an unmapped page is turned into
  * an early return through the routine's exception table, as in the kernel.
  */
-#ifndef ZEROING_H
-#define ZEROING_H
+#ifndef ZEROING_ZEROING_H
+#define ZEROING_ZEROING_H
 
 #include <stdbool.h>
 #include <stddef.h>

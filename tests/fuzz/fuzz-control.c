@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the daemon's control text (the FUSE `control` file and
  * what zeroctl sends), then reads of 1 B .. 1 MiB through the read path:

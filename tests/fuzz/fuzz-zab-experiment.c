@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: zab's experiment files.  Any bytes: zab_experiment_load()
  * and zab_experiment_check() return (one error line at most) and free

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A deterministic fake benchmark for zab's tests: prints one number drawn
  * from a normal or lognormal distribution.  The draw depends only on --seed,

@@ -4,8 +4,8 @@
  * exactly at a PROT_NONE guard, filled with a canary byte, and checks that
  * name the first wrong byte.  Arch-neutral (runs under qemu-aarch64 too).
  */
-#ifndef ZT_H
-#define ZT_H
+#ifndef TESTS_ZEROING_ZT_H
+#define TESTS_ZEROING_ZT_H
 
 #include <errno.h>
 #include <signal.h>

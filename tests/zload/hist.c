@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Description: zload's log-linear latency histogram puts every value in a
  * bucket that contains it, buckets are at most 1/64 of their value wide, and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zab's JSON: a small tree with a writer and a strict reader (RFC 8259
  * subset: no \u escapes beyond Latin-1 are needed for our own files, but

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zab: run A/B experiments (benchmarks x variants in S sessions of W warm-ups
  * and R repeats) and print the significance tables kernel reviewers read.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Running an experiment: sessions, the order of variants, the benchmark
  * processes, and one cusezero daemon per device variant per session.

@@ -9,8 +9,8 @@
  *   zab-table.c       statistics per cell and the output styles
  *   zab-json.c        a small JSON tree: writer, reader, result <-> JSON
  */
-#ifndef ZAB_H
-#define ZAB_H
+#ifndef TOOLS_ZAB_ZAB_H
+#define TOOLS_ZAB_ZAB_H
 
 #include <stdbool.h>
 #include <stddef.h>

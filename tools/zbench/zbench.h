@@ -7,8 +7,8 @@
  *   zbench align    code-alignment sweep of one routine  (zbench-align.c)
  * Helpers (clocks, perf-style output, buffers, JSON) are in zbench-common.c.
  */
-#ifndef ZBENCH_H
-#define ZBENCH_H
+#ifndef TOOLS_ZBENCH_ZBENCH_H
+#define TOOLS_ZBENCH_ZBENCH_H
 
 #include <stdbool.h>
 #include <stddef.h>

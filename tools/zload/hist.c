@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Completion-latency histogram: log-linear buckets, no sample array. */
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* zload's completion-latency histogram (no liburing dependency: unit-tested alone). */
-#ifndef ZLOAD_HIST_H
-#define ZLOAD_HIST_H
+#ifndef TOOLS_ZLOAD_HIST_H
+#define TOOLS_ZLOAD_HIST_H
 
 #include <stdint.h>
 

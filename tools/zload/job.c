@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One zload job: a thread with its own ring, file descriptor and buffers,
  * keeping up to --qd sequential reads in flight (t/io_uring's loop shape).

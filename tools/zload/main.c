@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0-or-later
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zload - sequential reads of a device or file through io_uring, in the
  * spirit of fio's io_uring engine and fio's t/io_uring, for comparing the

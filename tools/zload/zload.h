@@ -4,8 +4,8 @@
  * zload.c parses options and prints; zload-job.c runs one ring per thread;
  * zload-hist.c is the completion-latency histogram.
  */
-#ifndef ZLOAD_H
-#define ZLOAD_H
+#ifndef TOOLS_ZLOAD_ZLOAD_H
+#define TOOLS_ZLOAD_ZLOAD_H
 
 #include <liburing.h>
 #include <pthread.h>
