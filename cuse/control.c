@@ -15,7 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "control.h"
+#include "log.h"
+#include "params.h"
+#include "readpath.h"
+#include "statsfmt.h"
 #include "util.h"
 
 bool ctl_may_change(uid_t uid)

@@ -16,6 +16,8 @@
  * argument in and out for us and a bad pointer is EFAULT in the kernel.
  * Kernel CUSE limits: reads up to 128 KiB per request, pos always 0, no mmap.
  */
+#define FUSE_USE_VERSION 314
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,8 +29,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon.h"
-#include "fuse_uring.h"
+#include "front_cuse.h"
+#include "fuse_uring_daemon.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "loop.h"
+#include "params.h"
+#include "readpath.h"
 #include <cuse_lowlevel.h>
 #include <fuse_lowlevel.h>
 #include "reply.h"

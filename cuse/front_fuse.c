@@ -22,6 +22,8 @@
  * the next `cusezero --fuse MNT` detaches it (umount2 MNT_DETACH as root,
  * else fusermount3 -u -z) or prints the command to run.
  */
+#define FUSE_USE_VERSION 314
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -35,8 +37,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon.h"
-#include "fuse_uring.h"
+#include "control.h"
+#include "front_fuse.h"
+#include "fuse_uring_daemon.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "loop.h"
+#include "params.h"
+#include "readpath.h"
+#include "schedguard.h"
+#include "statsfmt.h"
 #include <fuse_lowlevel.h>
 #include "reply.h"
 

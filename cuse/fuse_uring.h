@@ -122,20 +122,4 @@ void cz_uring_detach(struct cz_uring *u);
 /* Number of queues (= possible CPUs) the kernel will make, or -errno. */
 int cz_uring_nr_queues(void);
 
-/*
- * cusezero's FUSE front end (fuse_uring_daemon.c), transport from
- * cz_params.transport: read-path thread slots the queues need (call before
- * rp_init), start after fuse_session_mount (zero_ino: the inode whose READs
- * go to rp_read), stop after fuse_session_unmount.
- */
-bool fud_transport_ok(const char *s);
-unsigned fud_extra_threads(unsigned loop_threads);
-/* Before fuse_session_mount: --transport uring as root sets enable_uring (the
- * kernel decides whether to offer the ring when it sends INIT, at mount). */
-void fud_prepare(void);
-int fud_start(struct fuse_session *se, unsigned long zero_ino);
-/* The CUSE front end: splice replies (unless --reply writev) and --poll-us on /dev/cuse. */
-int fud_start_cuse(struct fuse_session *se);
-void fud_stop(void);
-
 #endif

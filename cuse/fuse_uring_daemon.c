@@ -19,7 +19,7 @@
  * routine cleared it (one entry per queue; a copy only if that failed).
  * --sched-idle applies to the queue threads too (fud_thread_init).
  */
-#include "daemon.h"	/* first: FUSE_USE_VERSION */
+#define FUSE_USE_VERSION 314
 
 #include <errno.h>
 #include <string.h>
@@ -28,6 +28,12 @@
 #include <linux/fuse.h>
 
 #include "fuse_uring.h"
+#include "fuse_uring_daemon.h"
+#include "log.h"
+#include "loop.h"
+#include "params.h"
+#include "readpath.h"
+#include "schedguard.h"
 
 bool fud_transport_ok(const char *s)
 {

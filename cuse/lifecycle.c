@@ -6,6 +6,8 @@
  * the parent waits on a pipe for one byte the child writes from lc_ready(),
  * or for EOF if the child fails (it has printed its one-line error itself).
  */
+#define FUSE_USE_VERSION 314
+
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -19,7 +21,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "params.h"
 #include <fuse_lowlevel.h>
 
 static int lc_ready_fd = -1;

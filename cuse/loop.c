@@ -19,6 +19,8 @@
  * price: on a CPU busy with other work a SCHED_IDLE thread gets almost
  * nothing (weight 3 against 1024).
  */
+#define FUSE_USE_VERSION 314
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -28,7 +30,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "daemon.h"
+#include "log.h"
+#include "loop.h"
+#include "params.h"
+#include "readpath.h"
+#include "schedguard.h"
 #include "util.h"
 #include <fuse_lowlevel.h>
 

@@ -15,67 +15,29 @@
  * back to FUSE at /run/cusezero/NAME with a one-line note on stderr.
  *
  * Built on libfuse3's low-level API (cuse_lowlevel / fuse_lowlevel) with our
- * own single-threaded loop; see daemon.h for the module map and
- * doc/DESIGN.md for the read path.
+ * own single-threaded loop; doc/DESIGN.md has the module map and the read
+ * path.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <grp.h>
 #include <limits.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 #include <unistd.h>
 
-#include "daemon.h"
-#include "fuse_uring.h"
+#include "cusezero.h"
+#include "front_cuse.h"
+#include "front_fuse.h"
+#include "fuse_uring_daemon.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "params.h"
+#include "readpath.h"
+#include "run.h"
 #include "util.h"
-
-struct cz_params cz_params = {
-	.name = "cusezero",
-	.align = CUSEZERO_ALIGN_NONE,
-	.point = ZERO_POINT_LOOP,
-	.chunk = 4096,
-	.threads = 1,
-	.mode = 0666,
-	.cpu = -1,
-};
-
-static void cz_vlog(const char *fmt, va_list ap)
-{
-	va_list ap2;
-
-	va_copy(ap2, ap);
-	fputs("cusezero: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	if (!cz_params.foreground)
-		vsyslog(LOG_ERR, fmt, ap2);
-	va_end(ap2);
-}
-
-void cz_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	cz_vlog(fmt, ap);
-	va_end(ap);
-}
-
-void cz_debug(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!cz_params.debug)
-		return;
-	va_start(ap, fmt);
-	cz_vlog(fmt, ap);
-	va_end(ap);
-}
 
 static void cz_usage(FILE *out)
 {
@@ -393,6 +355,7 @@ int main(int argc, char **argv)
 		cz_params.name = runname;
 	}
 	cmd = cz_parse(argc, argv, run);
+	cz_log_init(!cz_params.foreground, cz_params.debug);
 	if (cz_params.routine && !strcmp(cz_params.routine, "help")) {
 		zero_print_help(stdout);
 		return 0;

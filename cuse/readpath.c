@@ -30,7 +30,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "daemon.h"
+#include "log.h"
+#include "readpath.h"
 #include "util.h"
 
 #define RP_MAX_THREADS 64

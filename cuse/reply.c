@@ -5,10 +5,13 @@
  * commands and their checks in control.c) and poll (always ready, like
  * /dev/zero, so no notification is ever needed).
  */
+#define FUSE_USE_VERSION 314
+
 #include <errno.h>
 #include <poll.h>
 
-#include "daemon.h"
+#include "control.h"
+#include "cusezero.h"
 #include <fuse_lowlevel.h>
 #include "reply.h"
 

@@ -20,7 +20,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "front_cuse.h"
+#include "front_fuse.h"
+#include "lifecycle.h"
+#include "log.h"
+#include "params.h"
+#include "run.h"
 
 static volatile pid_t run_child;
 
@@ -88,6 +93,7 @@ int run_main(char **cmd)
 
 	/* The daemon child detaches from the terminal (setsid in lc_ready): ^C reaches COMMAND only. */
 	cz_params.foreground = false;
+	cz_log_init(true, cz_params.debug);
 	ret = lc_fork_until_ready(&daemon_pid);
 	if (ret)
 		return 1;

@@ -28,7 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "log.h"
+#include "schedguard.h"
 #include "util.h"
 
 #define SG_PERIOD_MS 10

@@ -10,34 +10,14 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
-#include "daemon.h"
+#include "readpath.h"
 #include "tests/tap.h"
 #include "util.h"
-
-/* The daemon's logging lives in main.c; here it goes to the TAP stream as diagnostics. */
-struct cz_params cz_params;
-
-void cz_log(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# cz_log: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-}
-
-void cz_debug(const char *fmt, ...)
-{
-	(void)fmt;
-}
 
 static size_t first_nonzero(const unsigned char *p, size_t n)
 {

@@ -7,18 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "daemon.h"
-
-struct cz_params cz_params;
-void cz_log(const char *fmt, ...)
-{
-	(void)fmt;
-}
-
-void cz_debug(const char *fmt, ...)
-{
-	(void)fmt;
-}
+#include "control.h"
+#include "readpath.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

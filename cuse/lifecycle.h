@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Start-up and privileges (lifecycle.c): background start, readiness, pidfile, signals. */
+#ifndef CUSE_LIFECYCLE_H
+#define CUSE_LIFECYCLE_H
+
+#include <sys/types.h>
+
+struct fuse_session;
+
+/* Fork; the parent waits until the child calls lc_ready() (0) or dies (-1). */
+int lc_fork_until_ready(pid_t *child);
+void lc_ready(void);
+/* Write --pidfile (before dropping privileges); idempotent. */
+void lc_pidfile(void);
+/* Our SIGINT/SIGTERM/SIGHUP handlers: fuse_session_exit(se). 0 or -errno. */
+int lc_signals(struct fuse_session *se);
+int lc_drop_privileges(const char *user);
+int lc_lookup_user(const char *user, uid_t *uid, gid_t *gid);
+
+#endif

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The daemon's own session loop on /dev/fuse or /dev/cuse (loop.c). */
+#ifndef CUSE_LOOP_H
+#define CUSE_LOOP_H
+
+#include <stdbool.h>
+
+struct fuse_session;
+
+/* after_request: called after each request until it returns true (e.g. CUSE readiness). */
+int loop_run(struct fuse_session *se, unsigned nthreads, bool (*after_request)(void));
+/*
+ * Scheduler levers for the calling serving thread (doc/fuse-uring.md,
+ * "Scheduler levers"): --sched-idle switches it to SCHED_IDLE; with pin,
+ * --cpu pins it.  Failures are logged (who names the thread), not fatal.
+ */
+void loop_sched_self(const char *who, bool pin);
+
+#endif

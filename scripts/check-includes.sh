@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# check-includes.sh: no dependency cycle between modules.
+#
+#   scripts/check-includes.sh [-s SRCDIR] [-b BUILDDIR] [DIR...]
+#       SRCDIR, BUILDDIR: default $top_srcdir / $top_builddir as make check sets
+#       them, else the checkout holding this script and its build/.
+#       DIR...: the directories whose modules must not be on a cycle (default:
+#       all); tests/cuse/modules.sh checks the daemon's.
+#
+# A module is a source file and its header (cuse/readpath.c + cuse/readpath.h
+# = cuse/readpath).  A cycle (A -> B -> ... -> A) means modules that cannot
+# be understood, built or tested apart: a test of A then has to provide B's
+# globals or stubs of them.  Two graphs are checked, each printed as TAP
+# with the first cycle found:
+#   1. includes: A -> B when A.c or A.h has `#include "B.h"` (resolved in
+#      the includer's directory, then in the -I directories: top, zeroing/,
+#      lib/, cuse/); system headers (<...>) are not modules;
+#   2. symbols (needs a build): A -> B when A's object file uses a global
+#      symbol that B's object defines (nm).  This also sees a header that
+#      declares what another file defines (the way a daemon-wide header once
+#      let every module call back into main.c).  A symbol defined by more
+#      than one module (each test's main) says nothing and is skipped.
+set -u
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+src=${top_srcdir:-$here}
+bld=${top_builddir:-}
+while getopts s:b: opt; do
+	case $opt in
+	s) src=$OPTARG ;;
+	b) bld=$OPTARG ;;
+	*) echo "usage: check-includes.sh [-s SRCDIR] [-b BUILDDIR] [DIR...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+src=$(cd "$src" && pwd) || exit 1
+bld=${bld:-$src/build}
+dirs=$*
+cd "$src" || exit 1
+
+n=0
+failed=0
+
+# find_cycle: edges "from to" on stdin; prints the first cycle through a
+# module of $dirs (any module if empty), or nothing.
+find_cycle() {
+	awk -v dirs="$dirs" '
+		NF == 2 && $1 != $2 { adj[$1] = adj[$1] " " $2; node[$1]; node[$2] }
+		function dfs(u,    i, k, nb) {
+			color[u] = 1; stack[++sp] = u
+			k = split(adj[u], nb, " ")
+			for (i = 1; i <= k && !found; i++) {
+				if (color[nb[i]] == 1) { report(nb[i]); return }
+				if (!color[nb[i]]) dfs(nb[i])
+			}
+			sp--; color[u] = 2
+		}
+		function report(v,    i, s) {
+			for (i = 1; i <= sp && stack[i] != v; i++) ;
+			for (s = ""; i <= sp; i++) s = s stack[i] " -> "
+			print s v; found = 1
+		}
+		function wanted(u,    i, k, d) {
+			if (dirs == "") return 1
+			k = split(dirs, d, " ")
+			for (i = 1; i <= k; i++) {
+				sub(/\/$/, "", d[i])
+				if (index(u, d[i] "/") == 1 && index(substr(u, length(d[i]) + 2), "/") == 0)
+					return 1
+			}
+			return 0
+		}
+		END { for (u in node) if (!found && !color[u] && wanted(u)) dfs(u) }'
+}
+
+verdict() {	# verdict DESCRIPTION CYCLE
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		echo "ok $n - $1"
+	else
+		failed=1
+		echo "not ok $n - $1"
+		echo "# cycle: $2"
+	fi
+}
+
+# 1. the include graph
+if [ -d .git ] && command -v git >/dev/null 2>&1; then
+	files=$(git ls-files '*.c' '*.h')
+else
+	files=$(find . -name '*.[ch]' ! -path './build*' | sed 's|^\./||' | sort)
+fi
+cycle=$(for f in $files; do
+	[ -f "$f" ] || continue
+	dir=$(dirname "$f")
+	sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
+		for cand in "$dir/$inc" "$inc" "zeroing/$inc" "lib/$inc" "cuse/$inc"; do
+			cand=${cand#./}
+			if [ -f "$cand" ]; then
+				echo "${f%.[ch]} ${cand%.h}"
+				break
+			fi
+		done
+	done
+done | sort -u | find_cycle)
+verdict "no include cycle through the modules of ${dirs:-every directory}" "$cycle"
+
+# 2. the symbol graph of the objects in the build tree
+if ! command -v nm >/dev/null 2>&1; then
+	n=$((n + 1)); echo "ok $n # SKIP symbol graph: no nm (binutils)"
+elif [ -z "$(find "$bld" -name '*.o' 2>/dev/null | head -1)" ]; then
+	n=$((n + 1)); echo "ok $n # SKIP symbol graph: no object files in $bld (build first)"
+else
+	# automake names an object DIR/TARGET-STEM.o when the target has its own
+	# flags: the module is DIR/STEM either way.
+	cycle=$(cd "$bld" && find . -name '*.o' ! -path './tests/vm/*' | sed 's|^\./||' | sort |
+		xargs nm -A 2>/dev/null | awk '
+		{
+			split($1, p, ":"); obj = p[1]
+			dir = obj; sub(/\/[^\/]*$/, "", dir); if (dir == obj) dir = "."
+			base = obj; sub(/.*\//, "", base); sub(/\.o$/, "", base)
+			if (index(base, "-")) base = substr(base, index(base, "-") + 1)
+			mod = dir "/" base
+			type = $(NF - 1); sym = $NF
+			if (type == "U") use[mod " " sym]
+			else if (type ~ /^[TDBRGSVW]$/) {
+				if (!(sym in def)) def[sym] = mod
+				else if (def[sym] != mod) amb[sym]
+			}
+		}
+		END {
+			for (k in use) {
+				split(k, a, " ")
+				if ((a[2] in def) && !(a[2] in amb) && def[a[2]] != a[1])
+					print a[1], def[a[2]]
+			}
+		}' | sort -u | find_cycle)
+	verdict "no symbol cycle through the modules of ${dirs:-every directory} (nm over $bld)" "$cycle"
+fi
+echo "1..$n"
+exit $failed
