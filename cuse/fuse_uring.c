@@ -27,6 +27,7 @@
 #include "util.h"
 #include "fuse_uring.h"
 #include "fuse_uring_abi.h"
+#include "session_io.h"
 
 #define ENABLE_URING_PARAM "/sys/module/fuse/parameters/enable_uring"
 #define CPU_POSSIBLE "/sys/devices/system/cpu/possible"
@@ -89,8 +90,7 @@ struct cz_uring {
 	uint32_t kernel_minor;
 	bool patched;
 
-	atomic_uint_fast64_t ndev;
-	atomic_uint_fast64_t nsplice;	/* classic replies sent by splice */
+	struct sio_hooks hooks;		/* in the session I/O wrapper */
 	char desc[200];
 };
 
@@ -537,87 +537,17 @@ static int start_queues(struct cz_uring *u)
 	return ret;
 }
 
-/* ---- the /dev/fuse side: custom I/O ---------------------------------------- */
+/* ---- the /dev/fuse side: hooks in the session I/O wrapper (session_io.c) ---- */
 
-/*
- * --poll-us: read without sleeping until the deadline, then sleep in poll().
- * A signal that stops the daemon may land while we spin (it only sets
- * libfuse's exit flag), so the spin checks that flag, and the sleep wakes
- * every 200 ms to let the caller's loop look at it (and at loop.c's own
- * stop flag): -1/EAGAIN, which libfuse and loop.c treat as "try again".
- * Coming back after such a wake-up, the thread sleeps again without spinning:
- * the spin budget follows a request, not an idle device.
- */
-static __thread bool tl_poll_idle;
-
-static ssize_t dev_read_polled(struct cz_uring *u, int fd, void *buf, size_t len)
+/* FUSE_INIT: does the kernel offer the ring? */
+static void uring_init_request(void *ctx, const struct sio_init *in)
 {
-	uint64_t deadline = cz_now_ns() + (uint64_t)u->p.poll_us * 1000;
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	ssize_t res;
-	int n;
+	struct cz_uring *u = ctx;
 
-	for (;;) {
-		if (tl_poll_idle)
-			break;
-		res = read(fd, buf, len);
-		if (res >= 0 || errno != EAGAIN)
-			return res;
-		if (fuse_session_exited(u->se))
-			return -1;	/* errno is EAGAIN */
-		if (cz_now_ns() >= deadline)
-			break;
-	}
-	for (;;) {
-		n = poll(&pfd, 1, 200);
-		if (n < 0)
-			return -1;	/* EINTR: the caller's loop checks for exit */
-		if (n == 0) {
-			tl_poll_idle = true;
-			errno = EAGAIN;
-			return -1;
-		}
-		res = read(fd, buf, len);
-		if (res >= 0 || errno != EAGAIN) {
-			tl_poll_idle = false;
-			return res;
-		}
-	}
-}
-
-static ssize_t io_read(int fd, void *buf, size_t len, void *userdata)
-{
-	struct cz_uring *u = the_uring;
-	ssize_t res;
-
-	(void)userdata;
-	if (!u)
-		return read(fd, buf, len);
-	if (u->p.poll_us)
-		res = dev_read_polled(u, fd, buf, len);
-	else
-		res = read(fd, buf, len);
-	if (res < (ssize_t)sizeof(struct fuse_in_header))
-		return res;
-	atomic_fetch_add_explicit(&u->ndev, 1, memory_order_relaxed);
-
-	if (u->state == ST_WAIT_INIT) {
-		const struct fuse_in_header *in = buf;
-
-		if (in->opcode == FUSE_INIT &&
-		    (size_t)res >= sizeof(*in) + offsetof(struct fuse_init_in, unused)) {
-			const struct fuse_init_in *ii = (const void *)(in + 1);
-			uint64_t flags = ii->flags;
-
-			if (flags & CZ_FUSE_INIT_EXT)
-				flags |= (uint64_t)ii->flags2 << 32;
-			u->init_unique = in->unique;
-			u->kernel_minor = ii->minor;
-			u->kernel_offers = (flags & CZ_FUSE_OVER_IO_URING) && ii->major == 7 &&
-					   ii->minor >= CZ_FUSE_URING_MINOR;
-		}
-	}
-	return res;
+	u->init_unique = in->unique;
+	u->kernel_minor = in->minor;
+	u->kernel_offers = (in->flags & CZ_FUSE_OVER_IO_URING) && in->major == 7 &&
+			   in->minor >= CZ_FUSE_URING_MINOR;
 }
 
 /* Ask for the ring in the INIT reply; returns true if we did. */
@@ -643,157 +573,61 @@ static bool patch_init_reply(struct cz_uring *u, struct iovec *iov, int count)
 	return true;
 }
 
-/*
- * Classic path, splice_reply: vmsplice() the reply's pages into this thread's
- * pipe, then splice() the pipe into /dev/fuse.  The kernel then reads the
- * daemon's pages from the pipe buffers (vmsplice pins them up to 16 at a
- * time) instead of pinning them one page at a time in fuse_copy_fill().  The
- * copy into the reader's pages stays.  Returns -2 when the reply does not fit
- * the pipe (the caller writes it instead).
- */
-static __thread int tl_pipe[2] = { -1, -1 };
-static __thread size_t tl_pipe_slots;
-
-static void pipe_drop(void)
+static void uring_init_reply(void *ctx, struct iovec *iov, int count)
 {
-	if (tl_pipe[0] >= 0) {
-		close(tl_pipe[0]);
-		close(tl_pipe[1]);
-	}
-	tl_pipe[0] = tl_pipe[1] = -1;
-	tl_pipe_slots = 0;
+	struct cz_uring *u = ctx;
+	const struct fuse_out_header *oh = iov[0].iov_base;
+
+	if (!oh->error && u->kernel_offers && u->p.transport != CZ_TRANSPORT_DEV)
+		u->patched = patch_init_reply(u, iov, count);
 }
 
-static ssize_t splice_reply(int fd, const struct iovec *iov, int count)
+/* The kernel processed INIT inside that write: registering may start. */
+static void uring_init_written(void *ctx, ssize_t res, int err)
 {
-	size_t total = 0, slots = 0, done = 0;
-	ssize_t n;
-	int i;
+	struct cz_uring *u = ctx;
 
-	for (i = 0; i < count; i++) {
-		uintptr_t a = (uintptr_t)iov[i].iov_base;
-
-		total += iov[i].iov_len;
-		if (iov[i].iov_len)
-			slots += ((a + iov[i].iov_len + 4095) >> 12) - (a >> 12);
-	}
-	if (total < 8192)
-		return -2;
-	if (tl_pipe[0] < 0) {
-		int sz;
-
-		if (pipe2(tl_pipe, O_CLOEXEC) < 0) {
-			tl_pipe[0] = tl_pipe[1] = -1;
-			return -2;
-		}
-		/* 2 MiB holds a 1 MiB reply at any alignment; without privilege pipe-max-size caps it */
-		sz = fcntl(tl_pipe[1], F_SETPIPE_SZ, 2 << 20);
-		if (sz < 0)
-			sz = fcntl(tl_pipe[1], F_SETPIPE_SZ, 1 << 20);
-		if (sz < 0)
-			sz = fcntl(tl_pipe[1], F_GETPIPE_SZ);
-		tl_pipe_slots = sz > 0 ? (size_t)sz / 4096 : 0;
-	}
-	if (slots > tl_pipe_slots)
-		return -2;
-	while (done < total) {
-		struct iovec rest[8];
-		size_t skip = done;
-		int j = 0;
-
-		for (i = 0; i < count && j < 8; i++) {
-			if (skip >= iov[i].iov_len) {
-				skip -= iov[i].iov_len;
-				continue;
-			}
-			rest[j].iov_base = (char *)iov[i].iov_base + skip;
-			rest[j].iov_len = iov[i].iov_len - skip;
-			skip = 0;
-			j++;
-		}
-		n = vmsplice(tl_pipe[1], rest, (unsigned long)j, 0);
-		if (n <= 0) {
-			if (done == 0)
-				return -2;	/* nothing in the pipe: write it instead */
-			pipe_drop();	/* half a reply in the pipe: cannot be used */
-			errno = n < 0 ? errno : EIO;
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	n = splice(tl_pipe[0], NULL, fd, NULL, total, 0);
-	if (n != (ssize_t)total) {
-		int err = n < 0 ? errno : EIO;
-
-		pipe_drop();	/* whatever is left in it belongs to this reply */
-		errno = err;
-		return -1;
-	}
-	return n;
-}
-
-static ssize_t io_writev(int fd, struct iovec *iov, int count, void *userdata)
-{
-	struct cz_uring *u = the_uring;
-	const struct fuse_out_header *oh;
-	bool is_init, patched = false;
-	ssize_t res;
-
-	(void)userdata;
-	/*
-	 * On a ring thread, only the reply to the ring request goes to the
-	 * entry: libfuse may answer something else meanwhile (EAGAIN to a stale
-	 * INTERRUPT, whose unique has FUSE_INT_REQ_BIT), that goes to /dev/fuse.
-	 */
-	oh = iov[0].iov_base;
-	if (tl_ent && oh->unique == tl_ent->unique)
-		return ent_reply(tl_ent, iov, count);
-	if (!u || tl_ent)
-		return writev(fd, iov, count);
-	if (u->p.splice_reply && u->state != ST_WAIT_INIT) {
-		res = splice_reply(fd, iov, count);
-		if (res >= 0)
-			atomic_fetch_add_explicit(&u->nsplice, 1, memory_order_relaxed);
-		if (res != -2)
-			return res;
-	}
-
-	is_init = u->state == ST_WAIT_INIT && u->init_unique && oh->unique == u->init_unique;
-	if (is_init && !oh->error && u->kernel_offers && u->p.transport != CZ_TRANSPORT_DEV)
-		patched = patch_init_reply(u, iov, count);
-	res = writev(fd, iov, count);
-	if (!is_init)
-		return res;
-
-	/* The kernel processed INIT inside that write: registering may start. */
-	if (res < 0 || !patched) {
-		int err = res < 0 ? -errno : -EOPNOTSUPP;
+	if (u->p.transport == CZ_TRANSPORT_DEV)
+		return;
+	if (res < 0 || !u->patched) {
+		int e = res < 0 ? -err : -EOPNOTSUPP;
 
 		if (u->p.transport == CZ_TRANSPORT_URING) {
 			fprintf(stderr, "cusezero: io_uring transport unavailable: %s\n",
-				u->kernel_offers ? strerror(-err) :
+				u->kernel_offers ? strerror(-e) :
 				"kernel did not offer FUSE_OVER_IO_URING (enable_uring=N?)");
-			set_state(u, ST_FAILED, err);
+			set_state(u, ST_FAILED, e);
 		} else {
 			set_state(u, ST_CLASSIC, 0);
 		}
-		return res;
+		return;
 	}
-	u->patched = true;
 	set_state(u, ST_STARTING, 0);
-	return res;
 }
 
-static const struct fuse_custom_io cz_io = {
-	.writev = io_writev,
-	.read = io_read,
-};
+/*
+ * On a ring thread, only the reply to the ring request goes to the entry:
+ * libfuse may answer something else meanwhile (EAGAIN to a stale INTERRUPT,
+ * whose unique has FUSE_INT_REQ_BIT), that goes to /dev/fuse by writev.
+ */
+static ssize_t uring_reply(void *ctx, int fd, struct iovec *iov, int count)
+{
+	const struct fuse_out_header *oh = iov[0].iov_base;
+
+	(void)ctx;
+	if (!tl_ent)
+		return SIO_PASS;
+	if (oh->unique == tl_ent->unique)
+		return ent_reply(tl_ent, iov, count);
+	return writev(fd, iov, count);
+}
 
 /* ---- public ------------------------------------------------------------- */
 
 int cz_uring_attach(struct fuse_session *se, const struct cz_uring_params *p,
 		    struct cz_uring **out)
 {
+	struct sio_params sp;
 	struct cz_uring *u;
 	int ret, fd = fuse_session_fd(se);
 	unsigned i;
@@ -815,10 +649,6 @@ int cz_uring_attach(struct fuse_session *se, const struct cz_uring_params *p,
 	/* Only the ring waits for INIT: /dev/fuse alone (or /dev/cuse) is classic now. */
 	u->state = p->transport == CZ_TRANSPORT_DEV ? ST_CLASSIC : ST_WAIT_INIT;
 
-	if (u->p.poll_us && fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
-		ret = -errno;
-		goto err;
-	}
 	if (u->p.transport != CZ_TRANSPORT_DEV) {
 		ret = cz_uring_nr_queues();
 		if (ret < 0)
@@ -835,11 +665,23 @@ int cz_uring_attach(struct fuse_session *se, const struct cz_uring_params *p,
 		}
 	}
 	the_uring = u;
-	/* libfuse dup()s nothing: the session keeps and later closes the same fd. */
-	if (fuse_session_custom_io(se, &cz_io, fd) != 0) {
-		ret = -EINVAL;
+	u->hooks = (struct sio_hooks){
+		.ctx = u,
+		.init_request = uring_init_request,
+		.init_reply = uring_init_reply,
+		.init_written = uring_init_written,
+		.reply = uring_reply,
+	};
+	sp = (struct sio_params){
+		.poll_us = p->poll_us,
+		.splice_reply = p->splice_reply,
+		.init_flags = p->init_flags,
+		.fuse_init = true,
+		.hooks = &u->hooks,
+	};
+	ret = sio_attach(se, &sp);
+	if (ret < 0)
 		goto err_global;
-	}
 	if (u->nr_queues) {
 		ret = start_queues(u);
 		if (ret < 0)
@@ -849,6 +691,7 @@ int cz_uring_attach(struct fuse_session *se, const struct cz_uring_params *p,
 	return 0;
 
 err_global:
+	sio_detach();
 	the_uring = NULL;
 	atomic_store(&u->stop, true);
 	pthread_mutex_lock(&u->lock);
@@ -936,8 +779,7 @@ void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev, uint64_t
 	for (i = 0; i < u->nr_queues; i++)
 		n += atomic_load(&u->queues[i].nreq);
 	*ring = n;
-	*dev = atomic_load(&u->ndev);
-	*spliced = atomic_load(&u->nsplice);
+	sio_counts(dev, spliced);
 }
 
 void cz_uring_detach(struct cz_uring *u)
@@ -955,7 +797,8 @@ void cz_uring_detach(struct cz_uring *u)
 			pthread_join(u->queues[i].thread, NULL);
 		queue_free(&u->queues[i]);
 	}
-	/* The session keeps using cz_io until destroyed: plain read/writev from now on. */
+	/* The session keeps the wrapper until destroyed: plain read/writev from now on. */
+	sio_detach();
 	the_uring = NULL;
 	pthread_mutex_destroy(&u->lock);
 	pthread_cond_destroy(&u->cond);

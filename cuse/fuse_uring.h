@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * FUSE over io_uring for a libfuse 3.14 low-level session (issue #7).
+ * FUSE over io_uring for a libfuse 3.14 low-level session (needs liburing).
  *
  * libfuse learned the transport only in 3.18; this module adds it from the
- * outside.  It wraps the session's I/O (fuse_session_custom_io) so that it
- * can (1) see the kernel's INIT request and patch FUSE_OVER_IO_URING into the
+ * outside.  Through the hooks of the session I/O wrapper (session_io.h) it
+ * (1) sees the kernel's INIT request and patches FUSE_OVER_IO_URING into the
  * INIT reply, (2) once that reply is written, start one thread per possible
  * CPU, each pinned to its CPU with its own SQE128 ring, registering entries
  * on queue qid = CPU, and serving requests that arrive as CQEs, answering
@@ -21,9 +21,8 @@
  * The classic loop keeps running on /dev/fuse for what never goes by ring
  * (INIT, FORGET, INTERRUPT, anything before every queue is registered).
  *
- * The same I/O wrapper offers two classic-path levers: busy-polling
- * /dev/fuse for a bounded time before sleeping in read(), and replying by
- * vmsplice() into a per-thread pipe + splice() into /dev/fuse (not writev()).
+ * The classic path's levers (--poll-us, --reply splice) belong to the
+ * wrapper; cz_uring_params forwards them.
  *
  * Usage: fuse_session_new + fuse_session_mount, then cz_uring_attach(), run
  * the session loop (single- or multi-threaded), fuse_session_unmount, then
@@ -64,6 +63,7 @@ struct cz_uring_params {
 	unsigned entries;	/* ring entries per CPU queue (default 2) */
 	unsigned poll_us;	/* classic path: busy-poll /dev/fuse this long (0 = off) */
 	bool splice_reply;	/* classic path: replies >= 2 pages by vmsplice + splice */
+	uint64_t init_flags;	/* more INIT flags to ask for (session_io.h) */
 	bool no_pin;		/* do not pin queue threads to their CPU */
 	cz_uring_read_fn read;	/* may be NULL: every READ goes through libfuse */
 	void *read_ctx;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cusezero's FUSE front end over io_uring (issue #7): the glue between the
- * daemon (cz_params.transport, the shared read path rp_read) and the generic
- * transport in fuse_uring.c.  Built without liburing, it only knows "dev".
+ * The daemon's transports: the glue between the daemon (cz_params.transport,
+ * --reply, --poll-us, the shared read path rp_read) and the generic session
+ * I/O wrapper (session_io.c, always built) and io_uring transport
+ * (fuse_uring.c, with liburing).  Built without liburing, it only knows "dev".
  *
  *   --transport auto   io_uring when the kernel offers it (enable_uring = Y),
  *                      else /dev/fuse, with a one-line note under -d (the
@@ -27,27 +28,95 @@
 #include <fuse_lowlevel.h>
 #include <linux/fuse.h>
 
-#include "fuse_uring.h"
 #include "fuse_uring_daemon.h"
 #include "log.h"
 #include "loop.h"
 #include "params.h"
 #include "readpath.h"
 #include "schedguard.h"
+#include "session_io.h"
+#ifdef HAVE_LIBURING
+#include "fuse_uring.h"
+#endif
+
+static struct {
+	struct cz_uring *u;	/* the io_uring transport, or */
+	bool sio;		/* the session I/O wrapper alone */
+	unsigned long zero_ino;
+	unsigned first_slot;
+	bool cuse;		/* attached to the CUSE session (splice, --poll-us) */
+} fud;
 
 bool fud_transport_ok(const char *s)
 {
 	return !strcmp(s, "auto") || !strcmp(s, "uring") || !strcmp(s, "dev");
 }
 
-#ifdef HAVE_LIBURING
+/*
+ * /dev/fuse without the ring, or /dev/cuse: the I/O wrapper is still worth
+ * attaching for its splice replies (--reply splice, the default) and
+ * --poll-us; with --reply writev and no --poll-us, libfuse's own read and
+ * writev are used and nothing is attached.
+ */
+static int fud_attach_classic(struct fuse_session *se, bool fuse)
+{
+	struct sio_params p = {
+		.poll_us = cz_params.poll_us,
+		.splice_reply = !cz_params.reply_writev,
+		.fuse_init = fuse,
+	};
+	int ret;
 
-static struct {
-	struct cz_uring *u;
-	unsigned long zero_ino;
-	unsigned first_slot;
-	bool cuse;		/* attached to the CUSE session (splice, --poll-us) */
-} fud;
+	if (cz_params.reply_writev && !cz_params.poll_us)
+		return 0;
+	ret = sio_attach(se, &p);
+	if (ret < 0)	/* libfuse's read/writev then: slower, not wrong */
+		cz_log("splice replies and --poll-us off: %s", strerror(-ret));
+	else
+		fud.sio = true;
+	return 0;
+}
+
+int fud_start_cuse(struct fuse_session *se)
+{
+	fud.cuse = true;
+	return fud_attach_classic(se, false);
+}
+
+static void fud_stop_debug(const char *desc, uint64_t nring, uint64_t ndev, uint64_t nsplice)
+{
+	if (fud.cuse)
+		cz_debug("/dev/cuse: %llu requests, %llu replies by splice",
+			 (unsigned long long)ndev, (unsigned long long)nsplice);
+	else
+		cz_debug("transport %s: %llu requests by io_uring, %llu by /dev/fuse, "
+			 "%llu replies by splice", desc, (unsigned long long)nring,
+			 (unsigned long long)ndev, (unsigned long long)nsplice);
+}
+
+void fud_stop(void)
+{
+	uint64_t nring = 0, ndev, nsplice;
+
+#ifdef HAVE_LIBURING
+	if (fud.u) {
+		cz_uring_counts(fud.u, &nring, &ndev, &nsplice);
+		fud_stop_debug(cz_uring_describe(fud.u), nring, ndev, nsplice);
+		cz_uring_detach(fud.u);
+		fud.u = NULL;
+		return;
+	}
+#endif
+	if (!fud.sio)
+		return;
+	sio_counts(&ndev, &nsplice);
+	fud_stop_debug(cz_params.poll_us ? "/dev/fuse, busy-poll" : "/dev/fuse", nring, ndev,
+		       nsplice);
+	sio_detach();
+	fud.sio = false;
+}
+
+#ifdef HAVE_LIBURING
 
 static enum cz_transport fud_transport(void)
 {
@@ -134,36 +203,6 @@ void fud_prepare(void)
 		cz_uring_enable_param();	/* fud_start reports a failure */
 }
 
-/*
- * /dev/fuse without the ring, or /dev/cuse: the I/O wrapper is still worth
- * attaching for its splice replies (--reply splice, the default) and
- * --poll-us; with --reply writev and no --poll-us, libfuse's own read and
- * writev are used and nothing is attached.
- */
-static int fud_attach_classic(struct fuse_session *se, struct cz_uring_params *p)
-{
-	int ret;
-
-	if (cz_params.reply_writev && !cz_params.poll_us)
-		return 0;
-	p->transport = CZ_TRANSPORT_DEV;
-	ret = cz_uring_attach(se, p, &fud.u);
-	if (ret < 0)	/* libfuse's read/writev then: slower, not wrong */
-		cz_log("splice replies and --poll-us off: %s", strerror(-ret));
-	return 0;
-}
-
-int fud_start_cuse(struct fuse_session *se)
-{
-	struct cz_uring_params p = {
-		.splice_reply = !cz_params.reply_writev,
-		.poll_us = cz_params.poll_us,
-	};
-
-	fud.cuse = true;
-	return fud_attach_classic(se, &p);
-}
-
 int fud_start(struct fuse_session *se, unsigned long zero_ino)
 {
 	struct cz_uring_params p = {
@@ -181,7 +220,7 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 
 	fud.zero_ino = zero_ino;
 	if (p.transport == CZ_TRANSPORT_DEV)
-		return fud_attach_classic(se, &p);
+		return fud_attach_classic(se, true);
 	/*
 	 * Without the privilege to unmount, the kernel does not end the queues'
 	 * entries; the ring's own teardown then runs after we exit, and
@@ -194,7 +233,7 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 			return -EINVAL;
 		}
 		cz_debug("io_uring transport off with --user; using /dev/fuse");
-		return fud_attach_classic(se, &p);
+		return fud_attach_classic(se, true);
 	}
 	if (!fud.first_slot) {
 		if (p.transport == CZ_TRANSPORT_URING) {
@@ -202,7 +241,7 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 			       cz_uring_nr_queues());
 			return -ENOSPC;
 		}
-		return fud_attach_classic(se, &p);
+		return fud_attach_classic(se, true);
 	}
 	ret = cz_uring_probe(&why);
 	if (ret == -EPERM && p.transport == CZ_TRANSPORT_URING && cz_uring_enable_param() == 0)
@@ -214,31 +253,16 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 		}
 		/* Debug only: tests count the lines a default start prints. */
 		cz_debug("io_uring transport off (%s); using /dev/fuse", why);
-		return fud_attach_classic(se, &p);
+		return fud_attach_classic(se, true);
 	}
 	ret = cz_uring_attach(se, &p, &fud.u);
-	if (ret < 0)
+	if (ret < 0) {
 		cz_log("io_uring transport: %s", strerror(-ret));
-	return p.transport == CZ_TRANSPORT_URING ? ret : 0;
-}
-
-void fud_stop(void)
-{
-	uint64_t nring, ndev, nsplice;
-
-	if (!fud.u)
-		return;
-	cz_uring_counts(fud.u, &nring, &ndev, &nsplice);
-	if (fud.cuse)
-		cz_debug("/dev/cuse: %llu requests, %llu replies by splice",
-			 (unsigned long long)ndev, (unsigned long long)nsplice);
-	else
-		cz_debug("transport %s: %llu requests by io_uring, %llu by /dev/fuse, "
-			 "%llu replies by splice", cz_uring_describe(fud.u),
-			 (unsigned long long)nring, (unsigned long long)ndev,
-			 (unsigned long long)nsplice);
-	cz_uring_detach(fud.u);
-	fud.u = NULL;
+		if (p.transport == CZ_TRANSPORT_URING)
+			return ret;
+		return fud_attach_classic(se, true);
+	}
+	return 0;
 }
 
 #else /* !HAVE_LIBURING */
@@ -255,29 +279,12 @@ void fud_prepare(void)
 
 int fud_start(struct fuse_session *se, unsigned long zero_ino)
 {
-	(void)se;
-	(void)zero_ino;
-	if (cz_params.poll_us)
-		return fud_start_cuse(se);
+	fud.zero_ino = zero_ino;
 	if (cz_params.transport && !strcmp(cz_params.transport, "uring")) {
 		cz_log("--transport uring: built without liburing");
 		return -ENOSYS;
 	}
-	return 0;
-}
-
-int fud_start_cuse(struct fuse_session *se)
-{
-	(void)se;
-	if (cz_params.poll_us) {
-		cz_log("--poll-us: built without liburing (the I/O wrapper lives in fuse_uring.c)");
-		return -ENOSYS;
-	}
-	return 0;
-}
-
-void fud_stop(void)
-{
+	return fud_attach_classic(se, true);
 }
 
 #endif
