@@ -162,7 +162,7 @@ int cz_uring_enable_param(void)
 int cz_uring_nr_queues(void)
 {
 	char buf[256];
-	uint64_t mask = 0;
+	struct cz_cpulist possible;
 	ssize_t n;
 	int fd = open(CPU_POSSIBLE, O_RDONLY | O_CLOEXEC);
 
@@ -174,9 +174,11 @@ int cz_uring_nr_queues(void)
 		return -EIO;
 	buf[n] = '\0';
 	buf[strcspn(buf, "\n")] = '\0';
-	if (cz_parse_cpulist(buf, &mask) < 0 || !mask)
+	if (cz_parse_cpulist(buf, &possible) < 0 || !possible.n)
 		return -EINVAL;
-	return 64 - __builtin_clzll(mask);
+	n = possible.highest + 1;
+	cz_cpulist_free(&possible);
+	return (int)n;
 }
 
 static void set_state(struct cz_uring *u, enum cz_uring_state st, int err)

@@ -74,39 +74,92 @@ const char *cz_format_size(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
-int cz_parse_cpulist(const char *s, uint64_t *mask)
+/* One "A" or "A-B" item of a CPU list at *p; *p moves past it. */
+static int cpulist_item(const char **p, unsigned long *a, unsigned long *b)
 {
-	uint64_t m = 0;
-	const char *p = s;
+	char *end;
 
+	if (!isdigit((unsigned char)**p))
+		return -EINVAL;
+	errno = 0;
+	*a = strtoul(*p, &end, 10);
+	*b = *a;
+	if (*end == '-') {
+		*p = end + 1;
+		if (!isdigit((unsigned char)**p))
+			return -EINVAL;
+		*b = strtoul(*p, &end, 10);
+	}
+	if (errno || *a > *b || *b >= CZ_CPU_MAX)
+		return -ERANGE;
+	*p = end;
+	if (**p == ',' && (*p)[1])
+		(*p)++;
+	else if (**p)
+		return -EINVAL;
+	return 0;
+}
+
+int cz_parse_cpulist(const char *s, struct cz_cpulist *out)
+{
+	size_t setsize = CPU_ALLOC_SIZE(CZ_CPU_MAX);
+	cpu_set_t *seen;
+	unsigned long a, b;
+	const char *p = s;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->highest = -1;
 	if (!s || !*s)
 		return -EINVAL;
-	while (*p) {
-		char *end;
-		unsigned long a, b;
+	seen = CPU_ALLOC(CZ_CPU_MAX);
+	if (!seen)
+		return -ENOMEM;
+	CPU_ZERO_S(setsize, seen);
+	while (*p && !ret) {
+		ret = cpulist_item(&p, &a, &b);
+		for (; !ret && a <= b; a++) {
+			int *grown;
 
-		if (!isdigit((unsigned char)*p))
-			return -EINVAL;
-		a = strtoul(p, &end, 10);
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			if (!isdigit((unsigned char)*p))
-				return -EINVAL;
-			b = strtoul(p, &end, 10);
+			if (CPU_ISSET_S(a, setsize, seen))
+				continue;
+			CPU_SET_S(a, setsize, seen);
+			grown = realloc(out->cpu, (out->n + 1) * sizeof(*out->cpu));
+			if (!grown) {
+				ret = -ENOMEM;
+				break;
+			}
+			out->cpu = grown;
+			out->cpu[out->n++] = (int)a;
+			if ((int)a > out->highest)
+				out->highest = (int)a;
 		}
-		if (a > b || b >= 64)
-			return -ERANGE;
-		for (; a <= b; a++)
-			m |= 1ULL << a;
-		p = end;
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -EINVAL;
 	}
-	*mask = m;
-	return 0;
+	CPU_FREE(seen);
+	if (ret)
+		cz_cpulist_free(out);
+	return ret;
+}
+
+void cz_cpulist_free(struct cz_cpulist *l)
+{
+	free(l->cpu);
+	l->cpu = NULL;
+	l->n = 0;
+	l->highest = -1;
+}
+
+bool cz_cpu_allowed(int cpu)
+{
+	size_t setsize = CPU_ALLOC_SIZE(CZ_CPU_MAX);
+	cpu_set_t *set;
+	bool ok;
+
+	if (cpu < 0 || cpu >= CZ_CPU_MAX || !(set = CPU_ALLOC(CZ_CPU_MAX)))
+		return false;
+	ok = !sched_getaffinity(0, setsize, set) && CPU_ISSET_S((size_t)cpu, setsize, set);
+	CPU_FREE(set);
+	return ok;
 }
 
 size_t cz_first_nonzero(const void *buf, size_t len)
@@ -169,13 +222,21 @@ uint64_t cz_now_ns(void)
 
 int cz_pin_cpu(int cpu)
 {
-	cpu_set_t set;
+	size_t setsize;
+	cpu_set_t *set;
+	int ret = 0;
 
-	if (cpu < 0 || cpu >= CPU_SETSIZE)
+	if (cpu < 0 || cpu >= CZ_CPU_MAX)
 		return -EINVAL;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return -errno;
-	return 0;
+	/* CPU_ALLOC: a fixed cpu_set_t stops at CPU_SETSIZE (1024). */
+	set = CPU_ALLOC(cpu + 1);
+	if (!set)
+		return -ENOMEM;
+	setsize = CPU_ALLOC_SIZE(cpu + 1);
+	CPU_ZERO_S(setsize, set);
+	CPU_SET_S((size_t)cpu, setsize, set);
+	if (sched_setaffinity(0, setsize, set))
+		ret = -errno;
+	CPU_FREE(set);
+	return ret;
 }

@@ -25,8 +25,24 @@ int cz_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* Format a byte count like perf: "4KB", "1MB", "100KB", else "12345B". buf >= 32. */
 const char *cz_format_size(uint64_t bytes, char *buf, size_t len);
 
-/* Parse a CPU list "0", "0-3", "0,2,5-7" into a bitmask of up to 64 CPUs. */
-int cz_parse_cpulist(const char *s, uint64_t *mask);
+/*
+ * A CPU list ("0", "0-3", "0,2,5-7", as in /sys/devices/system/cpu/online):
+ * its CPUs in the order written, each once.  Any CPU number up to
+ * CZ_CPU_MAX - 1, not only the first 64: sets are sized with CPU_ALLOC.
+ */
+struct cz_cpulist {
+	int *cpu;
+	unsigned n;
+	int highest;		/* -1 when empty */
+};
+/* Linux's largest NR_CPUS (x86-64 CONFIG_MAXSMP, arch/x86/Kconfig). */
+#define CZ_CPU_MAX 8192
+
+/* 0, -EINVAL (syntax), -ERANGE (a > b or a CPU >= CZ_CPU_MAX), -ENOMEM. */
+int cz_parse_cpulist(const char *s, struct cz_cpulist *out);
+void cz_cpulist_free(struct cz_cpulist *l);
+/* Is cpu in this thread's affinity mask (sched_getaffinity, e.g. taskset)? */
+bool cz_cpu_allowed(int cpu);
 
 /* Index of the first non-zero byte of buf[0..len), or len if all are zero. */
 size_t cz_first_nonzero(const void *buf, size_t len);
@@ -38,7 +54,7 @@ void cz_json_string(FILE *out, const char *s);
 uint64_t cz_now_ns_raw(void);
 uint64_t cz_now_ns(void);
 
-/* Pin the calling thread to one CPU: 0 or -errno. */
+/* Pin the calling thread to one CPU (0..CZ_CPU_MAX-1): 0 or -errno. */
 int cz_pin_cpu(int cpu);
 
 #define CZ_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -22,7 +22,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -31,6 +30,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "util.h"
 
 #define PZ_DEFAULT_SIZE		(100 * 1024)
@@ -38,7 +38,11 @@
 #define PZ_MAX_SIZE		(1ULL << 30)
 #define PZ_FILL			0xA5
 
-enum pz_format { PZ_FORMAT_DEFAULT, PZ_FORMAT_SIMPLE, PZ_FORMAT_JSON };
+/* Progress on a terminal once a run has taken this long (then twice a second). */
+#define PZ_PROGRESS_AFTER	2.0
+#define PZ_PROGRESS_EVERY	0.5
+/* Calls between two looks at the clock: a few ms even at 1 us per call. */
+#define PZ_PROGRESS_MASK	1023
 
 struct pz_params {
 	const char *path;
@@ -46,7 +50,8 @@ struct pz_params {
 	uint64_t count;
 	int cpu;		/* -1: do not pin */
 	bool verify;
-	enum pz_format format;
+	enum cz_format format;
+	bool progress;		/* default format and stderr is a terminal */
 };
 
 static const char *prog = "pread_z100k";
@@ -74,22 +79,17 @@ static void pz_usage(FILE *f)
 		"                       that every byte returned is zero (exit 1 otherwise)\n"
 		"      --json           print seconds, bytes, bytes_per_sec, ns_per_call, ...\n"
 		"      --format FMT     default | simple (bytes/sec only) | json\n"
-		"  -h, --help           this text\n",
+		"  -h, --help           this text\n"
+		"  -V, --version        the version\n"
+		"\n"
+		"On a terminal, a run longer than 2 s shows its progress on stderr (default\n"
+		"format only).  Exit status: 0 ok, 1 a failed or short read or a --verify\n"
+		"mismatch, 2 a bad option.\n",
 		prog, PZ_FILL);
 }
 
-__attribute__((format(printf, 1, 2), noreturn))
-static void pz_die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
+/* A failure of the run (exit 1); bad options go through cz_usage_die (exit 2). */
+#define pz_die(...) cz_die(CZ_EXIT_FAILURE, __VA_ARGS__)
 
 static void pz_parse(int argc, char **argv, struct pz_params *p)
 {
@@ -102,73 +102,59 @@ static void pz_parse(int argc, char **argv, struct pz_params *p)
 		{ "json",   no_argument,       NULL, OPT_JSON },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "help",   no_argument,       NULL, 'h' },
+		{ "version", no_argument,      NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t v;
 	int c, ret;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:n:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":s:n:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			ret = cz_parse_size(optarg, &v);
 			if (ret || v == 0 || v > PZ_MAX_SIZE)
-				pz_die("-s: invalid size '%s' (1B..1GB, units B KB MB GB)", optarg);
+				cz_usage_die("-s: invalid size '%s' (1B..1GB, units B KB MB GB)", optarg);
 			p->size = v;
 			break;
 		case 'n':
 			if (cz_parse_u64(optarg, 1, UINT64_MAX, &v))
-				pz_die("-n: invalid count '%s' (a positive integer)", optarg);
+				cz_usage_die("-n: invalid count '%s' (a positive integer)", optarg);
 			p->count = v;
 			break;
 		case OPT_CPU:
-			if (cz_parse_u64(optarg, 0, CPU_SETSIZE - 1, &v))
-				pz_die("--cpu: invalid CPU '%s'", optarg);
+			if (cz_parse_u64(optarg, 0, CZ_CPU_MAX - 1, &v))
+				cz_usage_die("--cpu: invalid CPU '%s' (0..%d)", optarg, CZ_CPU_MAX - 1);
 			p->cpu = (int)v;
 			break;
 		case OPT_VERIFY:
 			p->verify = true;
 			break;
 		case OPT_JSON:
-			p->format = PZ_FORMAT_JSON;
+			p->format = CZ_FORMAT_JSON;
 			break;
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "default") || !strcmp(optarg, "normal"))
-				p->format = PZ_FORMAT_DEFAULT;
-			else if (!strcmp(optarg, "simple"))
-				p->format = PZ_FORMAT_SIMPLE;
-			else if (!strcmp(optarg, "json"))
-				p->format = PZ_FORMAT_JSON;
-			else
-				pz_die("--format: unknown format '%s' (default, simple, json)", optarg);
+			if (cz_format_parse(optarg, &p->format))
+				cz_usage_die("--format: unknown format '%s' (%s)", optarg, CZ_FORMAT_NAMES);
 			break;
 		case 'h':
 			pz_usage(stdout);
-			exit(0);
+			exit(CZ_EXIT_OK);
+		case 'V':
+			cz_version_print(stdout, prog);
+			exit(CZ_EXIT_OK);
 		case ':':
-			pz_die("option '%s' needs a value", argv[optind - 1]);
+			cz_usage_die("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (optopt)
-				pz_die("unknown option '-%c' (see --help)", optopt);
-			pz_die("unknown option '%s' (see --help)", argv[optind - 1]);
+				cz_usage_die("unknown option '-%c' (see --help)", optopt);
+			cz_usage_die("unknown option '%s' (see --help)", argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
 		p->path = argv[optind++];
 	if (optind < argc)
-		pz_die("unexpected argument '%s' (one DEVICE only)", argv[optind]);
-}
-
-static void pz_print_json(const struct pz_params *p, double secs)
-{
-	double bytes = (double)p->size * (double)p->count;
-
-	printf("{\"seconds\":%.6f,\"bytes\":%.0f,\"bytes_per_sec\":%.0f,"
-	       "\"ns_per_call\":%.1f,\"calls\":%" PRIu64 ",\"size\":%zu,\"device\":",
-	       secs, bytes, secs > 0 ? bytes / secs : 0.0,
-	       secs * 1e9 / (double)p->count, p->count, p->size);
-	cz_json_string(stdout, p->path);
-	printf("}\n");
+		cz_usage_die("unexpected argument '%s' (one DEVICE only)", argv[optind]);
 }
 
 /* One line naming the call, the size and errno (or the short count). */
@@ -184,6 +170,72 @@ static void pz_bad_read(const struct pz_params *p, uint64_t call, ssize_t r)
 	       call + 1, r, p->size);
 }
 
+/*
+ * The progress line: calls done, elapsed, rate, estimated time left.  Looked
+ * at every PZ_PROGRESS_MASK + 1 calls, drawn once the run is 2 s old; stderr
+ * only, so stdout keeps the reproducer's one line.
+ */
+static void pz_progress(const struct pz_params *p, uint64_t done, double t0, double *next)
+{
+	double now = pz_now_sec(), el = now - t0, rate;
+
+	if (now < *next)
+		return;
+	*next = now + PZ_PROGRESS_EVERY;
+	rate = el > 0 ? (double)done / el : 0;
+	fprintf(stderr, "\r%s: %" PRIu64 "/%" PRIu64 " calls (%.0f%%) %.1f s, %.1f MiB/s, %.0f s left ",
+		prog, done, p->count, 100.0 * (double)done / (double)p->count, el,
+		rate * (double)p->size / 1048576.0, rate > 0 ? (double)(p->count - done) / rate : 0.0);
+}
+
+/* The timed loop (the reproducer's, plus the optional verify and progress). */
+static double pz_run(const struct pz_params *p, int fd, char *buf)
+{
+	double t1, t2, next = 0;
+	uint64_t i;
+
+	t1 = pz_now_sec();
+	next = t1 + PZ_PROGRESS_AFTER;
+	for (i = 0; i < p->count; i++) {
+		ssize_t r;
+		size_t off;
+
+		if (p->progress && !(i & PZ_PROGRESS_MASK))
+			pz_progress(p, i, t1, &next);
+		if (!p->verify) {
+			r = pread(fd, buf, p->size, 0);
+			if (r != (ssize_t)p->size)
+				pz_bad_read(p, i, r);
+			continue;
+		}
+		/* Stale zeros from the previous call must not pass. */
+		memset(buf, PZ_FILL, p->size);
+		r = pread(fd, buf, p->size, 0);
+		if (r != (ssize_t)p->size)
+			pz_bad_read(p, i, r);
+		off = cz_first_nonzero(buf, p->size);
+		if (off < p->size)
+			pz_die("verify: call %" PRIu64 ": byte at offset %zu = %#04x, expected 0",
+			       i + 1, off, (unsigned char)buf[off]);
+	}
+	t2 = pz_now_sec();
+	if (p->progress && t2 >= t1 + PZ_PROGRESS_AFTER)
+		fputs("\r\033[K", stderr);
+	return t2 - t1;
+}
+
+static void pz_print_json(const struct pz_params *p, double secs)
+{
+	double bytes = (double)p->size * (double)p->count;
+
+	printf("{\"seconds\":%.6f,\"bytes\":%.0f,\"bytes_per_sec\":%.0f,"
+	       "\"ns_per_call\":%.1f,\"calls\":%" PRIu64 ",\"size\":%zu,\"device\":",
+	       secs, bytes, secs > 0 ? bytes / secs : 0.0,
+	       secs * 1e9 / (double)p->count, p->count, p->size);
+	cz_json_string(stdout, p->path);
+	printf("}\n");
+}
+
 int main(int argc, char **argv)
 {
 	struct pz_params p = {
@@ -191,14 +243,15 @@ int main(int argc, char **argv)
 		.size = PZ_DEFAULT_SIZE,
 		.count = PZ_DEFAULT_COUNT,
 		.cpu = -1,
-		.format = PZ_FORMAT_DEFAULT,
+		.format = CZ_FORMAT_DEFAULT,
 	};
-	double t1, t2;
-	uint64_t i;
+	double secs;
 	char *buf;
 	int fd, ret;
 
+	cz_cli_init(prog);
 	pz_parse(argc, argv, &p);
+	p.progress = p.format == CZ_FORMAT_DEFAULT && isatty(STDERR_FILENO);
 
 	if (p.cpu >= 0) {
 		ret = cz_pin_cpu(p.cpu);
@@ -213,46 +266,19 @@ int main(int argc, char **argv)
 	if (!buf)
 		pz_die("malloc %zu bytes: %s", p.size, strerror(errno));
 
-	if (!p.verify) {
-		t1 = pz_now_sec();
-		for (i = 0; i < p.count; i++) {
-			ssize_t r = pread(fd, buf, p.size, 0);
-
-			if (r != (ssize_t)p.size)
-				pz_bad_read(&p, i, r);
-		}
-		t2 = pz_now_sec();
-	} else {
-		t1 = pz_now_sec();
-		for (i = 0; i < p.count; i++) {
-			ssize_t r;
-			size_t off;
-
-			/* Stale zeros from the previous call must not pass. */
-			memset(buf, PZ_FILL, p.size);
-			r = pread(fd, buf, p.size, 0);
-			if (r != (ssize_t)p.size)
-				pz_bad_read(&p, i, r);
-			off = cz_first_nonzero(buf, p.size);
-			if (off < p.size)
-				pz_die("verify: call %" PRIu64 ": byte at offset %zu = %#04x, expected 0",
-				       i + 1, off, (unsigned char)buf[off]);
-		}
-		t2 = pz_now_sec();
-	}
-
+	secs = pz_run(&p, fd, buf);
 	switch (p.format) {
-	case PZ_FORMAT_DEFAULT:
-		printf("%.6f\n", t2 - t1);
+	case CZ_FORMAT_DEFAULT:
+		printf("%.6f\n", secs);
 		break;
-	case PZ_FORMAT_SIMPLE:
-		printf("%.0f\n", t2 > t1 ? (double)p.size * (double)p.count / (t2 - t1) : 0.0);
+	case CZ_FORMAT_SIMPLE:
+		printf("%.0f\n", secs > 0 ? (double)p.size * (double)p.count / secs : 0.0);
 		break;
-	case PZ_FORMAT_JSON:
-		pz_print_json(&p, t2 - t1);
+	case CZ_FORMAT_JSON:
+		pz_print_json(&p, secs);
 		break;
 	}
 	close(fd);
 	free(buf);
-	return 0;
+	return fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK;
 }

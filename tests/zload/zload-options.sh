@@ -153,8 +153,8 @@ fi
 # On a terminal stderr gets a live progress line (once a second).
 if command -v script >/dev/null 2>&1; then
 	script -qec "'$Z' --time 2.5 /dev/zero" /dev/null >"$TMP/tty" 2>&1
-	if grep -q 'IOPS .* GB/s' "$TMP/tty" && grep -q 'read: IOPS=' "$TMP/tty"; then
-		pass "progress line on a terminal: $(tr '\r' '\n' <"$TMP/tty" | grep -m 1 'IOPS .* GB/s')"
+	if grep -q 'IOPS .* MiB/s' "$TMP/tty" && grep -q 'read: IOPS=' "$TMP/tty"; then
+		pass "progress line on a terminal: $(tr '\r' '\n' <"$TMP/tty" | grep -m 1 'IOPS .* MiB/s')"
 	else
 		fail "no progress line on a terminal: $(head -c 300 "$TMP/tty" | tr '\r\n' '||')"
 	fi

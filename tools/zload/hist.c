@@ -35,8 +35,11 @@ static uint64_t zl_hist_bucket_width(unsigned idx)
 void zl_hist_add(struct zl_hist *h, uint64_t v)
 {
 	h->count[zl_hist_index(v)]++;
+	if (!h->n || v < h->min)
+		h->min = v;
 	h->n++;
 	h->sum += v;
+	h->sumsq += (double)v * (double)v;
 	if (v > h->max)
 		h->max = v;
 }
@@ -47,8 +50,11 @@ void zl_hist_merge(struct zl_hist *dst, const struct zl_hist *src)
 
 	for (i = 0; i < ZL_HIST_BUCKETS; i++)
 		dst->count[i] += src->count[i];
+	if (src->n && (!dst->n || src->min < dst->min))
+		dst->min = src->min;
 	dst->n += src->n;
 	dst->sum += src->sum;
+	dst->sumsq += src->sumsq;
 	if (src->max > dst->max)
 		dst->max = src->max;
 }

@@ -16,7 +16,8 @@
 
 struct zl_hist {
 	uint64_t count[ZL_HIST_BUCKETS];
-	uint64_t n, max, sum;
+	uint64_t n, min, max, sum;
+	double sumsq;			/* for the standard deviation */
 };
 
 void zl_hist_add(struct zl_hist *h, uint64_t v);

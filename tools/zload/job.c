@@ -33,7 +33,8 @@ static unsigned zl_noted_flags;
 
 struct zl_slot {
 	uint64_t offset;
-	uint64_t t_submit;
+	uint64_t t_prep;		/* preparation started (slat from here) */
+	uint64_t t_submit;		/* the submit call (clat from here) */
 	struct iovec iov;
 };
 
@@ -323,6 +324,7 @@ static void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t n
 	size_t bad;
 
 	zl_hist_add(&j->hist, now > s->t_submit ? now - s->t_submit : 0);
+	zl_hist_add(&j->lat, now > s->t_prep ? now - s->t_prep : 0);
 	if (res < 0) {
 		if (j->c.errors++ < ZL_MAX_ERR_LINES)
 			fprintf(stderr, "zload: job %d: %s of %u bytes at offset %llu failed: res %d (%s)\n",
@@ -360,127 +362,180 @@ static void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t n
 	}
 }
 
+/* The state of one job's loop. */
+struct zl_loop {
+	uint64_t limit, issued, next_off;
+	unsigned *free_idx, nfree, inflight;
+	uint64_t stamp;			/* time of the last reap */
+	bool stamp_fresh;		/* ... and still good as "now" */
+};
+
+/* The next offset: sequential with wrap, or random --bs-aligned (xorshift64*). */
+static uint64_t zl_next_offset(struct zl_job *j, struct zl_loop *l)
+{
+	uint64_t off = l->next_off, x;
+
+	if (j->o->random) {
+		x = j->rand_state;
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		j->rand_state = x;
+		return (x * 0x2545F4914F6CDD1DULL) % (j->wrap / j->o->bs) * j->o->bs;
+	}
+	l->next_off += j->o->bs;
+	if (l->next_off + j->o->bs > j->wrap)
+		l->next_off = 0;
+	return off;
+}
+
+/* Prepare up to --batch-submit reads; returns how many. */
+static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l)
+{
+	const struct zl_opts *o = j->o;
+	unsigned n = l->nfree < o->batch_submit ? l->nfree : o->batch_submit, i;
+	uint64_t t_prep = l->stamp_fresh ? l->stamp : cz_now_ns();
+
+	if (l->limit - l->issued < n)
+		n = (unsigned)(l->limit - l->issued);
+	for (i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = io_uring_get_sqe(&j->ring);
+		unsigned idx;
+
+		/* With SQPOLL an entry is free only once the SQ thread took it,
+		 * not when its read completed. */
+		if (!sqe)
+			break;
+		idx = l->free_idx[--l->nfree];
+		slots[idx].offset = zl_next_offset(j, l);
+		slots[idx].t_prep = t_prep;
+		zl_prep(j, sqe, &slots[idx], idx);
+	}
+	l->issued += i;
+	return i;
+}
+
+/* Submit n prepared reads, waiting for completions when the queue is full. */
+static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l, unsigned n)
+{
+	const struct zl_opts *o = j->o;
+	bool more = l->issued < l->limit && l->inflight + n < o->qd;
+	unsigned wait_nr, i;
+	uint64_t now;
+	int ret;
+
+	wait_nr = more ? 0 : (o->batch_complete < l->inflight + n ? o->batch_complete : l->inflight + n);
+	/* fio's split: slat = preparation -> submit call, clat = submit call -> reap. */
+	now = cz_now_ns();
+	for (i = 0; i < n; i++) {
+		struct zl_slot *s = &slots[l->free_idx[l->nfree + i]];
+
+		s->t_submit = now;
+		zl_stat_add(&j->slat, (double)(now - s->t_prep));
+	}
+	if (j->sqpoll_on && (IO_URING_READ_ONCE(*j->ring.sq.kflags) & IORING_SQ_NEED_WAKEUP))
+		j->c.sqpoll_wakeups++;
+	j->c.submit_calls++;
+	ret = io_uring_submit_and_wait(&j->ring, wait_nr);
+	/* Prepared SQEs sit in the SQ ring until the kernel takes them. */
+	l->inflight += n;
+	if (n > j->c.max_submit_batch)
+		j->c.max_submit_batch = n;
+	if (l->inflight > j->c.max_inflight)
+		j->c.max_inflight = l->inflight;
+	return ret;
+}
+
+/* Reap every completion there is; returns how many. */
+static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l)
+{
+	uint64_t now = cz_now_ns();
+	struct io_uring_cqe *cqe;
+	unsigned head, seen = 0;
+
+	io_uring_for_each_cqe(&j->ring, head, cqe) {
+		unsigned idx = (unsigned)io_uring_cqe_get_data64(cqe);
+
+		zl_complete(j, &slots[idx], cqe->res, now);
+		l->free_idx[l->nfree++] = idx;
+		seen++;
+	}
+	io_uring_cq_advance(&j->ring, seen);
+	/*
+	 * One clock read saved per I/O at qd 1: the time a single completion
+	 * was reaped is, within the few ns of the loop, the time the next
+	 * preparation starts.  Larger batches (or --verify scanning buffers)
+	 * take long enough to need a fresh read.
+	 */
+	l->stamp = now;
+	l->stamp_fresh = seen <= 1 && !j->o->verify;
+	l->inflight -= seen;
+	if (seen > j->c.max_cqe_batch)
+		j->c.max_cqe_batch = seen;
+	__atomic_store_n(&j->live_ios, j->c.ios, __ATOMIC_RELAXED);
+	__atomic_store_n(&j->live_bytes, j->c.bytes, __ATOMIC_RELAXED);
+	return seen;
+}
+
+/*
+ * SQPOLL with every slot submitted but no SQ entry free: the SQ thread posts
+ * a read's CQE before it moves the SQ head past its SQE, so every read can
+ * be reaped while the ring still looks full.  0 or -errno (reported).
+ */
+static int zl_wait_sq(struct zl_job *j)
+{
+	int ret;
+
+	j->c.sq_ring_full++;
+	ret = io_uring_sqring_wait(&j->ring);
+	if (ret < 0 && ret != -EINTR) {
+		fprintf(stderr, "zload: job %d: io_uring_sqring_wait: %s\n", j->id, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 static int zl_run(struct zl_job *j, struct zl_slot *slots)
 {
 	const struct zl_opts *o = j->o;
-	uint64_t limit = o->size ? (o->size + o->bs - 1) / o->bs : UINT64_MAX;
-	uint64_t issued = 0, next_off = 0;
-	unsigned *free_idx, nfree = o->qd, inflight = 0, i;
-	uint64_t stamp = 0;
-	bool stamp_fresh = false;
+	struct zl_loop l = {
+		.limit = o->size ? (o->size + o->bs - 1) / o->bs : UINT64_MAX,
+		.nfree = o->qd,
+	};
+	struct io_uring_cqe *cqe;
+	unsigned i;
 	int ret = 0;
 
-	free_idx = malloc(o->qd * sizeof(*free_idx));
-	if (!free_idx)
+	l.free_idx = malloc(o->qd * sizeof(*l.free_idx));
+	if (!l.free_idx)
 		return -ENOMEM;
 	for (i = 0; i < o->qd; i++)
-		free_idx[i] = o->qd - 1 - i;
+		l.free_idx[i] = o->qd - 1 - i;
 
 	for (;;) {
-		bool issuing = !__atomic_load_n(&zl_stop, __ATOMIC_RELAXED) && issued < limit;
-		unsigned n = 0, wait_nr, seen;
-		struct io_uring_cqe *cqe;
-		unsigned head;
-		uint64_t now = stamp;
+		bool issuing = !__atomic_load_n(&zl_stop, __ATOMIC_RELAXED) && l.issued < l.limit;
+		unsigned n = issuing ? zl_issue(j, slots, &l) : 0;
 
-		if (issuing) {
-			n = nfree < o->batch_submit ? nfree : o->batch_submit;
-			if (limit - issued < n)
-				n = (unsigned)(limit - issued);
-			for (i = 0; i < n; i++) {
-				struct io_uring_sqe *sqe = io_uring_get_sqe(&j->ring);
-				unsigned idx;
-
-				/*
-				 * With SQPOLL an entry is free only once the SQ
-				 * thread took it, not when its read completed.
-				 */
-				if (!sqe)
-					break;
-				idx = free_idx[--nfree];
-				slots[idx].offset = next_off;
-				next_off += o->bs;
-				if (next_off + o->bs > j->wrap)
-					next_off = 0;
-				zl_prep(j, sqe, &slots[idx], idx);
-			}
-			n = i;
-			issued += n;
-		}
-		if (!n && !inflight) {
-			if (!issuing)
+		if (!n && !l.inflight) {
+			if (!issuing || (ret = zl_wait_sq(j)))
 				break;
-			/*
-			 * SQPOLL: the SQ thread posts a read's CQE before it
-			 * moves the SQ head past its SQE, so every read can be
-			 * reaped while the ring still looks full.
-			 */
-			j->c.sq_ring_full++;
-			ret = io_uring_sqring_wait(&j->ring);
-			if (ret < 0 && ret != -EINTR) {
-				fprintf(stderr, "zload: job %d: io_uring_sqring_wait: %s\n",
-					j->id, strerror(-ret));
-				break;
-			}
-			ret = 0;
 			continue;
 		}
-
 		if (n) {
-			bool more = issued < limit && inflight + n < o->qd;
-
-			wait_nr = more ? 0 : (o->batch_complete < inflight + n ?
-					      o->batch_complete : inflight + n);
-			if (!stamp_fresh)
-				now = cz_now_ns();
-			for (i = 0; i < n; i++)
-				slots[free_idx[nfree + i]].t_submit = now;
-			if (j->sqpoll_on && (IO_URING_READ_ONCE(*j->ring.sq.kflags) & IORING_SQ_NEED_WAKEUP))
-				j->c.sqpoll_wakeups++;
-			j->c.submit_calls++;
-			ret = io_uring_submit_and_wait(&j->ring, wait_nr);
-			/* Prepared SQEs sit in the SQ ring until the kernel takes them. */
-			inflight += n;
-			if (n > j->c.max_submit_batch)
-				j->c.max_submit_batch = n;
-			if (inflight > j->c.max_inflight)
-				j->c.max_inflight = inflight;
+			ret = zl_submit(j, slots, &l, n);
 		} else {
-			wait_nr = o->batch_complete < inflight ? o->batch_complete : inflight;
 			j->c.wait_calls++;
-			ret = io_uring_wait_cqe_nr(&j->ring, &cqe, wait_nr);
+			ret = io_uring_wait_cqe_nr(&j->ring, &cqe,
+						   o->batch_complete < l.inflight ? o->batch_complete : l.inflight);
 		}
 		if (ret < 0 && ret != -EINTR && ret != -EAGAIN && ret != -EBUSY && ret != -ETIME) {
 			fprintf(stderr, "zload: job %d: io_uring_enter: %s\n", j->id, strerror(-ret));
 			break;
 		}
 		ret = 0;
-
-		now = cz_now_ns();
-		seen = 0;
-		io_uring_for_each_cqe(&j->ring, head, cqe) {
-			unsigned idx = (unsigned)io_uring_cqe_get_data64(cqe);
-
-			zl_complete(j, &slots[idx], cqe->res, now);
-			free_idx[nfree++] = idx;
-			seen++;
-		}
-		io_uring_cq_advance(&j->ring, seen);
-		/*
-		 * One clock read per I/O at qd 1: the time a single completion
-		 * was reaped is, within the few ns of preparing the next SQE,
-		 * the time that SQE is submitted.  Larger batches (or --verify
-		 * scanning buffers) take long enough to need a fresh read.
-		 */
-		stamp = now;
-		stamp_fresh = seen <= 1 && !o->verify;
-		inflight -= seen;
-		if (seen > j->c.max_cqe_batch)
-			j->c.max_cqe_batch = seen;
-		__atomic_store_n(&j->live_ios, j->c.ios, __ATOMIC_RELAXED);
-		__atomic_store_n(&j->live_bytes, j->c.bytes, __ATOMIC_RELAXED);
+		zl_reap(j, slots, &l);
 	}
-	free(free_idx);
+	free(l.free_idx);
 	return ret;
 }
 
@@ -492,14 +547,18 @@ void *zl_job_main(void *arg)
 	size_t stride = 0;
 
 	j->fd = -1;
+	/* --rw randread: the same offsets every run (fio's randrepeat=1), one stream per job. */
+	j->rand_state = 0x9E3779B97F4A7C15ULL * (uint64_t)(j->id + 1);
 	j->setup_err = zl_setup(j, &slots, &buf, &stride);
 	pthread_barrier_wait(&zl_setup_done);
 	/* main looks at every job's setup_err between the two barriers */
 	pthread_barrier_wait(&zl_go);
 	if (!__atomic_load_n(&zl_abort, __ATOMIC_RELAXED)) {
+		getrusage(RUSAGE_THREAD, &j->ru_start);
 		j->t_start = cz_now_ns();
 		zl_run(j, slots);
 		j->t_end = cz_now_ns();
+		getrusage(RUSAGE_THREAD, &j->ru_end);
 		j->ran_cpu = sched_getcpu();
 		if (j->c.errors > ZL_MAX_ERR_LINES)
 			fprintf(stderr, "zload: job %d: %llu more failed reads not shown\n", j->id,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zload - sequential-read load generator on io_uring (liburing 2.3 API).
- * zload.c parses options and prints; zload-job.c runs one ring per thread;
- * zload-hist.c is the completion-latency histogram.
+ * zload - read load generator on io_uring (liburing 2.3 API), fio-like.
+ * main.c parses options (zload's names and fio's), job.c runs one ring per
+ * thread, report.c prints the summaries (text, simple, fio-like JSON),
+ * hist.c is the latency histogram.
  */
 #ifndef TOOLS_ZLOAD_ZLOAD_H
 #define TOOLS_ZLOAD_ZLOAD_H
@@ -11,16 +12,21 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
+#include "cli.h"
 #include "hist.h"
+#include "util.h"
 
-enum zl_format { ZL_FORMAT_NORMAL, ZL_FORMAT_SIMPLE, ZL_FORMAT_JSON };
+/* fio's bw_avg_time / iops_avg_time default: one bandwidth sample per 500 ms. */
+#define ZL_SAMPLE_NS	500000000ULL
 
 struct zl_opts {
 	const char *path;
 	uint32_t bs;
 	unsigned qd;
 	unsigned jobs;
+	bool random;			/* --rw randread */
 	double time_sec;		/* 0: no time limit */
 	uint64_t size;			/* bytes per job, 0: no size limit */
 	bool fixedbufs;
@@ -28,11 +34,11 @@ struct zl_opts {
 	bool sqpoll;
 	int sqpoll_cpu;			/* -1: not pinned */
 	bool nonvectored;
-	uint64_t cpumask;		/* 0: jobs not pinned */
+	struct cz_cpulist cpus;		/* .n == 0: jobs not pinned */
 	bool verify;
 	unsigned batch_submit;		/* SQEs prepared per submission */
 	unsigned batch_complete;	/* completions waited for per wait */
-	enum zl_format format;
+	enum cz_format format;
 };
 
 /* Counters that make every option's effect observable (printed by --json). */
@@ -43,6 +49,17 @@ struct zl_counters {
 	uint64_t max_inflight, max_submit_batch, max_cqe_batch;
 	uint64_t sq_ring_full;		/* waits for SQ space (SQPOLL) */
 };
+
+/* min / max / mean / standard deviation of a stream (fio's io_stat). */
+struct zl_stat {
+	uint64_t n;
+	double min, max, sum, sumsq;
+};
+
+void zl_stat_add(struct zl_stat *s, double v);
+void zl_stat_merge(struct zl_stat *dst, const struct zl_stat *src);
+double zl_stat_mean(const struct zl_stat *s);
+double zl_stat_stddev(const struct zl_stat *s);
 
 struct zl_job {
 	int id;
@@ -58,16 +75,23 @@ struct zl_job {
 	unsigned dropped_flags;		/* rejected and dropped */
 	bool sqpoll_on, buffers_registered, files_registered;
 	uint64_t wrap;			/* offsets run over [0, wrap) */
+	uint64_t rand_state;		/* --rw randread: xorshift64* state */
 
 	int setup_err;			/* -errno, with setup_what naming the step */
 	const char *setup_what;
 	char setup_msg[256];		/* when set, the whole message */
 
 	uint64_t t_start, t_end;	/* ns, CLOCK_MONOTONIC */
+	struct rusage ru_start, ru_end;	/* RUSAGE_THREAD around the run */
 	struct zl_counters c;
-	uint64_t live_ios, live_bytes;	/* published for the progress line */
+	uint64_t live_ios, live_bytes;	/* published for the progress line and samples */
 	bool finished;
-	struct zl_hist hist;
+	struct zl_hist hist;		/* clat: submit call -> reap */
+	struct zl_hist lat;		/* lat: preparation -> reap */
+	struct zl_stat slat;		/* preparation -> submit call */
+	/* Bandwidth (KiB/s) and IOPS per ZL_SAMPLE_NS, taken by main's supervisor. */
+	struct zl_stat bw, iops;
+	uint64_t sample_ios, sample_bytes, sample_t;
 };
 
 /* Shared between the jobs and main. */
@@ -80,5 +104,10 @@ void *zl_job_main(void *arg);
 const char *zl_op_name(const struct zl_opts *o);
 /* "CQSIZE|SQPOLL|..." for the IORING_SETUP_* bits in flags. */
 const char *zl_setup_flag_names(unsigned flags, char *buf, size_t len);
+
+/* report.c: the summary in o->format on stdout. */
+void zl_report(const struct zl_opts *o, const struct zl_job *jobs);
+/* Bytes and errors of all jobs (the exit status). */
+uint64_t zl_failures(const struct zl_opts *o, const struct zl_job *jobs);
 
 #endif

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+/* Generated at build time from `git describe` (see lib/local.am). */
+#include "cz-version.h"
+
+static const char *cz_prog_name = PACKAGE_NAME;
+
+void cz_cli_init(const char *prog)
+{
+	cz_prog_name = prog;
+}
+
+const char *cz_prog(void)
+{
+	return cz_prog_name;
+}
+
+static void cz_verr(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", cz_prog_name);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void cz_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cz_verr(fmt, ap);
+	va_end(ap);
+}
+
+void cz_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cz_verr(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void cz_usage_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cz_verr(fmt, ap);
+	va_end(ap);
+	exit(CZ_EXIT_USAGE);
+}
+
+int cz_format_parse(const char *s, enum cz_format *out)
+{
+	if (!strcmp(s, "default") || !strcmp(s, "normal"))
+		*out = CZ_FORMAT_DEFAULT;
+	else if (!strcmp(s, "simple"))
+		*out = CZ_FORMAT_SIMPLE;
+	else if (!strcmp(s, "json"))
+		*out = CZ_FORMAT_JSON;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+const char *cz_version(void)
+{
+#ifdef CZ_GIT_DESCRIBE
+	return PACKAGE_VERSION " (git " CZ_GIT_DESCRIBE ")";
+#else
+	return PACKAGE_VERSION;
+#endif
+}
+
+void cz_version_print(FILE *out, const char *prog)
+{
+	fprintf(out, "%s (%s) %s\n", prog, PACKAGE_NAME, cz_version());
+}
+
+void cz_version_arg(int argc, char **argv, const char *prog)
+{
+	if (argc > 1 && !strcmp(argv[1], "--version")) {
+		cz_version_print(stdout, prog);
+		exit(fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK);
+	}
+}

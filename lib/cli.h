@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The command-line conventions every cusezero program shares, in one place:
+ *
+ *   exit status  0 ok, 1 failure (a read, the device, a benchmark), 2 usage
+ *                (a bad option or value: nothing was run).  zbench memset and
+ *                mmap keep perf bench's statuses where they mirror perf
+ *                (129 for an unknown option, 1 for a bad value), see zbench(1).
+ *   errors       one line on stderr, "PROG: WHAT 'VALUE': WHY".
+ *   formats      --format default|simple|json (perf bench's names; "normal",
+ *                fio's, is accepted too); JSON is alone on stdout, every note
+ *                and error goes to stderr.
+ *   --version    "PROG (cusezero) VERSION", plus "git DESCRIBE" in a build
+ *                from a git checkout (generated at build time: lib/cz-version.h).
+ */
+#ifndef LIB_CLI_H
+#define LIB_CLI_H
+
+#include <stdio.h>
+
+enum {
+	CZ_EXIT_OK = 0,
+	CZ_EXIT_FAILURE = 1,
+	CZ_EXIT_USAGE = 2,
+};
+
+enum cz_format {
+	CZ_FORMAT_DEFAULT,	/* human-readable lines */
+	CZ_FORMAT_SIMPLE,	/* one number (perf bench --format simple) */
+	CZ_FORMAT_JSON,		/* one JSON document, nothing else on stdout */
+};
+
+/* The name every message starts with (default "cusezero"). */
+void cz_cli_init(const char *prog);
+const char *cz_prog(void);
+
+/* "PROG: MESSAGE\n" on stderr. */
+__attribute__((format(printf, 1, 2)))
+void cz_err(const char *fmt, ...);
+/* cz_err, then exit(status). */
+__attribute__((format(printf, 2, 3), noreturn))
+void cz_die(int status, const char *fmt, ...);
+/* cz_err, then exit(CZ_EXIT_USAGE). */
+__attribute__((format(printf, 1, 2), noreturn))
+void cz_usage_die(const char *fmt, ...);
+
+/* "default" (or "normal"), "simple", "json": 0, or -EINVAL. */
+int cz_format_parse(const char *s, enum cz_format *out);
+#define CZ_FORMAT_NAMES "default, simple, json"
+
+/* "0.1" or "0.1 (git 1a2b3c4-dirty)". */
+const char *cz_version(void);
+/* "PROG (cusezero) 0.1 (git ...)\n" on out. */
+void cz_version_print(FILE *out, const char *prog);
+/* The one-line hook for a program with its own parser: when argv[1] is
+ * --version, print the version and exit 0. */
+void cz_version_arg(int argc, char **argv, const char *prog);
+
+#endif
