@@ -36,4 +36,21 @@ ok "--format json memset -f all: $n functions, 1 sample each" -- test "$(json_co
 "$ZBENCH" mmap --json -f demand -s 2MB -l 4 >"$tmpdir/mm" 2>/dev/null
 ok "mmap --json: 1 function, 4 samples" -- test "$(json_count "$tmpdir/mm" 2>&1)" = "1 4"
 
+# JSON is alone on stdout: a bad function, value or command leaves stdout
+# empty (no half document), the reason goes to stderr.
+for args in "memset --json -f bogus" "mmap --json -f bogus" "memset --json -s 0" \
+	    "--format json memset -k 4QB"; do
+	# shellcheck disable=SC2086
+	"$ZBENCH" $args >"$tmpdir/o" 2>"$tmpdir/e"
+	rc=$?
+	ok "$args: exit $rc, stdout empty, reason on stderr" -- \
+		sh -c "test $rc -eq 1 && ! test -s '$tmpdir/o' && test -s '$tmpdir/e'"
+done
+"$ZBENCH" --format json align -f memset >"$tmpdir/o" 2>"$tmpdir/e"
+rc=$?
+ok "--format json align: usage error (exit $rc), nothing on stdout: $(cat "$tmpdir/e")" -- \
+	sh -c "test $rc -eq 2 && ! test -s '$tmpdir/o' && grep -q 'format json' '$tmpdir/e'"
+"$ZBENCH" --format simple align -f memset >"$tmpdir/o" 2>/dev/null
+ok "--format simple align: usage error too" -- test $? -eq 2
+
 done_testing

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,20 +23,7 @@
 #define MAP_HUGE_SHIFT 26
 #endif
 
-enum zb_format zb_global_format = ZB_FORMAT_DEFAULT;
-
-int zb_parse_format(const char *s, enum zb_format *out)
-{
-	if (!strcmp(s, "default"))
-		*out = ZB_FORMAT_DEFAULT;
-	else if (!strcmp(s, "simple"))
-		*out = ZB_FORMAT_SIMPLE;
-	else if (!strcmp(s, "json"))
-		*out = ZB_FORMAT_JSON;
-	else
-		return -EINVAL;
-	return 0;
-}
+enum cz_format zb_global_format = CZ_FORMAT_DEFAULT;
 
 /* ---- clocks ------------------------------------------------------------------ */
 
@@ -108,46 +96,234 @@ void zb_print_bps(double x)
 		printf(" %14lf GB/sec", x / k / k / k);
 }
 
-void zb_print_running(const char *bench, enum zb_format fmt)
+/* ---- what memset and mmap share ----------------------------------------------- */
+
+static const struct option zb_common_longopts[] = {
+	{ "size",     required_argument, NULL, 's' },
+	{ "function", required_argument, NULL, 'f' },
+	{ "nr_loops", required_argument, NULL, 'l' },
+	{ "cycles",   no_argument,       NULL, 'c' },
+	{ "format",   required_argument, NULL, ZB_OPT_FORMAT },
+	{ "json",     no_argument,       NULL, ZB_OPT_JSON },
+	{ "help",     no_argument,       NULL, 'h' },
+};
+
+/* The common long options followed by the command's, zero-terminated. */
+static struct option *zb_longopts(const struct zb_cmd *cmd)
 {
-	if (fmt == ZB_FORMAT_DEFAULT)
-		printf("# Running 'mem/%s' benchmark:\n", bench);
-	fflush(stdout);
+	size_t n = 0, common = CZ_ARRAY_SIZE(zb_common_longopts);
+	struct option *all;
+
+	while (cmd->longopts && cmd->longopts[n].name)
+		n++;
+	all = calloc(common + n + 1, sizeof(*all));
+	if (!all)
+		return NULL;
+	memcpy(all, zb_common_longopts, sizeof(zb_common_longopts));
+	if (n)
+		memcpy(all + common, cmd->longopts, n * sizeof(*all));
+	return all;
 }
 
-int zb_check_cycles_size(bool cycles, const char *size_str, uint64_t *size)
+/* One option; -1 to go on, or an exit status. */
+static int zb_common_option(struct zb_common *cm, const struct zb_cmd *cmd, void *ctx, int c)
+{
+	switch (c) {
+	case 's': cm->size_str = optarg; return -1;
+	case 'f': cm->function = optarg; return -1;
+	case 'l': cm->loops_str = optarg; return -1;
+	case 'c': cm->cycles = true; return -1;
+	case ZB_OPT_JSON: cm->format = CZ_FORMAT_JSON; return -1;
+	case ZB_OPT_FORMAT:
+		if (!cz_format_parse(optarg, &cm->format))
+			return -1;
+		fprintf(stderr, "Unknown format descriptor: '%s'\n", optarg);	/* perf's */
+		return 1;
+	case 'h':
+		cmd->usage(stdout);
+		return 0;
+	case '?':
+		cmd->usage(stderr);
+		return 129;	/* perf's usage_with_options() */
+	}
+	c = cmd->option(ctx, c, optarg);
+	return c ? c : -1;
+}
+
+int zb_parse_common(int argc, char **argv, struct zb_common *cm, const struct zb_cmd *cmd,
+		    void *ctx)
+{
+	struct option *longopts = zb_longopts(cmd);
+	char shortopts[64];
+	int c, ret = -1;
+
+	if (!longopts) {
+		fprintf(stderr, "zbench %s: out of memory\n", cmd->name);
+		return 1;
+	}
+	snprintf(shortopts, sizeof(shortopts), "s:f:l:ch%s", cmd->shortopts);
+	while (ret < 0 && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+		ret = zb_common_option(cm, cmd, ctx, c);
+	free(longopts);
+	if (ret < 0 && optind < argc) {
+		fprintf(stderr, "zbench %s: unexpected argument '%s'\n", cmd->name, argv[optind]);
+		cmd->usage(stderr);
+		ret = 129;
+	}
+	return ret;
+}
+
+int zb_check_common(struct zb_common *cm)
 {
 	const char *why;
+	uint64_t v;
 
-	if (cycles && !zb_ticks_available(&why)) {
+	if (cm->format == CZ_FORMAT_DEFAULT)
+		printf("# Running 'mem/%s' benchmark:\n", cm->bench);
+	fflush(stdout);
+	if (cm->cycles && !zb_ticks_available(&why)) {
 		fprintf(stderr, "Failed to open cycles counter: %s\n", why);
 		return 1;
 	}
-	if (cz_parse_size(size_str, size) || !*size || *size > SIZE_MAX / 2) {
-		fprintf(stderr, "Invalid size:%s\n", size_str);
+	if (cz_parse_size(cm->size_str, &cm->size) || !cm->size || cm->size > SIZE_MAX / 2) {
+		fprintf(stderr, "Invalid size:%s\n", cm->size_str);
 		return 1;
 	}
-	return 0;
-}
-
-int zb_parse_loops(const char *loops_str, unsigned *nr_loops)
-{
-	uint64_t v;
-
-	if (!loops_str)
-		return 0;
-	if (cz_parse_u64(loops_str, 1, UINT32_MAX, &v)) {
-		fprintf(stderr, "Invalid nr_loops:%s\n", loops_str);
-		return 1;
+	if (cm->loops_str) {
+		if (cz_parse_u64(cm->loops_str, 1, UINT32_MAX, &v)) {
+			fprintf(stderr, "Invalid nr_loops:%s\n", cm->loops_str);
+			return 1;
+		}
+		cm->nr_loops = (unsigned)v;
 	}
-	*nr_loops = (unsigned)v;
-	return 0;
-}
-
-void zb_cycles_note(bool cycles, enum zb_format fmt)
-{
-	if (cycles && fmt != ZB_FORMAT_JSON)
+	/* Outside JSON: say on stderr what the counter counts. */
+	if (cm->cycles && cm->format != CZ_FORMAT_JSON)
 		fprintf(stderr, "# zbench: --cycles counts %s\n", zb_ticks_name());
+	return 0;
+}
+
+FILE *zb_unknown_function(const struct zb_common *cm)
+{
+	FILE *out = cm->format == CZ_FORMAT_JSON ? stderr : stdout;
+
+	if (strcmp(cm->function, "help") && strcmp(cm->function, "h"))
+		fprintf(out, "Unknown function: %s\n", cm->function);
+	fprintf(out, "Available functions:\n");
+	return out;
+}
+
+void zb_json_begin(struct zb_common *cm, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cm->format != CZ_FORMAT_JSON)
+		return;
+	printf("{\"benchmark\": \"mem/%s\", \"size\": %" PRIu64 ", \"size_str\": ", cm->bench, cm->size);
+	cz_json_string(stdout, cm->size_str);
+	printf(", \"nr_loops\": %u", cm->nr_loops);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(",\n \"clock\": ");
+	cz_json_string(stdout, cm->cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW");
+	printf(", \"gb\": %.0f,\n \"functions\": [", ZB_GB);
+	cm->json_open = true;
+	cm->json_first = true;
+}
+
+void zb_json_end(struct zb_common *cm)
+{
+	if (cm->json_open)
+		printf("\n ]}\n");
+	cm->json_open = false;
+	fflush(stdout);
+}
+
+void zb_print_function(const struct zb_common *cm, const char *name, const char *desc)
+{
+	if (cm->format != CZ_FORMAT_JSON)
+		printf("# function '%s' (%s)\n", name, desc);
+	fflush(stdout);
+}
+
+void zb_print_alloc_failed(const struct zb_common *cm, bool huge)
+{
+	if (cm->format != CZ_FORMAT_JSON)
+		printf("# Memory allocation failed - maybe size (%s) %s?\n", cm->size_str,
+		       huge ? "has insufficient hugepages" : "is too large");
+	fflush(stdout);
+}
+
+void zb_print_copying(const struct zb_common *cm)
+{
+	if (cm->format == CZ_FORMAT_DEFAULT)
+		printf("# Copying %s bytes ...\n\n", cm->size_str);
+	fflush(stdout);
+}
+
+static void zb_json_sep(struct zb_common *cm)
+{
+	printf("%s\n    {\"function\": ", cm->json_first ? "" : ",");
+	cm->json_first = false;
+}
+
+static void zb_print_json(struct zb_common *cm, const struct zb_result *r, double result)
+{
+	unsigned i;
+
+	zb_json_sep(cm);
+	cz_json_string(stdout, r->name);
+	if (r->routine) {
+		printf(", \"routine\": ");
+		cz_json_string(stdout, r->routine);
+	}
+	printf(", \"desc\": ");
+	cz_json_string(stdout, r->desc);
+	printf(",\n     \"backing\": ");
+	cz_json_string(stdout, r->backing);
+	printf(", \"bytes_per_sample\": %" PRIu64 ", \"unit\": \"%s\",\n     \"samples\": [",
+	       cm->size, cm->cycles ? "ticks" : "ns");
+	for (i = 0; r->samples && i < cm->nr_loops; i++)
+		printf("%s%" PRIu64, i ? ", " : "", r->samples[i]);
+	printf("],\n     \"total\": %" PRIu64 ", ", r->total);
+	if (cm->cycles)
+		printf("\"ticks_per_byte\": %.6f}", result);
+	else
+		printf("\"bytes_per_sec\": %.3f, \"gb_per_sec\": %.6f}", result, result / ZB_GB);
+}
+
+void zb_print_result(struct zb_common *cm, const struct zb_result *r)
+{
+	double total_bytes = (double)cm->size * cm->nr_loops;
+	double result = cm->cycles ? (double)r->total / total_bytes
+				   : total_bytes / ((double)r->total / 1e9);
+
+	switch (cm->format) {
+	case CZ_FORMAT_DEFAULT:
+		if (cm->cycles)
+			printf(" %14lf cycles/byte", result);
+		else
+			zb_print_bps(result);
+		printf("\n");
+		break;
+	case CZ_FORMAT_SIMPLE:
+		printf("%lf\n", result);
+		break;
+	case CZ_FORMAT_JSON:
+		zb_print_json(cm, r, result);
+		break;
+	}
+	fflush(stdout);
+}
+
+void zb_print_failed(struct zb_common *cm, const char *name)
+{
+	if (cm->format != CZ_FORMAT_JSON)
+		return;
+	zb_json_sep(cm);
+	cz_json_string(stdout, name);
+	printf(", \"failed\": true}");
+	fflush(stdout);
 }
 
 /* ---- buffers --------------------------------------------------------------------- */

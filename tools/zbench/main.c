@@ -9,12 +9,18 @@
  *
  * `zbench mem memset ...` and `zbench --format simple memset ...` are
  * accepted too, so a perf command line only needs "perf bench" replaced.
+ * Exit statuses: memset and mmap keep perf bench's (129 for an unknown
+ * option, 1 for a bad value, as tools/perf/bench/mem-functions.c); what perf
+ * has no counterpart for (--version, a --format a command cannot print)
+ * follows the project's 0 / 1 / 2.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <getopt.h>
 
 #include "zbench.h"
+#include "util.h"
 
 static void usage(FILE *out)
 {
@@ -25,50 +31,87 @@ static void usage(FILE *out)
 		"  mmap     time mmap + first touch of every page (perf bench mem mmap)\n"
 		"  align    place a routine at each code offset and compare throughput\n"
 		"\n"
-		"  zbench <command> -h   for the command's options; zbench memset -f help lists the routines\n");
+		"  --format FMT   output format of memset and mmap: default, simple, json\n"
+		"  -h, --help     this text\n"
+		"  -V, --version  the version\n"
+		"\n"
+		"  zbench <command> -h   for the command's options; zbench memset -f help lists the routines\n"
+		"GB = 2^30 bytes in perf's lines.  Exit status: 0 ok, 1 failure or bad value,\n"
+		"129 unknown option (perf's), 2 a --format the command cannot print.\n");
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	bool formats;		/* honours --format simple / json */
+} zb_commands[] = {
+	{ "memset", zb_memset_main, true },
+	{ "mmap",   zb_mmap_main,   true },
+	{ "align",  zb_align_main,  false },
+};
+
+/* Global options before the command; -1 to go on, else an exit status. */
+static int parse_global(int argc, char **argv, int *i, bool *format_set)
+{
+	while (*i < argc && argv[*i][0] == '-') {
+		const char *arg = argv[*i], *val = NULL;
+
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			usage(stdout);
+			return CZ_EXIT_OK;
+		}
+		if (!strcmp(arg, "-V") || !strcmp(arg, "--version")) {
+			cz_version_print(stdout, "zbench");
+			return CZ_EXIT_OK;
+		}
+		if (!strncmp(arg, "--format=", 9)) {
+			val = arg + 9;
+		} else if (!strcmp(arg, "--format") && *i + 1 < argc) {
+			val = argv[++*i];
+		} else {
+			fprintf(stderr, "zbench: unknown option '%s'\n", arg);
+			usage(stderr);
+			return 129;	/* perf's usage_with_options() */
+		}
+		if (cz_format_parse(val, &zb_global_format)) {
+			fprintf(stderr, "Unknown format descriptor: '%s'\n", val);	/* perf's */
+			return CZ_EXIT_FAILURE;
+		}
+		*format_set = true;
+		++*i;
+	}
+	return -1;
 }
 
 int main(int argc, char **argv)
 {
-	int i = 1;
+	bool format_set = false;
+	int i = 1, ret;
+	size_t c;
 
-	while (i < argc && argv[i][0] == '-') {
-		const char *arg = argv[i], *val = NULL;
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			usage(stdout);
-			return 0;
-		}
-		if (!strncmp(arg, "--format=", 9)) {
-			val = arg + 9;
-		} else if (!strcmp(arg, "--format") && i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			fprintf(stderr, "zbench: unknown option '%s'\n", arg);
-			usage(stderr);
-			return 129;
-		}
-		if (zb_parse_format(val, &zb_global_format)) {
-			fprintf(stderr, "Unknown format descriptor: '%s'\n", val);
-			return 1;
-		}
-		i++;
-	}
+	cz_cli_init("zbench");
+	ret = parse_global(argc, argv, &i, &format_set);
+	if (ret >= 0)
+		return ret;
 	if (i < argc && !strcmp(argv[i], "mem"))
 		i++;
 	if (i >= argc) {
 		usage(stderr);
 		return 129;
 	}
-
-	/* Each command parses argv[i..] with getopt, its name as argv[0]. */
-	optind = 1;
-	if (!strcmp(argv[i], "memset"))
-		return zb_memset_main(argc - i, argv + i);
-	if (!strcmp(argv[i], "mmap"))
-		return zb_mmap_main(argc - i, argv + i);
-	if (!strcmp(argv[i], "align"))
-		return zb_align_main(argc - i, argv + i);
+	for (c = 0; c < CZ_ARRAY_SIZE(zb_commands); c++) {
+		if (strcmp(argv[i], zb_commands[c].name))
+			continue;
+		/* A format the command cannot print is refused, never ignored. */
+		if (format_set && zb_global_format != CZ_FORMAT_DEFAULT && !zb_commands[c].formats) {
+			fprintf(stderr, "zbench: --format %s: %s prints its table only (see zbench %s -h)\n",
+				zb_global_format == CZ_FORMAT_JSON ? "json" : "simple", argv[i], argv[i]);
+			return CZ_EXIT_USAGE;
+		}
+		/* Each command parses argv[i..] with getopt, its name as argv[0]. */
+		optind = 1;
+		return zb_commands[c].fn(argc - i, argv + i);
+	}
 	fprintf(stderr, "zbench: unknown command '%s'\n", argv[i]);
 	usage(stderr);
 	return 129;

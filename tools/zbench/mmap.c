@@ -34,13 +34,10 @@
 enum mmap_backing { BACK_4KB, BACK_HUGETLB, BACK_THP };
 
 struct mmap_params {
-	const char *size_str, *page_str, *function;
-	uint64_t size;
-	unsigned nr_loops, seed;
-	bool cycles;
-	enum zb_format format;
+	struct zb_common cm;
+	const char *page_str, *seed_str;
+	unsigned seed;
 	enum zb_huge huge;
-	bool json_first;
 };
 
 static const struct mmap_function {
@@ -62,7 +59,8 @@ static void mmap_usage(FILE *out)
 		"    -r, --randomize <n>   Seed to randomize page access offset.\n"
 		"    -s, --size <1MB>      Specify the size of the memory buffers. Available units: B, KB, MB, GB and TB (case insensitive)\n"
 		"        --format <fmt>    default | simple | json (every sample)\n"
-		"        --json            same as --format json\n",
+		"        --json            same as --format json\n"
+		"    -h, --help            this text\n",
 		zb_ticks_name());
 }
 
@@ -70,7 +68,7 @@ static void mmap_usage(FILE *out)
 static char *bench_map(const struct mmap_params *mp, enum mmap_backing back, bool populate,
 		       size_t *map_len)
 {
-	size_t page = zb_huge_bytes(mp->huge), len = (mp->size + page - 1) / page * page;
+	size_t page = zb_huge_bytes(mp->huge), len = (mp->cm.size + page - 1) / page * page;
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 	uintptr_t base, aligned;
 	void *m;
@@ -139,204 +137,174 @@ static int choose_backing(const struct mmap_params *mp, enum mmap_backing *back)
 	if (mp->huge == ZB_HUGE_2MB && !strstr(status, "THP: never") && !strstr(status, "THP: unavailable")) {
 		*back = BACK_THP;
 		fprintf(stderr, "# zbench: no hugetlb pages for %s; using transparent huge pages (%s)\n",
-			mp->size_str, status);
+			mp->cm.size_str, status);
 		return 0;
 	}
-	if (mp->format != ZB_FORMAT_JSON)
-		printf("# Memory allocation failed - maybe size (%s) has insufficient hugepages?\n",
-		       mp->size_str);
-	fflush(stdout);
+	zb_print_alloc_failed(&mp->cm, true);
 	fprintf(stderr, "zbench mmap: %s pages unavailable: %s\n", mp->page_str, status);
 	return -ENOMEM;
 }
 
-static int run_function(struct mmap_params *mp, const struct mmap_function *f)
+/* Loop 1 on THP: did the range really get 2MB pages? 0 or -ENOMEM (said on stderr). */
+static int check_thp(const struct mmap_params *mp, const char *m)
 {
+	char status[320];
+
+	if (zb_anon_huge_kb(m) > 0)
+		return 0;
+	zb_huge_status(mp->huge, status, sizeof(status));
+	fprintf(stderr, "zbench mmap: 2MB pages unavailable: THP gave none for this range "
+		"(memory fragmented? /sys/kernel/mm/transparent_hugepage/defrag); %s\n", status);
+	return -ENOMEM;
+}
+
+/* nr_loops timed map + touch (munmap untimed); 0 or -ENOMEM (said). */
+static int time_loops(const struct mmap_params *mp, const struct mmap_function *f,
+		      enum mmap_backing back, uint64_t *samples, uint64_t *total)
+{
+	const struct zb_common *cm = &mp->cm;
 	size_t page = zb_huge_bytes(mp->huge), len;
-	double total_bytes = (double)mp->size * mp->nr_loops, result;
-	enum mmap_backing back;
-	uint64_t *samples, total = 0, t0;
+	uint64_t t0;
 	unsigned i;
 	char *m;
-	int ret = 0;
+	int ret;
 
-	if (mp->format != ZB_FORMAT_JSON)
-		printf("# function '%s' (%s)\n", f->name, f->desc);
-	if (choose_backing(mp, &back))
-		return -ENOMEM;
-	if (mp->format == ZB_FORMAT_DEFAULT)
-		printf("# Copying %s bytes ...\n\n", mp->size_str);
-	fflush(stdout);
-
-	samples = calloc(mp->nr_loops, sizeof(*samples));
-	if (!samples) {
-		fprintf(stderr, "zbench mmap: no memory for %u samples\n", mp->nr_loops);
-		return -ENOMEM;
-	}
+	*total = 0;
 	if (mp->seed)
 		srand(mp->seed);
-	for (i = 0; i < mp->nr_loops; i++) {
-		t0 = zb_clock(mp->cycles);
+	for (i = 0; i < cm->nr_loops; i++) {
+		t0 = zb_clock(cm->cycles);
 		m = bench_map(mp, back, f->populate, &len);
 		if (!m) {
-			if (mp->format != ZB_FORMAT_JSON)
-				printf("# Memory allocation failed - maybe size (%s) %s?\n", mp->size_str,
-				       mp->huge != ZB_HUGE_NONE ? "has insufficient hugepages" : "is too large");
-			fflush(stdout);
+			zb_print_alloc_failed(cm, mp->huge != ZB_HUGE_NONE);
 			fprintf(stderr, "zbench mmap: mmap of %zu bytes: %s\n", len, strerror(errno));
-			ret = -ENOMEM;
-			goto out;
+			return -ENOMEM;
 		}
-		touch_pages(m, mp->size, page, mp->seed != 0);
-		samples[i] = zb_clock(mp->cycles) - t0;
-		total += samples[i];
-		if (back == BACK_THP && i == 0 && zb_anon_huge_kb(m) <= 0) {
-			munmap(m, len);
-			char status[320];
-
-			zb_huge_status(mp->huge, status, sizeof(status));
-			fprintf(stderr, "zbench mmap: 2MB pages unavailable: THP gave none for this range "
-				"(memory fragmented? /sys/kernel/mm/transparent_hugepage/defrag); %s\n",
-				status);
-			ret = -ENOMEM;
-			goto out;
-		}
+		touch_pages(m, cm->size, page, mp->seed != 0);
+		samples[i] = zb_clock(cm->cycles) - t0;
+		*total += samples[i];
+		ret = back == BACK_THP && i == 0 ? check_thp(mp, m) : 0;
 		munmap(m, len);
+		if (ret)
+			return ret;
 	}
+	return 0;
+}
 
-	result = mp->cycles ? (double)total / total_bytes : total_bytes / ((double)total / 1e9);
-	switch (mp->format) {
-	case ZB_FORMAT_DEFAULT:
-		if (mp->cycles)
-			printf(" %14lf cycles/byte", result);
-		else
-			zb_print_bps(result);
-		printf("\n");
-		break;
-	case ZB_FORMAT_SIMPLE:
-		printf("%lf\n", result);
-		break;
-	case ZB_FORMAT_JSON:
-		printf("%s\n    {\"function\": \"%s\", \"backing\": \"%s\", \"bytes_per_sample\": %" PRIu64
-		       ", \"unit\": \"%s\",\n     \"samples\": [", mp->json_first ? "" : ",", f->name,
-		       back == BACK_THP ? "THP" : back == BACK_HUGETLB ? "hugetlb" : "4KB pages",
-		       mp->size, mp->cycles ? "ticks" : "ns");
-		mp->json_first = false;
-		for (i = 0; i < mp->nr_loops; i++)
-			printf("%s%" PRIu64, i ? ", " : "", samples[i]);
-		printf("],\n     \"total\": %" PRIu64 ", ", total);
-		if (mp->cycles)
-			printf("\"ticks_per_byte\": %.6f}", result);
-		else
-			printf("\"bytes_per_sec\": %.3f, \"gb_per_sec\": %.6f}", result, result / ZB_GB);
-		break;
+static int run_function(struct mmap_params *mp, const struct mmap_function *f)
+{
+	struct zb_common *cm = &mp->cm;
+	struct zb_result res = { .name = f->name, .desc = f->desc };
+	enum mmap_backing back;
+	uint64_t *samples;
+	int ret;
+
+	zb_print_function(cm, f->name, f->desc);
+	if (choose_backing(mp, &back))
+		return -ENOMEM;
+	zb_print_copying(cm);
+	samples = calloc(cm->nr_loops, sizeof(*samples));
+	if (!samples) {
+		fprintf(stderr, "zbench mmap: no memory for %u samples\n", cm->nr_loops);
+		return -ENOMEM;
 	}
-	fflush(stdout);
-out:
+	ret = time_loops(mp, f, back, samples, &res.total);
+	if (!ret) {
+		res.backing = back == BACK_THP ? "THP" : back == BACK_HUGETLB ? "hugetlb" : "4KB pages";
+		res.samples = samples;
+		zb_print_result(cm, &res);
+	}
 	free(samples);
 	return ret;
 }
 
-enum { OPT_FORMAT = 256, OPT_JSON };
-
 static const struct option mmap_options[] = {
-	{ "size",      required_argument, NULL, 's' },
 	{ "page",      required_argument, NULL, 'p' },
-	{ "function",  required_argument, NULL, 'f' },
-	{ "nr_loops",  required_argument, NULL, 'l' },
-	{ "cycles",    no_argument,       NULL, 'c' },
 	{ "randomize", required_argument, NULL, 'r' },
-	{ "format",    required_argument, NULL, OPT_FORMAT },
-	{ "json",      no_argument,       NULL, OPT_JSON },
-	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
+static int mmap_option(void *ctx, int c, const char *arg)
+{
+	struct mmap_params *mp = ctx;
+
+	if (c == 'p')
+		mp->page_str = arg;
+	else
+		mp->seed_str = arg;
+	return 0;
+}
+
+static int mmap_check(struct mmap_params *mp)
+{
+	uint64_t v;
+
+	if (zb_parse_page(mp->page_str, &mp->huge)) {
+		fprintf(stderr, "Invalid page-size:%s\n", mp->page_str);
+		return 1;
+	}
+	if (mp->seed_str) {
+		if (cz_parse_u64(mp->seed_str, 0, UINT32_MAX, &v)) {
+			fprintf(stderr, "Invalid randomize:%s\n", mp->seed_str);
+			return 1;
+		}
+		mp->seed = (unsigned)v;
+	}
+	return 0;
+}
+
+/* The index of -f NAME in mmap_functions, SIZE_MAX for "all", -1 (listed) if unknown. */
+static int find_function(struct mmap_params *mp, size_t *idx)
+{
+	FILE *out;
+	size_t i;
+
+	*idx = SIZE_MAX;
+	if (!strncmp(mp->cm.function, "all", 3))
+		return 0;
+	for (i = 0; i < CZ_ARRAY_SIZE(mmap_functions); i++)
+		if (!strcmp(mmap_functions[i].name, mp->cm.function)) {
+			*idx = i;
+			return 0;
+		}
+	out = zb_unknown_function(&mp->cm);
+	for (i = 0; i < CZ_ARRAY_SIZE(mmap_functions); i++)
+		fprintf(out, "\t%s ... %s\n", mmap_functions[i].name, mmap_functions[i].desc);
+	return -1;
+}
+
 int zb_mmap_main(int argc, char **argv)
 {
-	struct mmap_params mp = {
-		.size_str = "1MB", .page_str = "4KB", .function = "all",
-		.nr_loops = 1, .format = zb_global_format, .json_first = true,
+	static const struct zb_cmd cmd = {
+		.name = "mmap", .usage = mmap_usage, .shortopts = "p:r:",
+		.longopts = mmap_options, .option = mmap_option,
 	};
-	const char *loops_str = NULL, *seed_str = NULL;
-	uint64_t v;
-	size_t i;
-	int c, ret = 0;
+	struct mmap_params mp = {
+		.cm = { .bench = "mmap", .size_str = "1MB", .function = "all", .nr_loops = 1,
+			.format = zb_global_format },
+		.page_str = "4KB",
+	};
+	size_t i, one;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "s:p:f:l:cr:h", mmap_options, NULL)) != -1) {
-		switch (c) {
-		case 's': mp.size_str = optarg; break;
-		case 'p': mp.page_str = optarg; break;
-		case 'f': mp.function = optarg; break;
-		case 'l': loops_str = optarg; break;
-		case 'c': mp.cycles = true; break;
-		case 'r': seed_str = optarg; break;
-		case OPT_JSON: mp.format = ZB_FORMAT_JSON; break;
-		case OPT_FORMAT:
-			if (zb_parse_format(optarg, &mp.format)) {
-				fprintf(stderr, "Unknown format descriptor: '%s'\n", optarg);
-				return 1;
-			}
-			break;
-		case 'h':
-			mmap_usage(stdout);
-			return 0;
-		default:
-			mmap_usage(stderr);
-			return 129;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "zbench mmap: unexpected argument '%s'\n", argv[optind]);
-		mmap_usage(stderr);
-		return 129;
-	}
-
-	zb_print_running("mmap", mp.format);
-
-	if (zb_check_cycles_size(mp.cycles, mp.size_str, &mp.size))
+	ret = zb_parse_common(argc, argv, &mp.cm, &cmd, &mp);
+	if (ret >= 0)
+		return ret;
+	if (zb_check_common(&mp.cm) || mmap_check(&mp))
 		return 1;
-	if (zb_parse_page(mp.page_str, &mp.huge)) {
-		fprintf(stderr, "Invalid page-size:%s\n", mp.page_str);
+	/* Resolve before any JSON is written: an error never leaves half a document. */
+	if (find_function(&mp, &one))
 		return 1;
-	}
-	if (zb_parse_loops(loops_str, &mp.nr_loops))
-		return 1;
-	if (seed_str) {
-		if (cz_parse_u64(seed_str, 0, UINT32_MAX, &v)) {
-			fprintf(stderr, "Invalid randomize:%s\n", seed_str);
-			return 1;
-		}
-		mp.seed = (unsigned)v;
-	}
-	zb_cycles_note(mp.cycles, mp.format);
-
-	if (mp.format == ZB_FORMAT_JSON) {
-		printf("{\"benchmark\": \"mem/mmap\", \"size\": %" PRIu64 ", \"page\": %zu, \"nr_loops\": %u,"
-		       " \"seed\": %u,\n \"clock\": ", mp.size, zb_huge_bytes(mp.huge), mp.nr_loops, mp.seed);
-		cz_json_string(stdout, mp.cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW");
-		printf(", \"gb\": %.0f,\n \"functions\": [", ZB_GB);
-	}
-	if (!strncmp(mp.function, "all", 3)) {
-		for (i = 0; i < CZ_ARRAY_SIZE(mmap_functions); i++)
-			if (run_function(&mp, &mmap_functions[i]))
-				ret = 1;
-	} else {
-		for (i = 0; i < CZ_ARRAY_SIZE(mmap_functions); i++)
-			if (!strcmp(mmap_functions[i].name, mp.function))
-				break;
-		if (i == CZ_ARRAY_SIZE(mmap_functions)) {
-			if (strcmp(mp.function, "help") && strcmp(mp.function, "h"))
-				printf("Unknown function: %s\n", mp.function);
-			printf("Available functions:\n");
-			for (i = 0; i < CZ_ARRAY_SIZE(mmap_functions); i++)
-				printf("\t%s ... %s\n", mmap_functions[i].name, mmap_functions[i].desc);
-			return 1;
-		}
-		if (run_function(&mp, &mmap_functions[i]))
+	ret = 0;
+	zb_json_begin(&mp.cm, ", \"page\": %zu, \"seed\": %u", zb_huge_bytes(mp.huge), mp.seed);
+	for (i = 0; i < CZ_ARRAY_SIZE(mmap_functions); i++) {
+		if (one != SIZE_MAX && i != one)
+			continue;
+		if (run_function(&mp, &mmap_functions[i])) {
+			zb_print_failed(&mp.cm, mmap_functions[i].name);
 			ret = 1;
+		}
 	}
-	if (mp.format == ZB_FORMAT_JSON)
-		printf("\n ]}\n");
+	zb_json_end(&mp.cm);
 	return ret;
 }

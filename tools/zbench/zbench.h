@@ -14,22 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <getopt.h>
 
+#include "cli.h"
 #include "zeroing.h"
 
 /* perf's unit: "GB/sec" is 2^30 bytes per second (print_bps in mem-functions.c). */
 #define ZB_GB (1024.0 * 1024.0 * 1024.0)
 
-enum zb_format {
-	ZB_FORMAT_DEFAULT,	/* perf's human-readable lines */
-	ZB_FORMAT_SIMPLE,	/* perf --format simple: one number per function */
-	ZB_FORMAT_JSON,		/* every sample */
-};
-
 /* Set by `zbench --format X SUBCOMMAND` (perf's global option position). */
-extern enum zb_format zb_global_format;
-
-int zb_parse_format(const char *s, enum zb_format *out);
+extern enum cz_format zb_global_format;
 
 /* ---- clocks --------------------------------------------------------------- */
 
@@ -46,17 +40,68 @@ const char *zb_ticks_name(void);
 
 /* perf's print_bps(): " %14lf GB/sec" etc. (no newline). */
 void zb_print_bps(double bytes_per_sec);
-/* "# Running 'mem/NAME' benchmark:" in the default format only. */
-void zb_print_running(const char *bench, enum zb_format fmt);
+
 /*
- * The options memset and mmap share, checked with perf's messages (0, or 1
- * after one line on stderr): --cycles has a counter, --size parses (> 0).
+ * What memset and mmap share, as perf's bench_common_options and
+ * __bench_mem_function share it: the options -s -f -l -c (plus --format and
+ * --json), their checks with perf's messages, the "# function" line, the
+ * result in each format and the JSON document around the results.
  */
-int zb_check_cycles_size(bool cycles, const char *size_str, uint64_t *size);
-/* --nr_loops (NULL: leave *nr_loops as it is). */
-int zb_parse_loops(const char *loops_str, unsigned *nr_loops);
-/* With --cycles, outside JSON: say on stderr what the counter counts. */
-void zb_cycles_note(bool cycles, enum zb_format fmt);
+struct zb_common {
+	const char *bench;		/* "memset" or "mmap" */
+	const char *size_str, *function, *loops_str;
+	uint64_t size;
+	unsigned nr_loops;
+	bool cycles;
+	enum cz_format format;
+	bool json_open, json_first;
+};
+
+/* A subcommand's own options, handled by its callback. */
+struct zb_cmd {
+	const char *name;
+	void (*usage)(FILE *out);
+	const char *shortopts;		/* e.g. "k:" */
+	const struct option *longopts;	/* ends with a zero entry */
+	/* 0, or an exit status after one line on stderr. */
+	int (*option)(void *ctx, int c, const char *arg);
+};
+/* Long-option values zb_parse_common keeps for itself. */
+enum { ZB_OPT_FORMAT = 200, ZB_OPT_JSON, ZB_OPT_FIRST_OWN = 256 };
+
+/*
+ * Parse argv: the common options into cm, the rest through cmd->option.
+ * Returns -1 to go on, else the exit status (0 after -h; perf's 129 for an
+ * unknown option or argument, 1 for a bad --format).  Then "# Running", then
+ * checks --cycles, --size and --nr_loops: 0, or 1 after perf's message.
+ */
+int zb_parse_common(int argc, char **argv, struct zb_common *cm, const struct zb_cmd *cmd,
+		    void *ctx);
+int zb_check_common(struct zb_common *cm);
+/* "Unknown function: X" (not for "help") and the list; stdout as perf, stderr with JSON. */
+FILE *zb_unknown_function(const struct zb_common *cm);
+/* Open the JSON document: perf's fields, then the command's (fmt: ", \"k\": v" pairs). */
+__attribute__((format(printf, 2, 3)))
+void zb_json_begin(struct zb_common *cm, const char *fmt, ...);
+void zb_json_end(struct zb_common *cm);
+/* "# function 'NAME' (DESC)" outside JSON. */
+void zb_print_function(const struct zb_common *cm, const char *name, const char *desc);
+/* perf's "# Memory allocation failed" line on stdout (not in JSON). */
+void zb_print_alloc_failed(const struct zb_common *cm, bool huge);
+/* "# Copying SIZE bytes ..." in the default format. */
+void zb_print_copying(const struct zb_common *cm);
+
+struct zb_result {
+	const char *name;		/* as asked: a routine or a perf alias */
+	const char *routine, *desc;	/* NULL: not a registry routine (mmap) */
+	const char *backing;
+	const uint64_t *samples;	/* nr_loops samples, NULL: only total */
+	uint64_t total;			/* ns, or ticks with --cycles */
+};
+/* The result line (default, simple) or object (JSON, strings escaped). */
+void zb_print_result(struct zb_common *cm, const struct zb_result *r);
+/* In JSON, a function that failed (its reason is on stderr). */
+void zb_print_failed(struct zb_common *cm, const char *name);
 
 /* ---- buffers ----------------------------------------------------------------- */
 
