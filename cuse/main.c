@@ -37,6 +37,7 @@
 #include "params.h"
 #include "readpath.h"
 #include "run.h"
+#include "cli.h"
 #include "util.h"
 
 static void cz_usage(FILE *out)
@@ -347,6 +348,7 @@ int main(int argc, char **argv)
 	int cmd, ret;
 	pid_t pid;
 
+	cz_version_arg(argc, argv, "cusezero");
 	if (run) {
 		argv++;
 		argc--;

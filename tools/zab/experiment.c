@@ -14,9 +14,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "zab.h"
 #include "util.h"
@@ -244,6 +246,32 @@ static struct zab_variant *new_variant(struct zab_experiment *e, const char *nam
 	v->name = zab_xstrdup(name);
 	v->where = zab_xstrdup(where);
 	return v;
+}
+
+/*
+ * An experiment given by name ("quick-alignment") or as "experiments/NAME"
+ * that is not there is looked up by its last component in the directories of
+ * $ZAB_EXPERIMENT_PATH (colon-separated), then in the installed experiments,
+ * CZ_PKGDATADIR/experiments (make install).  Returns name itself when it
+ * exists or nothing matches (the open then names it), else a static buffer.
+ */
+const char *zab_find_experiment(const char *name)
+{
+	static char found[PATH_MAX];
+	const char *base = strrchr(name, '/'), *env = getenv("ZAB_EXPERIMENT_PATH");
+	char dirs[PATH_MAX], *dir, *save = NULL;
+
+	if (!access(name, F_OK) || (base && strncmp(name, "experiments/", 12)))
+		return name;
+	base = base ? base + 1 : name;
+	snprintf(dirs, sizeof(dirs), "%s%s%s", env ? env : "", env ? ":" : "",
+		 CZ_PKGDATADIR "/experiments");
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		if ((size_t)snprintf(found, sizeof(found), "%s/%s", dir, base) < sizeof(found) &&
+		    !access(found, R_OK))
+			return found;
+	}
+	return name;
 }
 
 int zab_experiment_load(struct zab_experiment *e, const char *path)

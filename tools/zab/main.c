@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "zab.h"
+#include "cli.h"
 #include "util.h"
 
 /* --style for run and report: 0, or -1 after one line naming the bad value. */
@@ -336,7 +337,7 @@ static int cmd_run(int argc, char **argv)
 	if (ro.cusezero && !*ro.cusezero)
 		ro.cusezero = NULL;
 
-	if (file && zab_experiment_load(&e, file))
+	if (file && zab_experiment_load(&e, zab_find_experiment(file)))
 		goto out;
 	for (i = 0; i < nb; i++) {
 		struct zab_bench *bb;
@@ -684,6 +685,7 @@ out:
 
 int main(int argc, char **argv)
 {
+	cz_version_arg(argc, argv, "zab");
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

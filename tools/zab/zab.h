@@ -98,6 +98,8 @@ const char *zab_order_name(enum zab_order o);
 int zab_order_parse(const char *s, enum zab_order *o);
 /* Load an experiment file into e (added to what is there); prints one line on error. */
 int zab_experiment_load(struct zab_experiment *e, const char *path);
+/* NAME or experiments/NAME not found here: $ZAB_EXPERIMENT_PATH, then the installed ones. */
+const char *zab_find_experiment(const char *name);
 /* --bench 'NAME=CMD' [unit=..,better=..] and --variant 'NAME:K=V,K=V' (CLI forms). */
 int zab_bench_spec(struct zab_experiment *e, const char *spec);
 int zab_variant_spec(struct zab_experiment *e, const char *spec);

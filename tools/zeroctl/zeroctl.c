@@ -25,6 +25,7 @@
 
 #include "cusezero.h"
 #include "statsfmt.h"
+#include "cli.h"
 #include "util.h"
 
 struct zc_params {
@@ -127,6 +128,7 @@ int main(int argc, char **argv)
 	uint64_t v;
 	int c, fd, err;
 
+	cz_version_arg(argc, argv, "zeroctl");
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
