@@ -44,7 +44,7 @@ static void zl_usage(FILE *f)
 		"Reads of DEVICE (a device or file) through io_uring; fio's names in [].\n"
 		"\n"
 		"  --bs SIZE            bytes per read (default 4KB; units B KB MB GB, binary)\n"
-		"  --rw read|randread   sequential (default) or random --bs-aligned offsets\n"
+		"  --rw read|randread   sequential (default) or random offsets, multiples of --bs\n"
 		"  --qd N               reads in flight per job (default 1, max %d) [--iodepth]\n"
 		"  --jobs N             threads, each with its own ring (default 1) [--numjobs]\n"
 		"  --time SEC           run for SEC seconds (default %.0f unless --size; suffixes\n"

@@ -1,0 +1,55 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: every long option a program's --help names is in its man page
+# and in its bash completion; --version prints "NAME (cusezero) VERSION" and
+# exits 0.  Programs not built here (no libfuse3 / liburing) are skipped.
+. "$top_srcdir/tests/man/lib.sh"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-help.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+programs | while read -r name bin args; do
+	if [ ! -x "$bin" ]; then
+		skip "$name: not built here ($bin)"
+		continue
+	fi
+	# shellcheck disable=SC2086
+	"$bin" $args >"$tmp/help" 2>&1
+	man_text "$top_srcdir/man/$name.1" >"$tmp/man"
+	comp=$top_srcdir/data/bash-completion/$name
+	missing= nocomp= n=0
+	for opt in $(long_options <"$tmp/help"); do
+		n=$((n + 1))
+		mentions "$tmp/man" "$opt" || missing="$missing $opt"
+		# zab's help quotes a benchmark's option as an example: not one of zab's.
+		[ "$name $opt" = "zab --format" ] && continue
+		mentions "$comp" "$opt" || nocomp="$nocomp $opt"
+	done
+	what="$name $args: $n long options"
+	if [ "$n" -eq 0 ]; then fail "$what: none found in the help text"
+	elif [ -n "$missing" ]; then fail "$what; not in man/$name.1:$missing"
+	else pass "$what, all in man/$name.1"; fi
+	if [ -n "$nocomp" ]; then fail "$what; not in data/bash-completion/$name:$nocomp"
+	else pass "$what, all in data/bash-completion/$name"; fi
+done >"$tmp/tap"
+cat "$tmp/tap"
+tap_n=$(grep -c '^ok\|^not ok' "$tmp/tap")
+tap_failed=$(grep -c '^not ok' "$tmp/tap")
+
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$top_builddir/config.h")
+for pair in "cusezero $CUSEZERO" "zeroctl $ZEROCTL" "zload $ZLOAD" \
+	    "pread_z100k $PREAD_Z100K" "zbench $ZBENCH" "zab $ZAB"; do
+	set -- $pair
+	if [ ! -x "$2" ]; then
+		skip "$1 --version: not built here"
+		continue
+	fi
+	out=$("$2" --version 2>&1)
+	rc=$?
+	case $out in
+	"$1 (cusezero) $version"|"$1 (cusezero) $version (git "*")")
+		ok "$1 --version: '$out'" -- test "$rc" -eq 0 ;;
+	*)	fail "$1 --version: exit $rc, '$out' (want '$1 (cusezero) $version[ (git ...)]')" ;;
+	esac
+done
+done_testing

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Shared by tests/man and tests/install: the programs, how to get their
+# --help, and the man page each is documented in.
+. "$top_srcdir/tests/tap.sh"
+
+# "NAME BINARY HELP-ARGS..." per line; a binary not built here is skipped.
+programs() {
+	cat <<LIST
+cusezero $CUSEZERO --help
+zeroctl $ZEROCTL --help
+zload $ZLOAD --help
+pread_z100k $PREAD_Z100K --help
+zbench $ZBENCH --help
+zbench $ZBENCH memset -h
+zbench $ZBENCH mmap -h
+zbench $ZBENCH align -h
+zab $ZAB --help
+LIST
+}
+
+# The long options a --help text names ("--iodepth_batch_submit", "--poll-us").
+long_options() { grep -oE -- '--[a-z][a-z0-9_-]*[a-z0-9]' | sort -u; }
+
+# A man page as plain words: roff escapes for '-' and fonts dropped.
+man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\(em/ /g' "$1"; }
+
+# mentions FILE OPTION: the option as a whole word (--align, not --align-point).
+mentions() { grep -Eq -- "$2([^a-z0-9_-]|\$)" "$1"; }
+
+# CI installs every tool these tests use (scripts/setup deps): there a missing
+# one is a failure, elsewhere a visible skip.
+need_or_skip() {	# need_or_skip WHAT-IS-MISSING
+	if [ "${CI:-}" = true ]; then
+		echo "Bail out! $1 (CI installs it: scripts/setup deps)"
+		exit 1
+	fi
+	skip_all "$1"
+}
