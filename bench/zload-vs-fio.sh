@@ -1,15 +1,21 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# bench/zload-vs-fio.sh - zload against fio on the same reads (NOT a test).
+# bench/zload-vs-fio.sh - zload against fio on the same reads at the same
+# batching (NOT a test).
 #
 # For /dev/zero and the `zero` file of a cusezero FUSE mount, at bs 4 KiB and
-# 100 KiB, qd 1 and 32, one job: fio (ioengine=io_uring, and psync at qd 1)
-# and zload run back to back, alternating which goes first, RUNS times each;
-# one line per case with the median bandwidth of each and zload/fio (both
-# issue IORING_OP_READV: fio gets nonvectored=0, its default being READ).  The
-# target is a ratio >= 1.0 (zload is at least as efficient a load generator).
-# Numbers on a shared machine are preliminary.
+# 100 KiB, qd 1 and 32, one job: fio (ioengine=io_uring) and zload run back to
+# back, alternating which goes first, RUNS times each; one line per case with
+# the median bandwidth of each and zload/fio.  Both get the SAME command-line
+# options (zload takes fio's names): --bs --iodepth --rw=read --runtime and
+# --iodepth_batch_submit / --iodepth_batch_complete_min, so both submit and
+# reap the same number of reads per io_uring_enter; both issue
+# IORING_OP_READV (fio gets nonvectored=0, its default being READ).  Batching
+# rows at qd 32: "1/1", fio's defaults (one read per submission, reap from
+# one), and "32/1" (the whole queue per submission, zload's default).  The
+# target is a ratio >= 1.0 at every row (zload is at least as efficient a load
+# generator).  Numbers on a shared machine are preliminary.
 #
 #   bench/zload-vs-fio.sh [-n RUNS] [-t SECONDS] [-d DEVICE]...
 #   ZLOAD=./zload CUSEZERO=./cusezero FIO=fio bench/zload-vs-fio.sh
@@ -29,11 +35,11 @@ while getopts n:t:d:h opt; do
 	n) RUNS=$OPTARG ;;
 	t) SECS=$OPTARG ;;
 	d) DEVICES="$DEVICES $OPTARG" ;;
-	h) sed -n '3,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "zload-vs-fio: bad option (see -h)" >&2; exit 1 ;;
+	h) sed -n '3,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) echo "zload-vs-fio: bad option (see -h)" >&2; exit 2 ;;
 	esac
 done
-case $RUNS in ''|*[!0-9]*|0) echo "zload-vs-fio: -n: invalid run count '$RUNS'" >&2; exit 1 ;; esac
+case $RUNS in ''|*[!0-9]*|0) echo "zload-vs-fio: -n: invalid run count '$RUNS'" >&2; exit 2 ;; esac
 
 ZLOAD=${ZLOAD:-./zload}
 CUSEZERO=${CUSEZERO:-./cusezero}
@@ -71,48 +77,52 @@ if [ -z "$DEVICES" ]; then
 	fi
 fi
 
-# Same opcode on both sides: fio's io_uring engine probes and uses
-# IORING_OP_READ by default (nonvectored=-1), zload's default is READV.
-fio_engine_opts() { [ "$1" = io_uring ] && echo --nonvectored=0; }
+# The options both tools get, in fio's spelling: DEVICE BS QD SUBMIT COMPLETE.
+common() {
+	echo "--filename=$1 --rw=read --bs=$2 --iodepth=$3 --iodepth_batch_submit=$4" \
+	     "--iodepth_batch_complete_min=$5 --runtime=$SECS"
+}
 
 # Bytes/sec of one run on stdout (one line), nothing when the run failed.
-fio_bw() {	# DEVICE BS QD ENGINE
+fio_bw() {	# DEVICE BS QD SUBMIT COMPLETE
 	# size= is required on a character device; 1t so time_based never wraps
 	# (fio 3.33 can assert in td_io_queue when it reopens /dev/zero to wrap).
-	if "$FIO" --name=zvf --filename="$1" --rw=read --bs="$2" --iodepth="$3" \
-		--ioengine="$4" $(fio_engine_opts "$4") --size=1t --time_based --runtime="$SECS" --numjobs=1 \
-		--output-format=json 2>"$TMP/fio.err" >"$TMP/fio.json"; then
+	# shellcheck disable=SC2046
+	if "$FIO" --name=zvf --ioengine=io_uring --nonvectored=0 --size=1t --time_based \
+		--numjobs=1 --output-format=json $(common "$@") 2>"$TMP/fio.err" >"$TMP/fio.json"; then
 		v=$(tr -d ' \n' <"$TMP/fio.json" | sed -n 's/.*"read":{[^}]*"bw_bytes":\([0-9]*\).*/\1/p')
 		[ -n "$v" ] && echo "$v" && return
 	fi
-	echo "# fio $4 bs=$2 qd=$3 on $1 failed: $(grep -v '^$' "$TMP/fio.err" | head -n 1)" >&2
+	echo "# fio $* failed: $(grep -v '^$' "$TMP/fio.err" | head -n 1)" >&2
 }
-zload_bw() {	# DEVICE BS QD
-	v=$("$ZLOAD" --bs "$2" --qd "$3" --time "$SECS" --format simple "$1" 2>"$TMP/zl.err") &&
+zload_bw() {	# DEVICE BS QD SUBMIT COMPLETE
+	# shellcheck disable=SC2046
+	v=$("$ZLOAD" --format simple $(common "$@") 2>"$TMP/zl.err") &&
 		[ -n "$v" ] && echo "$v" && return
-	echo "# zload bs=$2 qd=$3 on $1 failed: $(head -n 1 "$TMP/zl.err")" >&2
+	echo "# zload $* failed: $(head -n 1 "$TMP/zl.err")" >&2
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "# psync rows: fio's pread loop vs zload's io_uring at qd 1 (zload has no sync engine):"
-echo "# they price io_uring's per-read cost against a plain syscall, not one tool against the other."
-echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version)"
-printf '%-20s %6s %3s %-8s %12s %12s %7s\n' device bs qd fio-eng "fio GB/s" "zload GB/s" ratio
+echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version), $("$ZLOAD" --version)"
+echo "# batch = iodepth_batch_submit/iodepth_batch_complete_min, the same on both tools;"
+echo "# bandwidth in MiB/s (2^20 bytes/s), medians; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-20s %6s %3s %6s %12s %12s %7s\n' device bs qd batch "fio MiB/s" "zload MiB/s" ratio
 for dev in $DEVICES; do
 	for bs in 4k 100k; do
 		for qd in 1 32; do
-			engines=io_uring
-			[ "$qd" -eq 1 ] && engines="io_uring psync"
-			for eng in $engines; do
+			batches=1/1
+			[ "$qd" -eq 32 ] && batches="1/1 32/1"
+			for b in $batches; do
+				sub=${b%/*} comp=${b#*/}
 				: >"$TMP/f"; : >"$TMP/z"
 				r=1
 				while [ $r -le "$RUNS" ]; do
 					if [ $((r % 2)) -eq 1 ]; then
-						fio_bw "$dev" $bs $qd $eng >>"$TMP/f"
-						zload_bw "$dev" $bs $qd >>"$TMP/z"
+						fio_bw "$dev" $bs $qd "$sub" "$comp" >>"$TMP/f"
+						zload_bw "$dev" $bs $qd "$sub" "$comp" >>"$TMP/z"
 					else
-						zload_bw "$dev" $bs $qd >>"$TMP/z"
-						fio_bw "$dev" $bs $qd $eng >>"$TMP/f"
+						zload_bw "$dev" $bs $qd "$sub" "$comp" >>"$TMP/z"
+						fio_bw "$dev" $bs $qd "$sub" "$comp" >>"$TMP/f"
 					fi
 					r=$((r + 1))
 				done
@@ -120,9 +130,9 @@ for dev in $DEVICES; do
 				nf=$(wc -l <"$TMP/f"); nz=$(wc -l <"$TMP/z")
 				label=$dev
 				[ -n "$MNT" ] && [ "$dev" = "$MNT/zero" ] && label=cusezero-fuse/zero
-				awk -v n="$RUNS" -v nf="$nf" -v nz="$nz" -v d="$label" -v bs=$bs -v qd=$qd -v e=$eng -v f="$f" -v z="$z" 'BEGIN {
-					printf "%-20s %6s %3s %-8s %12.3f %12.3f %7s %s\n", d, bs, qd, e,
-					       f / 1e9, z / 1e9, (f > 0 ? sprintf("%.2f", z / f) : "n/a"),
+				awk -v n="$RUNS" -v nf="$nf" -v nz="$nz" -v d="$label" -v bs=$bs -v qd=$qd -v b="$b" -v f="$f" -v z="$z" 'BEGIN {
+					printf "%-20s %6s %3s %6s %12.1f %12.1f %7s %s\n", d, bs, qd, b,
+					       f / 1048576, z / 1048576, (f > 0 ? sprintf("%.2f", z / f) : "n/a"),
 					       (nf < n || nz < n ? sprintf("(%d/%d fio, %d/%d zload runs ok)", nf, n, nz, n) : "") }'
 			done
 		done

@@ -84,5 +84,35 @@ one_line_error "--bogus" -- "$P" --bogus
 one_line_error "missing device" -- "$P" -n 1 "$TMP/nonexistent"
 one_line_error "two devices" -- "$P" /dev/zero /dev/zero
 ok "-h exits 0" -- sh -c '"$1" -h >/dev/null' sh "$P"
+"$P" -s 3x 2>/dev/null; ok "bad value: exit 2 (usage)" -- test $? -eq 2
+"$P" -n 1 "$TMP/nonexistent" 2>/dev/null; ok "missing device: exit 1 (failure)" -- test $? -eq 1
+
+# Progress on a terminal: script(1) gives pread_z100k one.  A run well over
+# 2 s must show it on stderr, one under 2 s must not; --format simple and
+# json never do.  How long a run takes is read from its own output, so the
+# checks hold on a fast or a slow machine (an in-between run is not judged).
+if command -v script >/dev/null 2>&1; then
+	# Aim for about 5 s, from the time of 50000 calls (warm: page cache,
+	# buffer faulted in), not from the shorter run above.
+	t5=$("$P" -n 50000 --json | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
+	n=$(awk -v t="${t5:-1}" 'BEGIN { n = int(5 / (t / 50000)); print n < 1000 ? 1000 : n }')
+	script -qec "'$P' -n $n" /dev/null >"$TMP/tty" 2>&1
+	secs=$(tr '\r' '\n' <"$TMP/tty" | sed 's/.*\[K//' | grep -Ex '[0-9]+\.[0-9]{6}' | tail -n 1)
+	if awk -v s="${secs:-0}" 'BEGIN { exit !(s > 3) }'; then
+		ok "terminal, $secs s run: progress line (calls, %, MiB/s, time left)" -- \
+			grep -Eq "pread_z100k: [0-9]+/$n calls \([0-9]+%\) [0-9.]+ s, [0-9.]+ MiB/s, [0-9]+ s left" "$TMP/tty"
+		script -qec "'$P' -n $n --format simple" /dev/null >"$TMP/tty2" 2>&1
+		ok "terminal, --format simple: no progress, one number" -- \
+			sh -c "! grep -q 'calls (' '$TMP/tty2' && test \"\$(tr -d '\\r' <'$TMP/tty2' | grep -Ec '^[0-9]+\$')\" -eq 1"
+		script -qec "'$P' -n $n --json" /dev/null >"$TMP/tty3" 2>&1
+		ok "terminal, --json: no progress" -- sh -c "! grep -q 'calls (' '$TMP/tty3'"
+	else
+		skip "terminal run took ${secs:-?} s (want > 3 s to judge the progress line)"
+	fi
+	script -qec "'$P' -n 100" /dev/null >"$TMP/tty4" 2>&1
+	ok "terminal, short run: no progress line" -- sh -c "! grep -q 'calls (' '$TMP/tty4'"
+else
+	skip "no script(1) to give pread_z100k a terminal"
+fi
 
 done_testing
