@@ -26,9 +26,10 @@ trap cleanup EXIT INT TERM
 step "zeroing routines on this CPU ($(uname -m))"
 cusezero --routine help
 
+# zbench prints perf's "GB/sec", 2^30 bytes/s: GiB/s here; the device lines below are 10^9 (GB/s).
 step "in-process throughput, 100 KiB per call (zbench memset -s 100KB -l 2000 -f all)"
 zbench memset -s 100KB -l 2000 -f all |
-	awk -F"'" '/^# function/ { name = $2 } /GB\/sec/ { printf "  %-26s %8.2f GB/s\n", name, $1 }'
+	awk -F"'" '/^# function/ { name = $2 } /GB\/sec/ { printf "  %-26s %8.2f GiB/s\n", name, $1 }'
 
 step "starting the device"
 if [ -e /dev/cuse ] || modprobe cuse 2>/dev/null; then
