@@ -31,9 +31,9 @@ ok "cusezero@.service and 60-cusezero.rules installed" -- \
 ok "cusezero --name pkgtest: ready (FUSE fallback at $dev)" -- \
 	sh -c "cusezero --name pkgtest --pidfile /run/pkgtest.pid && test -e $dev"
 ok "zeroctl $dev: current settings" -- sh -c "zeroctl $dev | grep -q '^routine'"
-ok "zeroctl --routine c_store_loop --align 0, then --stats --json" -- \
-	sh -c "zeroctl $dev --routine c_store_loop --align 0 &&
-	       zeroctl $dev --stats --json | grep -q '\"routine\": *\"c_store_loop\"'"
+ok "zeroctl --routine clear_user_arm64 --align 56, then --stats --json" -- \
+	sh -c "zeroctl $dev --routine clear_user_arm64 --align 56 &&
+	       zeroctl $dev --stats --json | grep -q '\"routine\": *\"clear_user_arm64\"'"
 ok "pread_z100k --verify -n 2000 $dev" -- pread_z100k --verify -n 2000 "$dev"
 ok "zload --verify --size 32MB --iodepth 8 $dev: every byte zero" -- \
 	zload --verify --size 32MB --iodepth 8 "$dev"
