@@ -11,7 +11,8 @@
 #      DEB_BUILD_OPTIONS=nocheck unless set: the suite has just run on this
 #      tree; dpkg-buildpackage runs it again otherwise.
 #   2. lintian: an error or warning not overridden (debian/*.lintian-overrides
-#      say why each override is there) fails the step.
+#      say why each override is there) fails the step.  Where the arm64
+#      libraries are installed (multiarch), the arm64 package is cross-built too.
 #   3. a fresh root: debootstrap --variant=minbase bookworm, made once per
 #      machine and kept as a tarball in $CHROOT_CACHE (default
 #      /var/cache/cusezero-chroot), unpacked anew for every run.
@@ -69,6 +70,29 @@ if grep -Eq '^[EW]: ' "$build/deb/lintian.txt"; then
 	die "lintian: errors or warnings above (explain each in debian/cusezero.lintian-overrides or fix it)"
 fi
 took "lintian clean (overrides shown with O:)"
+
+# ---- 2b. the arm64 package, cross-built where the arm64 libraries are -------
+# (dpkg --add-architecture arm64; libfuse3-dev:arm64 liburing-dev:arm64
+# pkgconf:arm64 and the cross compiler).  Not installed here: the fresh root
+# is this machine's architecture.
+if [ "$(dpkg --print-architecture)" != arm64 ] &&
+   (cd "$src" && dpkg-checkbuilddeps -a arm64) >"$build/deb/arm64-deps.txt" 2>&1; then
+	step "dpkg-buildpackage -a arm64 (cross)"
+	if (cd "$src" && dpkg-buildpackage -a arm64 -us -uc -b) >"$build/deb/build-arm64.log" 2>&1; then
+		deb64=$(ls "$build"/deb/cusezero_*_arm64.deb)
+		bins=$(dpkg-deb -c "$deb64" | sed -n 's|.*\./usr/bin/||p' | sort | tr '\n' ' ')
+		echo "package: $(basename "$deb64"): /usr/bin: $bins"
+		case " $bins" in
+		*" cusezero "*" zload "*) took "cross-built $(basename "$deb64")" ;;
+		*) echo "package: NOTE: the arm64 package lacks cusezero or zload: configure found no" \
+			"arm64 libfuse3/liburing that links (see $build/deb/build-arm64.log)" ;;
+		esac
+	else
+		echo "package: NOTE: the arm64 cross build failed: $(tail -n 3 "$build/deb/build-arm64.log" | tr '\n' ' ')"
+	fi
+else
+	echo "package: arm64 package not cross-built: $(tail -n 1 "$build/deb/arm64-deps.txt" 2>/dev/null)"
+fi
 
 # ---- 3. a fresh root -------------------------------------------------------
 step "a fresh $suite root (debootstrap --variant=minbase, cached in $cache)"
