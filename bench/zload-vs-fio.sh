@@ -17,11 +17,12 @@
 # target is a ratio >= 1.0 at every row (zload is at least as efficient a load
 # generator).  Numbers on a shared machine are preliminary.
 #
-#   bench/zload-vs-fio.sh [-n RUNS] [-t SECONDS] [-d DEVICE]...
+#   bench/zload-vs-fio.sh [-n RUNS] [-t SECONDS] [-c CPU] [-d DEVICE]...
 #   ZLOAD=./zload CUSEZERO=./cusezero FIO=fio bench/zload-vs-fio.sh
 #
 #   -n RUNS     runs per tool and case (default 5)
 #   -t SECONDS  length of each run (default 2; both tools are time-based)
+#   -c CPU      pin both tools' job to CPU (zload --cpu, fio --cpus_allowed)
 #   -d DEVICE   read DEVICE instead of the defaults (repeatable)
 # The FUSE rows need root, /dev/fuse and $CUSEZERO (default ./cusezero):
 # the script mounts the device on a temporary directory and unmounts it.
@@ -30,12 +31,14 @@ set -u
 RUNS=5
 SECS=2
 DEVICES=
-while getopts n:t:d:h opt; do
+CPU=
+while getopts n:t:c:d:h opt; do
 	case $opt in
 	n) RUNS=$OPTARG ;;
 	t) SECS=$OPTARG ;;
+	c) CPU=$OPTARG ;;
 	d) DEVICES="$DEVICES $OPTARG" ;;
-	h) sed -n '3,29s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	h) sed -n '3,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "zload-vs-fio: bad option (see -h)" >&2; exit 2 ;;
 	esac
 done
@@ -89,7 +92,8 @@ fio_bw() {	# DEVICE BS QD SUBMIT COMPLETE
 	# (fio 3.33 can assert in td_io_queue when it reopens /dev/zero to wrap).
 	# shellcheck disable=SC2046
 	if "$FIO" --name=zvf --ioengine=io_uring --nonvectored=0 --size=1t --time_based \
-		--numjobs=1 --output-format=json $(common "$@") 2>"$TMP/fio.err" >"$TMP/fio.json"; then
+		--numjobs=1 --output-format=json ${CPU:+--cpus_allowed=$CPU} $(common "$@") \
+		2>"$TMP/fio.err" >"$TMP/fio.json"; then
 		v=$(tr -d ' \n' <"$TMP/fio.json" | sed -n 's/.*"read":{[^}]*"bw_bytes":\([0-9]*\).*/\1/p')
 		[ -n "$v" ] && echo "$v" && return
 	fi
@@ -97,14 +101,14 @@ fio_bw() {	# DEVICE BS QD SUBMIT COMPLETE
 }
 zload_bw() {	# DEVICE BS QD SUBMIT COMPLETE
 	# shellcheck disable=SC2046
-	v=$("$ZLOAD" --format simple $(common "$@") 2>"$TMP/zl.err") &&
+	v=$("$ZLOAD" --format simple ${CPU:+--cpu $CPU} $(common "$@") 2>"$TMP/zl.err") &&
 		[ -n "$v" ] && echo "$v" && return
 	echo "# zload $* failed: $(head -n 1 "$TMP/zl.err")" >&2
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version), $("$ZLOAD" --version)"
-echo "# batch = iodepth_batch_submit/iodepth_batch_complete_min, the same on both tools;"
+echo "# batch = iodepth_batch_submit/iodepth_batch_complete_min, the same on both tools${CPU:+; both pinned to CPU $CPU}"
 echo "# bandwidth in MiB/s (2^20 bytes/s), medians; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-20s %6s %3s %6s %12s %12s %7s\n' device bs qd batch "fio MiB/s" "zload MiB/s" ratio
 for dev in $DEVICES; do
