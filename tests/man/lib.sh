@@ -18,8 +18,16 @@ zab $ZAB --help
 LIST
 }
 
-# The long options a --help text names ("--iodepth_batch_submit", "--poll-us").
-long_options() { grep -oE -- '--[a-z][a-z0-9_-]*[a-z0-9]' | sort -u; }
+# The long options a --help text names ("--iodepth_batch_submit", "--poll-us");
+# "--export-*" names a family, not an option.
+long_options() { grep -oE -- '--[a-z][a-z0-9_-]*[a-z0-9](-\*)?' | grep -v '\*$' | sort -u; }
+
+# The options a --help text defines: at the start of a line ("  -c, --cycles"),
+# after "[" (a synopsis, an alias list), ", " or "/ " -- not those its prose
+# quotes, as "(e.g. --format simple)".
+defined_options() {
+	grep -oE -- '(^ *|\[|, |/ )--[a-z][a-z0-9_-]*[a-z0-9]' | grep -oE -- '--[a-z0-9_-]+' | sort -u
+}
 
 # A man page as plain words: roff escapes for '-' and fonts dropped.
 man_text() { sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' -e 's/\\(em/ /g' "$1"; }

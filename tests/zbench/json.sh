@@ -49,7 +49,7 @@ done
 "$ZBENCH" --format json align -f memset >"$tmpdir/o" 2>"$tmpdir/e"
 rc=$?
 ok "--format json align: usage error (exit $rc), nothing on stdout: $(cat "$tmpdir/e")" -- \
-	sh -c "test $rc -eq 2 && ! test -s '$tmpdir/o' && grep -q 'format json' '$tmpdir/e'"
+	sh -c "test $rc -eq 2 && ! test -s '$tmpdir/o' && grep -q 'format json: align has no such output' '$tmpdir/e'"
 "$ZBENCH" --format simple align -f memset >"$tmpdir/o" 2>/dev/null
 ok "--format simple align: usage error too" -- test $? -eq 2
 

@@ -40,14 +40,16 @@ static void usage(FILE *out)
 		"129 unknown option (perf's), 2 a --format the command cannot print.\n");
 }
 
+#define ZB_FMT(f) (1u << ZB_FORMAT_##f)
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
-	bool formats;		/* honours --format simple / json */
+	unsigned formats;	/* the --format values the command honours */
 } zb_commands[] = {
-	{ "memset", zb_memset_main, true },
-	{ "mmap",   zb_mmap_main,   true },
-	{ "align",  zb_align_main,  false },
+	{ "memset", zb_memset_main, ZB_FMT(DEFAULT) | ZB_FMT(SIMPLE) | ZB_FMT(JSON) },
+	{ "mmap",   zb_mmap_main,   ZB_FMT(DEFAULT) | ZB_FMT(SIMPLE) | ZB_FMT(JSON) },
+	{ "align",  zb_align_main,  ZB_FMT(DEFAULT) },
 };
 
 /* Global options before the command; -1 to go on, else an exit status. */
@@ -103,8 +105,8 @@ int main(int argc, char **argv)
 		if (strcmp(argv[i], zb_commands[c].name))
 			continue;
 		/* A format the command cannot print is refused, never ignored. */
-		if (format_set && zb_global_format != CZ_FORMAT_DEFAULT && !zb_commands[c].formats) {
-			fprintf(stderr, "zbench: --format %s: %s prints its table only (see zbench %s -h)\n",
+		if (format_set && !(zb_commands[c].formats & (1u << zb_global_format))) {
+			fprintf(stderr, "zbench: --format %s: %s has no such output (see zbench %s -h)\n",
 				zb_global_format == CZ_FORMAT_JSON ? "json" : "simple", argv[i], argv[i]);
 			return CZ_EXIT_USAGE;
 		}

@@ -24,6 +24,10 @@
 
 /* Set by `zbench --format X SUBCOMMAND` (perf's global option position). */
 extern enum cz_format zb_global_format;
+/* zbench's names for lib/cli.h's formats (align.c compares with them). */
+#define ZB_FORMAT_DEFAULT	CZ_FORMAT_DEFAULT
+#define ZB_FORMAT_SIMPLE	CZ_FORMAT_SIMPLE
+#define ZB_FORMAT_JSON		CZ_FORMAT_JSON
 
 /* ---- clocks --------------------------------------------------------------- */
 
