@@ -26,7 +26,8 @@ long_options() { grep -oE -- '--[a-z][a-z0-9_-]*[a-z0-9](-\*)?' | grep -v '\*$' 
 # after "[" (a synopsis, an alias list), ", " or "/ " -- not those its prose
 # quotes, as "(e.g. --format simple)".
 defined_options() {
-	grep -oE -- '(^ *|\[|, |/ )--[a-z][a-z0-9_-]*[a-z0-9]' | grep -oE -- '--[a-z0-9_-]+' | sort -u
+	grep -oE -- '(^ *|\[|, |/ )--[a-z][a-z0-9_-]*[a-z0-9](-\*)?' | grep -v '\*$' |
+		grep -oE -- '--[a-z0-9_-]+' | sort -u
 }
 
 # A man page as plain words: roff escapes for '-' and fonts dropped.
