@@ -248,32 +248,6 @@ static struct zab_variant *new_variant(struct zab_experiment *e, const char *nam
 	return v;
 }
 
-/*
- * An experiment given by name ("quick-alignment") or as "experiments/NAME"
- * that is not there is looked up by its last component in the directories of
- * $ZAB_EXPERIMENT_PATH (colon-separated), then in the installed experiments,
- * CZ_PKGDATADIR/experiments (make install).  Returns name itself when it
- * exists or nothing matches (the open then names it), else a static buffer.
- */
-const char *zab_find_experiment(const char *name)
-{
-	static char found[PATH_MAX];
-	const char *base = strrchr(name, '/'), *env = getenv("ZAB_EXPERIMENT_PATH");
-	char dirs[PATH_MAX], *dir, *save = NULL;
-
-	if (!access(name, F_OK) || (base && strncmp(name, "experiments/", 12)))
-		return name;
-	base = base ? base + 1 : name;
-	snprintf(dirs, sizeof(dirs), "%s%s%s", env ? env : "", env ? ":" : "",
-		 CZ_PKGDATADIR "/experiments");
-	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		if ((size_t)snprintf(found, sizeof(found), "%s/%s", dir, base) < sizeof(found) &&
-		    !access(found, R_OK))
-			return found;
-	}
-	return name;
-}
-
 int zab_experiment_load(struct zab_experiment *e, const char *path)
 {
 	enum { NONE, EXP, BENCH, VAR } sect = NONE;
@@ -659,4 +633,30 @@ static void variant_free(struct zab_variant *v)
 		free(v->where);
 	}
 	memset(v, 0, sizeof(*v));
+}
+
+/*
+ * An experiment given by name ("quick-alignment") or as "experiments/NAME"
+ * that is not there is looked up by its last component in the directories of
+ * $ZAB_EXPERIMENT_PATH (colon-separated), then in the installed experiments,
+ * CZ_PKGDATADIR/experiments (make install).  Returns name itself when it
+ * exists or nothing matches (the open then names it), else a static buffer.
+ */
+const char *zab_find_experiment(const char *name)
+{
+	static char found[PATH_MAX];
+	const char *base = strrchr(name, '/'), *env = getenv("ZAB_EXPERIMENT_PATH");
+	char dirs[PATH_MAX], *dir, *save = NULL;
+
+	if (!access(name, F_OK) || (base && strncmp(name, "experiments/", 12)))
+		return name;
+	base = base ? base + 1 : name;
+	snprintf(dirs, sizeof(dirs), "%s%s%s", env ? env : "", env ? ":" : "",
+		 CZ_PKGDATADIR "/experiments");
+	for (dir = strtok_r(dirs, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
+		if ((size_t)snprintf(found, sizeof(found), "%s/%s", dir, base) < sizeof(found) &&
+		    !access(found, R_OK))
+			return found;
+	}
+	return name;
 }
