@@ -96,12 +96,13 @@ if command -v script >/dev/null 2>&1; then
 	# buffer faulted in), not from the shorter run above.
 	t5=$("$P" -n 50000 --json | sed -n 's/.*"seconds":\([0-9.]*\).*/\1/p')
 	n=$(awk -v t="${t5:-1}" 'BEGIN { n = int(5 / (t / 50000)); print n < 1000 ? 1000 : n }')
-	# A busy machine can make the estimate short: one more try at twice n.
-	for try in 1 2; do
+	# A busy machine can make the estimate wrong: retry, rescaled to 5 s by
+	# the run just made.
+	for try in 1 2 3; do
 		script -qec "'$P' -n $n" /dev/null >"$TMP/tty" 2>&1
 		secs=$(tr '\r' '\n' <"$TMP/tty" | sed 's/.*\[K//' | grep -Ex '[0-9]+\.[0-9]{6}' | tail -n 1)
 		awk -v s="${secs:-0}" 'BEGIN { exit !(s > 3) }' && break
-		n=$((n * 2))
+		n=$(awk -v n="$n" -v s="${secs:-0}" 'BEGIN { printf "%d", n * 5 / (s > 0.5 ? s : 0.5) }')
 	done
 	if awk -v s="${secs:-0}" 'BEGIN { exit !(s > 3) }'; then
 		ok "terminal, $secs s run: progress line (calls, %, MiB/s, time left)" -- \
