@@ -642,6 +642,9 @@ static void variant_free(struct zab_variant *v)
  * CZ_PKGDATADIR/experiments (make install).  Returns name itself when it
  * exists or nothing matches (the open then names it), else a static buffer.
  */
+#ifndef CZ_PKGDATADIR	/* Makefile.am passes $(pkgdatadir); a build without it (scripts/fuzz) */
+#define CZ_PKGDATADIR "/usr/share/cusezero"
+#endif
 const char *zab_find_experiment(const char *name)
 {
 	static char found[PATH_MAX];
