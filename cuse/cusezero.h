@@ -69,8 +69,21 @@ struct cusezero_stats {
 	uint64_t write_bytes;
 	struct cusezero_counters total;
 	struct cusezero_routine_stats per_routine[CUSEZERO_MAX_ROUTINES];
+	/*
+	 * Version 2.  busy_ns: CPU time (user + system) the serving threads
+	 * used, read from the kernel's per-thread CPU clocks when the stats are
+	 * taken -- nothing is timed on the read path for it.  It covers the
+	 * whole service of each request (receive, routine, reply, the kernel's
+	 * copy into the reader done in the daemon's context) and any busy
+	 * polling; time blocked waiting for a request is not in it.
+	 * total.ns / busy_ns is the routine's share of the device's work.
+	 * elapsed_ns: wall-clock time covered by the counters.  Both count
+	 * since the start or the last reset, as the other counters do.
+	 */
+	uint64_t busy_ns;
+	uint64_t elapsed_ns;
 };
-#define CUSEZERO_STATS_VERSION 1
+#define CUSEZERO_STATS_VERSION 2
 
 #define CUSEZERO_IOC_GET_ROUTINE _IOR(CUSEZERO_IOC_MAGIC, 1, struct cusezero_routine)
 #define CUSEZERO_IOC_SET_ROUTINE _IOW(CUSEZERO_IOC_MAGIC, 2, struct cusezero_routine)

@@ -17,7 +17,10 @@
  *
  * Statistics: each thread owns its counters (relaxed atomic stores, no
  * contention); a reader sums them.  Reset records a baseline instead of
- * writing other threads' counters.
+ * writing other threads' counters.  The device's busy time is not timed
+ * here at all: it is the serving threads' CPU time, read from the kernel's
+ * per-thread CPU clocks (pthread_getcpuclockid) when statistics are taken,
+ * so the hot path keeps its one clock pair.
  *
  * Safety: the reply must never contain a non-zero byte.  A routine that
  * returns "bytes not cleared" (a bug, or a fault recovered through its
@@ -29,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "log.h"
 #include "readpath.h"
@@ -58,6 +62,9 @@ struct rp_thread {
 	_Atomic(struct rp_config *) hazard;
 	unsigned char *buf;
 	struct rp_counts counts;        /* written by the owner only */
+	clockid_t cpuclock;             /* this thread's CPU-time clock, if has_cpuclock */
+	bool has_cpuclock;
+	uint64_t cpu_base, cpu_ns;      /* at attach; last reading (kept if the thread is gone) */
 } __attribute__((aligned(64)));
 
 static _Atomic(struct rp_config *) rp_current;
@@ -70,6 +77,7 @@ static __thread struct rp_thread *rp_self;
 static pthread_mutex_t rp_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rp_config *rp_retired;
 static struct rp_counts rp_baseline;
+static uint64_t rp_busy_base, rp_since;       /* busy_ns and time at start / last reset */
 
 static inline void rp_add(uint64_t *ctr, uint64_t v)
 {
@@ -164,8 +172,18 @@ int rp_init(const char *routine, int align, enum zero_point point, uint64_t chun
 		return ret;
 	rp_nthreads = nthreads;
 	rp_poison = poison;
+	rp_since = cz_now_ns();
 	atomic_store(&rp_current, c);
 	return 0;
+}
+
+static uint64_t rp_clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	if (clock_gettime(clk, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 int rp_thread_attach(unsigned idx)
@@ -181,6 +199,11 @@ int rp_thread_attach(unsigned idx)
 	if (p == MAP_FAILED)
 		return -errno;
 	t->buf = p;
+	pthread_mutex_lock(&rp_ctl_lock);
+	/* busy time starts now: the set-up before serving is not device work */
+	t->has_cpuclock = pthread_getcpuclockid(pthread_self(), &t->cpuclock) == 0;
+	t->cpu_base = t->cpu_ns = rp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	pthread_mutex_unlock(&rp_ctl_lock);
 	rp_self = t;
 	return 0;
 }
@@ -325,6 +348,23 @@ static void rp_ctr_sub(struct cusezero_counters *dst, const struct cusezero_coun
 	dst->errors -= b->errors;
 }
 
+/* CPU time of every serving thread so far (called with rp_ctl_lock held). */
+static uint64_t rp_busy_ns(void)
+{
+	uint64_t sum = 0, now;
+	unsigned i;
+
+	for (i = 0; i < rp_nthreads; i++) {
+		struct rp_thread *t = &rp_threads[i];
+
+		/* 0: the thread is gone; its last reading stands */
+		if (t->has_cpuclock && (now = rp_clock_ns(t->cpuclock)) != 0)
+			t->cpu_ns = now;
+		sum += t->cpu_ns - t->cpu_base;
+	}
+	return sum;
+}
+
 /* Sum of every thread's counters (no baseline). */
 static void rp_sum(struct rp_counts *s)
 {
@@ -362,6 +402,8 @@ void rp_get_stats(struct cusezero_stats *st)
 	st->align = cur->align;
 	st->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
 	st->chunk = cur->chunk;
+	st->busy_ns = rp_busy_ns() - rp_busy_base;
+	st->elapsed_ns = cz_now_ns() - rp_since;
 	pthread_mutex_unlock(&rp_ctl_lock);
 
 	st->writes = s.writes;
@@ -380,5 +422,7 @@ void rp_reset_stats(void)
 {
 	pthread_mutex_lock(&rp_ctl_lock);
 	rp_sum(&rp_baseline);
+	rp_busy_base = rp_busy_ns();
+	rp_since = cz_now_ns();
 	pthread_mutex_unlock(&rp_ctl_lock);
 }

@@ -39,6 +39,36 @@ static void sf_printf(struct sf_out *o, const char *fmt, ...)
 	o->pos += (size_t)n;
 }
 
+/*
+ * The two derived figures: routine GB/s (2^30 bytes per second of time
+ * inside the routine, zbench's unit) and the routine's share of the
+ * serving threads' CPU time; both negative when undefined (nothing read).
+ */
+static void sf_derived(const struct cusezero_stats *st, double *gbps, double *share)
+{
+	const struct cusezero_counters *t = &st->total;
+
+	*gbps = t->ns ? (double)t->bytes / ((double)t->ns / 1e9) / (1024.0 * 1024.0 * 1024.0) : -1;
+	*share = st->busy_ns && t->requests ? (double)t->ns / (double)st->busy_ns : -1;
+}
+
+static void sf_text_derived(struct sf_out *o, const struct cusezero_stats *st)
+{
+	double gbps, share;
+
+	sf_derived(st, &gbps, &share);
+	if (gbps < 0)
+		sf_printf(o, "routine_gbps    -\n");
+	else
+		sf_printf(o, "routine_gbps    %.3f\n", gbps);
+	sf_printf(o, "busy_ns         %" PRIu64 "\n", st->busy_ns);
+	if (share < 0)
+		sf_printf(o, "routine_share   -\n");
+	else
+		sf_printf(o, "routine_share   %.1f%%\n", share * 100);
+	sf_printf(o, "elapsed_ns      %" PRIu64 "\n", st->elapsed_ns);
+}
+
 /* Routine names are [a-z0-9_] (registry rule), so no JSON escaping is needed. */
 int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 {
@@ -46,6 +76,7 @@ int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 	const struct cusezero_counters *t = &st->total;
 	uint32_t i;
 	int first = 1;
+	double gbps, share;
 
 	if (!len)
 		return -ENOSPC;
@@ -54,9 +85,17 @@ int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 		sf_printf(&o, "{\"routine\":\"%s\",\"align\":%" PRId32 ",\"align_point\":\"%s\","
 			  "\"chunk\":%" PRIu64 ",\"requests\":%" PRIu64 ",\"bytes\":%" PRIu64
 			  ",\"routine_ns\":%" PRIu64 ",\"routine_errors\":%" PRIu64
-			  ",\"writes\":%" PRIu64 ",\"write_bytes\":%" PRIu64 ",\"per_routine\":[",
+			  ",\"writes\":%" PRIu64 ",\"write_bytes\":%" PRIu64 ",\"busy_ns\":%" PRIu64
+			  ",\"elapsed_ns\":%" PRIu64,
 			  st->routine, st->align, sf_point_name(st->point), st->chunk,
-			  t->requests, t->bytes, t->ns, t->errors, st->writes, st->write_bytes);
+			  t->requests, t->bytes, t->ns, t->errors, st->writes, st->write_bytes,
+			  st->busy_ns, st->elapsed_ns);
+		sf_derived(st, &gbps, &share);
+		if (gbps >= 0)
+			sf_printf(&o, ",\"routine_gbps\":%.3f", gbps);
+		if (share >= 0)
+			sf_printf(&o, ",\"routine_share\":%.4f", share);
+		sf_printf(&o, ",\"per_routine\":[");
 		for (i = 0; i < st->nroutines && i < CUSEZERO_MAX_ROUTINES; i++) {
 			const struct cusezero_routine_stats *r = &st->per_routine[i];
 
@@ -81,6 +120,7 @@ int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 			  "\nwrite_bytes     %" PRIu64 "\n",
 			  st->chunk, t->requests, t->bytes, t->ns, t->errors, st->writes,
 			  st->write_bytes);
+		sf_text_derived(&o, st);
 		for (i = 0; i < st->nroutines && i < CUSEZERO_MAX_ROUTINES; i++) {
 			const struct cusezero_routine_stats *r = &st->per_routine[i];
 

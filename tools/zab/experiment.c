@@ -4,19 +4,23 @@
  *
  *   # comment                    ; comment
  *   [experiment]                 name= sessions= warmups= repeats= retries= timeout=
- *                                order=random|interleave|sequential base= var.NAME=
- *   [benchmark NAME]             cmd= unit= better=higher|lower group=
+ *                                order=random|interleave|sequential colocate=auto|off|CPU
+ *                                base= var.NAME=
+ *   [benchmark NAME]             cmd= unit= better=higher|lower group= in-device=auto|yes|no
  *   [variant NAME]               cmd= env.NAME= var.NAME= routine= align=
  *                                align-point= chunk= frontend=fuse|cuse threads=
  *                                cusezero-args=
  *
- * Every error is one line naming FILE:LINE and the bad key or value.
+ * Every error is one line naming FILE:LINE and the bad key or value; a key
+ * given twice in one section is an error (which one was meant?).
  */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -41,6 +45,34 @@ int zab_order_parse(const char *s, enum zab_order *o)
 		*o = ZAB_ORDER_INTERLEAVE;
 	else if (!strcmp(s, "sequential"))
 		*o = ZAB_ORDER_SEQUENTIAL;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int zab_colocate_parse(const char *s, struct zab_colocate *out)
+{
+	uint64_t v;
+
+	if (!strcmp(s, "auto"))
+		out->mode = ZAB_COLOC_AUTO;
+	else if (!strcmp(s, "off"))
+		out->mode = ZAB_COLOC_OFF;
+	else if (!cz_parse_u64(s, 0, 4095, &v))
+		*out = (struct zab_colocate){ ZAB_COLOC_CPU, (unsigned)v };
+	else
+		return -EINVAL;
+	return 0;
+}
+
+int zab_indev_parse(const char *s, enum zab_indev *out)
+{
+	if (!strcmp(s, "auto"))
+		*out = ZAB_INDEV_AUTO;
+	else if (!strcmp(s, "yes"))
+		*out = ZAB_INDEV_YES;
+	else if (!strcmp(s, "no"))
+		*out = ZAB_INDEV_NO;
 	else
 		return -EINVAL;
 	return 0;
@@ -125,6 +157,8 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 		return parse_uint(v, 86400, &e->timeout) ? -EINVAL : 0;
 	if (!strcmp(k, "order"))
 		return zab_order_parse(v, &e->order);
+	if (!strcmp(k, "colocate"))
+		return zab_colocate_parse(v, &e->colocate);
 	if (!strcmp(k, "base")) {
 		free(e->base);
 		e->base = zab_xstrdup(v);
@@ -145,6 +179,8 @@ static int bench_key(struct zab_bench *b, const char *k, const char *v)
 		b->higher = !strcmp(v, "higher");
 		return 0;
 	}
+	if (!strcmp(k, "in-device"))
+		return zab_indev_parse(v, &b->in_device);
 	if (!strcmp(k, "cmd"))
 		dst = &b->cmd;
 	else if (!strcmp(k, "unit"))
@@ -248,114 +284,190 @@ static struct zab_variant *new_variant(struct zab_experiment *e, const char *nam
 	return v;
 }
 
+/* The parser's state while reading one file. */
+struct loader {
+	struct zab_experiment *e;
+	enum { NONE, EXP, BENCH, VAR } sect;
+	struct zab_bench *b;
+	struct zab_variant *v;
+	char where[512], secname[300];
+	int lineno;
+	/* keys seen in the current section ([experiment]: in all of them), and where */
+	char **keys;
+	int *keyline;
+	size_t nkeys, nexp;      /* nexp: how many of keys belong to [experiment] */
+};
+
+static void loader_forget_keys(struct loader *ld, size_t from)
+{
+	while (ld->nkeys > from)
+		free(ld->keys[--ld->nkeys]);
+}
+
+/* A key given twice in one section: which value was meant?  0, or -1 after one line. */
+static int loader_key_once(struct loader *ld, const char *k)
+{
+	size_t i, from = ld->sect == EXP ? 0 : ld->nexp, to = ld->sect == EXP ? ld->nexp : ld->nkeys;
+
+	for (i = from; i < to; i++)
+		if (!strcmp(ld->keys[i], k)) {
+			fprintf(stderr, "zab: %s: key '%s' given twice in %s (first at line %d)\n",
+				ld->where, k, ld->secname, ld->keyline[i]);
+			return -1;
+		}
+	/* entering a section drops the previous one's keys: [experiment]'s stay first */
+	ld->keys = zab_xrealloc(ld->keys, (ld->nkeys + 1) * sizeof(*ld->keys));
+	ld->keyline = zab_xrealloc(ld->keyline, (ld->nkeys + 1) * sizeof(*ld->keyline));
+	ld->keys[ld->nkeys] = zab_xstrdup(k);
+	ld->keyline[ld->nkeys++] = ld->lineno;
+	if (ld->sect == EXP)
+		ld->nexp++;
+	return 0;
+}
+
+/* "[experiment]", "[benchmark NAME]", "[variant NAME]": 0 or -1 after one line. */
+static int loader_section(struct loader *ld, char *s)
+{
+	char *end = strchr(s, ']'), *k, *val;
+
+	if (!end || end[1]) {
+		fprintf(stderr, "zab: %s: bad section header '%s' (expected [NAME])\n", ld->where, s);
+		return -1;
+	}
+	*end = 0;
+	s = trim(s + 1);
+	snprintf(ld->secname, sizeof(ld->secname), "[%s]", s);
+	loader_forget_keys(ld, ld->nexp);
+	if (!strcmp(s, "experiment")) {
+		ld->sect = EXP;
+		return 0;
+	}
+	k = strchr(s, ' ');
+	val = k ? trim(k + 1) : NULL;
+	if (k)
+		*k = 0;
+	if (!val || !valid_name(val)) {
+		fprintf(stderr, "zab: %s: bad section %s (expected [experiment], [benchmark NAME] or [variant NAME]; names without []=,:{}\")\n",
+			ld->where, ld->secname);
+		return -1;
+	}
+	if (!strcmp(s, "benchmark")) {
+		ld->sect = BENCH;
+		ld->b = new_bench(ld->e, val, ld->where);
+		return ld->b ? 0 : -1;
+	}
+	if (!strcmp(s, "variant")) {
+		ld->sect = VAR;
+		ld->v = new_variant(ld->e, val, ld->where);
+		return ld->v ? 0 : -1;
+	}
+	fprintf(stderr, "zab: %s: unknown section kind '%s' (expected experiment, benchmark or variant)\n",
+		ld->where, s);
+	return -1;
+}
+
+/* "KEY = VALUE" in the current section: 0 or -1 after one line. */
+static int loader_key(struct loader *ld, char *s)
+{
+	char *eq = strchr(s, '='), *k, *val;
+	int ret = 0;
+
+	if (!eq) {
+		fprintf(stderr, "zab: %s: expected KEY = VALUE, got '%s'\n", ld->where, s);
+		return -1;
+	}
+	*eq = 0;
+	k = trim(s);
+	val = trim(eq + 1);
+	switch (ld->sect) {
+	case NONE:
+		fprintf(stderr, "zab: %s: key '%s' before any [section]\n", ld->where, k);
+		return -1;
+	case EXP:
+		ret = experiment_key(ld->e, k, val);
+		break;
+	case BENCH:
+		ret = bench_key(ld->b, k, val);
+		if (!ret && !strcmp(k, "cmd")) {
+			free(ld->b->where);
+			ld->b->where = zab_xstrdup(ld->where);
+		}
+		break;
+	case VAR:
+		ret = variant_key(ld->v, k, val);
+		if (!ret && !strcmp(k, "cmd")) {
+			free(ld->v->where);
+			ld->v->where = zab_xstrdup(ld->where);
+		}
+		break;
+	}
+	if (ret == -ENOENT) {
+		fprintf(stderr, "zab: %s: unknown key '%s' in %s\n", ld->where, k, ld->secname);
+		return -1;
+	}
+	if (ret) {
+		fprintf(stderr, "zab: %s: bad value '%s' for '%s' in %s\n", ld->where, val, k,
+			ld->secname);
+		return -1;
+	}
+	return loader_key_once(ld, k);
+}
+
+/* A directory given where a file belongs: say so, and name the experiment files in it. */
+static int loader_directory(const char *path)
+{
+	char names[256] = "";
+	size_t len = 0, n = 0;
+	struct dirent *de;
+	DIR *d = opendir(path);
+
+	while (d && (de = readdir(d))) {
+		if (de->d_name[0] == '.' || strchr(de->d_name, '.'))
+			continue;   /* README.md and the like are not experiments */
+		if (len + strlen(de->d_name) + 8 < sizeof(names))
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						n ? ", " : "", de->d_name);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	fprintf(stderr, "zab: %s: is a directory, not an experiment file%s%s%s\n", path,
+		n ? " (files in it: " : "", names, n ? ")" : "");
+	return -EISDIR;
+}
+
 int zab_experiment_load(struct zab_experiment *e, const char *path)
 {
-	enum { NONE, EXP, BENCH, VAR } sect = NONE;
-	struct zab_bench *b = NULL;
-	struct zab_variant *v = NULL;
-	char *line = NULL, *s, *k, *val, *eq, where[512], secname[300] = "";
+	struct loader ld = { .e = e, .sect = NONE };
+	char *line = NULL, *s;
 	size_t cap = 0;
-	int lineno = 0, ret = 0;
-	FILE *f = fopen(path, "r");
+	int ret = 0;
+	struct stat st;
+	FILE *f;
 
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return loader_directory(path);
+	f = fopen(path, "r");
 	if (!f) {
 		fprintf(stderr, "zab: %s: %s\n", path, strerror(errno));
 		return -errno;
 	}
 	free(e->file);
 	e->file = zab_xstrdup(path);
-	while (getline(&line, &cap, f) > 0) {
-		lineno++;
-		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+	while (!ret && getline(&line, &cap, f) > 0) {
+		ld.lineno++;
+		snprintf(ld.where, sizeof(ld.where), "%s:%d", path, ld.lineno);
 		s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
-		if (*s == '[') {
-			char *end = strchr(s, ']');
-
-			if (!end || end[1]) {
-				fprintf(stderr, "zab: %s: bad section header '%s' (expected [NAME])\n", where, s);
-				goto bad;
-			}
-			*end = 0;
-			s = trim(s + 1);
-			snprintf(secname, sizeof(secname), "[%s]", s);
-			if (!strcmp(s, "experiment")) {
-				sect = EXP;
-				continue;
-			}
-			k = strchr(s, ' ');
-			val = k ? trim(k + 1) : NULL;
-			if (k)
-				*k = 0;
-			if (!val || !valid_name(val)) {
-				fprintf(stderr, "zab: %s: bad section %s (expected [experiment], [benchmark NAME] or [variant NAME]; names without []=,:{}\")\n",
-					where, secname);
-				goto bad;
-			}
-			if (!strcmp(s, "benchmark")) {
-				sect = BENCH;
-				b = new_bench(e, val, where);
-				if (!b)
-					goto bad;
-			} else if (!strcmp(s, "variant")) {
-				sect = VAR;
-				v = new_variant(e, val, where);
-				if (!v)
-					goto bad;
-			} else {
-				fprintf(stderr, "zab: %s: unknown section kind '%s' (expected experiment, benchmark or variant)\n",
-					where, s);
-				goto bad;
-			}
-			continue;
-		}
-		eq = strchr(s, '=');
-		if (!eq) {
-			fprintf(stderr, "zab: %s: expected KEY = VALUE, got '%s'\n", where, s);
-			goto bad;
-		}
-		*eq = 0;
-		k = trim(s);
-		val = trim(eq + 1);
-		switch (sect) {
-		case NONE:
-			fprintf(stderr, "zab: %s: key '%s' before any [section]\n", where, k);
-			goto bad;
-		case EXP:
-			ret = experiment_key(e, k, val);
-			break;
-		case BENCH:
-			ret = bench_key(b, k, val);
-			if (!ret && !strcmp(k, "cmd")) {
-				free(b->where);
-				b->where = zab_xstrdup(where);
-			}
-			break;
-		case VAR:
-			ret = variant_key(v, k, val);
-			if (!ret && !strcmp(k, "cmd")) {
-				free(v->where);
-				v->where = zab_xstrdup(where);
-			}
-			break;
-		}
-		if (ret == -ENOENT) {
-			fprintf(stderr, "zab: %s: unknown key '%s' in %s\n", where, k, secname);
-			goto bad;
-		}
-		if (ret) {
-			fprintf(stderr, "zab: %s: bad value '%s' for '%s' in %s\n", where, val, k, secname);
-			goto bad;
-		}
+		ret = *s == '[' ? loader_section(&ld, s) : loader_key(&ld, s);
 	}
+	loader_forget_keys(&ld, 0);
+	free(ld.keys);
+	free(ld.keyline);
 	free(line);
 	fclose(f);
-	return 0;
-bad:
-	free(line);
-	fclose(f);
-	return -EINVAL;
+	return ret ? -EINVAL : 0;
 }
 
 int zab_bench_spec(struct zab_experiment *e, const char *spec)

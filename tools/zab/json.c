@@ -42,6 +42,18 @@ char *zab_xstrdup(const char *s)
 	return s ? strcpy(zab_xmalloc(strlen(s) + 1), s) : NULL;
 }
 
+size_t zab_trimmed_len(const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return 1;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return n;
+}
+
 char *zab_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -533,8 +545,11 @@ struct zj *zab_environment(void)
 	struct zj *env = zj_new(ZJ_OBJ);
 	const struct zero_cpu *cpu = zero_cpu();
 	struct utsname u;
+	char *model = zab_xasprintf("%.*s", (int)zab_trimmed_len(cpu->model), cpu->model);
 
-	zj_set(env, "cpu", zj_str(cpu->model[0] ? cpu->model : "unknown"));
+	/* CPUID brand strings are padded with blanks (AMD's to 48 bytes): not part of the name */
+	zj_set(env, "cpu", zj_str(model[0] ? model : "unknown"));
+	free(model);
 	if (!uname(&u)) {
 		zj_set(env, "kernel", zj_str(u.release));
 		zj_set(env, "kernel_version", zj_str(u.version));
@@ -584,16 +599,22 @@ static struct zj *kv_obj(const struct zab_kv *kv, size_t n)
 	return o;
 }
 
-struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
-			   struct zj *env, struct zj *devinfo, uint64_t seed)
-{
-	struct zj *doc = zj_new(ZJ_OBJ), *ex, *arr, *o, *s, *x;
-	size_t b, v, i;
+static const char *const rkind_names[] = {
+	[ZAB_RK_CMD] = "command",
+	[ZAB_RK_DEV_RATE] = "device: bytes per second of routine time",
+	[ZAB_RK_DEV_NS] = "device: routine ns per chunk",
+};
 
-	zj_set(doc, "zab", zj_num(1));
-	zj_set(doc, "sut", zj_str(r->sut));
-	zj_set(doc, "environment", env);
-	ex = zj_set(doc, "experiment", zj_new(ZJ_OBJ));
+static const char *colocate_name(const struct zab_colocate *c)
+{
+	return c->mode == ZAB_COLOC_OFF ? "off" : c->mode == ZAB_COLOC_CPU ? "cpu" : "auto";
+}
+
+static void experiment_json(struct zj *doc, const struct zab_result *r,
+			    const struct zab_experiment *e, struct zj *sessinfo, uint64_t seed)
+{
+	struct zj *ex = zj_set(doc, "experiment", zj_new(ZJ_OBJ));
+
 	zj_set(ex, "name", zj_str(r->title));
 	zj_set(ex, "file", zj_str(e->file));
 	zj_set(ex, "sessions", zj_num(r->sessions));
@@ -604,17 +625,37 @@ struct zj *zab_result_json(const struct zab_result *r, const struct zab_experime
 	zj_set(ex, "seed", zj_num((double)seed));
 	zj_set(ex, "base", zj_str(r->vname[r->base]));
 	zj_set(ex, "vars", kv_obj(e->vars, e->nvars));
+	zj_set(ex, "colocate", zj_str(colocate_name(&e->colocate)));
+	if (e->colocate.mode == ZAB_COLOC_CPU)
+		zj_set(ex, "colocate_cpu", zj_num(e->colocate.cpu));
+	/* per session: the CPU its daemons and benchmarks ran on (null: not co-located) */
+	if (sessinfo)
+		zj_set(ex, "session_placement", zj_dup(sessinfo));
+}
 
-	arr = zj_set(doc, "benchmarks", zj_new(ZJ_ARR));
+static void benchmarks_json(struct zj *doc, const struct zab_result *r,
+			    const struct zab_experiment *e)
+{
+	struct zj *arr = zj_set(doc, "benchmarks", zj_new(ZJ_ARR)), *o;
+	size_t b;
+
 	for (b = 0; b < r->nb; b++) {
 		o = zj_push(arr, zj_new(ZJ_OBJ));
 		zj_set(o, "name", zj_str(r->b[b].name));
 		zj_set(o, "group", zj_str(r->b[b].group));
 		zj_set(o, "unit", zj_str(r->b[b].unit));
 		zj_set(o, "better", zj_str(r->b[b].higher ? "higher" : "lower"));
-		zj_set(o, "cmd", zj_str(e->bench[b].cmd));
+		zj_set(o, "cmd", zj_str(e->bench[r->b[b].src].cmd));
+		zj_set(o, "source", zj_str(rkind_names[r->b[b].kind]));
 	}
-	arr = zj_set(doc, "variants", zj_new(ZJ_ARR));
+}
+
+static void variants_json(struct zj *doc, const struct zab_result *r,
+			  const struct zab_experiment *e, struct zj *devinfo)
+{
+	struct zj *arr = zj_set(doc, "variants", zj_new(ZJ_ARR)), *o, *s;
+	size_t v;
+
 	for (v = 0; v < r->nv; v++) {
 		const struct zab_variant *vv = &e->var[v];
 
@@ -624,19 +665,25 @@ struct zj *zab_result_json(const struct zab_result *r, const struct zab_experime
 			zj_set(o, "cmd", zj_str(vv->cmd));
 		zj_set(o, "env", kv_obj(vv->env, vv->nenv));
 		zj_set(o, "vars", kv_obj(vv->vars, vv->nvars));
-		if (vv->device) {
-			s = zj_set(o, "device", zj_new(ZJ_OBJ));
-			zj_set(s, "routine", zj_str(vv->routine));
-			zj_set(s, "align", zj_str(vv->align));
-			zj_set(s, "align_point", zj_str(vv->align_point));
-			zj_set(s, "chunk", zj_str(vv->chunk));
-			zj_set(s, "frontend", zj_str(vv->frontend ? vv->frontend : "fuse"));
-			zj_set(s, "threads", zj_str(vv->threads));
-			if (devinfo && v < devinfo->n)
-				zj_set(s, "sessions", zj_dup(devinfo->items[v]));
-		}
+		if (!vv->device)
+			continue;
+		s = zj_set(o, "device", zj_new(ZJ_OBJ));
+		zj_set(s, "routine", zj_str(vv->routine));
+		zj_set(s, "align", zj_str(vv->align));
+		zj_set(s, "align_point", zj_str(vv->align_point));
+		zj_set(s, "chunk", zj_str(vv->chunk));
+		zj_set(s, "frontend", zj_str(vv->frontend ? vv->frontend : "fuse"));
+		zj_set(s, "threads", zj_str(vv->threads));
+		if (devinfo && v < devinfo->n)
+			zj_set(s, "sessions", zj_dup(devinfo->items[v]));
 	}
-	arr = zj_set(doc, "cells", zj_new(ZJ_ARR));
+}
+
+static void cells_json(struct zj *doc, const struct zab_result *r)
+{
+	struct zj *arr = zj_set(doc, "cells", zj_new(ZJ_ARR)), *o, *x;
+	size_t b, v, i;
+
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
 			const struct zab_cell *c = zab_cell(r, b, v);
@@ -655,6 +702,20 @@ struct zj *zab_result_json(const struct zab_result *r, const struct zab_experime
 			zj_set(o, "failed", zj_bool(c->failed));
 			zj_set(o, "error", zj_str(c->error));
 		}
+}
+
+struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
+			   struct zj *env, struct zj *devinfo, struct zj *sessinfo, uint64_t seed)
+{
+	struct zj *doc = zj_new(ZJ_OBJ);
+
+	zj_set(doc, "zab", zj_num(1));
+	zj_set(doc, "sut", zj_str(r->sut));
+	zj_set(doc, "environment", env);
+	experiment_json(doc, r, e, sessinfo, seed);
+	benchmarks_json(doc, r, e);
+	variants_json(doc, r, e, devinfo);
+	cells_json(doc, r);
 	return doc;
 }
 

@@ -4,6 +4,7 @@
  * and R repeats) and print the significance tables kernel reviewers read.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 {
 	fputs(
 "usage: zab run [OPTIONS] [EXPERIMENT_FILE]\n"
-"       zab report [--style S] [--detail] [--json FILE] [--sut CLASS] FILE.json...\n"
+"       zab report [--style S] [--detail] [--export-* FILE] [--sut CLASS] FILE.json...\n"
 "\n"
 "An experiment is benchmarks (commands printing one number) x variants, run as\n"
 "S sessions of W warm-ups (discarded) and R measured repeats.  Each session starts\n"
@@ -52,23 +53,34 @@ static void usage(FILE *f)
 "      --retries N        retry a failing run N times before marking the cell FAILED (default 0)\n"
 "      --timeout SEC      kill a run after SEC seconds: a failed run (default 0: none)\n"
 "      --order ORDER      random (default; seeded), interleave (ABAB), sequential (AABB)\n"
-"      --seed N           seed of the random order (printed; replays the same order)\n"
+"      --seed N           seed of the random order and of the co-location CPUs (printed)\n"
+"      --colocate C       auto (default): with device variants, each session runs its\n"
+"                         daemons' serving threads (--sched-idle --cpu N) and every\n"
+"                         benchmark process on one CPU N, rotating per session;\n"
+"                         N: always CPU N; off: let the scheduler place them\n"
+"      --in-device WHEN   auto (default: when every variant is a device variant), yes, no:\n"
+"                         add the result classes taken from the daemon's counters over\n"
+"                         each run: NAME in-device (bytes cleared per second of routine\n"
+"                         time) and NAME in-device per chunk (routine ns per chunk)\n"
 "      --base NAME        the base variant (default: the first)\n"
 "      --name TITLE       experiment title\n"
 "      --sut CLASS        SUT class in headings and JSON (default: the CPU model)\n"
 "      --cusezero PATH    the daemon (default: $CUSEZERO, beside zab, then $PATH)\n"
 "      --dry-run          print the run order and exit\n"
 "      --progress / --no-progress   progress bar on stderr (default: if a terminal)\n"
-"output options (run and report):\n"
+"output options (run and report; every output file is checked before the first run):\n"
 "  -s, --style STYLE      box (default), grid, plain, markdown, detail\n"
 "      --detail           add the detailed view (CI, CV, median, U-test p)\n"
-"  -j, --json FILE        write every raw sample and the environment ('-': stdout,\n"
+"  -j, --json FILE, --export-json FILE\n"
+"                         every raw sample, the settings and the environment ('-': stdout,\n"
 "                         the table then goes to stderr)\n"
+"      --export-markdown FILE   the table as Markdown\n"
+"      --export-csv FILE  one row per cell: statistics, change, verdict (R, I, none)\n"
 "\n"
 "Experiment file (INI; experiments/README.md):\n"
 "  [experiment]        name= sessions= warmups= repeats= retries= timeout=\n"
-"                      order= base= var.NAME=\n"
-"  [benchmark NAME]    cmd= unit= better=higher|lower group=\n"
+"                      order= colocate= base= var.NAME=\n"
+"  [benchmark NAME]    cmd= unit= better=higher|lower group= in-device=\n"
 "  [variant NAME]      routine= align= align-point= chunk= frontend= threads=\n"
 "                      cusezero-args= env.NAME= var.NAME= cmd= arch=\n"
 "\n"
@@ -84,36 +96,137 @@ static void usage(FILE *f)
 "\n"
 "example:\n"
 "  zab run -b 'pread=pread_z100k --format simple -n 20000 {dev}' --unit bytes/sec \\\n"
-"      -v 'contained:routine=clear_user_arm64,align=0' \\\n"
-"      -v 'straddling:routine=clear_user_arm64,align=56' -S 2 -W 1 -R 3\n",
+"      -v 'fast:routine=rep_stosb' -v 'slow:routine=c_store_loop' -S 3 -W 1 -R 3\n",
 	      f);
 }
+
+/* ---- output files ------------------------------------------------------------------ */
+
+struct out_file {
+	const char *opt;     /* for messages */
+	const char *path;    /* NULL: not asked for; "-": stdout */
+	FILE *f;
+	bool created;        /* we created it: removed again if nothing is written */
+};
 
 struct out_opts {
 	enum zab_style style;
 	bool detail;
-	const char *json;
+	struct out_file json, md, csv;
 };
 
-static int write_json(const char *path, const struct zj *doc)
+static void out_init(struct out_opts *oo)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	memset(oo, 0, sizeof(*oo));
+	oo->style = ZAB_STYLE_BOX;
+	oo->json.opt = "--export-json";
+	oo->md.opt = "--export-markdown";
+	oo->csv.opt = "--export-csv";
+}
 
-	if (!f) {
-		fprintf(stderr, "zab: --json %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	zj_write(f, doc);
-	if (f != stdout && fclose(f)) {
-		fprintf(stderr, "zab: --json %s: %s\n", path, strerror(errno));
-		return -EIO;
+/*
+ * Open (not truncate) an output file before anything runs: a typo in a
+ * path must not cost an experiment's worth of runs.
+ */
+static int out_open(struct out_file *of)
+{
+	int fd;
+
+	if (!of->path || !strcmp(of->path, "-"))
+		return 0;
+	fd = open(of->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		of->created = true;
+	else if (errno == EEXIST)
+		fd = open(of->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || !(of->f = fdopen(fd, "w"))) {
+		fprintf(stderr, "zab: %s %s: %s\n", of->opt, of->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
 	}
 	return 0;
 }
 
-static void output(struct zab_result *const *r, size_t n, const struct out_opts *oo)
+static void out_discard(struct out_file *of)
 {
-	FILE *f = oo->json && !strcmp(oo->json, "-") ? stderr : stdout;
+	if (of->f) {
+		fclose(of->f);
+		if (of->created)
+			unlink(of->path);
+	}
+	of->f = NULL;
+}
+
+static bool out_stdout(const struct out_opts *oo)
+{
+	return (oo->json.path && !strcmp(oo->json.path, "-")) ||
+	       (oo->md.path && !strcmp(oo->md.path, "-")) ||
+	       (oo->csv.path && !strcmp(oo->csv.path, "-"));
+}
+
+static int outputs_open(struct out_opts *oo)
+{
+	if (out_open(&oo->json) || out_open(&oo->md) || out_open(&oo->csv)) {
+		out_discard(&oo->json);
+		out_discard(&oo->md);
+		out_discard(&oo->csv);
+		return -1;
+	}
+	return 0;
+}
+
+static void outputs_discard(struct out_opts *oo)
+{
+	out_discard(&oo->json);
+	out_discard(&oo->md);
+	out_discard(&oo->csv);
+}
+
+struct out_what {
+	struct zab_result *const *r;
+	size_t n;
+	const struct zj *doc;
+};
+
+static void write_one(const struct out_file *of, FILE *f, const struct out_what *w,
+		      const struct out_opts *oo)
+{
+	if (of == &oo->json)
+		zj_write(f, w->doc);
+	else if (of == &oo->md)
+		zab_render(f, w->r, w->n, ZAB_STYLE_MARKDOWN);
+	else
+		zab_render_csv(f, w->r, w->n);
+}
+
+/* Replace the file's content with the output: 0, or -1 after one line. */
+static int out_write(struct out_file *of, const struct out_what *w, const struct out_opts *oo)
+{
+	int ret = 0;
+
+	if (!of->path)
+		return 0;
+	if (!of->f) {
+		write_one(of, stdout, w, oo);
+		return fflush(stdout) ? -1 : 0;
+	}
+	if (ftruncate(fileno(of->f), 0) == 0)
+		write_one(of, of->f, w, oo);
+	if (ferror(of->f) | fclose(of->f)) {
+		fprintf(stderr, "zab: %s %s: %s\n", of->opt, of->path, strerror(errno));
+		ret = -1;
+	}
+	of->f = NULL;
+	return ret;
+}
+
+/* The table (stdout, or stderr when an export goes to stdout), then the files.  0 or 2. */
+static int output(struct zab_result *const *r, size_t n, const struct zj *doc, struct out_opts *oo)
+{
+	FILE *f = out_stdout(oo) ? stderr : stdout;
+	const struct out_what w = { r, n, doc };
+	int ret = 0;
 
 	zab_render(f, r, n, oo->style);
 	if (oo->detail && oo->style != ZAB_STYLE_DETAIL) {
@@ -121,6 +234,9 @@ static void output(struct zab_result *const *r, size_t n, const struct out_opts 
 		zab_render(f, r, n, ZAB_STYLE_DETAIL);
 	}
 	fflush(f);
+	if (out_write(&oo->json, &w, oo) | out_write(&oo->md, &w, oo) | out_write(&oo->csv, &w, oo))
+		ret = 2;
+	return ret;
 }
 
 static int parse_count(const char *opt, const char *s, unsigned min, unsigned *out)
@@ -153,6 +269,7 @@ static const char *group_of(const char *cmd)
 enum {
 	OPT_UNIT = 256, OPT_LOWER, OPT_GROUP, OPT_VAR, OPT_RETRIES, OPT_ORDER, OPT_SEED, OPT_BASE,
 	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL, OPT_TIMEOUT,
+	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV,
 };
 
 static const struct option run_opts[] = {
@@ -170,6 +287,8 @@ static const struct option run_opts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "colocate", required_argument, NULL, OPT_COLOCATE },
+	{ "in-device", required_argument, NULL, OPT_INDEV },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "sut", required_argument, NULL, OPT_SUT },
@@ -180,285 +299,390 @@ static const struct option run_opts[] = {
 	{ "style", required_argument, NULL, 's' },
 	{ "detail", no_argument, NULL, OPT_DETAIL },
 	{ "json", required_argument, NULL, 'j' },
+	{ "export-json", required_argument, NULL, 'j' },
+	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
+	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-/* CLI values override the experiment file's, whatever the order of the options. */
-struct cli_over {
+/* An output option shared by run and report: 1 if opt was one, 0 if not, -1 on a bad value. */
+static int output_option(int c, const char *arg, struct out_opts *oo)
+{
+	switch (c) {
+	case 's':
+		return style_option(arg, &oo->style) ? -1 : 1;
+	case OPT_DETAIL:
+		oo->detail = true;
+		return 1;
+	case 'j':
+		oo->json.path = arg;
+		return 1;
+	case OPT_EXPORT_MD:
+		oo->md.path = arg;
+		return 1;
+	case OPT_EXPORT_CSV:
+		oo->csv.path = arg;
+		return 1;
+	}
+	return 0;
+}
+
+/* What the command line says; CLI values override the file's, whatever the order. */
+struct run_cli {
+	const char *file, *sut, *title;
+	char *bspecs[ZAB_MAX_ITEMS], *vspecs[ZAB_MAX_ITEMS], *vars[ZAB_MAX_ITEMS];
+	char *units[ZAB_MAX_ITEMS], *groups[ZAB_MAX_ITEMS];
+	bool lower[ZAB_MAX_ITEMS];
+	size_t nb, nv, nvars;
 	unsigned sessions, warmups, repeats, retries, timeout;
-	bool has_s, has_w, has_r, has_retries, has_order, has_timeout;
+	bool has_s, has_w, has_r, has_retries, has_order, has_timeout, has_seed, has_coloc, has_indev;
 	enum zab_order order;
+	struct zab_colocate colocate;
+	enum zab_indev in_device;
+	char *base;
 };
 
-static int cmd_run(int argc, char **argv)
+/* Options that belong to the last --bench.  0 or -1. */
+static int bench_option(struct run_cli *cli, int c, const char *arg)
 {
-	struct zab_experiment e = { .sessions = 1, .repeats = 1 };
-	struct zab_run_opts ro = { .progress = isatty(2) };
-	struct out_opts oo = { .style = ZAB_STYLE_BOX };
-	struct cli_over co = { 0 };
-	struct zab_result r = { 0 }, *rp = &r;
-	struct zj *devinfo = NULL, *doc;
-	const char *file = NULL, *sut = NULL, *title = NULL;
-	char *bspecs[ZAB_MAX_ITEMS], *vspecs[ZAB_MAX_ITEMS], *vars[ZAB_MAX_ITEMS];
-	char *units[ZAB_MAX_ITEMS] = { 0 }, *groups[ZAB_MAX_ITEMS] = { 0 };
-	bool lower[ZAB_MAX_ITEMS] = { 0 }, has_seed = false;
-	size_t nb = 0, nv = 0, nvars = 0, i, b, v;
+	if (!cli->nb) {
+		fprintf(stderr, "zab: --%s must follow a --bench\n",
+			c == OPT_UNIT ? "unit" : c == OPT_LOWER ? "lower" : "group");
+		return -1;
+	}
+	if (c == OPT_UNIT)
+		cli->units[cli->nb - 1] = (char *)arg;
+	else if (c == OPT_GROUP)
+		cli->groups[cli->nb - 1] = (char *)arg;
+	else
+		cli->lower[cli->nb - 1] = true;
+	return 0;
+}
+
+/* The experiment's settings (-S -W -R --retries --timeout --order --colocate --in-device). */
+static int setting_option(struct run_cli *cli, int c, const char *arg)
+{
+	switch (c) {
+	case 'S':
+		cli->has_s = true;
+		return parse_count("--sessions", arg, 1, &cli->sessions);
+	case 'W':
+		cli->has_w = true;
+		return parse_count("--warmups", arg, 0, &cli->warmups);
+	case 'R':
+		cli->has_r = true;
+		return parse_count("--repeats", arg, 1, &cli->repeats);
+	case OPT_RETRIES:
+		cli->has_retries = true;
+		return parse_count("--retries", arg, 0, &cli->retries);
+	case OPT_TIMEOUT:
+		cli->has_timeout = true;
+		return parse_count("--timeout", arg, 0, &cli->timeout);
+	case OPT_ORDER:
+		cli->has_order = true;
+		if (!zab_order_parse(arg, &cli->order))
+			return 0;
+		fprintf(stderr, "zab: --order '%s': expected random, interleave or sequential\n", arg);
+		return -1;
+	case OPT_COLOCATE:
+		cli->has_coloc = true;
+		if (!zab_colocate_parse(arg, &cli->colocate))
+			return 0;
+		fprintf(stderr, "zab: --colocate '%s': expected auto, off or a CPU number\n", arg);
+		return -1;
+	case OPT_INDEV:
+		cli->has_indev = true;
+		if (!zab_indev_parse(arg, &cli->in_device))
+			return 0;
+		fprintf(stderr, "zab: --in-device '%s': expected auto, yes or no\n", arg);
+		return -1;
+	}
+	return -1;
+}
+
+/* One run option: 0, 1 (--help printed) or -1 (error printed; or usage on stderr). */
+static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_opts *oo, int c)
+{
 	uint64_t u;
-	int c, ret = 2;
+	int k = output_option(c, optarg, oo);
+
+	if (k)
+		return k < 0 ? -1 : 0;
+	switch (c) {
+	case 'e':
+		cli->file = optarg;
+		return 0;
+	case 'b':
+	case 'v':
+		if ((c == 'b' ? cli->nb : cli->nv) == ZAB_MAX_ITEMS) {
+			fprintf(stderr, "zab: more than %d --%s options\n", ZAB_MAX_ITEMS,
+				c == 'b' ? "bench" : "variant");
+			return -1;
+		}
+		if (c == 'b')
+			cli->bspecs[cli->nb++] = optarg;
+		else
+			cli->vspecs[cli->nv++] = optarg;
+		return 0;
+	case OPT_UNIT:
+	case OPT_LOWER:
+	case OPT_GROUP:
+		return bench_option(cli, c, optarg);
+	case OPT_VAR:
+		if (cli->nvars == ZAB_MAX_ITEMS || !strchr(optarg, '=')) {
+			fprintf(stderr, "zab: --var '%s': expected NAME=VALUE\n", optarg);
+			return -1;
+		}
+		cli->vars[cli->nvars++] = optarg;
+		return 0;
+	case 'S': case 'W': case 'R': case OPT_RETRIES: case OPT_TIMEOUT: case OPT_ORDER:
+	case OPT_COLOCATE: case OPT_INDEV:
+		return setting_option(cli, c, optarg) ? -1 : 0;
+	case OPT_SEED:
+		if (cz_parse_u64(optarg, 0, (1ull << 53) - 1, &u)) {
+			fprintf(stderr, "zab: --seed '%s': expected a number below 2^53\n", optarg);
+			return -1;
+		}
+		ro->seed = u;
+		cli->has_seed = true;
+		return 0;
+	case OPT_BASE:
+		cli->base = optarg;
+		return 0;
+	case OPT_NAME:
+		cli->title = optarg;
+		return 0;
+	case OPT_SUT:
+		cli->sut = optarg;
+		return 0;
+	case OPT_CUSEZERO:
+		ro->cusezero = optarg;
+		return 0;
+	case OPT_DRY:
+		ro->dry_run = true;
+		return 0;
+	case OPT_PROGRESS:
+	case OPT_NOPROGRESS:
+		ro->progress = c == OPT_PROGRESS;
+		return 0;
+	case 'h':
+		usage(stdout);
+		return 1;
+	}
+	usage(stderr);
+	return -1;
+}
+
+/* Parse run's command line: 0, 1 (--help: exit 0) or -1 (exit 2). */
+static int run_parse(int argc, char **argv, struct run_cli *cli, struct zab_run_opts *ro,
+		     struct out_opts *oo)
+{
+	int c, ret;
 
 	while ((c = getopt_long(argc, argv, "e:b:v:S:W:R:s:j:h", run_opts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			file = optarg;
-			break;
-		case 'b':
-			if (nb == ZAB_MAX_ITEMS)
-				goto usage_err;
-			bspecs[nb++] = optarg;
-			break;
-		case OPT_UNIT:
-		case OPT_LOWER:
-		case OPT_GROUP:
-			if (!nb) {
-				fprintf(stderr, "zab: --%s must follow a --bench\n",
-					c == OPT_UNIT ? "unit" : c == OPT_LOWER ? "lower" : "group");
-				goto out;
-			}
-			if (c == OPT_UNIT)
-				units[nb - 1] = optarg;
-			else if (c == OPT_GROUP)
-				groups[nb - 1] = optarg;
-			else
-				lower[nb - 1] = true;
-			break;
-		case 'v':
-			if (nv == ZAB_MAX_ITEMS)
-				goto usage_err;
-			vspecs[nv++] = optarg;
-			break;
-		case OPT_VAR:
-			if (nvars == ZAB_MAX_ITEMS || !strchr(optarg, '=')) {
-				fprintf(stderr, "zab: --var '%s': expected NAME=VALUE\n", optarg);
-				goto out;
-			}
-			vars[nvars++] = optarg;
-			break;
-		case 'S':
-			if (parse_count("--sessions", optarg, 1, &co.sessions))
-				goto out;
-			co.has_s = true;
-			break;
-		case 'W':
-			if (parse_count("--warmups", optarg, 0, &co.warmups))
-				goto out;
-			co.has_w = true;
-			break;
-		case 'R':
-			if (parse_count("--repeats", optarg, 1, &co.repeats))
-				goto out;
-			co.has_r = true;
-			break;
-		case OPT_RETRIES:
-			if (parse_count("--retries", optarg, 0, &co.retries))
-				goto out;
-			co.has_retries = true;
-			break;
-		case OPT_TIMEOUT:
-			if (parse_count("--timeout", optarg, 0, &co.timeout))
-				goto out;
-			co.has_timeout = true;
-			break;
-		case OPT_ORDER:
-			if (zab_order_parse(optarg, &co.order)) {
-				fprintf(stderr, "zab: --order '%s': expected random, interleave or sequential\n",
-					optarg);
-				goto out;
-			}
-			co.has_order = true;
-			break;
-		case OPT_SEED:
-			if (cz_parse_u64(optarg, 0, (1ull << 53) - 1, &u)) {
-				fprintf(stderr, "zab: --seed '%s': expected a number below 2^53\n", optarg);
-				goto out;
-			}
-			ro.seed = u;
-			has_seed = true;
-			break;
-		case OPT_BASE:
-			free(e.base);
-			e.base = zab_xstrdup(optarg);
-			break;
-		case OPT_NAME:
-			title = optarg;
-			break;
-		case OPT_SUT:
-			sut = optarg;
-			break;
-		case OPT_CUSEZERO:
-			ro.cusezero = optarg;
-			break;
-		case OPT_DRY:
-			ro.dry_run = true;
-			break;
-		case OPT_PROGRESS:
-			ro.progress = true;
-			break;
-		case OPT_NOPROGRESS:
-			ro.progress = false;
-			break;
-		case 's':
-			if (style_option(optarg, &oo.style))
-				goto out;
-			break;
-		case OPT_DETAIL:
-			oo.detail = true;
-			break;
-		case 'j':
-			oo.json = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			ret = 0;
-			goto out;
-		default:
-			goto usage_err;
-		}
+		ret = run_option(cli, ro, oo, c);
+		if (ret)
+			return ret;
 	}
 	if (optind < argc) {
-		if (file || optind + 1 < argc) {
-			fprintf(stderr, "zab: run: unexpected argument '%s'\n", argv[file ? optind : optind + 1]);
-			goto out;
+		if (cli->file || optind + 1 < argc) {
+			fprintf(stderr, "zab: run: unexpected argument '%s'\n",
+				argv[cli->file ? optind : optind + 1]);
+			return -1;
 		}
-		file = argv[optind];
+		cli->file = argv[optind];
 	}
-	if (!ro.cusezero)
-		ro.cusezero = getenv("CUSEZERO");
-	if (ro.cusezero && !*ro.cusezero)
-		ro.cusezero = NULL;
+	if (!ro->cusezero)
+		ro->cusezero = getenv("CUSEZERO");
+	if (ro->cusezero && !*ro->cusezero)
+		ro->cusezero = NULL;
+	return 0;
+}
 
-	if (file && zab_experiment_load(&e, zab_find_experiment(file)))
-		goto out;
-	for (i = 0; i < nb; i++) {
-		struct zab_bench *bb;
+/* --var NAME=VALUE: set (or replace) the experiment's var.NAME. */
+static int apply_var(struct zab_experiment *e, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	size_t i;
 
-		if (zab_bench_spec(&e, bspecs[i]))
-			goto out;
-		bb = &e.bench[e.nbench - 1];
-		bb->unit = zab_xstrdup(units[i]);
-		bb->group = zab_xstrdup(groups[i]);
-		bb->higher = !lower[i];
-	}
-	for (i = 0; i < nv; i++)
-		if (zab_variant_spec(&e, vspecs[i]))
-			goto out;
-	for (i = 0; i < nvars; i++) {
-		char *k = zab_xstrdup(vars[i]), *eq = strchr(k, '=');
-		char *key;
-
-		*eq = 0;
-		key = zab_xasprintf("var.%s", k);
-		/* reuse the file syntax's checks via a one-line pseudo file is overkill: set directly */
-		if (e.nvars == ZAB_MAX_ITEMS) {
-			free(key);
-			free(k);
-			goto usage_err;
+	for (i = 0; i < e->nvars; i++)
+		if (strlen(e->vars[i].key) == (size_t)(eq - spec) &&
+		    !strncmp(e->vars[i].key, spec, (size_t)(eq - spec))) {
+			free(e->vars[i].val);
+			e->vars[i].val = zab_xstrdup(eq + 1);
+			return 0;
 		}
-		for (b = 0; b < e.nvars && strcmp(e.vars[b].key, k); b++)
-			;
-		if (b < e.nvars) {
-			free(e.vars[b].val);
-			e.vars[b].val = zab_xstrdup(eq + 1);
-			free(k);
-		} else {
-			e.vars[e.nvars].key = k;
-			e.vars[e.nvars++].val = zab_xstrdup(eq + 1);
-		}
-		free(key);
+	if (e->nvars == ZAB_MAX_ITEMS) {
+		fprintf(stderr, "zab: --var '%s': more than %d variables\n", spec, ZAB_MAX_ITEMS);
+		return -1;
 	}
-	if (co.has_s)
-		e.sessions = co.sessions;
-	if (co.has_w)
-		e.warmups = co.warmups;
-	if (co.has_r)
-		e.repeats = co.repeats;
-	if (co.has_retries)
-		e.retries = co.retries;
-	if (co.has_timeout)
-		e.timeout = co.timeout;
-	if (co.has_order)
-		e.order = co.order;
-	if (title) {
-		free(e.name);
-		e.name = zab_xstrdup(title);
-	}
-	if (zab_experiment_check(&e))
-		goto out;
-	if (!has_seed) {
-		struct timespec ts;
+	e->vars[e->nvars].key = zab_xasprintf("%.*s", (int)(eq - spec), spec);
+	e->vars[e->nvars++].val = zab_xstrdup(eq + 1);
+	return 0;
+}
 
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ro.seed = ((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid()) %
-			  4000000000u;
-	}
-	for (b = 0; b < e.nbench; b++) {
-		if (!e.bench[b].group) {
-			/* the program's name, after {var} expansion: "{pread} ..." -> pread_z100k */
-			char *bad = NULL, *x = zab_expand(e.bench[b].cmd, e.vars, e.nvars, &bad);
+static void apply_settings(struct zab_experiment *e, const struct run_cli *cli)
+{
+	size_t b;
 
-			e.bench[b].group = zab_xstrdup(group_of(x ? x : e.bench[b].cmd));
+	if (cli->has_s)
+		e->sessions = cli->sessions;
+	if (cli->has_w)
+		e->warmups = cli->warmups;
+	if (cli->has_r)
+		e->repeats = cli->repeats;
+	if (cli->has_retries)
+		e->retries = cli->retries;
+	if (cli->has_timeout)
+		e->timeout = cli->timeout;
+	if (cli->has_order)
+		e->order = cli->order;
+	if (cli->has_coloc)
+		e->colocate = cli->colocate;
+	for (b = 0; cli->has_indev && b < e->nbench; b++)
+		e->bench[b].in_device = cli->in_device;
+	if (cli->title) {
+		free(e->name);
+		e->name = zab_xstrdup(cli->title);
+	}
+	if (cli->base) {
+		free(e->base);
+		e->base = zab_xstrdup(cli->base);
+	}
+}
+
+/* Every benchmark's group: the program's name after {var} expansion ("{pread} ..." -> pread_z100k). */
+static void default_groups(struct zab_experiment *e)
+{
+	size_t b;
+
+	for (b = 0; b < e->nbench; b++) {
+		if (!e->bench[b].group) {
+			char *bad = NULL, *x = zab_expand(e->bench[b].cmd, e->vars, e->nvars, &bad);
+
+			e->bench[b].group = zab_xstrdup(group_of(x ? x : e->bench[b].cmd));
 			free(x);
 			free(bad);
 		}
-		if (!e.bench[b].unit)
-			e.bench[b].unit = zab_xstrdup("");
+		if (!e->bench[b].unit)
+			e->bench[b].unit = zab_xstrdup("");
 	}
+}
 
-	r.sut = sut ? zab_xstrdup(sut) : zab_default_sut();
-	r.title = zab_xstrdup(e.name ? e.name : (file ? file : "command line"));
-	r.sessions = e.sessions;
-	r.warmups = e.warmups;
-	r.repeats = e.repeats;
-	r.nb = e.nbench;
-	r.nv = e.nvar;
-	for (b = 0; b < e.nbench; b++) {
-		r.b[b].name = zab_xstrdup(e.bench[b].name);
-		r.b[b].group = zab_xstrdup(e.bench[b].group);
-		r.b[b].unit = zab_xstrdup(e.bench[b].unit);
-		r.b[b].higher = e.bench[b].higher;
-	}
-	for (v = 0; v < e.nvar; v++) {
-		r.vname[v] = zab_xstrdup(e.var[v].name);
-		if (e.base && !strcmp(e.base, e.var[v].name))
-			r.base = v;
-	}
-	r.cells = zab_xmalloc(r.nb * r.nv * sizeof(*r.cells));
+/* The experiment: its file, then the command line's benchmarks, variants, vars, settings. */
+static int run_build(struct zab_experiment *e, const struct run_cli *cli)
+{
+	size_t i;
 
-	if (!ro.dry_run)
-		fprintf(stderr, "zab: %s: %zu benchmark%s x %zu variants, %u session%s x (%u warm-up%s + %u repeat%s) = %zu runs; order %s, seed %llu (replay: --seed %llu)\n",
-			r.title, e.nbench, e.nbench == 1 ? "" : "s", e.nvar, e.sessions,
-			e.sessions == 1 ? "" : "s", e.warmups, e.warmups == 1 ? "" : "s", e.repeats,
-			e.repeats == 1 ? "" : "s",
-			(size_t)e.sessions * (e.warmups + e.repeats) * e.nbench * e.nvar,
-			zab_order_name(e.order), (unsigned long long)ro.seed, (unsigned long long)ro.seed);
-	devinfo = zj_new(ZJ_ARR);
-	ret = zab_run(&e, &ro, &r, devinfo);
-	if (ret < 0) {
-		ret = 2;
+	if (cli->file && zab_experiment_load(e, zab_find_experiment(cli->file)))
+		return -1;
+	for (i = 0; i < cli->nb; i++) {
+		struct zab_bench *bb;
+
+		if (zab_bench_spec(e, cli->bspecs[i]))
+			return -1;
+		bb = &e->bench[e->nbench - 1];
+		bb->unit = zab_xstrdup(cli->units[i]);
+		bb->group = zab_xstrdup(cli->groups[i]);
+		bb->higher = !cli->lower[i];
+	}
+	for (i = 0; i < cli->nv; i++)
+		if (zab_variant_spec(e, cli->vspecs[i]))
+			return -1;
+	for (i = 0; i < cli->nvars; i++)
+		if (apply_var(e, cli->vars[i]))
+			return -1;
+	apply_settings(e, cli);
+	if (zab_experiment_check(e))
+		return -1;
+	default_groups(e);
+	return 0;
+}
+
+static uint64_t time_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid()) % 4000000000u;
+}
+
+/* The result's frame: SUT, title, sizes, result classes, variants, empty cells. */
+static int result_init(struct zab_result *r, const struct zab_experiment *e, const struct run_cli *cli)
+{
+	size_t v;
+
+	r->sut = cli->sut ? zab_xstrdup(cli->sut) : zab_default_sut();
+	r->title = zab_xstrdup(e->name ? e->name : (cli->file ? cli->file : "command line"));
+	r->sessions = e->sessions;
+	r->warmups = e->warmups;
+	r->repeats = e->repeats;
+	if (zab_result_rows(r, e))
+		return -1;
+	r->nv = e->nvar;
+	for (v = 0; v < e->nvar; v++) {
+		r->vname[v] = zab_xstrdup(e->var[v].name);
+		if (e->base && !strcmp(e->base, e->var[v].name))
+			r->base = v;
+	}
+	r->cells = calloc(r->nb * r->nv, sizeof(*r->cells));
+	if (!r->cells)
+		abort();
+	return 0;
+}
+
+static void announce(const struct zab_result *r, const struct zab_experiment *e, uint64_t seed)
+{
+	fprintf(stderr, "zab: %s: %zu benchmark%s x %zu variants, %u session%s x (%u warm-up%s + %u repeat%s) = %zu runs; order %s, seed %llu (replay: --seed %llu)\n",
+		r->title, e->nbench, e->nbench == 1 ? "" : "s", e->nvar, e->sessions,
+		e->sessions == 1 ? "" : "s", e->warmups, e->warmups == 1 ? "" : "s", e->repeats,
+		e->repeats == 1 ? "" : "s",
+		(size_t)e->sessions * (e->warmups + e->repeats) * e->nbench * e->nvar,
+		zab_order_name(e->order), (unsigned long long)seed, (unsigned long long)seed);
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	static struct run_cli cli;
+	struct zab_experiment e = { .sessions = 1, .repeats = 1 };
+	struct zab_run_opts ro = { .progress = isatty(2) };
+	struct zab_result r = { 0 }, *rp = &r;
+	struct zj *devinfo = zj_new(ZJ_ARR), *sessinfo = zj_new(ZJ_ARR);
+	struct out_opts oo;
+	int ret = 2;
+
+	memset(&cli, 0, sizeof(cli));
+	out_init(&oo);
+	ret = run_parse(argc, argv, &cli, &ro, &oo);
+	if (ret) {
+		ret = ret > 0 ? 0 : 2;
 		goto out;
 	}
-	if (ro.dry_run)
+	ret = 2;
+	if (run_build(&e, &cli) || result_init(&r, &e, &cli))
 		goto out;
-	doc = zab_result_json(&r, &e, zab_environment(), devinfo, ro.seed);
-	r.doc = doc;
-	if (oo.json && write_json(oo.json, doc))
+	if (!cli.has_seed)
+		ro.seed = time_seed();
+	if (!ro.dry_run) {
+		if (outputs_open(&oo))
+			goto out;
+		announce(&r, &e, ro.seed);
+	}
+	ret = zab_run(&e, &ro, &r, devinfo, sessinfo);
+	if (ret < 0 || ro.dry_run) {
+		outputs_discard(&oo);
+		if (ret == -EINTR)
+			zab_reraise();
+		ret = ret < 0 ? 2 : 0;
+		goto out;
+	}
+	r.doc = zab_result_json(&r, &e, zab_environment(), devinfo, sessinfo, ro.seed);
+	if (output(&rp, 1, r.doc, &oo))
 		ret = 2;
-	output(&rp, 1, &oo);
-	goto out;
-usage_err:
-	usage(stderr);
 out:
 	zj_free(devinfo);
+	zj_free(sessinfo);
 	zab_result_free(&r);
 	zab_experiment_free(&e);
 	return ret;
@@ -590,78 +814,79 @@ static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, 
 	return 0;
 }
 
+/* One FILE.json of report (a "zab report --json" document holds several results). 0 or -1. */
+static int report_file(const char *path, const char *sut, struct zab_result **res, size_t *n,
+		       struct zj *arr)
+{
+	struct zj *doc = load_json(path), *list, *one;
+	struct zab_result r;
+	size_t k, nk;
+	bool many;
+
+	if (!doc)
+		return -1;
+	list = zj_get(doc, "results");
+	many = list && list->t == ZJ_ARR;
+	nk = many ? list->n : 1;
+	for (k = 0; k < nk; k++) {
+		one = many ? zj_dup(list->items[k]) : doc;
+		if (zab_result_from_json(&r, one, path)) {
+			zab_result_free(&r);
+			if (many)
+				zj_free(doc);
+			return -1;
+		}
+		if (add_result(res, n, &r, arr, sut, path)) {
+			if (many)
+				zj_free(doc);
+			return -1;
+		}
+	}
+	if (many)
+		zj_free(doc);
+	return 0;
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "style", required_argument, NULL, 's' },
 		{ "detail", no_argument, NULL, OPT_DETAIL },
 		{ "json", required_argument, NULL, 'j' },
+		{ "export-json", required_argument, NULL, 'j' },
+		{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
+		{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct out_opts oo = { .style = ZAB_STYLE_BOX };
 	struct zab_result *res[ZAB_MAX_ITEMS];
 	struct zj *all = zj_new(ZJ_OBJ), *arr;
 	const char *sut = NULL;
+	struct out_opts oo;
 	size_t n = 0, i;
-	int c, ret = 2;
+	int c, k, ret = 2;
 
+	out_init(&oo);
 	zj_set(all, "zab", zj_num(1));
 	arr = zj_set(all, "results", zj_new(ZJ_ARR));
 	/* "-" first: files and --sut are processed in order (--sut applies to the files after it) */
 	while ((c = getopt_long(argc, argv, "-s:j:h", opts, NULL)) != -1) {
-		struct zab_result r;
-		struct zj *doc;
-
-		switch (c) {
-		case 's':
-			if (style_option(optarg, &oo.style))
-				goto out;
-			break;
-		case OPT_DETAIL:
-			oo.detail = true;
-			break;
-		case 'j':
-			oo.json = optarg;
-			break;
-		case OPT_SUT:
+		k = output_option(c, optarg, &oo);
+		if (k < 0)
+			goto out;
+		if (k)
+			continue;
+		if (c == OPT_SUT) {
 			sut = optarg;
-			break;
-		case 'h':
+		} else if (c == 'h') {
 			usage(stdout);
 			ret = 0;
 			goto out;
-		case 1: {
-			struct zj *list;
-			size_t k, nk;
-
-			doc = load_json(optarg);
-			if (!doc)
+		} else if (c == 1) {
+			if (report_file(optarg, sut, res, &n, arr))
 				goto out;
-			/* a document written by "zab report --json" holds several results */
-			list = zj_get(doc, "results");
-			nk = list && list->t == ZJ_ARR ? list->n : 1;
-			for (k = 0; k < nk; k++) {
-				struct zj *one = list && list->t == ZJ_ARR ? zj_dup(list->items[k]) : doc;
-
-				if (zab_result_from_json(&r, one, optarg)) {
-					zab_result_free(&r);
-					if (one != doc)
-						zj_free(doc);
-					goto out;
-				}
-				if (add_result(res, &n, &r, arr, sut, optarg)) {
-					if (one != doc)
-						zj_free(doc);
-					goto out;
-				}
-			}
-			if (list && list->t == ZJ_ARR)
-				zj_free(doc);
-			break;
-		}
-		default:
+		} else {
 			usage(stderr);
 			goto out;
 		}
@@ -670,10 +895,9 @@ static int cmd_report(int argc, char **argv)
 		fprintf(stderr, "zab: report: no FILE.json given\n");
 		goto out;
 	}
-	ret = 0;
-	if (oo.json && write_json(oo.json, all))
-		ret = 2;
-	output(res, n, &oo);
+	if (outputs_open(&oo))
+		goto out;
+	ret = output(res, n, all, &oo);
 out:
 	for (i = 0; i < n; i++) {
 		zab_result_free(res[i]);

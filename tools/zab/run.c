@@ -1,22 +1,38 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Running an experiment: sessions, the order of variants, the benchmark
- * processes, and one cusezero daemon per device variant per session.
+ * processes, one cusezero daemon per device variant per session, where
+ * they run (co-location) and what the daemons count during each run.
  *
  * A session starts fresh: every device variant gets a new daemon, every run
  * a new process.  Within a session, each round runs every variant once per
  * benchmark, in an order that is random (seeded, replayable), interleaved
  * (ABAB) or sequential (AAA BBB); the first W rounds are warm-ups.
+ *
+ * Co-location (default for experiments with device variants): in session
+ * s every daemon serves on one CPU (`--sched-idle --cpu N`) and every
+ * benchmark process is pinned to that CPU.  The CPU rotates over the CPUs
+ * zab may use, from a seeded start, so a CPU's own speed is spread over all
+ * variants alike.  Why: a reader and a daemon on different CPUs pay a
+ * cross-CPU wake-up per request whose cost depends on where the scheduler
+ * happens to put each fresh process -- a lottery that varies per daemon and
+ * per run and buries a routine's effect.  On one CPU the kernel still does
+ * all of its work (two context switches, the copy); only the lottery goes.
+ *
+ * In-device result classes: for a device variant, the daemon's counters are
+ * read by ioctl just before and just after each run; the difference is
+ * exactly that run's routine work (bytes, time inside the routine), so the
+ * routine's speed is measured without the transport around it.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -25,6 +41,8 @@
 
 #include "zab.h"
 #include "util.h"
+#include "devspawn.h"
+#include "devstats.h"
 
 static volatile sig_atomic_t zab_stop, zab_timed_out;
 static volatile pid_t zab_child;
@@ -113,17 +131,58 @@ static bool needs_shell(const char *cmd)
 	return strpbrk(cmd, "|&;<>()$`\\\"'*?[]#~=%{}\n") != NULL;
 }
 
+/* The child: own process group, output into the files, env added, on cpu (>= 0), exec. */
+static void __attribute__((noreturn))
+child_exec(const char *cmd, char **env, size_t nenv, int ofd, int efd, int cpu)
+{
+	char *argv[256], *copy;
+	int n = 0, fd;
+	size_t i;
+
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	dup2(ofd, 1);
+	dup2(efd, 2);
+	close(ofd);
+	close(efd);
+	fd = open("/dev/null", O_RDONLY);
+	if (fd >= 0) {
+		dup2(fd, 0);
+		close(fd);
+	}
+	for (i = 0; i < nenv; i++)
+		putenv(env[i]);
+	if (cpu >= 0 && cz_pin_cpu(cpu)) {
+		fprintf(stderr, "cannot pin to CPU %d for co-location: %s\n", cpu, strerror(errno));
+		_exit(126);
+	}
+	if (needs_shell(cmd)) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "cannot run /bin/sh: %s\n", strerror(errno));
+		_exit(127);
+	}
+	copy = strdup(cmd);
+	for (char *t = strtok(copy, " \t"); t && n < 255; t = strtok(NULL, " \t"))
+		argv[n++] = t;
+	argv[n] = NULL;
+	if (!n)
+		_exit(127);
+	execvp(argv[0], argv);
+	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
 /*
- * Run argv (or "sh -c cmd" when it needs a shell) with env (NAME=VALUE
- * strings) added, stdout and stderr into files (so a daemonising child
- * cannot hold a pipe open).
+ * Run cmd (through "sh -c" when it needs a shell) with env (NAME=VALUE
+ * strings) added, pinned to cpu when >= 0, stdout and stderr into files (so
+ * a daemonising child cannot hold a pipe open).
  */
-static void run_proc(const char *cmd, char *const *argv_in, char **env, size_t nenv,
-		     unsigned timeout, struct proc_out *po)
+static void run_proc(const char *cmd, char **env, size_t nenv, unsigned timeout, int cpu,
+		     struct proc_out *po)
 {
 	int ofd = tmp_fd(), efd = tmp_fd();
 	pid_t pid;
-	size_t i;
 
 	memset(po, 0, sizeof(*po));
 	if (ofd < 0 || efd < 0) {
@@ -135,44 +194,8 @@ static void run_proc(const char *cmd, char *const *argv_in, char **env, size_t n
 		po->status = -errno;
 		goto out;
 	}
-	if (!pid) {
-		char *argv[256], *copy;
-		int n = 0;
-
-		setpgid(0, 0);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		dup2(ofd, 1);
-		dup2(efd, 2);
-		close(ofd);
-		close(efd);
-		i = (size_t)open("/dev/null", O_RDONLY);
-		if ((int)i >= 0) {
-			dup2((int)i, 0);
-			close((int)i);
-		}
-		for (i = 0; i < nenv; i++)
-			putenv(env[i]);
-		if (argv_in) {
-			execvp(argv_in[0], argv_in);
-			fprintf(stderr, "cannot run %s: %s\n", argv_in[0], strerror(errno));
-			_exit(127);
-		}
-		if (needs_shell(cmd)) {
-			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-			fprintf(stderr, "cannot run /bin/sh: %s\n", strerror(errno));
-			_exit(127);
-		}
-		copy = strdup(cmd);
-		for (char *t = strtok(copy, " \t"); t && n < 255; t = strtok(NULL, " \t"))
-			argv[n++] = t;
-		argv[n] = NULL;
-		if (!n)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	if (!pid)
+		child_exec(cmd, env, nenv, ofd, efd, cpu);
 	zab_child = pid;
 	zab_timed_out = 0;
 	if (timeout)
@@ -258,64 +281,21 @@ static bool parse_number(const char *s, double *x)
 /* ---- device daemons ------------------------------------------------------------------- */
 
 struct daemon {
+	struct cz_dev dev;
 	bool up;
-	pid_t pid;
-	char *mnt;           /* FUSE mount point, or NULL (CUSE) */
-	char *path;          /* the device path for {dev} */
+	bool has_fd;
+	int fd;              /* the device, open for the counters (GET_STATS) */
 	char *error;         /* start failed: why */
 };
 
 static char *tmpdir;
 static struct daemon daemons[ZAB_MAX_ITEMS];
 
-static bool is_mounted(const char *mnt)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	bool found = false;
-	FILE *f = fopen("/proc/self/mounts", "r");
-
-	if (!f)
-		return false;
-	while (!found && getline(&line, &cap, f) > 0) {
-		char *p = strchr(line, ' '), *q;
-
-		if (!p)
-			continue;
-		q = strchr(++p, ' ');
-		if (q && (size_t)(q - p) == strlen(mnt) && !strncmp(p, mnt, (size_t)(q - p)))
-			found = true;
-	}
-	free(line);
-	fclose(f);
-	return found;
-}
-
 static void daemon_stop(struct daemon *d)
 {
-	int i;
-
-	if (d->pid > 0 && kill(d->pid, SIGTERM) == 0) {
-		for (i = 0; i < 500; i++) {
-			waitpid(d->pid, NULL, WNOHANG);
-			if (kill(d->pid, 0) && errno == ESRCH)
-				break;
-			usleep(10000);
-		}
-		if (i == 500) {
-			fprintf(stderr, "zab: cusezero pid %d did not stop on SIGTERM in 5 s; killing it\n",
-				(int)d->pid);
-			kill(d->pid, SIGKILL);
-			waitpid(d->pid, NULL, 0);
-		}
-	}
-	if (d->mnt) {
-		if (is_mounted(d->mnt) && umount2(d->mnt, MNT_DETACH))
-			fprintf(stderr, "zab: umount %s: %s\n", d->mnt, strerror(errno));
-		rmdir(d->mnt);
-	}
-	free(d->mnt);
-	free(d->path);
+	if (d->has_fd)
+		close(d->fd);
+	cz_dev_stop(&d->dev, "zab");
 	free(d->error);
 	memset(d, 0, sizeof(*d));
 }
@@ -325,7 +305,7 @@ static void daemons_stop_all(void)
 	size_t i;
 
 	for (i = 0; i < ZAB_MAX_ITEMS; i++)
-		if (daemons[i].up || daemons[i].mnt || daemons[i].error)
+		if (daemons[i].up || daemons[i].error)
 			daemon_stop(&daemons[i]);
 }
 
@@ -374,111 +354,144 @@ static void exec_mappings(pid_t pid, struct zj *o)
 	free(maps);
 }
 
-static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t vi, unsigned session,
-			 const char *cusezero, struct zj *info)
+/* The facts of one started daemon, for the JSON document. */
+static void daemon_info(const struct daemon *d, unsigned session, int cpu, struct zj *info)
 {
-	char *argv[64], *pidfile, *name = NULL, *cmdline, *extra = NULL, *pidtxt, *stats, *t;
-	struct proc_out po;
-	size_t n = 0, i;
+	struct zj *o = zj_push(info, zj_new(ZJ_OBJ));
+	char *stats, *sp;
+	const char *err;
+	int line;
+
+	zj_set(o, "session", zj_num(session + 1));
+	zj_set(o, "command", zj_str(d->dev.cmdline));
+	zj_set(o, "path", zj_str(d->dev.path));
+	zj_set(o, "pid", zj_num(d->dev.pid));
+	if (cpu >= 0)
+		zj_set(o, "cpu", zj_num(cpu));
+	exec_mappings(d->dev.pid, o);
+	if (!d->dev.mnt)
+		return;
+	sp = zab_xasprintf("%s/stats.json", d->dev.mnt);
+	stats = read_file(sp);
+	free(sp);
+	if (stats) {
+		struct zj *sj = zj_parse(stats, &err, &line);
+
+		if (sj)
+			zj_set(o, "stats", sj);
+		free(stats);
+	}
+}
+
+static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t vi, unsigned session,
+			 const char *cusezero, int cpu, struct zj *info)
+{
+	char *args[64], *extra = NULL, *t, *mnt = NULL, *name = NULL, *pidfile, cpus[16], err[1024];
 	bool cuse = v->frontend && !strcmp(v->frontend, "cuse");
-	struct zj *o;
+	size_t n = 0;
 
 	memset(d, 0, sizeof(*d));
-	pidfile = zab_xasprintf("%s/v%zu.pid", tmpdir, vi);
-	argv[n++] = (char *)cusezero;
-	if (cuse) {
-		name = zab_xasprintf("zab%dv%zu", (int)getpid(), vi);
-		argv[n++] = (char *)"--name";
-		argv[n++] = name;
-	} else {
-		d->mnt = zab_xasprintf("%s/v%zu", tmpdir, vi);
-		if (mkdir(d->mnt, 0755) && errno != EEXIST) {
-			d->error = zab_xasprintf("mkdir %s: %s", d->mnt, strerror(errno));
-			goto out;
-		}
-		argv[n++] = (char *)"--fuse";
-		argv[n++] = d->mnt;
-	}
-#define OPT(flag, val) do { if (val) { argv[n++] = (char *)(flag); argv[n++] = (val); } } while (0)
+	args[n++] = (char *)cusezero;
+#define OPT(flag, val) do { if (val) { args[n++] = (char *)(flag); args[n++] = (val); } } while (0)
 	OPT("--routine", v->routine);
 	OPT("--align", v->align);
 	OPT("--align-point", v->align_point);
 	OPT("--chunk", v->chunk);
 	OPT("--threads", v->threads);
 #undef OPT
-	argv[n++] = (char *)"--pidfile";
-	argv[n++] = pidfile;
+	if (cpu >= 0) {
+		snprintf(cpus, sizeof(cpus), "%d", cpu);
+		args[n++] = (char *)"--sched-idle";
+		args[n++] = (char *)"--cpu";
+		args[n++] = cpus;
+	}
 	if (v->dev_args) {
 		extra = zab_xstrdup(v->dev_args);
-		for (t = strtok(extra, " \t"); t && n < 62; t = strtok(NULL, " \t"))
-			argv[n++] = t;
+		for (t = strtok(extra, " \t"); t && n < 60; t = strtok(NULL, " \t"))
+			args[n++] = t;
 	}
-	argv[n] = NULL;
-	cmdline = zab_xstrdup(argv[0]);
-	for (i = 1; i < n; i++) {
-		char *c = zab_xasprintf("%s %s", cmdline, argv[i]);
-
-		free(cmdline);
-		cmdline = c;
-	}
-	unlink(pidfile);
-	run_proc(NULL, argv, NULL, 0, 60, &po);
-	if (po.status || !(pidtxt = read_file(pidfile))) {
-		char *st = po.status ? status_text(po.status) : zab_xstrdup("wrote no pidfile");
-		char *msg = one_line(*po.err ? po.err : po.out, 300);
-
-		d->error = zab_xasprintf("device daemon `%s` %s: %s", cmdline, st, *msg ? msg : "(no output)");
-		free(st);
-		free(msg);
-		proc_free(&po);
-		free(cmdline);
-		goto out;
-	}
-	proc_free(&po);
-	d->pid = (pid_t)atoi(pidtxt);
-	free(pidtxt);
-	unlink(pidfile);
-	d->up = true;
-	if (cuse) {
-		char *dev = zab_xasprintf("/dev/%s", name);
-
-		if (access(dev, F_OK) == 0) {
-			d->path = dev;
-		} else {
-			/* no CUSE here: cusezero fell back to FUSE at /run/cusezero/NAME */
-			free(dev);
-			d->mnt = zab_xasprintf("/run/cusezero/%s", name);
-			d->path = zab_xasprintf("%s/zero", d->mnt);
-		}
+	pidfile = zab_xasprintf("%s/v%zu.pid", tmpdir, vi);
+	if (cuse)
+		name = zab_xasprintf("zab%dv%zu", (int)getpid(), vi);
+	else
+		mnt = zab_xasprintf("%s/v%zu", tmpdir, vi);
+	if (cz_dev_start(&d->dev, args, n, mnt, name, pidfile, 60, err, sizeof(err))) {
+		d->error = zab_xstrdup(err);
 	} else {
-		d->path = zab_xasprintf("%s/zero", d->mnt);
+		d->up = true;
+		d->fd = open(d->dev.path, O_RDONLY | O_CLOEXEC);
+		d->has_fd = d->fd >= 0;
+		daemon_info(d, session, cpu, info);
 	}
-	o = zj_push(info, zj_new(ZJ_OBJ));
-	zj_set(o, "session", zj_num(session + 1));
-	zj_set(o, "command", zj_str(cmdline));
-	zj_set(o, "path", zj_str(d->path));
-	zj_set(o, "pid", zj_num(d->pid));
-	exec_mappings(d->pid, o);
-	if (d->mnt) {
-		char *sp = zab_xasprintf("%s/stats.json", d->mnt);
-		const char *err;
-		int line;
-
-		stats = read_file(sp);
-		free(sp);
-		if (stats) {
-			struct zj *sj = zj_parse(stats, &err, &line);
-
-			if (sj)
-				zj_set(o, "stats", sj);
-			free(stats);
-		}
-	}
-	free(cmdline);
-out:
-	free(extra);
-	free(name);
 	free(pidfile);
+	free(mnt);
+	free(name);
+	free(extra);
+}
+
+/* ---- result classes --------------------------------------------------------------------- */
+
+static bool all_device(const struct zab_experiment *e)
+{
+	size_t v;
+
+	for (v = 0; v < e->nvar; v++)
+		if (!e->var[v].device)
+			return false;
+	return e->nvar > 0;
+}
+
+static bool wants_in_device(const struct zab_experiment *e, size_t b)
+{
+	return e->bench[b].in_device == ZAB_INDEV_YES ||
+	       (e->bench[b].in_device == ZAB_INDEV_AUTO && all_device(e));
+}
+
+static int add_row(struct zab_result *r, const struct zab_bench *b, size_t src, enum zab_rkind k)
+{
+	struct zab_rbench *rb;
+
+	if (r->nb == ZAB_MAX_ITEMS) {
+		fprintf(stderr, "zab: more than %d result classes (benchmarks and their in-device classes)\n",
+			ZAB_MAX_ITEMS);
+		return -E2BIG;
+	}
+	rb = &r->b[r->nb++];
+	rb->group = zab_xstrdup(b->group);
+	rb->kind = k;
+	rb->src = src;
+	switch (k) {
+	case ZAB_RK_CMD:
+		rb->name = zab_xstrdup(b->name);
+		rb->unit = zab_xstrdup(b->unit);
+		rb->higher = b->higher;
+		break;
+	case ZAB_RK_DEV_RATE:     /* bytes cleared per second of time inside the routine */
+		rb->name = zab_xasprintf("%s in-device", b->name);
+		rb->unit = zab_xstrdup("bytes/sec");
+		rb->higher = true;
+		break;
+	case ZAB_RK_DEV_NS:       /* routine time per chunk-sized piece */
+		rb->name = zab_xasprintf("%s in-device per chunk", b->name);
+		rb->unit = zab_xstrdup("ns");
+		rb->higher = false;
+		break;
+	}
+	return 0;
+}
+
+int zab_result_rows(struct zab_result *r, const struct zab_experiment *e)
+{
+	size_t b;
+
+	for (b = 0; b < e->nbench; b++) {
+		if (add_row(r, &e->bench[b], b, ZAB_RK_CMD))
+			return -E2BIG;
+		if (wants_in_device(e, b) && (add_row(r, &e->bench[b], b, ZAB_RK_DEV_RATE) ||
+					      add_row(r, &e->bench[b], b, ZAB_RK_DEV_NS)))
+			return -E2BIG;
+	}
+	return 0;
 }
 
 /* ---- the run loop ---------------------------------------------------------------------- */
@@ -487,11 +500,18 @@ struct runner {
 	const struct zab_experiment *e;
 	const struct zab_run_opts *o;
 	struct zab_result *r;
-	char *path_env;
+	char *path_env, *cusezero;
 	size_t total, done;
 	uint64_t t0;
 	unsigned session;
 	bool any_failed;
+	/* result rows of each benchmark: [b][kind], SIZE_MAX when absent */
+	size_t row[ZAB_MAX_ITEMS][3];
+	/* co-location: off, or the session's CPU from cpus[] */
+	bool coloc;
+	int cpus[CPU_SETSIZE];
+	size_t ncpus, cpu0;
+	int cpu;             /* this session's, -1 when not co-located */
 };
 
 static void progress(struct runner *rn, const char *bench, const char *var)
@@ -523,7 +543,7 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v)
 	size_t n = 0, i;
 
 	snprintf(sess, sizeof(sess), "%u", rn->session + 1);
-	kv[n++] = (struct zab_kv){ (char *)"dev", daemons[v].path ? daemons[v].path : (char *)"/dev/zero" };
+	kv[n++] = (struct zab_kv){ (char *)"dev", daemons[v].dev.path ? daemons[v].dev.path : (char *)"/dev/zero" };
 	kv[n++] = (struct zab_kv){ (char *)"routine", var->routine ? var->routine : (char *)"default" };
 	kv[n++] = (struct zab_kv){ (char *)"align", var->align ? var->align : (char *)"0" };
 	kv[n++] = (struct zab_kv){ (char *)"chunk", var->chunk ? var->chunk : (char *)"4KB" };
@@ -545,179 +565,336 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v)
 	return cmd;
 }
 
-/* One measured or warm-up run (with retries).  Returns false if the cell failed. */
-static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
+/* The environment of every run: the variant's, the device, the ZAB_* facts, PATH. */
+static size_t build_env(struct runner *rn, size_t b, size_t v, char **env)
 {
-	const struct zab_experiment *e = rn->e;
-	const struct zab_variant *var = &e->var[v];
-	struct zab_cell *c = zab_cell(rn->r, b, v);
-	char *env[ZAB_MAX_ITEMS + 16], *cmd, *why = NULL;
-	bool warm = round < e->warmups;
+	const struct zab_variant *var = &rn->e->var[v];
 	size_t nenv = 0, i;
-	unsigned attempt;
-	double x;
 
-	progress(rn, e->bench[b].name, var->name);
-	if (daemons[v].error) {
-		c->failed = true;
-		c->error = zab_xasprintf("session %u: %s", rn->session + 1, daemons[v].error);
-		rn->any_failed = true;
-		rn->done++;
-		return false;
-	}
-	cmd = build_cmd(rn, b, v);
 	for (i = 0; i < var->nenv; i++)
 		env[nenv++] = zab_xasprintf("%s=%s", var->env[i].key, var->env[i].val);
-	if (daemons[v].path && var->device)
-		env[nenv++] = zab_xasprintf("CUSEZERO_DEVICE=%s", daemons[v].path);
-	env[nenv++] = zab_xasprintf("ZAB_BENCH=%s", e->bench[b].name);
+	if (daemons[v].dev.path && var->device)
+		env[nenv++] = zab_xasprintf("CUSEZERO_DEVICE=%s", daemons[v].dev.path);
+	env[nenv++] = zab_xasprintf("ZAB_BENCH=%s", rn->e->bench[b].name);
 	env[nenv++] = zab_xasprintf("ZAB_VARIANT=%s", var->name);
 	env[nenv++] = zab_xasprintf("ZAB_SESSION=%u", rn->session + 1);
 	env[nenv++] = zab_xasprintf("ZAB_RUN=%zu", rn->done + 1);
 	env[nenv++] = zab_xasprintf("ZAB_SEED=%llu", (unsigned long long)rn->o->seed);
 	env[nenv++] = zab_xstrdup(rn->path_env);
+	return nenv;
+}
 
-	for (attempt = 0; attempt <= e->retries && !zab_stop; attempt++) {
-		struct proc_out po;
-		char *st, *out;
+/* Why a run's output is not a result (one line, malloc'd). */
+static char *run_failure(const struct zab_experiment *e, const char *cmd, const struct proc_out *po)
+{
+	char *st, *out, *why;
 
-		run_proc(cmd, NULL, env, nenv, e->timeout, &po);
-		if (zab_stop) {
-			proc_free(&po);
-			break;
-		}
-		if (po.status == 0 && parse_number(po.out, &x)) {
-			proc_free(&po);
-			free(why);
-			why = NULL;
-			if (!warm)
-				zab_cell_add_session(c, x, rn->session + 1);
-			break;
-		}
+	if (po->status == 0 && !*skip_blank_and_comments(po->out)) {
+		out = one_line(po->err, 200);
+		why = zab_xasprintf("`%s` printed no number on stdout (stderr: '%s')", cmd, out);
+	} else if (po->status == 0) {
+		out = one_line(po->out, 200);
+		why = zab_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
+	} else {
+		st = zab_timed_out ? zab_xasprintf("timed out after %u s (killed)", e->timeout) :
+		     status_text(po->status);
+		out = one_line(*po->err ? po->err : po->out, 300);
+		why = zab_xasprintf("`%s` %s: %s", cmd, st, *out ? out : "(no output)");
+		free(st);
+	}
+	free(out);
+	return why;
+}
+
+static void cell_fail(struct runner *rn, size_t row, size_t v, const char *why)
+{
+	struct zab_cell *c = zab_cell(rn->r, row, v);
+
+	if (c->failed)
+		return;
+	c->failed = true;
+	c->error = zab_xasprintf("session %u: %s", rn->session + 1, why);
+	rn->any_failed = true;
+}
+
+/*
+ * The in-device samples of one successful run: the counters' difference.
+ * A run that read nothing from the device adds none (the cells stay "-").
+ */
+static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_before,
+			       const struct cusezero_stats *before)
+{
+	size_t rr = rn->row[b][ZAB_RK_DEV_RATE], rn_ns = rn->row[b][ZAB_RK_DEV_NS];
+	struct cusezero_stats after;
+	struct cz_devdelta d;
+	char *why;
+	int ret = err_before;
+
+	if (!ret)
+		ret = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &after) : -EBADF;
+	if (!ret)
+		ret = cz_devstats_delta(before, &after, &d);
+	if (ret) {
+		why = zab_xasprintf("cannot read the counters of %s: %s", daemons[v].dev.path,
+				    ret == -ESTALE ? "they were reset during the run" : strerror(-ret));
+		cell_fail(rn, rr, v, why);
+		cell_fail(rn, rn_ns, v, why);
 		free(why);
-		if (po.status == 0 && !*skip_blank_and_comments(po.out)) {
-			out = one_line(po.err, 200);
-			why = zab_xasprintf("`%s` printed no number on stdout (stderr: '%s')", cmd, out);
-		} else if (po.status == 0) {
-			out = one_line(po.out, 200);
-			why = zab_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
-		} else {
-			st = zab_timed_out ? zab_xasprintf("timed out after %u s (killed)", e->timeout) :
-			     status_text(po.status);
-			out = one_line(*po.err ? po.err : po.out, 300);
-			why = zab_xasprintf("`%s` %s: %s", cmd, st, *out ? out : "(no output)");
-			free(st);
-		}
-		free(out);
+		return;
+	}
+	if (!d.requests || !d.routine_ns)
+		return;
+	zab_cell_add_session(zab_cell(rn->r, rr, v), cz_devdelta_rate(&d), rn->session + 1);
+	zab_cell_add_session(zab_cell(rn->r, rn_ns, v), cz_devdelta_ns_per_chunk(&d), rn->session + 1);
+}
+
+/* One attempt: run, parse, record.  NULL on success, else why it failed (malloc'd). */
+static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const char *cmd,
+		     char **env, size_t nenv)
+{
+	bool dev = rn->row[b][ZAB_RK_DEV_RATE] != SIZE_MAX && rn->e->var[v].device;
+	struct cusezero_stats before;
+	struct proc_out po;
+	int err_before = 0;
+	char *why = NULL;
+	double x;
+
+	if (dev)
+		err_before = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &before) : -EBADF;
+	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
+	if (zab_stop) {
 		proc_free(&po);
+		return NULL;
+	}
+	if (po.status == 0 && parse_number(po.out, &x)) {
+		if (!warm)
+			zab_cell_add_session(zab_cell(rn->r, rn->row[b][ZAB_RK_CMD], v), x,
+					     rn->session + 1);
+		if (!warm && dev)
+			add_device_samples(rn, b, v, err_before, &before);
+	} else {
+		why = run_failure(rn->e, cmd, &po);
+	}
+	proc_free(&po);
+	return why;
+}
+
+/* One measured or warm-up run (with retries).  Returns false if the cell failed. */
+static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
+{
+	const struct zab_experiment *e = rn->e;
+	const struct zab_variant *var = &e->var[v];
+	char *env[ZAB_MAX_ITEMS + 16], *cmd, *why = NULL;
+	bool warm = round < e->warmups;
+	size_t nenv, i, k;
+	unsigned n;
+
+	progress(rn, e->bench[b].name, var->name);
+	if (daemons[v].error) {
+		for (k = 0; k < 3; k++)
+			if (rn->row[b][k] != SIZE_MAX)
+				cell_fail(rn, rn->row[b][k], v, daemons[v].error);
+		rn->done++;
+		return false;
+	}
+	cmd = build_cmd(rn, b, v);
+	nenv = build_env(rn, b, v, env);
+	for (n = 0; n <= e->retries && !zab_stop; n++) {
+		free(why);
+		why = attempt(rn, b, v, warm, cmd, env, nenv);
+		if (!why)
+			break;
 		progress_clear(rn);
 		fprintf(stderr, "zab: %s / %s, session %u %s %u: %s%s\n", e->bench[b].name, var->name,
 			rn->session + 1, warm ? "warm-up" : "repeat",
 			warm ? round + 1 : round - e->warmups + 1, why,
-			attempt < e->retries ? "; retrying" : "; the cell is marked FAILED");
+			n < e->retries ? "; retrying" : "; the cell is marked FAILED");
 	}
 	rn->done++;
 	for (i = 0; i < nenv; i++)
 		free(env[i]);
 	free(cmd);
 	if (why) {
-		c->failed = true;
-		c->error = zab_xasprintf("session %u: %s", rn->session + 1, why);
+		/* the run's in-device figures fail with it: no run, no counters */
+		for (k = 0; k < 3; k++)
+			if (rn->row[b][k] != SIZE_MAX)
+				cell_fail(rn, rn->row[b][k], v, why);
 		free(why);
-		rn->any_failed = true;
 		return false;
 	}
 	return true;
 }
 
-static char *self_dir(void)
+/* zab's own directory first in PATH (installed: bindir; build tree: the top builddir + pread_z100k/). */
+static void runner_paths(struct runner *rn)
 {
-	char buf[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
-	char *slash;
-
-	if (n <= 0)
-		return NULL;
-	buf[n] = 0;
-	slash = strrchr(buf, '/');
-	if (slash)
-		*slash = 0;
-	return zab_xstrdup(buf);
-}
-
-int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
-	    struct zab_result *r, struct zj *devinfo)
-{
-	struct runner rn = { .e = e, .o = o, .r = r };
-	unsigned rounds = e->warmups + e->repeats, s, k;
-	size_t perm[ZAB_MAX_ITEMS], b, v, i;
-	bool any_device = false;
-	struct sigaction sa;
-	char *dir = self_dir();
+	char *dir = cz_self_dir(), *sub;
 	const char *path = getenv("PATH");
-	char *cusezero;
 
-	/*
-	 * zab's own directory first (installed: bindir; build tree: the top
-	 * builddir), and in a build tree the folder holding pread_z100k.
-	 */
+	if (!path)
+		path = "/usr/bin:/bin";
 	if (dir) {
-		char *sub = zab_xasprintf("%s/pread_z100k/pread_z100k", dir);
-
+		sub = zab_xasprintf("%s/pread_z100k/pread_z100k", dir);
 		if (access(sub, X_OK) == 0)
-			rn.path_env = zab_xasprintf("PATH=%s:%s/pread_z100k:%s", dir, dir,
-						    path ? path : "/usr/bin:/bin");
+			rn->path_env = zab_xasprintf("PATH=%s:%s/pread_z100k:%s", dir, dir, path);
 		else
-			rn.path_env = zab_xasprintf("PATH=%s:%s", dir, path ? path : "/usr/bin:/bin");
+			rn->path_env = zab_xasprintf("PATH=%s:%s", dir, path);
 		free(sub);
 	} else {
-		rn.path_env = zab_xasprintf("PATH=%s", path ? path : "/usr/bin:/bin");
-	}
-	if (o->cusezero)
-		cusezero = zab_xstrdup(o->cusezero);
-	else if (dir && (cusezero = zab_xasprintf("%s/cusezero", dir)) && access(cusezero, X_OK)) {
-		free(cusezero);
-		cusezero = zab_xstrdup("cusezero");
-	} else if (!dir) {
-		cusezero = zab_xstrdup("cusezero");
+		rn->path_env = zab_xasprintf("PATH=%s", path);
 	}
 	free(dir);
-	rn.total = (size_t)e->sessions * rounds * e->nbench * e->nvar;
+	rn->cusezero = cz_find_cusezero(rn->o->cusezero);
+	if (!rn->cusezero)
+		abort();
+}
 
-	if (o->dry_run) {
-		for (s = 0; s < e->sessions; s++) {
-			printf("session %u:\n", s + 1);
-			for (k = 0; k < rounds; k++)
-				for (b = 0; b < e->nbench; b++) {
-					printf("  %s %u  %-20s", k < e->warmups ? "warm-up" : "repeat ",
-					       k < e->warmups ? k + 1 : k - e->warmups + 1, e->bench[b].name);
-					zab_order_round(e->order, o->seed, s, k * (unsigned)e->nbench + (unsigned)b,
-							e->nvar, perm);
-					for (i = 0; i < e->nvar; i++)
-						printf(" %s", e->var[perm[i]].name);
-					printf("\n");
-				}
+static bool any_device(const struct zab_experiment *e)
+{
+	size_t v;
+
+	for (v = 0; v < e->nvar; v++)
+		if (e->var[v].device)
+			return true;
+	return false;
+}
+
+/* The CPUs co-location may use (zab's affinity mask); -EINVAL if a given CPU is not one of them. */
+static int runner_colocation(struct runner *rn)
+{
+	const struct zab_colocate *c = &rn->e->colocate;
+	uint64_t st = rn->o->seed ^ 0xc010ca7eull;
+	cpu_set_t set;
+	int cpu;
+
+	rn->cpu = -1;
+	rn->coloc = c->mode == ZAB_COLOC_CPU || (c->mode == ZAB_COLOC_AUTO && any_device(rn->e));
+	if (!rn->coloc)
+		return 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		CPU_ZERO(&set);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			rn->cpus[rn->ncpus++] = cpu;
+	if (c->mode == ZAB_COLOC_CPU) {
+		if ((int)c->cpu >= CPU_SETSIZE || !CPU_ISSET((int)c->cpu, &set)) {
+			fprintf(stderr, "zab: colocate %u: not a CPU zab may run on (%d allowed; see taskset -p %d)\n",
+				c->cpu, (int)rn->ncpus, (int)getpid());
+			return -EINVAL;
 		}
-		free(cusezero);
-		free(rn.path_env);
+		rn->cpus[0] = (int)c->cpu;
+		rn->ncpus = 1;
+	}
+	if (!rn->ncpus) {
+		rn->coloc = false;
 		return 0;
 	}
+	rn->cpu0 = (size_t)(splitmix64(&st) % rn->ncpus);
+	return 0;
+}
 
-	for (v = 0; v < e->nvar; v++) {
-		any_device = any_device || e->var[v].device;
-		zj_push(devinfo, zj_new(ZJ_ARR));
+static int session_cpu(const struct runner *rn, unsigned s)
+{
+	return rn->coloc ? rn->cpus[(rn->cpu0 + s) % rn->ncpus] : -1;
+}
+
+static void dry_run(const struct runner *rn)
+{
+	const struct zab_experiment *e = rn->e;
+	unsigned rounds = e->warmups + e->repeats, s, k;
+	size_t perm[ZAB_MAX_ITEMS], b, i;
+
+	for (s = 0; s < e->sessions; s++) {
+		if (rn->coloc)
+			printf("session %u: co-located on CPU %d\n", s + 1, session_cpu(rn, s));
+		else
+			printf("session %u:\n", s + 1);
+		for (k = 0; k < rounds; k++)
+			for (b = 0; b < e->nbench; b++) {
+				printf("  %s %u  %-20s", k < e->warmups ? "warm-up" : "repeat ",
+				       k < e->warmups ? k + 1 : k - e->warmups + 1, e->bench[b].name);
+				zab_order_round(e->order, rn->o->seed, s, k * (unsigned)e->nbench + (unsigned)b,
+						e->nvar, perm);
+				for (i = 0; i < e->nvar; i++)
+					printf(" %s", e->var[perm[i]].name);
+				printf("\n");
+			}
 	}
-	if (any_device) {
-		char t[] = "/tmp/zab.XXXXXX";
+}
 
-		if (!mkdtemp(t)) {
-			fprintf(stderr, "zab: mkdtemp %s: %s\n", t, strerror(errno));
-			free(cusezero);
-			free(rn.path_env);
-			return -errno;
+static void run_cell_or_skip(struct runner *rn, size_t b, size_t v, unsigned k)
+{
+	if (zab_cell(rn->r, rn->row[b][ZAB_RK_CMD], v)->failed)
+		rn->done++;
+	else
+		run_one(rn, b, v, k);
+}
+
+/* The runs of one session, in the experiment's order. */
+static void session_runs(struct runner *rn)
+{
+	const struct zab_experiment *e = rn->e;
+	unsigned rounds = e->warmups + e->repeats, k;
+	size_t perm[ZAB_MAX_ITEMS], b, v, i;
+
+	if (e->order == ZAB_ORDER_SEQUENTIAL) {
+		for (v = 0; v < e->nvar && !zab_stop; v++)
+			for (b = 0; b < e->nbench && !zab_stop; b++)
+				for (k = 0; k < rounds && !zab_stop; k++)
+					run_cell_or_skip(rn, b, v, k);
+		return;
+	}
+	for (k = 0; k < rounds && !zab_stop; k++)
+		for (b = 0; b < e->nbench && !zab_stop; b++) {
+			zab_order_round(e->order, rn->o->seed, rn->session,
+					k * (unsigned)e->nbench + (unsigned)b, e->nvar, perm);
+			for (i = 0; i < e->nvar && !zab_stop; i++)
+				run_cell_or_skip(rn, b, perm[i], k);
 		}
-		tmpdir = zab_xstrdup(t);
+}
+
+/* One session: its CPU, fresh daemons, the runs, the daemons stopped. */
+static void session(struct runner *rn, unsigned s, struct zj *devinfo, struct zj *sessinfo)
+{
+	const struct zab_experiment *e = rn->e;
+	struct zj *o = zj_push(sessinfo, zj_new(ZJ_OBJ));
+	size_t v;
+
+	rn->session = s;
+	rn->cpu = session_cpu(rn, s);
+	zj_set(o, "session", zj_num(s + 1));
+	zj_set(o, "cpu", rn->cpu >= 0 ? zj_num(rn->cpu) : zj_new(ZJ_NULL));
+	if (rn->cpu >= 0) {
+		progress_clear(rn);
+		fprintf(stderr, "zab: session %u/%u: daemons and benchmarks co-located on CPU %d\n",
+			s + 1, e->sessions, rn->cpu);
 	}
+	for (v = 0; v < e->nvar && !zab_stop; v++)
+		if (e->var[v].device)
+			daemon_start(&daemons[v], &e->var[v], v, s, rn->cusezero, rn->cpu,
+				     devinfo->items[v]);
+	for (v = 0; v < e->nvar; v++)
+		if (daemons[v].error) {
+			progress_clear(rn);
+			fprintf(stderr, "zab: variant '%s', session %u: %s\n", e->var[v].name, s + 1,
+				daemons[v].error);
+		}
+	session_runs(rn);
+	daemons_stop_all();
+}
+
+void zab_reraise(void)
+{
+	if (!zab_stop)
+		return;
+	signal((int)zab_stop, SIG_DFL);
+	raise((int)zab_stop);
+}
+
+static void signals_install(void)
+{
+	struct sigaction sa;
+
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -725,50 +902,65 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
+}
 
-	rn.t0 = cz_now_ns();
-	for (s = 0; s < e->sessions && !zab_stop; s++) {
-		rn.session = s;
-		for (v = 0; v < e->nvar && !zab_stop; v++)
-			if (e->var[v].device)
-				daemon_start(&daemons[v], &e->var[v], v, s, cusezero, devinfo->items[v]);
-		for (v = 0; v < e->nvar; v++)
-			if (daemons[v].error) {
-				progress_clear(&rn);
-				fprintf(stderr, "zab: variant '%s', session %u: %s\n", e->var[v].name, s + 1,
-					daemons[v].error);
-			}
-		if (e->order == ZAB_ORDER_SEQUENTIAL) {
-			for (v = 0; v < e->nvar && !zab_stop; v++)
-				for (b = 0; b < e->nbench && !zab_stop; b++)
-					for (k = 0; k < rounds && !zab_stop; k++)
-						if (zab_cell(r, b, v)->failed)
-							rn.done++;
-						else
-							run_one(&rn, b, v, k);
-		} else {
-			for (k = 0; k < rounds && !zab_stop; k++)
-				for (b = 0; b < e->nbench && !zab_stop; b++) {
-					zab_order_round(e->order, o->seed, s,
-							k * (unsigned)e->nbench + (unsigned)b, e->nvar, perm);
-					for (i = 0; i < e->nvar && !zab_stop; i++)
-						if (zab_cell(r, b, perm[i])->failed)
-							rn.done++;
-						else
-							run_one(&rn, b, perm[i], k);
-				}
-		}
-		daemons_stop_all();
+static void runner_rows(struct runner *rn)
+{
+	size_t i;
+
+	memset(rn->row, 0xff, sizeof(rn->row));
+	for (i = 0; i < rn->r->nb; i++)
+		rn->row[rn->r->b[i].src][rn->r->b[i].kind] = i;
+}
+
+static void runner_free(struct runner *rn)
+{
+	free(rn->cusezero);
+	free(rn->path_env);
+}
+
+int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
+	    struct zab_result *r, struct zj *devinfo, struct zj *sessinfo)
+{
+	static struct runner rn;
+	unsigned s;
+	size_t v;
+	int ret;
+
+	memset(&rn, 0, sizeof(rn));
+	rn = (struct runner){ .e = e, .o = o, .r = r };
+	runner_rows(&rn);
+	runner_paths(&rn);
+	rn.total = (size_t)e->sessions * (e->warmups + e->repeats) * e->nbench * e->nvar;
+	ret = runner_colocation(&rn);
+	if (ret || o->dry_run) {
+		if (!ret)
+			dry_run(&rn);
+		runner_free(&rn);
+		return ret;
 	}
+	for (v = 0; v < e->nvar; v++)
+		zj_push(devinfo, zj_new(ZJ_ARR));
+	if (any_device(e)) {
+		char t[] = "/tmp/zab.XXXXXX";
+
+		if (!mkdtemp(t)) {
+			fprintf(stderr, "zab: mkdtemp %s: %s\n", t, strerror(errno));
+			runner_free(&rn);
+			return -errno;
+		}
+		tmpdir = zab_xstrdup(t);
+	}
+	signals_install();
+	rn.t0 = cz_now_ns();
+	for (s = 0; s < e->sessions && !zab_stop; s++)
+		session(&rn, s, devinfo, sessinfo);
 	progress_clear(&rn);
 	daemons_stop_all();
 	cleanup_tmpdir();
-	free(cusezero);
-	free(rn.path_env);
+	runner_free(&rn);
 	if (zab_stop) {
 		fprintf(stderr, "zab: interrupted by signal %d; devices stopped\n", (int)zab_stop);
-		signal((int)zab_stop, SIG_DFL);
-		raise((int)zab_stop);
 		return -EINTR;
 	}
 	return rn.any_failed ? 1 : 0;

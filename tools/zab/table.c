@@ -7,6 +7,9 @@
  * base and variant do not overlap (regression / improvement), the Fastpath
  * rule of REFERENCE.md section 3.  The detailed view adds the Mann-Whitney U
  * p-value.  Column widths grow with the content; nothing is truncated.
+ * Cells with fewer than ZAB_FEW samples get a warning under the table: a
+ * t interval from three or four samples is wide and moves a lot with one
+ * outlier.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -14,6 +17,8 @@
 
 #include "zab.h"
 #include "stats.h"
+
+#define ZAB_FEW 5
 
 int zab_style_parse(const char *s, enum zab_style *st)
 {
@@ -379,6 +384,33 @@ static void detail_table(const struct zab_result *r, size_t b, struct table *t)
 	t_widths(t);
 }
 
+/* "Warning: fewer than 5 samples in 2 cells (pread / a: 3, ...)". */
+static void few_samples(FILE *f, const struct zab_result *r, const char *bullet)
+{
+	size_t b, v, nfew = 0, shown = 0;
+
+	for (b = 0; b < r->nb; b++)
+		for (v = 0; v < r->nv; v++)
+			nfew += zab_cell(r, b, v)->n > 0 && zab_cell(r, b, v)->n < ZAB_FEW;
+	if (!nfew)
+		return;
+	fprintf(f, "%sWarning: fewer than %d samples in %zu cell%s (", bullet, ZAB_FEW, nfew,
+		nfew == 1 ? "" : "s");
+	for (b = 0; b < r->nb; b++)
+		for (v = 0; v < r->nv; v++) {
+			const struct zab_cell *c = zab_cell(r, b, v);
+
+			if (!c->n || c->n >= ZAB_FEW)
+				continue;
+			if (shown < 4)
+				fprintf(f, "%s%s / %s: %zu", shown ? ", " : "", r->b[b].name, r->vname[v], c->n);
+			else if (shown == 4)
+				fprintf(f, ", ...");
+			shown++;
+		}
+	fprintf(f, "): their confidence intervals are wide and their (R)/(I) fragile; add sessions or repeats.\n");
+}
+
 static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 {
 	size_t b, v;
@@ -389,6 +421,7 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 		r->repeats, r->repeats == 1 ? "" : "s", r->sessions * r->repeats);
 	fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
 		r->vname[r->base]);
+	few_samples(f, r, bullet);
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
 			const struct zab_cell *c = zab_cell(r, b, v);
@@ -437,7 +470,8 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
 		env = zj_get(r->doc, "environment");
 		if (env)
-			fprintf(f, "CPU: %s; kernel: %s (%s)\n",
+			fprintf(f, "CPU: %.*s; kernel: %s (%s)\n",
+				(int)zab_trimmed_len(zj_get_str(env, "cpu")),
 				zj_get_str(env, "cpu") ? zj_get_str(env, "cpu") : "?",
 				zj_get_str(env, "kernel") ? zj_get_str(env, "kernel") : "?",
 				zj_get_str(env, "machine") ? zj_get_str(env, "machine") : "?");
@@ -465,4 +499,94 @@ void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style s
 			fputc('\n', f);
 		render_one(f, r[i], st);
 	}
+}
+
+/* ---- CSV export --------------------------------------------------------------------- */
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+static void csv_str(FILE *f, const char *s)
+{
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void csv_num(FILE *f, double x)
+{
+	if (isfinite(x))
+		fprintf(f, ",%.6g", x);
+	else
+		fputc(',', f);
+}
+
+static const char *csv_verdict(const struct zab_result *r, size_t b, size_t v, const struct cstat *cs)
+{
+	if (zab_cell(r, b, v)->failed)
+		return "failed";
+	if (v == r->base)
+		return "base";
+	if (!cs->cmp)
+		return "n/a";
+	return !*cs->flag ? "none" : cs->flag[1] == 'R' ? "R" : "I";
+}
+
+static void csv_cell(FILE *f, const struct zab_result *r, size_t b, size_t v)
+{
+	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
+	struct cstat cs;
+	double p = NAN;
+
+	cell_stat(r, b, v, &cs);
+	csv_str(f, r->sut);
+	fputc(',', f);
+	csv_str(f, r->b[b].group);
+	fputc(',', f);
+	csv_str(f, r->b[b].name);
+	fputc(',', f);
+	csv_str(f, r->b[b].unit);
+	fprintf(f, ",%s,", r->b[b].higher ? "higher" : "lower");
+	csv_str(f, r->vname[v]);
+	fputc(',', f);
+	csv_str(f, r->vname[r->base]);
+	fprintf(f, ",%zu", c->n);
+	if (cs.ok) {
+		csv_num(f, cs.s.mean);
+		csv_num(f, cs.s.sd);
+		csv_num(f, cs.s.ci_lo);
+		csv_num(f, cs.s.ci_hi);
+		csv_num(f, cs.s.cv);
+		csv_num(f, cs.s.median);
+		csv_num(f, cs.s.min);
+		csv_num(f, cs.s.max);
+	} else {
+		fputs(",,,,,,,,", f);
+	}
+	csv_num(f, cs.cmp ? cs.pct : NAN);
+	fprintf(f, ",%s", csv_verdict(r, b, v, &cs));
+	if (cs.cmp)
+		p = cz_mann_whitney_p(base->x, base->n, c->x, c->n);
+	csv_num(f, p);
+	fputc('\n', f);
+}
+
+void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n)
+{
+	size_t i, b, v;
+
+	fputs("sut,group,result_class,unit,better,variant,base,n,mean,stddev,ci_low,ci_high,cv,"
+	      "median,min,max,change_pct,verdict,mann_whitney_p\n", f);
+	for (i = 0; i < n; i++)
+		for (b = 0; b < r[i]->nb; b++)
+			for (v = 0; v < r[i]->nv; v++)
+				csv_cell(f, r[i], b, v);
 }

@@ -3,11 +3,12 @@
  * zab: A/B experiments (benchmarks x variants, S sessions of W warm-ups and
  * R measured repeats) and the significance tables kernel reviewers read.
  *
- *   zab.c             command line
- *   zab-experiment.c  experiment files (INI) and --bench/--variant specs
- *   zab-run.c         sessions, order, processes, device daemons, progress
- *   zab-table.c       statistics per cell and the output styles
- *   zab-json.c        a small JSON tree: writer, reader, result <-> JSON
+ *   main.c        command line, output files
+ *   experiment.c  experiment files (INI) and --bench/--variant specs
+ *   run.c         sessions, order, processes, device daemons, co-location,
+ *                 in-device samples, progress
+ *   table.c       statistics per cell, the output styles, CSV export
+ *   json.c        a small JSON tree: writer, reader, result <-> JSON
  */
 #ifndef TOOLS_ZAB_ZAB_H
 #define TOOLS_ZAB_ZAB_H
@@ -54,12 +55,16 @@ struct zab_kv {
 	char *key, *val;
 };
 
+/* Whether a benchmark also gets in-device result classes (the daemon's counters). */
+enum zab_indev { ZAB_INDEV_AUTO, ZAB_INDEV_YES, ZAB_INDEV_NO };
+
 struct zab_bench {
 	char *name;          /* result class, e.g. "pread 100KB" */
 	char *group;         /* the Benchmark column, e.g. "pread_z100k" */
 	char *cmd;           /* command template, {var} substitution */
 	char *unit;          /* e.g. "bytes/sec" */
 	bool higher;         /* higher is better */
+	enum zab_indev in_device;   /* auto: when every variant is a device variant */
 	char *where;         /* "FILE:LINE" or "--bench" (for errors) */
 };
 
@@ -79,12 +84,25 @@ struct zab_variant {
 
 enum zab_order { ZAB_ORDER_RANDOM, ZAB_ORDER_INTERLEAVE, ZAB_ORDER_SEQUENTIAL };
 
+/*
+ * Co-location: every run of a session and its daemons' serving threads on
+ * one CPU.  auto (the zero default): on for experiments with device
+ * variants, the CPU rotating over the allowed ones per session.
+ */
+enum zab_coloc { ZAB_COLOC_AUTO, ZAB_COLOC_OFF, ZAB_COLOC_CPU };
+
+struct zab_colocate {
+	enum zab_coloc mode;
+	unsigned cpu;        /* ZAB_COLOC_CPU */
+};
+
 struct zab_experiment {
 	char *name;
 	char *file;
 	unsigned sessions, warmups, repeats, retries;
 	unsigned timeout;    /* seconds per run, 0 = none */
 	enum zab_order order;
+	struct zab_colocate colocate;
 	char *base;          /* base variant name (default: the first) */
 	struct zab_kv vars[ZAB_MAX_ITEMS];
 	size_t nvars;
@@ -96,6 +114,9 @@ struct zab_experiment {
 
 const char *zab_order_name(enum zab_order o);
 int zab_order_parse(const char *s, enum zab_order *o);
+/* "auto" | "off" | a CPU number: 0 or -EINVAL. */
+int zab_colocate_parse(const char *s, struct zab_colocate *out);
+int zab_indev_parse(const char *s, enum zab_indev *out);
 /* Load an experiment file into e (added to what is there); prints one line on error. */
 int zab_experiment_load(struct zab_experiment *e, const char *path);
 /* NAME or experiments/NAME not found here: $ZAB_EXPERIMENT_PATH, then the installed ones. */
@@ -119,9 +140,14 @@ struct zab_cell {
 	char *error;         /* why it failed (command and output) */
 };
 
+/* What a result class measures: the command's number or the daemon's counters over the run. */
+enum zab_rkind { ZAB_RK_CMD, ZAB_RK_DEV_RATE, ZAB_RK_DEV_NS };
+
 struct zab_rbench {
 	char *name, *group, *unit;
 	bool higher;
+	enum zab_rkind kind;
+	size_t src;          /* the experiment's benchmark it comes from (runs only) */
 };
 
 struct zab_result {
@@ -145,7 +171,7 @@ void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
 void zab_result_free(struct zab_result *r);
 /* Build a result (and its JSON document) from a finished experiment. */
 struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
-			   struct zj *env, struct zj *devinfo, uint64_t seed);
+			   struct zj *env, struct zj *devinfo, struct zj *sessinfo, uint64_t seed);
 /* Load a result from a JSON document (takes ownership of doc); prints one line on error. */
 int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file);
 struct zj *zab_environment(void);
@@ -160,9 +186,16 @@ struct zab_run_opts {
 	const char *cusezero;  /* path of the daemon */
 };
 
-/* Run e; fills r (and devinfo: per-variant device facts).  0, or 1 if any cell failed. */
+/* The result classes of an experiment: each benchmark, and its in-device classes. 0 / -E2BIG. */
+int zab_result_rows(struct zab_result *r, const struct zab_experiment *e);
+
+/*
+ * Run e; fills r, devinfo (an array per variant: its daemons' facts) and
+ * sessinfo (an object per session: its CPU when co-located).  0, 1 if any
+ * cell failed, or -errno.
+ */
 int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
-	    struct zab_result *r, struct zj *devinfo);
+	    struct zab_result *r, struct zj *devinfo, struct zj *sessinfo);
 /* For tests and --dry-run: the order of variants in round k of session s. */
 void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
 		     size_t nvar, size_t *perm);
@@ -175,8 +208,15 @@ enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKD
 int zab_style_parse(const char *s, enum zab_style *st);
 /* Render several results (one section per SUT class) to f. */
 void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st);
+/* One CSV row per cell: statistics, change and verdict (--export-csv). */
+void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n);
 
 /* ---- helpers ------------------------------------------------------------------- */
+
+/* Length of s without trailing blanks (CPU model strings are padded); 1 for NULL ("?"). */
+size_t zab_trimmed_len(const char *s);
+/* After zab_run returned -EINTR: die of the signal that interrupted it (exit 128+N). */
+void zab_reraise(void);
 
 void *zab_xmalloc(size_t n);
 void *zab_xrealloc(void *p, size_t n);

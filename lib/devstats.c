@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * In-device figures from two readings of a cusezero device's counters
+ * (lib/devstats.h).  The daemon keeps the counters (one clock pair per
+ * request around the routine work, the serving threads' CPU clocks for the
+ * busy time); this file only subtracts and divides.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "devstats.h"
+
+int cz_devstats_get(int fd, struct cusezero_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (ioctl(fd, CUSEZERO_IOC_GET_STATS, st))
+		return -errno;
+	if (st->version != CUSEZERO_STATS_VERSION)
+		return -EPROTO;
+	return 0;
+}
+
+int cz_devstats_delta(const struct cusezero_stats *before, const struct cusezero_stats *after,
+		      struct cz_devdelta *d)
+{
+	const struct cusezero_counters *a = &before->total, *b = &after->total;
+
+	memset(d, 0, sizeof(*d));
+	if (b->requests < a->requests || b->bytes < a->bytes || b->ns < a->ns ||
+	    b->errors < a->errors || after->busy_ns < before->busy_ns)
+		return -ESTALE;
+	d->requests = b->requests - a->requests;
+	d->bytes = b->bytes - a->bytes;
+	d->routine_ns = b->ns - a->ns;
+	d->errors = b->errors - a->errors;
+	d->busy_ns = after->busy_ns - before->busy_ns;
+	/* a reset restarts elapsed_ns; the busy/requests checks above catch it */
+	d->elapsed_ns = after->elapsed_ns >= before->elapsed_ns ?
+			after->elapsed_ns - before->elapsed_ns : 0;
+	d->chunk = after->chunk;
+	return 0;
+}
+
+double cz_devdelta_rate(const struct cz_devdelta *d)
+{
+	return d->routine_ns ? (double)d->bytes / ((double)d->routine_ns / 1e9) : 0;
+}
+
+double cz_devdelta_ns_per_chunk(const struct cz_devdelta *d)
+{
+	return d->bytes ? (double)d->routine_ns * (double)d->chunk / (double)d->bytes : 0;
+}
+
+double cz_devdelta_share(const struct cz_devdelta *d)
+{
+	return d->busy_ns ? (double)d->routine_ns / (double)d->busy_ns : -1;
+}
+
+bool cz_devshare_begin(struct cz_devshare *s, const char *path)
+{
+	memset(s, 0, sizeof(*s));
+	s->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s->fd < 0)
+		return false;
+	if (cz_devstats_get(s->fd, &s->before)) {
+		close(s->fd);
+		s->fd = -1;
+		return false;
+	}
+	s->on = true;
+	return true;
+}
+
+void cz_devshare_end(struct cz_devshare *s, const char *prog, FILE *f)
+{
+	struct cusezero_stats *after;
+	struct cz_devdelta d;
+	int ret;
+
+	if (!s->on)
+		return;
+	s->on = false;
+	after = malloc(sizeof(*after));
+	ret = after ? cz_devstats_get(s->fd, after) : -ENOMEM;
+	if (!ret)
+		ret = cz_devstats_delta(&s->before, after, &d);
+	close(s->fd);
+	free(after);
+	if (ret) {
+		fprintf(f, "%s: cusezero device: no share: %s\n", prog,
+			ret == -ESTALE ? "its counters were reset during the run" : strerror(-ret));
+		return;
+	}
+	if (!d.requests) {
+		fprintf(f, "%s: cusezero device: no read request reached the daemon\n", prog);
+		return;
+	}
+	fprintf(f, "%s: cusezero device: %" PRIu64 " requests, %" PRIu64 " bytes; routine %.2f GB/s "
+		"(2^30 B per s of routine time), %.0f ns per %" PRIu64 " B chunk", prog, d.requests,
+		d.bytes, cz_devdelta_rate(&d) / (1024.0 * 1024.0 * 1024.0), cz_devdelta_ns_per_chunk(&d),
+		d.chunk);
+	if (cz_devdelta_share(&d) >= 0)
+		fprintf(f, "; routine %.1f%% of the daemon's busy time (%.2f of %.2f us per request)",
+			cz_devdelta_share(&d) * 100, (double)d.routine_ns / 1e3 / (double)d.requests,
+			(double)d.busy_ns / 1e3 / (double)d.requests);
+	fputc('\n', f);
+}

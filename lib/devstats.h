@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A cusezero device's statistics over one run: read the counters by ioctl
+ * (CUSEZERO_IOC_GET_STATS) before and after, and derive the in-device
+ * figures from the difference.  Shared by zab, zbench align --device,
+ * pread_z100k and zload (--device-share) and zeroctl.
+ *
+ * Derived figures (doc/DESIGN.md, "In-device measurement"):
+ *   routine rate   bytes cleared per second of time inside the routine
+ *   ns per chunk   routine time per chunk-sized piece (routine_ns x chunk / bytes)
+ *   share          routine time / the serving threads' CPU time (busy_ns)
+ */
+#ifndef CZ_DEVSTATS_H
+#define CZ_DEVSTATS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cusezero.h"
+
+struct cz_devdelta {
+	uint64_t requests, bytes, routine_ns, errors;
+	uint64_t busy_ns, elapsed_ns;
+	uint64_t chunk;          /* the device's chunk at the end of the run */
+};
+
+/* GET_STATS on fd: 0, or -errno (-ENOTTY/-ENOSYS: not a cusezero device). */
+int cz_devstats_get(int fd, struct cusezero_stats *st);
+/* after - before; -ESTALE if the counters were reset in between. */
+int cz_devstats_delta(const struct cusezero_stats *before, const struct cusezero_stats *after,
+		      struct cz_devdelta *d);
+/* Bytes per second of routine time; 0 when nothing was timed. */
+double cz_devdelta_rate(const struct cz_devdelta *d);
+/* ns of routine time per chunk of bytes; 0 when nothing was cleared. */
+double cz_devdelta_ns_per_chunk(const struct cz_devdelta *d);
+/* routine_ns / busy_ns, or -1 when the daemon reported no busy time. */
+double cz_devdelta_share(const struct cz_devdelta *d);
+
+/*
+ * --device-share of pread_z100k and zload: begin() opens path and takes
+ * the first reading (returns false, silently, when path is not a cusezero
+ * device: the option is then off); end() takes the second and prints one
+ * line "PROG: cusezero device: ..." to f.
+ */
+struct cz_devshare {
+	int fd;
+	bool on;
+	struct cusezero_stats before;
+};
+
+bool cz_devshare_begin(struct cz_devshare *s, const char *path);
+void cz_devshare_end(struct cz_devshare *s, const char *prog, FILE *f);
+
+#endif
