@@ -212,6 +212,31 @@ static void ds_failed(const char *cmd, int st, int outfd, char *err, size_t errl
 	snprintf(err, errlen, "device daemon `%s` %s: %s", cmd, how, out);
 }
 
+/* State letter and start time (clock ticks after boot) of pid; false if it is gone. */
+static bool ds_stat(pid_t pid, char *state, unsigned long long *start)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	p = strrchr(buf, ')');	/* "pid (comm) S ...": comm may hold blanks and parentheses */
+	if (!p || p[1] != ' ')
+		return false;
+	*state = p[2];
+	/* field 22 (starttime) is the 20th after the state */
+	for (i = 0, p += 2; i < 19 && p; i++)
+		p = strchr(p + 1, ' ');
+	*start = p ? strtoull(p + 1, NULL, 10) : 0;
+	return true;
+}
+
 int cz_dev_start(struct cz_dev *d, char *const *args, size_t nargs, const char *fuse_mnt,
 		 const char *cuse_name, const char *pidfile, unsigned timeout_s,
 		 char *err, size_t errlen)
@@ -219,6 +244,7 @@ int cz_dev_start(struct cz_dev *d, char *const *args, size_t nargs, const char *
 	char **argv = calloc(nargs + 6, sizeof(*argv));
 	size_t n = 0, i;
 	int st, outfd, pid;
+	char state;
 
 	memset(d, 0, sizeof(*d));
 	if (!argv)
@@ -255,6 +281,12 @@ int cz_dev_start(struct cz_dev *d, char *const *args, size_t nargs, const char *
 	close(outfd);
 	unlink(pidfile);
 	d->pid = pid;
+	if (!ds_stat(pid, &state, &d->start)) {
+		snprintf(err, errlen, "device daemon `%s` (pid %d) died right after starting", d->cmdline,
+			 pid);
+		d->pid = 0;
+		return -1;
+	}
 	if (fuse_mnt) {
 		d->path = ds_asprintf("%s/zero", fuse_mnt);
 	} else {
@@ -271,18 +303,24 @@ int cz_dev_start(struct cz_dev *d, char *const *args, size_t nargs, const char *
 
 bool cz_dev_alive(const struct cz_dev *d)
 {
-	if (d->pid <= 0)
+	unsigned long long start;
+	char state;
+
+	/*
+	 * cusezero daemonises, so the daemon is not our child: kill(pid, 0)
+	 * would call a zombie alive until init reaps it, and a reused pid
+	 * someone else's process.  Its state and start time say.
+	 */
+	if (d->pid <= 0 || !ds_stat(d->pid, &state, &start))
 		return false;
-	/* reap it if it was our child (it is not: cusezero daemonises), then probe */
-	waitpid(d->pid, NULL, WNOHANG);
-	return !(kill(d->pid, 0) && errno == ESRCH);
+	return state != 'Z' && state != 'X' && start == d->start;
 }
 
 void cz_dev_stop(struct cz_dev *d, const char *prog)
 {
 	int i;
 
-	if (d->pid > 0 && kill(d->pid, SIGTERM) == 0) {
+	if (cz_dev_alive(d) && kill(d->pid, SIGTERM) == 0) {
 		for (i = 0; i < 500 && cz_dev_alive(d); i++)
 			ds_sleep_ms(10);
 		if (i == 500) {

@@ -15,6 +15,7 @@
 
 struct cz_dev {
 	pid_t pid;           /* the daemon (from its pidfile); 0 when not started */
+	unsigned long long start;   /* its start time: a reused pid is not it */
 	char *mnt;           /* FUSE mount point to unmount at stop, NULL for a CUSE node */
 	bool rmdir_mnt;      /* the mount point is ours: remove it at stop */
 	char *path;          /* the device file: MNT/zero or /dev/NAME */

@@ -6,14 +6,18 @@
  *
  *   zbench align -f rep_stosb --offsets 0..63
  *   zbench align -f clear_user_arm64 --offsets 0,4,8,60 --of loop --plot a.svg
+ *   zbench align -f clear_user_arm64_quirk --offsets 0..127:4 --device new
  *
- * For every (repeat, offset) the routine is placed afresh with zero_place()
- * (a new page each time, so a physical-address accident is not mistaken for
- * an offset effect), the placement is verified (point address % 4096 ==
- * offset), the copy is checked to clear the buffer, then timed.  Offsets are
+ * In process, for every (repeat, offset) the routine is placed afresh with
+ * zero_place() (a new page each time, so a physical-address accident is not
+ * mistaken for an offset effect), the placement is verified (point address
+ * % 4096 == offset), the copy is checked to clear the buffer, then timed.
+ * With --device (aligndev.c) the same sweep runs inside a cusezero daemon:
+ * the placement is switched through its ioctls and the figures are the
+ * reads' (end to end) and the daemon's counters' (in device).  Offsets are
  * interleaved: each repeat visits every offset once, in a shuffled order
- * (or round-robin with a rotating start), never all repeats of one offset in
- * a row, so machine drift spreads over all offsets (REFERENCE.md section 3).
+ * (or round-robin with a rotating start), never all repeats of one offset
+ * in a row, so machine drift spreads over all offsets.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,11 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zbench.h"
-#include "stats.h"
+#include "align.h"
 #include "util.h"
-
-#define ALIGN_MAX_OFFSETS (ZERO_PLACE_MAX_OFFSET + 1)
 
 /*
  * Code can only start where an instruction can: any byte on x86-64, a
@@ -44,22 +45,16 @@
 /*
  * Defaults sized so that 64 offsets at 100 KB take a few seconds on a loaded
  * 2-vCPU VM: 64 x 30 repeats x 40 loops x 100 KB = 7.9 GB zeroed, 1-2 s
- * for every relocatable x86-64 routine here (the budget is 10 s).
+ * for every relocatable x86-64 routine here (the budget is 10 s).  Through
+ * a device a pass is one pread of ~25 us instead of ~3 us of routine: 32
+ * offsets x 20 repeats x 200 preads stay well under two minutes.
  */
-#define ALIGN_DEFAULT_LOOPS   40
-#define ALIGN_DEFAULT_REPEATS 30
+#define ALIGN_DEFAULT_LOOPS       40
+#define ALIGN_DEFAULT_REPEATS     30
+#define ALIGN_DEV_DEFAULT_LOOPS   200
+#define ALIGN_DEV_DEFAULT_REPEATS 20
 
-struct align_params {
-	const struct zero_routine *r;
-	enum zero_point point;
-	unsigned offsets[ALIGN_MAX_OFFSETS];
-	size_t noffsets;
-	uint64_t size, chunk;
-	unsigned loops, repeats;
-	bool round_robin, csv;
-	uint64_t seed;
-	const char *plot, *size_str, *chunk_str;
-};
+volatile sig_atomic_t zb_align_stop;
 
 static void align_usage(FILE *out)
 {
@@ -69,17 +64,32 @@ static void align_usage(FILE *out)
 		"        --offsets <list>    offsets in bytes, e.g. 0..127, 0,8,60 or 0..4095:64 (default %s;\n"
 		"                            ranges step by %u, the instruction alignment)\n"
 		"        --of <entry|loop>   which point is placed at the offset (default: loop, else entry)\n"
-		"    -s, --size <100KB>      bytes cleared per pass\n"
+		"    -s, --size <100KB>      bytes cleared per pass (device: bytes per pread)\n"
 		"    -k, --chunk <4KB>       bytes per call, as read_zero's clear_user per page (0 = size)\n"
-		"    -l, --nr_loops <%d>     passes per sample\n"
-		"    -r, --repeats <%d>      samples per offset, interleaved across offsets\n"
+		"    -l, --nr_loops <n>      passes per sample (default %d; device: preads, default %d)\n"
+		"    -r, --repeats <n>       samples per offset, interleaved across offsets (default %d;\n"
+		"                            device: %d)\n"
 		"        --order <random|rr> visiting order within a repeat (default random)\n"
 		"        --seed <n>          seed of the random order (default 1)\n"
+		"        --compare <A,B>     also compare offsets A and B (change, 95%% CI verdict)\n"
 		"        --csv               print CSV rows instead of the table\n"
+		"        --json              print JSON (every sample) instead of the table\n"
 		"        --plot <file>       draw FILE.svg or FILE.png with gnuplot\n"
-		"        --cpu <n>           pin to CPU n while measuring\n\n"
+		"        --cpu <n>           pin to CPU n while measuring (device new: the daemon too)\n\n"
+		"  In a device (the routine placed inside a cusezero daemon, switched through its ioctls):\n"
+		"        --device <path|new> a running device (CUSE node or FUSE MNT/zero, left with its\n"
+		"                            settings restored), or new: a private daemon (FUSE, root),\n"
+		"                            co-located with the reader on one CPU, stopped at the end\n"
+		"        --reader <cmd>      read with CMD instead (sh -c; {dev} = the device; prints\n"
+		"                            bytes/sec, e.g. 'pread_z100k --format simple -n 200 {dev}')\n"
+		"        --cusezero <path>   the daemon for --device new (default: $CUSEZERO, beside\n"
+		"                            zbench, then $PATH)\n"
+		"  Device figures per offset: end to end (bytes read per second of wall time) and in\n"
+		"  device (bytes cleared per second of routine time, ns per chunk: the daemon's counters\n"
+		"  over exactly that sample).\n\n"
 		" GB/s = 2^30 bytes per second, as perf bench.\n",
-		ALIGN_DEFAULT_OFFSETS, ALIGN_INSN, ALIGN_DEFAULT_LOOPS, ALIGN_DEFAULT_REPEATS);
+		ALIGN_DEFAULT_OFFSETS, ALIGN_INSN, ALIGN_DEFAULT_LOOPS, ALIGN_DEV_DEFAULT_LOOPS,
+		ALIGN_DEFAULT_REPEATS, ALIGN_DEV_DEFAULT_REPEATS);
 }
 
 /*
@@ -168,29 +178,28 @@ static void visiting_order(const struct align_params *ap, unsigned rep, uint64_t
 	}
 }
 
-/* One sample: place, verify, check it clears, warm, time.  GB/s or -errno. */
-static int measure_once(const struct align_params *ap, unsigned offset, char *buf,
-			double *gbps, uintptr_t *addr)
+/* In process, one sample: place, verify, check it clears, warm, time.  0 or -errno. */
+static int measure_once(const struct align_params *ap, struct align_point *pt, char *buf)
 {
 	struct zero_placed pl;
-	uintptr_t pt;
+	uintptr_t addr;
 	uint64_t t0, dt;
 	size_t i, left = 0;
 	int ret;
 
-	ret = zero_place(ap->r, ap->point, offset, &pl);
+	ret = zero_place(ap->r, ap->point, pt->offset, &pl);
 	if (ret) {
 		fprintf(stderr, "zbench align: cannot place %s at offset %u: %s%s%s\n", ap->r->name,
-			offset, zero_place_strerror(ret), ret == -ENOTSUP && ap->r->no_reloc_why ? ": " : "",
+			pt->offset, zero_place_strerror(ret), ret == -ENOTSUP && ap->r->no_reloc_why ? ": " : "",
 			ret == -ENOTSUP && ap->r->no_reloc_why ? ap->r->no_reloc_why : "");
 		return ret;
 	}
-	pt = ap->point == ZERO_POINT_LOOP ? pl.loop : pl.entry;
-	*addr = pt;
-	if ((pt & ZERO_PLACE_MAX_OFFSET) != offset) {
+	addr = ap->point == ZERO_POINT_LOOP ? pl.loop : pl.entry;
+	pt->addr = addr;
+	if ((addr & ZERO_PLACE_MAX_OFFSET) != pt->offset) {
 		fprintf(stderr, "zbench align: placement check: %s point at %#" PRIxPTR
-			" = offset %" PRIuPTR ", wanted %u\n", ap->r->name, pt,
-			pt & ZERO_PLACE_MAX_OFFSET, offset);
+			" = offset %" PRIuPTR ", wanted %u\n", ap->r->name, addr,
+			addr & ZERO_PLACE_MAX_OFFSET, pt->offset);
 		ret = -EFAULT;
 		goto out;
 	}
@@ -200,7 +209,7 @@ static int measure_once(const struct align_params *ap, unsigned offset, char *bu
 	for (i = 0; i < ap->size && !left; i++) {
 		if (buf[i]) {
 			fprintf(stderr, "zbench align: %s at offset %u: byte %zu = %#x after clearing\n",
-				ap->r->name, offset, i, (unsigned char)buf[i]);
+				ap->r->name, pt->offset, i, (unsigned char)buf[i]);
 			ret = -EIO;
 			goto out;
 		}
@@ -211,59 +220,238 @@ static int measure_once(const struct align_params *ap, unsigned offset, char *bu
 	dt = zb_clock(false) - t0;
 	if (left) {
 		fprintf(stderr, "zbench align: %s at offset %u left bytes not cleared\n",
-			ap->r->name, offset);
+			ap->r->name, pt->offset);
 		ret = -EIO;
 		goto out;
 	}
-	*gbps = (double)ap->size * ap->loops / ((double)(dt ? dt : 1) / 1e9) / ZB_GB;
+	pt->gbps[pt->n++] = (double)ap->size * ap->loops / ((double)(dt ? dt : 1) / 1e9) / ZB_GB;
 out:
 	zero_unplace(&pl);
 	return ret;
 }
 
-static void print_results(const struct align_params *ap, const struct cz_summary *s,
-			  const uintptr_t *addr)
-{
-	size_t i, best = 0, worst = 0;
-	FILE *note = ap->csv ? stderr : stdout;
-	double effect;
+/* ---- output --------------------------------------------------------------------------- */
 
-	for (i = 0; i < ap->noffsets; i++) {
-		if (s[i].median > s[best].median)
-			best = i;
-		if (s[i].median < s[worst].median)
-			worst = i;
-	}
-	if (ap->csv) {
-		printf("offset,point_address,median_gbps,min_gbps,max_gbps,mean_gbps,cv,ci_lo_gbps,ci_hi_gbps,n\n");
-		for (i = 0; i < ap->noffsets; i++)
-			printf("%u,%#" PRIxPTR ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%zu\n", ap->offsets[i],
-			       addr[i], s[i].median, s[i].min, s[i].max, s[i].mean, s[i].cv,
-			       s[i].ci_lo, s[i].ci_hi, s[i].n);
-	} else {
-		printf("# zbench align: routine '%s' (%s)\n", ap->r->name, ap->r->desc);
-		printf("# %s placed at each offset (address %% 4096, verified at every placement); "
-		       "%s in %s calls, %u passes per sample, %u samples per offset, order %s\n",
-		       ap->point == ZERO_POINT_LOOP ? "loop head" : "entry", ap->size_str,
-		       ap->chunk_str, ap->loops, ap->repeats, ap->round_robin ? "round-robin" : "random");
-		printf("# GB/s = 2^30 bytes/s\n");
-		printf("%6s  %-18s %10s %10s %10s %7s\n", "offset", "point_address", "median",
-		       "min", "max", "CV%");
-		for (i = 0; i < ap->noffsets; i++)
-			printf("%6u  %#-18" PRIxPTR " %10.3f %10.3f %10.3f %7.2f\n", ap->offsets[i],
-			       addr[i], s[i].median, s[i].min, s[i].max, s[i].cv * 100.0);
-	}
-	effect = (s[worst].median - s[best].median) / s[best].median * 100.0;
-	fprintf(note, "# best:  offset %u: median %.3f GB/s, 95%% CI of the mean [%.3f, %.3f]\n",
-		ap->offsets[best], s[best].median, s[best].ci_lo, s[best].ci_hi);
-	fprintf(note, "# worst: offset %u: median %.3f GB/s, 95%% CI of the mean [%.3f, %.3f]\n",
-		ap->offsets[worst], s[worst].median, s[worst].ci_lo, s[worst].ci_hi);
-	fprintf(note, "# effect: worst vs best %+.2f%% (medians); 95%% CIs %s\n", effect,
-		cz_ci_disjoint(&s[best], &s[worst]) ? "do not overlap: significant"
-						     : "overlap: not significant");
+/* Which figure of a point a verdict or a plot is about. */
+enum align_class { AC_PROCESS, AC_E2E, AC_DEVICE };
+
+static const struct cz_summary *summary_of(const struct align_point *p, enum align_class c)
+{
+	return c == AC_DEVICE ? &p->ds : &p->s;
 }
 
-enum { OPT_OFFSETS = 256, OPT_OF, OPT_ORDER, OPT_SEED, OPT_CSV, OPT_PLOT, OPT_CPU };
+static const char *point_name(const struct align_params *ap)
+{
+	return ap->point == ZERO_POINT_LOOP ? "loop head" : "entry";
+}
+
+static void print_table(const struct align_params *ap, const struct align_point *pts,
+			const struct align_dev *dev)
+{
+	size_t i;
+
+	printf("# zbench align: routine '%s' (%s)\n", ap->r->name, ap->r->desc);
+	if (dev) {
+		zb_aligndev_describe(dev, ap, stdout);
+		printf("%6s  %6s %10s %9s %9s %6s %10s %9s %9s %6s %9s\n", "offset", "placed",
+		       "e2e_med", "min", "max", "CV%", "dev_med", "min", "max", "CV%", "ns/chunk");
+		for (i = 0; i < ap->noffsets; i++) {
+			const struct align_point *p = &pts[i];
+
+			printf("%6u  %6d %10.3f %9.3f %9.3f %6.2f %10.3f %9.3f %9.3f %6.2f %9.1f\n",
+			       p->offset, p->reported, p->s.median, p->s.min, p->s.max, p->s.cv * 100,
+			       p->ds.median, p->ds.min, p->ds.max, p->ds.cv * 100, p->dns.median);
+		}
+		return;
+	}
+	printf("# %s placed at each offset (address %% 4096, verified at every placement); "
+	       "%s in %s calls, %u passes per sample, %u samples per offset, order %s\n",
+	       point_name(ap), ap->size_str, ap->chunk_str, ap->loops, ap->repeats,
+	       ap->round_robin ? "round-robin" : "random");
+	printf("# GB/s = 2^30 bytes/s\n");
+	printf("%6s  %-18s %10s %10s %10s %7s\n", "offset", "point_address", "median", "min", "max", "CV%");
+	for (i = 0; i < ap->noffsets; i++)
+		printf("%6u  %#-18" PRIxPTR " %10.3f %10.3f %10.3f %7.2f\n", pts[i].offset, pts[i].addr,
+		       pts[i].s.median, pts[i].s.min, pts[i].s.max, pts[i].s.cv * 100.0);
+}
+
+static void csv_summary(const struct cz_summary *s)
+{
+	printf(",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f", s->median, s->min, s->max, s->mean, s->cv,
+	       s->ci_lo, s->ci_hi);
+}
+
+static void print_csv(const struct align_params *ap, const struct align_point *pts, bool dev)
+{
+	size_t i;
+
+	if (!dev) {
+		printf("offset,point_address,median_gbps,min_gbps,max_gbps,mean_gbps,cv,ci_lo_gbps,ci_hi_gbps,n\n");
+		for (i = 0; i < ap->noffsets; i++) {
+			printf("%u,%#" PRIxPTR, pts[i].offset, pts[i].addr);
+			csv_summary(&pts[i].s);
+			printf(",%zu\n", pts[i].s.n);
+		}
+		return;
+	}
+	printf("offset,placed_offset,e2e_median_gbps,e2e_min_gbps,e2e_max_gbps,e2e_mean_gbps,e2e_cv,"
+	       "e2e_ci_lo_gbps,e2e_ci_hi_gbps,dev_median_gbps,dev_min_gbps,dev_max_gbps,dev_mean_gbps,"
+	       "dev_cv,dev_ci_lo_gbps,dev_ci_hi_gbps,ns_per_chunk_median,n\n");
+	for (i = 0; i < ap->noffsets; i++) {
+		printf("%u,%d", pts[i].offset, pts[i].reported);
+		csv_summary(&pts[i].s);
+		csv_summary(&pts[i].ds);
+		printf(",%.3f,%zu\n", pts[i].dns.median, pts[i].s.n);
+	}
+}
+
+static void json_samples(const char *key, const double *x, unsigned n)
+{
+	unsigned i;
+
+	printf(", \"%s\": [", key);
+	for (i = 0; i < n; i++)
+		printf("%s%.6f", i ? ", " : "", x[i]);
+	printf("]");
+}
+
+static void print_json(const struct align_params *ap, const struct align_point *pts,
+		       const struct align_dev *dev)
+{
+	size_t i;
+
+	printf("{\n  \"routine\": ");
+	cz_json_string(stdout, ap->r->name);
+	printf(",\n  \"point\": \"%s\",\n  \"mode\": \"%s\",\n  \"size\": %" PRIu64 ",\n"
+	       "  \"chunk\": %" PRIu64 ",\n  \"loops\": %u,\n  \"repeats\": %u,\n"
+	       "  \"order\": \"%s\",\n  \"seed\": %" PRIu64 ",\n  \"unit\": \"GB/s (2^30 bytes/s)\",\n",
+	       ap->point == ZERO_POINT_LOOP ? "loop" : "entry", dev ? "device" : "process", ap->size,
+	       ap->chunk, ap->loops, ap->repeats, ap->round_robin ? "round-robin" : "random", ap->seed);
+	if (dev) {
+		printf("  \"device\": ");
+		zb_aligndev_json(dev, stdout);
+		printf(",\n");
+	}
+	printf("  \"offsets\": [");
+	for (i = 0; i < ap->noffsets; i++) {
+		const struct align_point *p = &pts[i];
+
+		printf("%s\n    {\"offset\": %u", i ? "," : "", p->offset);
+		if (dev)
+			printf(", \"placed_offset\": %d", p->reported);
+		else
+			printf(", \"point_address\": \"%#" PRIxPTR "\"", p->addr);
+		json_samples(dev ? "e2e_gbps" : "gbps", p->gbps, p->n);
+		if (dev) {
+			json_samples("dev_gbps", p->dev_gbps, p->n);
+			json_samples("dev_ns_per_chunk", p->dev_ns, p->n);
+		}
+		printf("}");
+	}
+	printf("\n  ]\n}\n");
+}
+
+/* Best vs worst (by median) of one class with the CI verdict; best/worst returned for the plot. */
+static void verdict(FILE *f, const char *label, const struct align_params *ap,
+		    const struct align_point *pts, enum align_class c)
+{
+	size_t i, best = 0, worst = 0;
+	const struct cz_summary *b, *w;
+
+	for (i = 0; i < ap->noffsets; i++) {
+		if (summary_of(&pts[i], c)->median > summary_of(&pts[best], c)->median)
+			best = i;
+		if (summary_of(&pts[i], c)->median < summary_of(&pts[worst], c)->median)
+			worst = i;
+	}
+	b = summary_of(&pts[best], c);
+	w = summary_of(&pts[worst], c);
+	fprintf(f, "# %sbest:  offset %u: median %.3f GB/s, 95%% CI of the mean [%.3f, %.3f]\n", label,
+		pts[best].offset, b->median, b->ci_lo, b->ci_hi);
+	fprintf(f, "# %sworst: offset %u: median %.3f GB/s, 95%% CI of the mean [%.3f, %.3f]\n", label,
+		pts[worst].offset, w->median, w->ci_lo, w->ci_hi);
+	fprintf(f, "# %seffect: worst vs best %+.2f%% (medians); 95%% CIs %s\n", label,
+		(w->median - b->median) / b->median * 100.0,
+		cz_ci_disjoint(b, w) ? "do not overlap: significant" : "overlap: not significant");
+}
+
+/* --compare A,B: B against A in one class. */
+static void compare(FILE *f, const char *label, const struct align_params *ap,
+		    const struct align_point *pts, enum align_class c)
+{
+	const struct cz_summary *a = NULL, *b = NULL;
+	size_t i;
+
+	for (i = 0; i < ap->noffsets; i++) {
+		if (pts[i].offset == (unsigned)ap->cmp[0])
+			a = summary_of(&pts[i], c);
+		if (pts[i].offset == (unsigned)ap->cmp[1])
+			b = summary_of(&pts[i], c);
+	}
+	if (!a || !b)
+		return;
+	fprintf(f, "# %scompare: offset %d vs %d: %+.2f%% (medians %.3f vs %.3f GB/s); 95%% CIs %s\n",
+		label, ap->cmp[1], ap->cmp[0], (b->median - a->median) / a->median * 100.0, b->median,
+		a->median, cz_ci_disjoint(a, b) ? "do not overlap: significant" : "overlap: not significant");
+}
+
+static void print_verdicts(const struct align_params *ap, const struct align_point *pts, bool dev)
+{
+	FILE *note = ap->csv || ap->json ? stderr : stdout;
+
+	if (!dev) {
+		verdict(note, "", ap, pts, AC_PROCESS);
+		if (ap->cmp[0] >= 0)
+			compare(note, "", ap, pts, AC_PROCESS);
+		return;
+	}
+	verdict(note, "in-device ", ap, pts, AC_DEVICE);
+	verdict(note, "end-to-end ", ap, pts, AC_E2E);
+	if (ap->cmp[0] >= 0) {
+		compare(note, "in-device ", ap, pts, AC_DEVICE);
+		compare(note, "end-to-end ", ap, pts, AC_E2E);
+	}
+}
+
+static int plot(const struct align_params *ap, const struct align_point *pts, bool dev)
+{
+	double *med = calloc(ap->noffsets * 3, sizeof(*med)), *min, *max;
+	unsigned *offs = calloc(ap->noffsets, sizeof(*offs));
+	char title[256];
+	size_t i;
+	int ret;
+
+	if (!med || !offs) {
+		free(med);
+		free(offs);
+		return -ENOMEM;
+	}
+	min = med + ap->noffsets;
+	max = min + ap->noffsets;
+	/* in a device the routine's own figure is the one an alignment effect shows in */
+	for (i = 0; i < ap->noffsets; i++) {
+		const struct cz_summary *s = summary_of(&pts[i], dev ? AC_DEVICE : AC_PROCESS);
+
+		offs[i] = pts[i].offset;
+		med[i] = s->median;
+		min[i] = s->min;
+		max[i] = s->max;
+	}
+	snprintf(title, sizeof(title), "%s: %s at offset (mod 4096), %s in %s calls%s", ap->r->name,
+		 point_name(ap), ap->size_str, ap->chunk_str,
+		 dev ? ", in device (routine time)" : "");
+	ret = zb_plot(ap->plot, title, offs, med, min, max, ap->noffsets);
+	free(med);
+	free(offs);
+	return ret;
+}
+
+/* ---- options ---------------------------------------------------------------------------- */
+
+enum {
+	OPT_OFFSETS = 256, OPT_OF, OPT_ORDER, OPT_SEED, OPT_CSV, OPT_PLOT, OPT_CPU, OPT_JSON,
+	OPT_DEVICE, OPT_READER, OPT_CUSEZERO, OPT_COMPARE,
+};
 
 static const struct option align_options[] = {
 	{ "function", required_argument, NULL, 'f' },
@@ -276,8 +464,13 @@ static const struct option align_options[] = {
 	{ "order",    required_argument, NULL, OPT_ORDER },
 	{ "seed",     required_argument, NULL, OPT_SEED },
 	{ "csv",      no_argument,       NULL, OPT_CSV },
+	{ "json",     no_argument,       NULL, OPT_JSON },
 	{ "plot",     required_argument, NULL, OPT_PLOT },
 	{ "cpu",      required_argument, NULL, OPT_CPU },
+	{ "compare",  required_argument, NULL, OPT_COMPARE },
+	{ "device",   required_argument, NULL, OPT_DEVICE },
+	{ "reader",   required_argument, NULL, OPT_READER },
+	{ "cusezero", required_argument, NULL, OPT_CUSEZERO },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -312,44 +505,39 @@ static int bad(const char *opt, const char *val, const char *what)
 	return 1;
 }
 
-int zb_align_main(int argc, char **argv)
-{
-	static struct align_params ap;
-	const char *fn_name = NULL, *offsets = ALIGN_DEFAULT_OFFSETS, *of = NULL, *why;
-	const char *loops_str = NULL, *repeats_str = NULL, *order = "random", *seed_str = NULL;
-	const char *cpu_str = NULL;
-	struct cz_summary *sum = NULL;
-	double *samples = NULL, *median = NULL, *min = NULL, *max = NULL;
-	uintptr_t *addr = NULL;
-	size_t *visit = NULL, i, k;
-	struct zb_buf buf = { 0 };
-	uint64_t v, rng;
-	unsigned rep;
-	char msg[512], title[256];
-	int c, ret = 1;
+/* The options as given, checked by align_validate(). */
+struct align_args {
+	const char *fn, *offsets, *of, *loops, *repeats, *order, *seed, *cpu, *compare;
+};
 
-	memset(&ap, 0, sizeof(ap));
-	ap.size_str = "100KB";
-	ap.chunk_str = "4KB";
-	ap.loops = ALIGN_DEFAULT_LOOPS;
-	ap.repeats = ALIGN_DEFAULT_REPEATS;
-	ap.seed = 1;
+/* getopt: 0, or the exit code (help: 0 after printing it, as align_usage's callers expect). */
+static int align_parse(int argc, char **argv, struct align_params *ap, struct align_args *a, bool *done)
+{
+	int c;
+
+	*done = false;
 	while ((c = getopt_long(argc, argv, "f:s:k:l:r:h", align_options, NULL)) != -1) {
 		switch (c) {
-		case 'f': fn_name = optarg; break;
-		case 's': ap.size_str = optarg; break;
-		case 'k': ap.chunk_str = optarg; break;
-		case 'l': loops_str = optarg; break;
-		case 'r': repeats_str = optarg; break;
-		case OPT_OFFSETS: offsets = optarg; break;
-		case OPT_OF: of = optarg; break;
-		case OPT_ORDER: order = optarg; break;
-		case OPT_SEED: seed_str = optarg; break;
-		case OPT_CSV: ap.csv = true; break;
-		case OPT_PLOT: ap.plot = optarg; break;
-		case OPT_CPU: cpu_str = optarg; break;
+		case 'f': a->fn = optarg; break;
+		case 's': ap->size_str = optarg; break;
+		case 'k': ap->chunk_str = optarg; break;
+		case 'l': a->loops = optarg; break;
+		case 'r': a->repeats = optarg; break;
+		case OPT_OFFSETS: a->offsets = optarg; break;
+		case OPT_OF: a->of = optarg; break;
+		case OPT_ORDER: a->order = optarg; break;
+		case OPT_SEED: a->seed = optarg; break;
+		case OPT_CSV: ap->csv = true; break;
+		case OPT_JSON: ap->json = true; break;
+		case OPT_PLOT: ap->plot = optarg; break;
+		case OPT_CPU: a->cpu = optarg; break;
+		case OPT_COMPARE: a->compare = optarg; break;
+		case OPT_DEVICE: ap->device = optarg; break;
+		case OPT_READER: ap->reader = optarg; break;
+		case OPT_CUSEZERO: ap->cusezero = optarg; break;
 		case 'h':
 			align_usage(stdout);
+			*done = true;
 			return 0;
 		default:
 			align_usage(stderr);
@@ -360,130 +548,262 @@ int zb_align_main(int argc, char **argv)
 		fprintf(stderr, "zbench align: unexpected argument '%s'\n", argv[optind]);
 		return 129;
 	}
-	if (!fn_name) {
+	if (!a->fn) {
 		fprintf(stderr, "zbench align: -f ROUTINE is required (zbench memset -f help lists them)\n");
 		return 129;
 	}
-	if (!strcmp(fn_name, "help") || !strcmp(fn_name, "h")) {
-		list_relocatable();
-		return 1;	/* as perf's -f help */
-	}
-	ap.r = zb_resolve(fn_name);
-	if (!ap.r)
-		return bad("function", fn_name, "no such routine (zbench memset -f help lists them)");
-	if (!zero_usable(ap.r, &why))
-		return bad("function", fn_name, why);
-	if (!ap.r->code_start) {
+	return 0;
+}
+
+/* -f and --of: the routine must be usable and relocatable.  0 or 1 after one line. */
+static int validate_routine(struct align_params *ap, const struct align_args *a)
+{
+	const char *why;
+	char msg[512];
+
+	ap->r = zb_resolve(a->fn);
+	if (!ap->r)
+		return bad("function", a->fn, "no such routine (zbench memset -f help lists them)");
+	if (!zero_usable(ap->r, &why))
+		return bad("function", a->fn, why);
+	if (!ap->r->code_start) {
 		snprintf(msg, sizeof(msg), "not relocatable: %s",
-			 ap.r->no_reloc_why ? ap.r->no_reloc_why : "no code bounds");
-		return bad("function", fn_name, msg);
+			 ap->r->no_reloc_why ? ap->r->no_reloc_why : "no code bounds");
+		return bad("function", a->fn, msg);
 	}
-	if (!of)
-		ap.point = ap.r->loop_head ? ZERO_POINT_LOOP : ZERO_POINT_ENTRY;
-	else if (!strcmp(of, "entry"))
-		ap.point = ZERO_POINT_ENTRY;
-	else if (!strcmp(of, "loop") && ap.r->loop_head)
-		ap.point = ZERO_POINT_LOOP;
+	if (!a->of)
+		ap->point = ap->r->loop_head ? ZERO_POINT_LOOP : ZERO_POINT_ENTRY;
+	else if (!strcmp(a->of, "entry"))
+		ap->point = ZERO_POINT_ENTRY;
+	else if (!strcmp(a->of, "loop") && ap->r->loop_head)
+		ap->point = ZERO_POINT_LOOP;
 	else
-		return bad("--of", of, !strcmp(of, "loop") ? "routine has no loop head" : "entry or loop");
-	c = parse_offsets(offsets, ap.offsets, &ap.noffsets);
+		return bad("--of", a->of, !strcmp(a->of, "loop") ? "routine has no loop head" : "entry or loop");
+	return 0;
+}
+
+/* --offsets and --compare.  0 or 1 after one line. */
+static int validate_offsets(struct align_params *ap, const struct align_args *a)
+{
+	const char *spec = a->offsets ? a->offsets : ALIGN_DEFAULT_OFFSETS;
+	unsigned x, y;
+	char msg[128];
+	int c = parse_offsets(spec, ap->offsets, &ap->noffsets);
+
 	if (c == -EDOM) {
 		snprintf(msg, sizeof(msg), "instructions start at multiples of %u on this architecture",
 			 ALIGN_INSN);
-		return bad("--offsets", offsets, msg);
+		return bad("--offsets", spec, msg);
 	}
 	if (c)
-		return bad("--offsets", offsets, "want 0..4095 as A, A..B or A..B:STEP, comma-separated");
-	if (cz_parse_size(ap.size_str, &ap.size) || !ap.size || ap.size > (1ULL << 40))
-		return bad("--size", ap.size_str, NULL);
-	if (cz_parse_size(ap.chunk_str, &ap.chunk) || ap.chunk > ap.size)
-		return bad("--chunk", ap.chunk_str, "0..size");
-	if (!ap.chunk)
-		ap.chunk = ap.size;
-	if (loops_str && cz_parse_u64(loops_str, 1, UINT32_MAX, &v) == 0)
-		ap.loops = (unsigned)v;
-	else if (loops_str)
-		return bad("--nr_loops", loops_str, NULL);
-	if (repeats_str && cz_parse_u64(repeats_str, 1, 100000, &v) == 0)
-		ap.repeats = (unsigned)v;
-	else if (repeats_str)
-		return bad("--repeats", repeats_str, "1..100000");
-	if (!strcmp(order, "rr") || !strcmp(order, "round-robin"))
-		ap.round_robin = true;
-	else if (strcmp(order, "random"))
-		return bad("--order", order, "random or rr");
-	if (seed_str && cz_parse_u64(seed_str, 0, UINT64_MAX, &ap.seed))
-		return bad("--seed", seed_str, NULL);
-	if (ap.plot && !zb_plot_kind(ap.plot))
-		return bad("--plot", ap.plot, "the file name must end in .svg or .png");
-	if (ap.plot && !zb_have_gnuplot()) {
+		return bad("--offsets", spec, "want 0..4095 as A, A..B or A..B:STEP, comma-separated");
+	ap->cmp[0] = ap->cmp[1] = -1;
+	if (!a->compare)
+		return 0;
+	if (sscanf(a->compare, "%u,%u%c", &x, &y, msg) != 2 || x > ZERO_PLACE_MAX_OFFSET ||
+	    y > ZERO_PLACE_MAX_OFFSET)
+		return bad("--compare", a->compare, "want A,B: two of the swept offsets");
+	for (c = 0; c < 2; c++) {
+		size_t i;
+
+		for (i = 0; i < ap->noffsets && ap->offsets[i] != (c ? y : x); i++)
+			;
+		if (i == ap->noffsets)
+			return bad("--compare", a->compare, "both offsets must be among --offsets");
+	}
+	ap->cmp[0] = (int)x;
+	ap->cmp[1] = (int)y;
+	return 0;
+}
+
+/* Sizes, counts, order, seed, outputs, CPU.  0 or 1 after one line. */
+static int validate_rest(struct align_params *ap, const struct align_args *a)
+{
+	uint64_t v;
+
+	if (cz_parse_size(ap->size_str, &ap->size) || !ap->size || ap->size > (1ULL << 40))
+		return bad("--size", ap->size_str, NULL);
+	if (ap->device && ap->size > (1u << 20))
+		return bad("--size", ap->size_str, "a device read is at most 1MB here");
+	if (cz_parse_size(ap->chunk_str, &ap->chunk) || ap->chunk > ap->size)
+		return bad("--chunk", ap->chunk_str, "0..size");
+	if (!ap->chunk)
+		ap->chunk = ap->size;
+	ap->loops = ap->device ? ALIGN_DEV_DEFAULT_LOOPS : ALIGN_DEFAULT_LOOPS;
+	ap->repeats = ap->device ? ALIGN_DEV_DEFAULT_REPEATS : ALIGN_DEFAULT_REPEATS;
+	if (a->loops && cz_parse_u64(a->loops, 1, UINT32_MAX, &v) == 0)
+		ap->loops = (unsigned)v;
+	else if (a->loops)
+		return bad("--nr_loops", a->loops, NULL);
+	if (a->repeats && cz_parse_u64(a->repeats, 1, 100000, &v) == 0)
+		ap->repeats = (unsigned)v;
+	else if (a->repeats)
+		return bad("--repeats", a->repeats, "1..100000");
+	if (a->order && (!strcmp(a->order, "rr") || !strcmp(a->order, "round-robin")))
+		ap->round_robin = true;
+	else if (a->order && strcmp(a->order, "random"))
+		return bad("--order", a->order, "random or rr");
+	if (a->seed && cz_parse_u64(a->seed, 0, UINT64_MAX, &ap->seed))
+		return bad("--seed", a->seed, NULL);
+	if (ap->csv && ap->json)
+		return bad("--json", "", "--csv and --json are two formats of the same output; pick one");
+	if (ap->reader && !ap->device)
+		return bad("--reader", ap->reader, "reads a device: give --device too");
+	if (ap->plot && !zb_plot_kind(ap->plot))
+		return bad("--plot", ap->plot, "the file name must end in .svg or .png");
+	if (ap->plot && !zb_have_gnuplot()) {
 		fprintf(stderr, "zbench align: --plot needs gnuplot, which is not in PATH "
 			"(Debian: apt-get install gnuplot-nox)\n");
 		return 1;
 	}
+	ap->cpu = -1;
+	if (a->cpu && cz_parse_u64(a->cpu, 0, 1023, &v))
+		return bad("--cpu", a->cpu, NULL);
+	if (a->cpu)
+		ap->cpu = (int)v;
+	return 0;
+}
 
-	if (cpu_str) {
-		if (cz_parse_u64(cpu_str, 0, 1023, &v))
-			return bad("--cpu", cpu_str, NULL);
-		c = cz_pin_cpu((int)v);
-		if (c) {
-			fprintf(stderr, "zbench align: --cpu %s: %s\n", cpu_str, strerror(-c));
-			return 1;
+/* ---- the sweep ------------------------------------------------------------------------------ */
+
+static struct align_point *points_new(const struct align_params *ap)
+{
+	struct align_point *pts = calloc(ap->noffsets, sizeof(*pts));
+	size_t i;
+
+	for (i = 0; pts && i < ap->noffsets; i++) {
+		pts[i].offset = ap->offsets[i];
+		pts[i].reported = -1;
+		pts[i].gbps = calloc(ap->repeats, sizeof(double));
+		pts[i].dev_gbps = calloc(ap->repeats, sizeof(double));
+		pts[i].dev_ns = calloc(ap->repeats, sizeof(double));
+		if (!pts[i].gbps || !pts[i].dev_gbps || !pts[i].dev_ns) {
+			fprintf(stderr, "zbench align: out of memory\n");
+			exit(1);
 		}
 	}
-
-	samples = calloc(ap.noffsets * ap.repeats, sizeof(*samples));
-	sum = calloc(ap.noffsets, sizeof(*sum));
-	addr = calloc(ap.noffsets, sizeof(*addr));
-	visit = calloc(ap.noffsets, sizeof(*visit));
-	median = calloc(ap.noffsets, sizeof(*median));
-	min = calloc(ap.noffsets, sizeof(*min));
-	max = calloc(ap.noffsets, sizeof(*max));
-	if (!samples || !sum || !addr || !visit || !median || !min || !max) {
+	if (!pts) {
 		fprintf(stderr, "zbench align: out of memory\n");
-		goto out;
+		exit(1);
 	}
-	if (zb_buf_alloc(&buf, ap.size, ZB_HUGE_NONE, true, msg, sizeof(msg))) {
+	return pts;
+}
+
+static void points_free(struct align_point *pts, size_t n)
+{
+	size_t i;
+
+	for (i = 0; pts && i < n; i++) {
+		free(pts[i].gbps);
+		free(pts[i].dev_gbps);
+		free(pts[i].dev_ns);
+	}
+	free(pts);
+}
+
+/* Every repeat visits every offset once, in its own order.  0 or -1 (message printed). */
+static int sweep(const struct align_params *ap, struct align_point *pts, struct align_dev *dev)
+{
+	size_t *visit = calloc(ap->noffsets, sizeof(*visit)), i;
+	uint64_t rng = ap->seed ? ap->seed : 0x9e3779b97f4a7c15ULL;
+	struct zb_buf buf = { 0 };
+	char msg[512];
+	unsigned rep;
+	int ret = -1;
+
+	if (!visit)
+		return -1;
+	if (!dev && zb_buf_alloc(&buf, ap->size, ZB_HUGE_NONE, true, msg, sizeof(msg))) {
 		fprintf(stderr, "zbench align: %s\n", msg);
 		goto out;
 	}
-
-	rng = ap.seed ? ap.seed : 0x9e3779b97f4a7c15ULL;
-	for (rep = 0; rep < ap.repeats; rep++) {
-		visiting_order(&ap, rep, &rng, visit);
-		for (i = 0; i < ap.noffsets; i++) {
-			k = visit[i];
-			if (measure_once(&ap, ap.offsets[k], buf.p, &samples[k * ap.repeats + rep], &addr[k]))
+	for (rep = 0; rep < ap->repeats; rep++) {
+		visiting_order(ap, rep, &rng, visit);
+		for (i = 0; i < ap->noffsets; i++) {
+			if (zb_align_stop)
+				goto out;
+			if (dev ? zb_aligndev_measure(dev, ap, &pts[visit[i]]) :
+				  measure_once(ap, &pts[visit[i]], buf.p))
 				goto out;
 		}
 	}
-	for (k = 0; k < ap.noffsets; k++) {
-		cz_summarize(&samples[k * ap.repeats], ap.repeats, &sum[k]);
-		median[k] = sum[k].median;
-		min[k] = sum[k].min;
-		max[k] = sum[k].max;
-	}
-	print_results(&ap, sum, addr);
 	ret = 0;
-	if (ap.plot) {
-		snprintf(title, sizeof(title), "%s: %s at offset (mod 4096), %s in %s calls",
-			 ap.r->name, ap.point == ZERO_POINT_LOOP ? "loop head" : "entry",
-			 ap.size_str, ap.chunk_str);
-		c = zb_plot(ap.plot, title, ap.offsets, median, min, max, ap.noffsets);
-		if (c) {
-			fprintf(stderr, "zbench align: --plot %s: gnuplot failed (%s)\n", ap.plot,
-				strerror(-c));
-			ret = 1;
-		}
-	}
 out:
 	zb_buf_free(&buf);
-	free(samples);
-	free(sum);
-	free(addr);
 	free(visit);
-	free(median);
-	free(min);
-	free(max);
+	return ret;
+}
+
+static void summarize(const struct align_params *ap, struct align_point *pts)
+{
+	size_t i;
+
+	for (i = 0; i < ap->noffsets; i++) {
+		cz_summarize(pts[i].gbps, pts[i].n, &pts[i].s);
+		cz_summarize(pts[i].dev_gbps, pts[i].n, &pts[i].ds);
+		cz_summarize(pts[i].dev_ns, pts[i].n, &pts[i].dns);
+	}
+}
+
+static int report(const struct align_params *ap, struct align_point *pts, const struct align_dev *dev)
+{
+	int c;
+
+	summarize(ap, pts);
+	if (ap->json)
+		print_json(ap, pts, dev);
+	else if (ap->csv)
+		print_csv(ap, pts, dev != NULL);
+	else
+		print_table(ap, pts, dev);
+	if (ap->csv && dev)
+		zb_aligndev_describe(dev, ap, stderr);
+	print_verdicts(ap, pts, dev != NULL);
+	if (!ap->plot)
+		return 0;
+	c = plot(ap, pts, dev != NULL);
+	if (c)
+		fprintf(stderr, "zbench align: --plot %s: gnuplot failed (%s)\n", ap->plot, strerror(-c));
+	return c ? 1 : 0;
+}
+
+int zb_align_main(int argc, char **argv)
+{
+	static struct align_params ap;
+	struct align_args a = { 0 };
+	struct align_point *pts;
+	struct align_dev *dev = NULL;
+	bool done;
+	int ret;
+
+	memset(&ap, 0, sizeof(ap));
+	ap.size_str = "100KB";
+	ap.chunk_str = "4KB";
+	ap.seed = 1;
+	ap.json = zb_global_format == ZB_FORMAT_JSON;
+	ret = align_parse(argc, argv, &ap, &a, &done);
+	if (ret || done)
+		return ret;
+	if (!strcmp(a.fn, "help") || !strcmp(a.fn, "h")) {
+		list_relocatable();
+		return 1;	/* as perf's -f help */
+	}
+	if (validate_routine(&ap, &a) || validate_offsets(&ap, &a) || validate_rest(&ap, &a))
+		return 1;
+	if (ap.device && zb_aligndev_open(&ap, &dev))
+		return 1;
+	if (!ap.device && ap.cpu >= 0 && (ret = cz_pin_cpu(ap.cpu))) {
+		fprintf(stderr, "zbench align: --cpu %d: %s\n", ap.cpu, strerror(-ret));
+		return 1;
+	}
+	pts = points_new(&ap);
+	ret = sweep(&ap, pts, dev) ? 1 : report(&ap, pts, dev);
+	if (zb_align_stop) {
+		fprintf(stderr, "zbench align: interrupted%s\n", dev ? "; device settings restored or daemon stopped" : "");
+		ret = 130;
+	}
+	if (dev)
+		zb_aligndev_close(dev);
+	points_free(pts, ap.noffsets);
 	return ret;
 }
