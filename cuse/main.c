@@ -66,6 +66,9 @@ static void cz_usage(FILE *out)
 "                       (CPU busy with other work) to SCHED_OTHER for 1..64 s\n"
 "  --cpu N              pin the /dev/fuse loop thread(s) to CPU N (io_uring queue threads\n"
 "                       are pinned one per CPU anyway)\n"
+"  --colocate CPU|auto  run only: COMMAND and the daemon's serving threads on one CPU\n"
+"                       (--sched-idle --cpu CPU, COMMAND pinned there; auto: the CPU run\n"
+"                       starts on): for single-threaded readers, no cross-CPU wake-up per read\n"
 "  --mode OCTAL         node / zero file mode (default 0666)\n"
 "  --owner UID --group GID   node owner (the owner may also change settings)\n"
 "  --major N --minor N  CUSE device number (default dynamic)\n"
@@ -80,7 +83,7 @@ static void cz_usage(FILE *out)
 enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
-	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY, OPT_POLL_US,
+	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY, OPT_POLL_US, OPT_COLOCATE,
 };
 
 static const struct option cz_options[] = {
@@ -104,6 +107,7 @@ static const struct option cz_options[] = {
 	{ "reply", required_argument, NULL, OPT_REPLY },
 	{ "poll-us", required_argument, NULL, OPT_POLL_US },
 	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "colocate", required_argument, NULL, OPT_COLOCATE },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -217,6 +221,13 @@ static int cz_parse(int argc, char **argv, bool run)
 			break;
 		case OPT_CPU:
 			cz_params.cpu = cz_parse_cpu(optarg);
+			break;
+		case OPT_COLOCATE:
+			if (!run)
+				cz_bad("--colocate", optarg, "is an option of `cusezero run` (a daemon alone: --sched-idle --cpu N)");
+			cz_params.cpu = strcmp(optarg, "auto") ? cz_parse_cpu(optarg) : sched_getcpu();
+			cz_params.sched_idle = true;
+			cz_params.colocate = true;
 			break;
 		case OPT_THREADS:
 			if (cz_parse_u64(optarg, 1, 64, &v))

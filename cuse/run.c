@@ -7,7 +7,8 @@
  * bind-mounts the device over /dev/zero.  The system's /dev/zero is never
  * touched: the bind exists only in COMMAND's namespace and dies with it.
  * COMMAND also gets CUSEZERO_DEVICE=<device path>.  Exit status: COMMAND's
- * (128 + signal if it was killed).
+ * (128 + signal if it was killed).  --colocate puts COMMAND on the CPU the
+ * daemon serves on (doc/DESIGN.md, "Co-location").
  */
 #include <errno.h>
 #include <sched.h>
@@ -26,6 +27,7 @@
 #include "log.h"
 #include "params.h"
 #include "run.h"
+#include "util.h"
 
 static volatile pid_t run_child;
 
@@ -54,6 +56,8 @@ static void run_stop_daemon(pid_t pid)
 
 static void __attribute__((noreturn)) run_exec(const char *dev, char **cmd)
 {
+	int err;
+
 	if (unshare(CLONE_NEWNS)) {
 		fprintf(stderr, "cusezero: run: unshare(CLONE_NEWNS): %s\n", strerror(errno));
 		_exit(126);
@@ -67,6 +71,11 @@ static void __attribute__((noreturn)) run_exec(const char *dev, char **cmd)
 		_exit(126);
 	}
 	setenv("CUSEZERO_DEVICE", dev, 1);
+	if (cz_params.colocate && (err = cz_pin_cpu(cz_params.cpu))) {
+		fprintf(stderr, "cusezero: run: --colocate: pinning COMMAND to CPU %d: %s\n",
+			cz_params.cpu, strerror(-err));
+		_exit(126);
+	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGQUIT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);

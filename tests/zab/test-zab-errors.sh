@@ -51,6 +51,20 @@ printf '[benchmark b]\ncmd = true\n[variant only]\n' >"$tmp/one-variant"
 bad_file one-variant "need at least two variants"
 printf '[experiment]\nbase = nope\n%s\n' "$good" >"$tmp/bad-base"
 bad_file bad-base "base variant 'nope' is not defined"
+# a key given twice in one section: which one was meant?  (one line: key and lines)
+printf '[experiment]\nsessions = 2\nrepeats = 3\nsessions = 4\n%s\n' "$good" >"$tmp/dup-key"
+bad_file dup-key "dup-key:4: key 'sessions' given twice in \[experiment\] \(first at line 2\)"
+printf '%s\nroutine = rep_stosb\nvar.n = 1\nvar.n = 2\n' "$good" >"$tmp/dup-var"
+bad_file dup-var "dup-var:7: key 'var.n' given twice in \[variant y\] \(first at line 6\)"
+printf '[experiment]\nsessions = 2\n%s\n[experiment]\nsessions = 3\n' "$good" >"$tmp/dup-exp"
+bad_file dup-exp "dup-exp:8: key 'sessions' given twice in \[experiment\] \(first at line 2\)"
+# the same key in two sections is fine
+printf '[benchmark b]\ncmd = true\nunit = x\n[benchmark c]\ncmd = true\nunit = x\n[variant x]\n[variant y]\n' >"$tmp/two-sections"
+"$ZAB" run "$tmp/two-sections" --dry-run >/dev/null 2>"$tmp/err"
+ok "one key in two sections is not a duplicate" -- [ ! -s "$tmp/err" ]
+# a directory where a file belongs
+mkdir "$tmp/exps" && printf '%s\n' "$good" >"$tmp/exps/one" && : >"$tmp/exps/README.md"
+bad_file exps "exps: is a directory, not an experiment file \(files in it: one\)"
 
 # options
 "$ZAB" run -b x=true -v a -v 'b:frobnicate=1' 2>"$tmp/err"; rc=$?
@@ -91,6 +105,15 @@ ok "missing program: exit 1, reported" -- \
 # a hung benchmark: --timeout kills it, the cell FAILED with the reason
 "$ZAB" run -b "h=sleep 30" -v a -v b --timeout 1 --seed 1 >"$tmp/out" 2>"$tmp/err"; rc=$?
 ok "timeout: exit 1, reported" -- rc_grep 1 $rc "\`sleep 30\` timed out after 1 s (killed)" "$tmp/err"
+
+# every output file is checked before the first run, not after the last
+"$ZAB" run -b "l=$FAKE --log $tmp/early" -v a -v b -R 2 --export-csv /nonexistent/dir/x.csv \
+	>"$tmp/out" 2>"$tmp/err"; rc=$?
+ok "unwritable --export-csv: exit 2, one line naming it" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q -- '--export-csv /nonexistent/dir/x.csv: No such file' '$tmp/err'"
+ok "unwritable --export-csv: no benchmark ran" -- [ ! -e "$tmp/early" ]
+"$ZAB" run -b "l=$FAKE --log $tmp/early" -v a -v b --json "$tmp" >"$tmp/out" 2>"$tmp/err"; rc=$?
+ok "--json DIR: exit 2 before any run" -- sh -c "[ $rc -eq 2 ] && [ ! -e '$tmp/early' ] && grep -q 'Is a directory' '$tmp/err'"
 
 # bad JSON for report: file:line
 printf '{\n  "zab": 1,\n  "sut": oops\n}\n' >"$tmp/bad.json"

@@ -594,7 +594,7 @@ static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 		if (apply_var(e, cli->vars[i]))
 			return -1;
 	apply_settings(e, cli);
-	if (zab_experiment_check(e))
+	if (zab_experiment_check(e) || zab_colocate_check(&e->colocate))
 		return -1;
 	default_groups(e);
 	return 0;

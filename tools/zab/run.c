@@ -153,8 +153,8 @@ child_exec(const char *cmd, char **env, size_t nenv, int ofd, int efd, int cpu)
 	}
 	for (i = 0; i < nenv; i++)
 		putenv(env[i]);
-	if (cpu >= 0 && cz_pin_cpu(cpu)) {
-		fprintf(stderr, "cannot pin to CPU %d for co-location: %s\n", cpu, strerror(errno));
+	if (cpu >= 0 && (fd = cz_pin_cpu(cpu))) {
+		fprintf(stderr, "cannot pin to CPU %d for co-location: %s\n", cpu, strerror(-fd));
 		_exit(126);
 	}
 	if (needs_shell(cmd)) {
@@ -759,6 +759,21 @@ static bool any_device(const struct zab_experiment *e)
 	return false;
 }
 
+int zab_colocate_check(const struct zab_colocate *c)
+{
+	cpu_set_t set;
+
+	if (c->mode != ZAB_COLOC_CPU)
+		return 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		CPU_ZERO(&set);
+	if ((int)c->cpu < CPU_SETSIZE && CPU_ISSET((int)c->cpu, &set))
+		return 0;
+	fprintf(stderr, "zab: colocate %u: not a CPU zab may run on (%d allowed; see taskset -p %d)\n",
+		c->cpu, CPU_COUNT(&set), (int)getpid());
+	return -EINVAL;
+}
+
 /* The CPUs co-location may use (zab's affinity mask); -EINVAL if a given CPU is not one of them. */
 static int runner_colocation(struct runner *rn)
 {
@@ -777,11 +792,8 @@ static int runner_colocation(struct runner *rn)
 		if (CPU_ISSET(cpu, &set))
 			rn->cpus[rn->ncpus++] = cpu;
 	if (c->mode == ZAB_COLOC_CPU) {
-		if ((int)c->cpu >= CPU_SETSIZE || !CPU_ISSET((int)c->cpu, &set)) {
-			fprintf(stderr, "zab: colocate %u: not a CPU zab may run on (%d allowed; see taskset -p %d)\n",
-				c->cpu, (int)rn->ncpus, (int)getpid());
+		if (zab_colocate_check(c))
 			return -EINVAL;
-		}
 		rn->cpus[0] = (int)c->cpu;
 		rn->ncpus = 1;
 	}

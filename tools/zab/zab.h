@@ -117,6 +117,8 @@ int zab_order_parse(const char *s, enum zab_order *o);
 /* "auto" | "off" | a CPU number: 0 or -EINVAL. */
 int zab_colocate_parse(const char *s, struct zab_colocate *out);
 int zab_indev_parse(const char *s, enum zab_indev *out);
+/* A CPU given for co-location must be one zab may run on: 0, or -EINVAL after one line. */
+int zab_colocate_check(const struct zab_colocate *c);
 /* Load an experiment file into e (added to what is there); prints one line on error. */
 int zab_experiment_load(struct zab_experiment *e, const char *path);
 /* NAME or experiments/NAME not found here: $ZAB_EXPERIMENT_PATH, then the installed ones. */

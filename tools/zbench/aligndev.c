@@ -165,6 +165,7 @@ int zb_aligndev_open(const struct align_params *ap, struct align_dev **out)
 {
 	struct align_dev *d = calloc(1, sizeof(*d));
 	struct cusezero_routine r = { { 0 } };
+	struct cusezero_align none = { .offset = CUSEZERO_ALIGN_NONE, .point = CUSEZERO_POINT_LOOP };
 	uint64_t chunk = ap->chunk;
 
 	if (!d)
@@ -187,7 +188,9 @@ int zb_aligndev_open(const struct align_params *ap, struct align_dev **out)
 		return -1;
 	}
 	snprintf(r.name, sizeof(r.name), "%s", ap->r->name);
-	if (ioctl(d->fd, CUSEZERO_IOC_SET_ROUTINE, &r) || ioctl(d->fd, CUSEZERO_IOC_SET_CHUNK, &chunk)) {
+	/* unplaced first: the device's current offset may not suit the new routine */
+	if (ioctl(d->fd, CUSEZERO_IOC_SET_ALIGN, &none) || ioctl(d->fd, CUSEZERO_IOC_SET_ROUTINE, &r) ||
+	    ioctl(d->fd, CUSEZERO_IOC_SET_CHUNK, &chunk)) {
 		fprintf(stderr, "zbench align: --device %s: selecting %s with %" PRIu64 "-byte chunks: %s%s\n",
 			d->path, ap->r->name, chunk, strerror(errno),
 			errno == EPERM ? " (only root or the daemon's owner may change settings)" : "");
@@ -496,9 +499,13 @@ void zb_aligndev_close(struct align_dev *d)
 	if (!d)
 		return;
 	if (d->restore && d->fd >= 0) {
-		/* best effort: the device may be gone */
-		if (ioctl(d->fd, CUSEZERO_IOC_SET_ROUTINE, &d->old_routine) ||
-		    ioctl(d->fd, CUSEZERO_IOC_SET_ALIGN, &d->old_align) ||
+		struct cusezero_align none = { .offset = CUSEZERO_ALIGN_NONE, .point = d->old_align.point };
+
+		/* unplaced, the old routine, then its placement: each step valid on its own */
+		if (ioctl(d->fd, CUSEZERO_IOC_SET_ALIGN, &none) ||
+		    ioctl(d->fd, CUSEZERO_IOC_SET_ROUTINE, &d->old_routine) ||
+		    (d->old_align.offset != CUSEZERO_ALIGN_NONE &&
+		     ioctl(d->fd, CUSEZERO_IOC_SET_ALIGN, &d->old_align)) ||
 		    ioctl(d->fd, CUSEZERO_IOC_SET_CHUNK, &d->old_chunk))
 			fprintf(stderr, "zbench align: %s: could not restore its settings (%s)\n", d->path,
 				strerror(errno));

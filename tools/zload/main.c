@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "zload.h"
+#include "devstats.h"
 
 #define ZL_MAX_QD	4096
 #define ZL_MAX_JOBS	64
@@ -59,6 +60,9 @@ static void zl_usage(FILE *f)
 		"                       --nonvectored=0 keeps READV, as fio's)\n"
 		"  --cpu LIST           pin job i to the i-th CPU of LIST (\"0\", \"0-1\", \"0,2\")\n"
 		"  --verify             every byte read must be zero (exit 1 naming the offset)\n"
+		"  --device-share       when DEVICE is a cusezero device: print on stderr what its\n"
+		"                       daemon counted during the run (routine GB/s, the routine's\n"
+		"                       share of the daemon's busy time); nothing otherwise\n"
 		"  --batch-submit N     prepare at most N reads per submission (default --qd)\n"
 		"                       [--iodepth_batch_submit, --iodepth_batch]\n"
 		"  --batch-complete N   wait for at least N completions at a time (default 1)\n"
@@ -81,7 +85,7 @@ enum {
 	OPT_BS = 256, OPT_RW, OPT_QD, OPT_JOBS, OPT_TIME, OPT_SIZE, OPT_FIXEDBUFS,
 	OPT_REGISTERFILES, OPT_SQPOLL, OPT_SQPOLL_CPU, OPT_NONVECTORED, OPT_CPU,
 	OPT_VERIFY, OPT_BATCH_SUBMIT, OPT_BATCH_COMPLETE, OPT_JSON, OPT_FORMAT,
-	OPT_FILENAME,
+	OPT_FILENAME, OPT_SHARE,
 };
 
 /* zload's names first, then fio's for the same option. */
@@ -104,6 +108,7 @@ static const struct option zl_longopts[] = {
 	{ "nonvectored",                optional_argument, NULL, OPT_NONVECTORED },
 	{ "cpu",                        required_argument, NULL, OPT_CPU },
 	{ "verify",                     no_argument,       NULL, OPT_VERIFY },
+	{ "device-share",               no_argument,       NULL, OPT_SHARE },
 	{ "batch-submit",               required_argument, NULL, OPT_BATCH_SUBMIT },
 	{ "iodepth_batch_submit",       required_argument, NULL, OPT_BATCH_SUBMIT },
 	{ "iodepth_batch",              required_argument, NULL, OPT_BATCH_SUBMIT },
@@ -250,6 +255,9 @@ static void zl_parse_flag(struct zl_opts *o, int c, const char *opt, char **argv
 		break;
 	case OPT_VERIFY:
 		o->verify = true;
+		break;
+	case OPT_SHARE:
+		o->device_share = true;
 		break;
 	case OPT_JSON:
 		o->format = CZ_FORMAT_JSON;
@@ -460,6 +468,7 @@ int main(int argc, char **argv)
 		.format = CZ_FORMAT_DEFAULT,
 	};
 	struct sigaction sa = { .sa_handler = zl_on_signal };
+	struct cz_devshare share = { .fd = -1 };
 	struct zl_job *jobs;
 	int fd, status = CZ_EXIT_OK;
 	unsigned i;
@@ -480,6 +489,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	if (o.device_share)
+		cz_devshare_begin(&share, o.path);	/* off when not a cusezero device */
 	if (!zl_start(&o, jobs))
 		zl_supervise(&o, jobs);
 	for (i = 0; i < o.jobs; i++)
@@ -488,6 +499,8 @@ int main(int argc, char **argv)
 		status = CZ_EXIT_FAILURE;
 	} else {
 		zl_report(&o, jobs);
+		fflush(stdout);
+		cz_devshare_end(&share, "zload", stderr);
 		if (zl_failures(&o, jobs))
 			status = CZ_EXIT_FAILURE;
 	}

@@ -36,6 +36,7 @@ struct zl_opts {
 	bool nonvectored;
 	struct cz_cpulist cpus;		/* .n == 0: jobs not pinned */
 	bool verify;
+	bool device_share;	/* --device-share: the cusezero daemon's counters over the run */
 	unsigned batch_submit;		/* SQEs prepared per submission */
 	unsigned batch_complete;	/* completions waited for per wait */
 	enum cz_format format;

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Co-location is really applied: read back from /proc during the runs, the
+# benchmark process and every serving thread of the session's daemon (all but
+# the cz-guard watchdog) may run on exactly the session's CPU, the serving
+# threads as SCHED_IDLE; sessions rotate over the allowed CPUs; --colocate off
+# leaves both to the scheduler; `cusezero run --colocate N` pins COMMAND and
+# the daemon likewise.  Needs root (FUSE mounts) and $CUSEZERO.
+. "$top_srcdir/tests/tap.sh"
+ZAB=${ZAB:-$top_builddir/zab}
+[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
+[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount needs root"
+[ -n "$CUSEZERO" ] && [ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO='$CUSEZERO')"
+[ -e /dev/fuse ] || skip_all "no /dev/fuse"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
+ncpu=$(nproc)
+# The probe: run as a benchmark; logs "SESSION OWN_CPUS TASK_CPUS/POLICY..." and prints 1.
+cat >"$tmp/probe" <<'PROBE'
+#!/bin/sh
+log=$1
+mnt=$(dirname "$CUSEZERO_DEVICE")
+pid=$(pgrep -f -- "--fuse $mnt " | head -n 1)
+line="${ZAB_SESSION:-0} $(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)"
+for t in /proc/"$pid"/task/*; do
+	[ "$(cat "$t/comm")" = cz-guard ] && continue
+	line="$line $(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")/$(awk '/^policy/ { print $3 }' "$t/sched")"
+done
+echo "$line" >>"$log"
+echo 1
+PROBE
+chmod +x "$tmp/probe"
+
+# all: every line's own CPU list and every task's equal the session's CPU; policy 5 = SCHED_IDLE
+check_log() {	# check_log LOG SESSION-CPU-FILE
+	awk 'NR == FNR { cpu[$1] = $2; next }
+	     { if ($2 != cpu[$1]) bad = 1
+	       for (i = 3; i <= NF; i++) if ($i != cpu[$1] "/5") bad = 1
+	       if (NF < 3) bad = 1 }
+	     END { exit bad }' "$2" "$1"
+}
+
+"$ZAB" run -b "p=$tmp/probe $tmp/log" -v 'a:routine=c_store_loop' -v 'b:routine=c_store_loop,threads=2' \
+	-S 3 -R 2 --seed 5 --cusezero "$CUSEZERO" --json "$tmp/c.json" >"$tmp/out" 2>"$tmp/err"
+ok "co-located run: exit 0" -- [ $? -eq 0 ]
+sed -n 's/^zab: session \([0-9]*\)\/3: daemons and benchmarks co-located on CPU \([0-9]*\)$/\1 \2/p' \
+	"$tmp/err" >"$tmp/cpus"
+ok "every session prints its CPU" -- [ "$(wc -l <"$tmp/cpus")" -eq 3 ]
+ok "the JSON records the same CPUs" -- sh -c "[ \"\$(awk '/\"session_placement\"/ { on = 1 } on && /\"cpu\"/ { gsub(/[^0-9]/, \"\"); printf \"%s \", \$0 } /\\]/ { on = 0 }' '$tmp/c.json')\" = \"\$(awk '{ printf \"%s \", \$2 }' '$tmp/cpus')\" ]"
+ok "12 runs probed (2 variants x 3 sessions x 2)" -- [ "$(wc -l <"$tmp/log")" -eq 12 ]
+ok "benchmark and every serving thread (threads=2 too) on the session's CPU, SCHED_IDLE" -- check_log "$tmp/log" "$tmp/cpus"
+sed 's/^/# /' "$tmp/log" | head -4
+if [ "$ncpu" -gt 1 ]; then
+	ok "sessions rotate over the CPUs" -- [ "$(awk '{ print $2 }' "$tmp/cpus" | sort -u | wc -l)" -gt 1 ]
+fi
+
+: >"$tmp/log"
+"$ZAB" run -b "p=$tmp/probe $tmp/log" -v 'a:routine=c_store_loop' -v 'b:routine=c_store_loop' \
+	-S 1 -R 1 --colocate 0 --cusezero "$CUSEZERO" >/dev/null 2>&1
+echo "1 0" >"$tmp/cpus0"
+ok "--colocate 0: everything on CPU 0" -- check_log "$tmp/log" "$tmp/cpus0"
+
+: >"$tmp/log"
+"$ZAB" run -b "p=$tmp/probe $tmp/log" -v 'a:routine=c_store_loop' -v 'b:routine=c_store_loop' \
+	-S 1 -R 1 --colocate off --cusezero "$CUSEZERO" >/dev/null 2>"$tmp/err"
+ok "--colocate off: no session CPU printed" -- sh -c "! grep -q 'co-located' '$tmp/err'"
+ok "--colocate off: benchmark and daemon on all allowed CPUs ($allowed), SCHED_OTHER" -- \
+	awk -v all="$allowed" '{ if ($2 != all) bad = 1; for (i = 3; i <= NF; i++) if ($i != all "/0") bad = 1 }
+	     END { exit bad || NR != 2 }' "$tmp/log"
+printf '[benchmark b]\ncmd = true\n[variant x]\nroutine = c_store_loop\n[variant y]\n[experiment]\ncolocate = 4095\n' >"$tmp/bad-cpu"
+"$ZAB" run "$tmp/bad-cpu" --cusezero "$CUSEZERO" >/dev/null 2>"$tmp/err"; rc=$?
+ok "colocate = 4095 (not allowed here): exit 2, one line" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'colocate 4095: not a CPU zab may run on' '$tmp/err'"
+
+# cusezero run --colocate N: COMMAND and the daemon's serving threads on N
+cpu=$(echo "$allowed" | sed 's/[-,].*//')
+"$CUSEZERO" run --colocate "$cpu" -- sh -c '
+	echo "$(awk "/^Cpus_allowed_list/ { print \$2 }" /proc/self/status)"
+	for p in $(pgrep -P $PPID -x cusezero); do
+		for t in /proc/$p/task/*; do
+			[ "$(cat $t/comm)" = cz-guard ] && continue
+			echo "$(awk "/^Cpus_allowed_list/ { print \$2 }" $t/status)/$(awk "/^policy/ { print \$3 }" $t/sched)"
+		done
+	done' >"$tmp/run" 2>"$tmp/run.err"
+ok "cusezero run --colocate $cpu: COMMAND on CPU $cpu" -- [ "$(head -n 1 "$tmp/run")" = "$cpu" ]
+ok "cusezero run --colocate $cpu: the serving thread on CPU $cpu, SCHED_IDLE" -- \
+	sh -c "[ \$(sed -n '2,\$p' '$tmp/run' | grep -c .) -ge 1 ] && ! sed -n '2,\$p' '$tmp/run' | grep -vqx '$cpu/5'"
+"$CUSEZERO" --colocate 0 --fuse "$tmp" 2>"$tmp/err"; rc=$?
+ok "--colocate without run: exit 2, one line" -- sh -c "[ $rc -eq 2 ] && grep -q 'is an option of .cusezero run.' '$tmp/err'"
+done_testing

@@ -1,0 +1,86 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# In-device figures: the daemon's counters are exact deltas over a run (N reads
+# of S bytes are N x S bytes cleared, as pread_z100k --device-share and zeroctl
+# report them), and zab turns them into "in-device" result classes for device
+# variants: one sample per measured run, none for variants without a device.
+# Needs root (FUSE mounts), $CUSEZERO, $PREAD_Z100K, $ZEROCTL.
+. "$top_srcdir/tests/tap.sh"
+ZAB=${ZAB:-$top_builddir/zab}
+[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
+[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount needs root"
+[ -n "$CUSEZERO" ] && [ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO='$CUSEZERO')"
+[ -n "$PREAD_Z100K" ] && [ -x "$PREAD_Z100K" ] || skip_all "pread_z100k not built"
+[ -n "$ZEROCTL" ] && [ -x "$ZEROCTL" ] || skip_all "zeroctl not built"
+[ -e /dev/fuse ] || skip_all "no /dev/fuse"
+tmp=$(mktemp -d /tmp/zab-indev.XXXXXX) || exit 1
+mkdir "$tmp/mnt"
+cleanup() {
+	[ -s "$tmp/pid" ] && kill "$(cat "$tmp/pid")" 2>/dev/null
+	sleep 0.3
+	grep -q " $tmp/mnt " /proc/self/mounts && umount -l "$tmp/mnt"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+"$CUSEZERO" --fuse "$tmp/mnt" --pidfile "$tmp/pid" || { echo "Bail out! cusezero did not start"; exit 1; }
+Z=$tmp/mnt/zero
+
+# exact deltas: N reads of S bytes -> N x S bytes cleared; N requests while a read fits one
+# request (above ~1 MiB the kernel splits a read: how often depends on the buffer's alignment)
+for case in "1 1 1" "1000 102400 1000" "7 200000 7" "5 1048576 +" "3 1572864 +"; do
+	set -- $case
+	n=$1 s=$2 req=$3
+	"$PREAD_Z100K" -n "$n" -s "$s" --device-share --format simple "$Z" >/dev/null 2>"$tmp/share"
+	got=$(sed -n 's/^pread_z100k: cusezero device: \([0-9]*\) requests, \([0-9]*\) bytes; routine .* GB\/s.*/\1 \2/p' "$tmp/share")
+	if [ "$req" = + ]; then
+		ok "pread_z100k -n $n -s $s --device-share: $((n * s)) bytes in >= $n requests ($got)" -- \
+			sh -c "[ '${got#* }' = $((n * s)) ] && [ '${got% *}' -ge $n ]"
+	else
+		ok "pread_z100k -n $n -s $s --device-share: $req requests, $((n * s)) bytes" -- [ "$got" = "$req $((n * s))" ]
+	fi
+done
+ok "--device-share: the routine's share of the daemon's busy time" -- \
+	grep -q "routine [0-9.]*% of the daemon's busy time" "$tmp/share"
+"$PREAD_Z100K" -n 10 --device-share --format simple /dev/zero >/dev/null 2>"$tmp/share"
+ok "--device-share on /dev/zero: off (nothing printed)" -- [ ! -s "$tmp/share" ]
+
+"$ZEROCTL" "$Z" --reset
+"$PREAD_Z100K" -n 37 -s 4000 --format simple "$Z" >/dev/null
+"$ZEROCTL" "$Z" --stats >"$tmp/stats"
+ok "zeroctl --stats after reset + 37 x 4000 B: requests 37, bytes 148000" -- \
+	sh -c "grep -q '^requests *37$' '$tmp/stats' && grep -q '^bytes *148000$' '$tmp/stats'"
+ok "zeroctl --stats: routine GB/s, busy time, routine share" -- \
+	sh -c "grep -Eq '^routine_gbps +[0-9]+\.[0-9]{3}$' '$tmp/stats' && grep -Eq '^busy_ns +[1-9][0-9]*$' '$tmp/stats' && grep -Eq '^routine_share +[0-9.]+%$' '$tmp/stats'"
+"$ZEROCTL" "$Z" --stats --json >"$tmp/stats.json"
+ok "zeroctl --stats --json: busy_ns and routine_share" -- \
+	sh -c "grep -q '\"busy_ns\":[1-9]' '$tmp/stats.json' && grep -q '\"routine_share\":' '$tmp/stats.json'"
+"$ZEROCTL" "$Z" --reset
+"$ZEROCTL" "$Z" --stats >"$tmp/stats"
+ok "after reset: busy_ns restarts (0 requests: routine share '-')" -- grep -q '^routine_share *-$' "$tmp/stats"
+
+# zab: in-device classes for an all-device experiment, one sample per measured run
+"$ZAB" run -b "pread=$PREAD_Z100K --format simple -n 300 {dev}" --unit bytes/sec \
+	-v 'fast:routine=rep_stos_alternative' -v 'slow:routine=c_store_loop' -S 2 -W 1 -R 2 --seed 1 \
+	--cusezero "$CUSEZERO" --style grid --export-json "$tmp/dev.json" --export-csv "$tmp/dev.csv" \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok "all-device experiment: exit 0" -- [ $rc -eq 0 ]
+ok "rows: pread, pread in-device, pread in-device per chunk" -- \
+	sh -c "grep -q '| pread (bytes/sec) ' '$tmp/out' && grep -q '| pread in-device (bytes/sec) ' '$tmp/out' && grep -q '| pread in-device per chunk (ns) ' '$tmp/out'"
+ok "each in-device cell has S x R = 4 samples, none FAILED" -- \
+	sh -c "[ \$(grep -c ',pread in-device[^,]*,.*,[a-z]*,[a-z]*,4,' '$tmp/dev.csv') -eq 4 ] && ! grep -q FAILED '$tmp/out'"
+ok "JSON names each class's source" -- \
+	sh -c "grep -q '\"source\": \"device: bytes per second of routine time\"' '$tmp/dev.json' && grep -q '\"source\": \"device: routine ns per chunk\"' '$tmp/dev.json'"
+
+# a variant without a device: no in-device classes unless asked; asked, its cells stay empty
+"$ZAB" run -b "pread=$PREAD_Z100K --format simple -n 100 {dev}" -v 'kernel' -v 'dev:routine=c_store_loop' \
+	-R 2 --seed 1 --cusezero "$CUSEZERO" --style grid >"$tmp/mixed" 2>/dev/null
+ok "mixed experiment: no in-device classes by default" -- sh -c "! grep -q 'in-device' '$tmp/mixed'"
+"$ZAB" run -b "pread=$PREAD_Z100K --format simple -n 100 {dev}" -v 'kernel' -v 'dev:routine=c_store_loop' \
+	-R 2 --seed 1 --cusezero "$CUSEZERO" --in-device yes --style grid >"$tmp/mixed" 2>/dev/null
+ok "--in-device yes: the kernel's cell is '-', the device's measured" -- \
+	grep -Eq '^\| +\| pread in-device \(bytes/sec\) +\| +- \| +n/a \|$' "$tmp/mixed"
+"$ZAB" run -b "pread=$PREAD_Z100K --format simple -n 100 {dev}" -v 'a:routine=c_store_loop' \
+	-v 'b:routine=c_store_loop' -R 2 --seed 1 --cusezero "$CUSEZERO" --in-device no >"$tmp/off" 2>/dev/null
+ok "--in-device no: none" -- sh -c "! grep -q 'in-device' '$tmp/off'"
+done_testing
