@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The main job (README): the routines this CPU can use and their speed, the
 # device (CUSE where the kernel has it, else FUSE) serving zeros, its pread
-# 100 KiB throughput against the kernel's /dev/zero, and a short A/B
-# alignment experiment through the device.  Usage: main-job.sh BUILDDIR
+# 100 KiB throughput against the kernel's /dev/zero, a short A/B through the
+# device (the default routine vs a C store loop: flagged end to end and in
+# device) and the alignment sweep inside one daemon with its verdict.
+# Usage: main-job.sh BUILDDIR
 set -eu
 b=$(cd "${1:-build}" && pwd)
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,5 +67,8 @@ i=0; while kill -0 "$(cat "$pidfile")" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.
 : > "$pidfile"
 [ -e "$dev" ] && echo "warning: $dev still present" || echo "device gone"
 
-step "A/B experiment: clear_user_arm64 loop alignment through the device (zab)"
-zab run "$top/experiments/quick-alignment" --style box
+step "A/B through the device: default routine vs c_store_loop, co-located, end to end and in device (zab)"
+zab run "$top/experiments/quick-routine" --style box
+
+step "alignment sweep in one daemon: clear_user_arm64_quirk loop head at 0..127:4 (zbench align --device new)"
+zbench align -f clear_user_arm64_quirk --offsets 0..127:4 --device new | grep -E '^# (device|in-device|end-to-end)'

@@ -4,9 +4,10 @@
  *
  * Per cell: mean, 95% CI (Student t), CV, n.  Change vs the base variant in
  * percent, oriented so that negative is worse.  "(R)"/"(I)": the 95% CIs of
- * base and variant do not overlap (regression / improvement), the Fastpath
- * rule of REFERENCE.md section 3.  The detailed view adds the Mann-Whitney U
- * p-value.  Column widths grow with the content; nothing is truncated.
+ * base and variant do not overlap (regression / improvement), the rule of
+ * the Fastpath tables kernel reviewers read.  The detailed view adds the
+ * Mann-Whitney U p-value.  Column widths grow with the content; nothing is
+ * truncated.
  * Cells with fewer than ZAB_FEW samples get a warning under the table: a
  * t interval from three or four samples is wide and moves a lot with one
  * outlier.

@@ -47,12 +47,13 @@
  * 2-vCPU VM: 64 x 30 repeats x 40 loops x 100 KB = 7.9 GB zeroed, 1-2 s
  * for every relocatable x86-64 routine here (the budget is 10 s).  Through
  * a device a pass is one pread of ~25 us instead of ~3 us of routine: 32
- * offsets x 20 repeats x 200 preads stay well under two minutes.
+ * offsets x 30 repeats x 300 preads (~290000 reads) stay well under two
+ * minutes.
  */
 #define ALIGN_DEFAULT_LOOPS       40
 #define ALIGN_DEFAULT_REPEATS     30
-#define ALIGN_DEV_DEFAULT_LOOPS   200
-#define ALIGN_DEV_DEFAULT_REPEATS 20
+#define ALIGN_DEV_DEFAULT_LOOPS   300
+#define ALIGN_DEV_DEFAULT_REPEATS 30
 
 volatile sig_atomic_t zb_align_stop;
 

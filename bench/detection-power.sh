@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# detection-power.sh: how often does a default-size zab experiment through the
+# device tell two variants apart?  Runs K experiments (each: pread 100 KiB
+# through a fresh cusezero daemon per variant per session, 3 sessions x
+# (1 warm-up + 3 repeats), co-located, as experiments/quick-alignment) of
+# variant A against variant B, and counts, per result class (end to end and
+# in device), how often the verdict was (R), (I) or none.  Give the same
+# settings twice for an A/A run: then every (R)/(I) is a false alarm.
+#
+#   bench/detection-power.sh [-K N] [-S N -W N -R N] [--count N] [--size SIZE]
+#                            [--zab-args 'ARGS'] A B
+#   bench/detection-power.sh routine=rep_stosb routine=c_store_loop
+#   bench/detection-power.sh routine=clear_user_arm64_quirk,align=44 \
+#                            routine=clear_user_arm64_quirk,align=48
+#   bench/detection-power.sh routine=rep_stosb routine=rep_stosb          # A/A
+#
+# A and B are zab variant settings (routine=, align=, align-point=, chunk=,
+# cusezero-args=, ...: see zab --help).  Programs from $top_builddir (default
+# build/ of this checkout).  Root (FUSE mounts).  Not a test: measure on a
+# quiet machine and say how quiet it was.
+set -eu
+
+K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args=
+die() { echo "detection-power: $*" >&2; exit 2; }
+num() { case $2 in ''|*[!0-9]*) die "$1: expected a number, got '$2'" ;; esac; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	-K) K=${2:?}; num -K "$K"; shift 2 ;;
+	-S) S=${2:?}; num -S "$S"; shift 2 ;;
+	-W) W=${2:?}; num -W "$W"; shift 2 ;;
+	-R) R=${2:?}; num -R "$R"; shift 2 ;;
+	--count) count=${2:?}; num --count "$count"; shift 2 ;;
+	--size) size=${2:?}; shift 2 ;;
+	--zab-args) zab_args=${2?}; shift 2 ;;
+	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) break ;;
+	esac
+done
+[ $# -eq 2 ] || die "give two variants, A and B (e.g. routine=rep_stosb routine=c_store_loop; see --help)"
+[ "$K" -ge 1 ] || die "-K: at least 1"
+A=$1 B=$2
+top=$(cd "$(dirname "$0")/.." && pwd)
+b=$(cd "${top_builddir:-$top/build}" && pwd)
+PATH=$b/pread_z100k:$b:$PATH
+for p in zab cusezero pread_z100k; do
+	command -v "$p" >/dev/null || die "$p not found in $b (build first: scripts/setup build)"
+done
+[ "$(id -u)" -eq 0 ] || die "needs root (a FUSE mount per device variant)"
+work=$(mktemp -d /tmp/detection-power.XXXXXX)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+echo "detection power: A = $A  vs  B = $B"
+echo "$K experiments of $S sessions x ($W warm-up + $R repeats), pread $size x $count per run, co-located"
+echo "CPU: $(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n 1); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+k=1
+while [ "$k" -le "$K" ]; do
+	t0=$(date +%s)
+	# shellcheck disable=SC2086 # --zab-args are split on purpose
+	zab run -b "pread $size=pread_z100k --format simple -s $size -n $count {dev}" --unit bytes/sec \
+		--group pread_z100k -v "A:$A" -v "B:$B" -S "$S" -W "$W" -R "$R" --retries 1 \
+		--export-csv "$work/$k.csv" --style plain --no-progress $zab_args \
+		>"$work/$k.out" 2>"$work/$k.err" || {
+		echo "experiment $k failed (exit $?): $(grep -v '^zab: session' "$work/$k.err" | head -n 3)" >&2
+		rm -f "$work/$k.csv"
+	}
+	echo "$(($(date +%s) - t0))" >>"$work/times"
+	printf '  experiment %d/%d: %s s\n' "$k" "$K" "$(tail -n 1 "$work/times")"
+	k=$((k + 1))
+done
+
+# The B rows of every CSV: result class (3), change (17), verdict (18).
+cat "$work"/*.csv 2>/dev/null | awk -F, '$1 != "sut" && $6 == "B" { print $3 "," $17 "," $18 }' >"$work/rows"
+echo
+printf '%-40s %4s %4s %5s %7s %15s\n' "result class (B vs A)" "(R)" "(I)" "none" "failed" "median change"
+awk -F, '
+	{ if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
+	  v[$1, $3]++; if ($2 != "") ch[$1, ++m[$1]] = $2 }
+	END {
+		for (i = 1; i <= n; i++) {
+			c = order[i]; k = m[c]
+			for (a = 1; a <= k; a++) for (b = a + 1; b <= k; b++)
+				if (ch[c, b] < ch[c, a]) { t = ch[c, a]; ch[c, a] = ch[c, b]; ch[c, b] = t }
+			med = k ? (k % 2 ? ch[c, (k + 1) / 2] : (ch[c, k / 2] + ch[c, k / 2 + 1]) / 2) : 0
+			printf "%-40s %4d %4d %5d %7d %14.2f%%\n", c, v[c, "R"], v[c, "I"], v[c, "none"],
+			       v[c, "failed"] + v[c, "n/a"], med
+		}
+	}' "$work/rows"
+sort -n "$work/times" | awk '{ t[NR] = $1 } END { printf "\nexperiment time: min %d s, median %d s, max %d s; load after: ", t[1], t[int((NR + 1) / 2)], t[NR] }'
+cut -d' ' -f1-3 /proc/loadavg
