@@ -14,6 +14,7 @@ ZAB=${ZAB:-$top_builddir/zab}
 [ -e /dev/fuse ] || skip_all "no /dev/fuse"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+TMPDIR=$tmp; export TMPDIR	# zab's mount points: this test's own
 
 allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
 ncpu=$(nproc)

@@ -11,8 +11,10 @@ ZAB=${ZAB:-$top_builddir/zab}
 [ -e /dev/fuse ] || skip_all "no /dev/fuse"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# zab's mount points go under $TMPDIR: this test's own, whatever runs beside it
+TMPDIR=$tmp; export TMPDIR
 
-before=$(grep -c ' /tmp/zab\.' /proc/self/mounts)
+before=$(grep -c " $tmp/zab\." /proc/self/mounts)
 "$ZAB" run "$top_srcdir/experiments/quick-alignment" -S 2 -W 0 -R 2 --seed 1 \
 	--var count=500 --var "pread=$PREAD_Z100K" --cusezero "$CUSEZERO" \
 	-b 'devenv=sh -c "test -r \"$CUSEZERO_DEVICE\" && echo 1"' \
@@ -25,10 +27,10 @@ ok "pread row measured (no FAILED)" -- sh -c "grep 'pread 100KB' '$tmp/out' | gr
 ok "CUSEZERO_DEVICE readable in every run" -- sh -c "grep 'devenv' '$tmp/out' | grep -qv FAILED"
 ok "JSON records a daemon per session per variant" -- \
 	[ "$(grep -c '"command": ".*--fuse .*--routine clear_user_arm64' "$tmp/dev.json")" -eq 4 ]
-after=$(grep -c ' /tmp/zab\.' /proc/self/mounts)
+after=$(grep -c " $tmp/zab\." /proc/self/mounts)
 ok "every daemon stopped and unmounted ($before -> $after zab mounts)" -- [ "$after" -eq "$before" ]
 ok "no cusezero daemon left from this run" -- \
-	sh -c "! pgrep -f -- '--fuse /tmp/zab\\.' >/dev/null"
+	sh -c "! pgrep -f -- '--fuse $tmp/zab\\.' >/dev/null"
 sed "s/^/# /" "$tmp/out" | head -8
 
 # Ctrl-C in the middle of a session: daemons stopped, mounts gone, exit 130
@@ -37,7 +39,7 @@ sed "s/^/# /" "$tmp/out" | head -8
 	>"$tmp/int.out" 2>"$tmp/int.err" &
 pid=$!
 i=0
-while [ $i -lt 100 ] && [ "$(grep -c ' /tmp/zab\.' /proc/self/mounts)" -le "$before" ]; do
+while [ $i -lt 100 ] && [ "$(grep -c " $tmp/zab\." /proc/self/mounts)" -le "$before" ]; do
 	sleep 0.1; i=$((i + 1))
 done
 sleep 1
@@ -46,7 +48,7 @@ wait $pid
 rc=$?
 ok "SIGINT: exit 130 (got $rc)" -- [ $rc -eq 130 ]
 ok "SIGINT: says so" -- grep -q "interrupted by signal 2; devices stopped" "$tmp/int.err"
-after=$(grep -c ' /tmp/zab\.' /proc/self/mounts)
+after=$(grep -c " $tmp/zab\." /proc/self/mounts)
 ok "SIGINT: every mount gone ($before -> $after)" -- [ "$after" -eq "$before" ]
-ok "SIGINT: no daemon left" -- sh -c "! pgrep -f -- '--fuse /tmp/zab\\.' >/dev/null"
+ok "SIGINT: no daemon left" -- sh -c "! pgrep -f -- '--fuse $tmp/zab\\.' >/dev/null"
 done_testing

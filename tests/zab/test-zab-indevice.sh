@@ -22,6 +22,7 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
+TMPDIR=$tmp; export TMPDIR	# zab's mount points: this test's own
 "$CUSEZERO" --fuse "$tmp/mnt" --pidfile "$tmp/pid" || { echo "Bail out! cusezero did not start"; exit 1; }
 Z=$tmp/mnt/zero
 

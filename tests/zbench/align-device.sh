@@ -16,7 +16,8 @@ routine=$(sed -n 's/^	\([a-z0-9_]*\) \.\.\. .*/\1/p' "$tmpdir/help" | head -n 1)
 [ -n "$routine" ] || skip_all "no relocatable routine here"
 diag "sweeping $routine"
 export CUSEZERO
-leftovers() { grep -c ' /tmp/zbench-align\.' /proc/self/mounts; }
+TMPDIR=$tmpdir; export TMPDIR	# the sweep's mount points: this test's own
+leftovers() { grep -c " $tmpdir/zbench-align\\." /proc/self/mounts; }
 before=$(leftovers)
 
 # --device new: 4 offsets x 3 repeats, JSON
@@ -74,7 +75,7 @@ ok "daemon killed mid-sweep: exit $rc, one line saying it is gone" -- \
 	sh -c "[ $rc -ne 0 ] && [ \$(wc -l <'$tmpdir/e') -eq 1 ] && grep -q 'stopped answering at offset .*its daemon is gone' '$tmpdir/e'"
 sed 's/^/# /' "$tmpdir/e"
 ok "daemon killed mid-sweep: nothing mounted" -- test "$(leftovers)" -eq "$before"
-ok "no daemon left from the sweeps" -- sh -c "! pgrep -f -- '--fuse /tmp/zbench-align\.' >/dev/null"
+ok "no daemon left from the sweeps" -- sh -c "! pgrep -f -- '--fuse $tmpdir/zbench-align\.' >/dev/null"
 "$ZBENCH" align -f "$routine" --offsets 0 --device /dev/zero >/dev/null 2>"$tmpdir/e"; rc=$?
 ok "--device /dev/zero: exit $rc, not a cusezero device" -- \
 	sh -c "[ $rc -ne 0 ] && [ \$(wc -l <'$tmpdir/e') -eq 1 ] && grep -q 'not a cusezero device' '$tmpdir/e'"

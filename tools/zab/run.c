@@ -956,14 +956,17 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 	for (v = 0; v < e->nvar; v++)
 		zj_push(devinfo, zj_new(ZJ_ARR));
 	if (any_device(e)) {
-		char t[] = "/tmp/zab.XXXXXX";
+		const char *td = getenv("TMPDIR");
 
-		if (!mkdtemp(t)) {
-			fprintf(stderr, "zab: mkdtemp %s: %s\n", t, strerror(errno));
+		/* the daemons' mount points and pidfiles */
+		tmpdir = zab_xasprintf("%s/zab.XXXXXX", td && *td ? td : "/tmp");
+		if (!mkdtemp(tmpdir)) {
+			fprintf(stderr, "zab: mkdtemp %s: %s\n", tmpdir, strerror(errno));
+			free(tmpdir);
+			tmpdir = NULL;
 			runner_free(&rn);
 			return -errno;
 		}
-		tmpdir = zab_xstrdup(t);
 	}
 	signals_install();
 	rn.t0 = cz_now_ns();

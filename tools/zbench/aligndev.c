@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <signal.h>
@@ -38,7 +39,7 @@
 struct align_dev {
 	bool own;                       /* --device new: our daemon */
 	struct cz_dev dev;              /* ours */
-	char tmpdir[64];
+	char tmpdir[PATH_MAX - 16];
 	char *path;                     /* the device file */
 	int fd;
 	int cpu;                        /* co-location CPU (ours), or the reader's --cpu; -1 */
@@ -88,7 +89,9 @@ static int dev_ioctl(struct align_dev *d, unsigned long cmd, void *arg, const ch
 /* A private daemon on one CPU with zbench: mount in a temporary directory. */
 static int start_own(struct align_dev *d, const struct align_params *ap)
 {
-	char *cz = cz_find_cusezero(ap->cusezero), cpu[16], chunk[32], mnt[96], pidfile[96], err[1024];
+	char *cz = cz_find_cusezero(ap->cusezero), cpu[16], chunk[32], mnt[PATH_MAX], err[1024];
+	char pidfile[PATH_MAX];
+	const char *td = getenv("TMPDIR");
 	char *args[] = { cz, (char *)"--routine", (char *)ap->r->name, (char *)"--chunk", chunk,
 			 (char *)"--sched-idle", (char *)"--cpu", cpu };
 	cpu_set_t set;
@@ -108,7 +111,7 @@ static int start_own(struct align_dev *d, const struct align_params *ap)
 	}
 	snprintf(cpu, sizeof(cpu), "%d", d->cpu);
 	snprintf(chunk, sizeof(chunk), "%" PRIu64, ap->chunk);
-	snprintf(d->tmpdir, sizeof(d->tmpdir), "/tmp/zbench-align.XXXXXX");
+	snprintf(d->tmpdir, sizeof(d->tmpdir), "%s/zbench-align.XXXXXX", td && *td ? td : "/tmp");
 	if (!mkdtemp(d->tmpdir)) {
 		fprintf(stderr, "zbench align: mkdtemp %s: %s\n", d->tmpdir, strerror(errno));
 		free(cz);
