@@ -791,8 +791,10 @@ int zb_align_main(int argc, char **argv)
 	}
 	if (validate_routine(&ap, &a) || validate_offsets(&ap, &a) || validate_rest(&ap, &a))
 		return 1;
-	if (ap.device && zb_aligndev_open(&ap, &dev))
+	if (ap.device && zb_aligndev_open(&ap, &dev)) {
+		zb_aligndev_close(dev);	/* a half-started daemon is stopped and unmounted too */
 		return 1;
+	}
 	if (!ap.device && ap.cpu >= 0 && (ret = cz_pin_cpu(ap.cpu))) {
 		fprintf(stderr, "zbench align: --cpu %d: %s\n", ap.cpu, strerror(-ret));
 		return 1;
