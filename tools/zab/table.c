@@ -466,6 +466,7 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 		plain_table(r, &t);
 		render_plain(f, &t);
 		t_free(&t);
+		few_samples(f, r, "");
 		break;
 	case ZAB_STYLE_DETAIL:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
