@@ -158,6 +158,16 @@ static int cz_parse_cpu(const char *arg)
 	return (int)v;
 }
 
+/* run --colocate CPU|auto: COMMAND and the serving threads on one CPU (doc/DESIGN.md, "Co-location"). */
+static void cz_parse_colocate(const char *arg, bool run)
+{
+	if (!run)
+		cz_bad("--colocate", arg, "is an option of `cusezero run` (a daemon alone: --sched-idle --cpu N)");
+	cz_params.cpu = strcmp(arg, "auto") ? cz_parse_cpu(arg) : sched_getcpu();
+	cz_params.sched_idle = true;
+	cz_params.colocate = true;
+}
+
 /* Parse options; returns the index of COMMAND (after "--") for run, else argc. */
 static int cz_parse(int argc, char **argv, bool run)
 {
@@ -223,11 +233,7 @@ static int cz_parse(int argc, char **argv, bool run)
 			cz_params.cpu = cz_parse_cpu(optarg);
 			break;
 		case OPT_COLOCATE:
-			if (!run)
-				cz_bad("--colocate", optarg, "is an option of `cusezero run` (a daemon alone: --sched-idle --cpu N)");
-			cz_params.cpu = strcmp(optarg, "auto") ? cz_parse_cpu(optarg) : sched_getcpu();
-			cz_params.sched_idle = true;
-			cz_params.colocate = true;
+			cz_parse_colocate(optarg, run);
 			break;
 		case OPT_THREADS:
 			if (cz_parse_u64(optarg, 1, 64, &v))

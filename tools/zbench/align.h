@@ -5,8 +5,8 @@
  * placed inside a running cusezero daemon through its ioctls, read through
  * the device).  One sweep, one table/CSV/JSON/plot, one verdict.
  */
-#ifndef ZBENCH_ALIGN_H
-#define ZBENCH_ALIGN_H
+#ifndef TOOLS_ZBENCH_ALIGN_H
+#define TOOLS_ZBENCH_ALIGN_H
 
 #include <signal.h>
 #include <stdbool.h>
