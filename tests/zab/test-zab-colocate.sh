@@ -5,7 +5,10 @@
 # the cz-guard watchdog) may run on exactly the session's CPU, the daemons
 # started with --sched-idle --cpu N; sessions rotate over the allowed CPUs; --colocate off
 # leaves both to the scheduler; `cusezero run --colocate N` pins COMMAND and
-# the daemon likewise.  Needs root (FUSE mounts) and $CUSEZERO.
+# the daemon likewise.  The /dev/fuse transport is forced where every thread is
+# checked: with io_uring (enable_uring=Y) the kernel hands a request to the
+# queue of the reader's CPU, whose thread is pinned to that CPU by design --
+# checked on its own.  Needs root (FUSE mounts) and $CUSEZERO.
 . "$top_srcdir/tests/tap.sh"
 ZAB=${ZAB:-$top_builddir/zab}
 [ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
@@ -45,7 +48,8 @@ check_log() {	# check_log LOG SESSION-CPU-FILE
 	     END { exit bad }' "$2" "$1"
 }
 
-"$ZAB" run -b "p=$tmp/probe $tmp/log" -v 'a:routine=c_store_loop' -v 'b:routine=c_store_loop,threads=2' \
+dev='cusezero-args=--transport dev'
+"$ZAB" run -b "p=$tmp/probe $tmp/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,threads=2,$dev" \
 	-S 3 -R 2 --seed 5 --cusezero "$CUSEZERO" --json "$tmp/c.json" >"$tmp/out" 2>"$tmp/err"
 ok "co-located run: exit 0" -- [ $? -eq 0 ]
 sed -n 's/^zab: session \([0-9]*\)\/3: daemons and benchmarks co-located on CPU \([0-9]*\)$/\1 \2/p' \
@@ -64,18 +68,30 @@ if [ "$ncpu" -gt 1 ]; then
 fi
 
 : >"$tmp/log"
-"$ZAB" run -b "p=$tmp/probe $tmp/log" -v 'a:routine=c_store_loop' -v 'b:routine=c_store_loop' \
+"$ZAB" run -b "p=$tmp/probe $tmp/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,$dev" \
 	-S 1 -R 1 --colocate 0 --cusezero "$CUSEZERO" >/dev/null 2>&1
 echo "1 0" >"$tmp/cpus0"
 ok "--colocate 0: everything on CPU 0" -- check_log "$tmp/log" "$tmp/cpus0"
 
 : >"$tmp/log"
-"$ZAB" run -b "p=$tmp/probe $tmp/log" -v 'a:routine=c_store_loop' -v 'b:routine=c_store_loop' \
+"$ZAB" run -b "p=$tmp/probe $tmp/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,$dev" \
 	-S 1 -R 1 --colocate off --cusezero "$CUSEZERO" >/dev/null 2>"$tmp/err"
 ok "--colocate off: no session CPU printed" -- sh -c "! grep -q 'co-located' '$tmp/err'"
 ok "--colocate off: benchmark and daemon on all allowed CPUs ($allowed), SCHED_OTHER" -- \
 	awk -v all="$allowed" '{ if ($2 != all) bad = 1; for (i = 3; i <= NF; i++) if ($i != all "/0") bad = 1 }
 	     END { exit bad || NR != 2 }' "$tmp/log"
+# io_uring: the reader's CPU's queue thread serves it, pinned there by design
+if [ "$(cat /sys/module/fuse/parameters/enable_uring 2>/dev/null)" = Y ]; then
+	: >"$tmp/log"
+	"$ZAB" run -b "p=$tmp/probe $tmp/log" -v 'a:routine=c_store_loop,cusezero-args=--transport uring' \
+		-v 'b:routine=c_store_loop,cusezero-args=--transport uring' -S 1 -R 1 --colocate 0 \
+		--cusezero "$CUSEZERO" >/dev/null 2>&1
+	ok "io_uring: benchmark on CPU 0 and a serving thread pinned to CPU 0 in every run" -- \
+		awk '{ if ($2 != "0") bad = 1; f = 0; for (i = 3; i <= NF; i++) if ($i ~ /^0\//) f = 1; if (!f) bad = 1 }
+		     END { exit bad || NR != 2 }' "$tmp/log"
+else
+	skip "io_uring transport: /sys/module/fuse/parameters/enable_uring is not Y"
+fi
 printf '[benchmark b]\ncmd = true\n[variant x]\nroutine = c_store_loop\n[variant y]\n[experiment]\ncolocate = 4095\n' >"$tmp/bad-cpu"
 "$ZAB" run "$tmp/bad-cpu" --cusezero "$CUSEZERO" >/dev/null 2>"$tmp/err"; rc=$?
 ok "colocate = 4095 (not allowed here): exit 2, one line" -- \
@@ -83,7 +99,7 @@ ok "colocate = 4095 (not allowed here): exit 2, one line" -- \
 
 # cusezero run --colocate N: COMMAND and the daemon's serving threads on N
 cpu=$(echo "$allowed" | sed 's/[-,].*//')
-"$CUSEZERO" run --colocate "$cpu" -- sh -c '
+"$CUSEZERO" run --colocate "$cpu" --transport dev -- sh -c '
 	echo "$(awk "/^Cpus_allowed_list/ { print \$2 }" /proc/self/status)"
 	for p in $(pgrep -P $PPID -x cusezero); do
 		for t in /proc/$p/task/*; do
