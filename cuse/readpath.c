@@ -5,7 +5,7 @@
  * split into --chunk pieces, each cleared by the selected routine (its
  * placed copy when --align is set) in the calling thread's reply buffer.
  *
- * Hot path rules (issue 7): no allocation, no lock, no logging, one clock
+ * Hot path rules: no allocation, no lock, no logging, one clock
  * pair per request.  The reply buffer is one page-aligned, pre-faulted
  * mapping per thread, reused for every request.
  *
