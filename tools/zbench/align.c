@@ -802,7 +802,8 @@ int zb_align_main(int argc, char **argv)
 	pts = points_new(&ap);
 	ret = sweep(&ap, pts, dev) ? 1 : report(&ap, pts, dev);
 	if (zb_align_stop) {
-		fprintf(stderr, "zbench align: interrupted%s\n", dev ? "; device settings restored or daemon stopped" : "");
+		fprintf(stderr, "zbench align: interrupted%s\n",
+			dev ? " (the device is left as it was found: settings back, or our daemon gone)" : "");
 		ret = 130;
 	}
 	if (dev)
