@@ -781,7 +781,6 @@ int zb_align_main(int argc, char **argv)
 	ap.size_str = "100KB";
 	ap.chunk_str = "4KB";
 	ap.seed = 1;
-	ap.json = zb_global_format == ZB_FORMAT_JSON;
 	ret = align_parse(argc, argv, &ap, &a, &done);
 	if (ret || done)
 		return ret;
