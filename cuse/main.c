@@ -168,154 +168,172 @@ static void cz_parse_colocate(const char *arg, bool run)
 	cz_params.colocate = true;
 }
 
-/* Parse options; returns the index of COMMAND (after "--") for run, else argc. */
-static int cz_parse(int argc, char **argv, bool run)
+/* The read path's options; false if c is not one of them. */
+static bool cz_opt_readpath(int c, const char *arg)
 {
 	uint64_t v;
-	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:fdh", cz_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_NAME:
-			if (!cz_valid_name(optarg))
-				cz_bad("--name", optarg, "must be 1-63 characters of [A-Za-z0-9_.-]");
-			cz_params.name = optarg;
-			break;
-		case OPT_FUSE:
-			if (!*optarg)
-				cz_bad("--fuse", "''", "empty mount point");
-			cz_params.fuse_mnt = optarg;
-			break;
-		case OPT_ROUTINE:
-			cz_params.routine = optarg;
-			break;
-		case OPT_ALIGN:
-			if (!strcmp(optarg, "none"))
-				cz_params.align = CUSEZERO_ALIGN_NONE;
-			else if (cz_parse_u64(optarg, 0, ZERO_PLACE_MAX_OFFSET, &v))
-				cz_bad("--align", optarg, "must be 0..4095 or none");
-			else
-				cz_params.align = (int)v;
-			break;
-		case OPT_POINT:
-			if (!strcmp(optarg, "entry"))
-				cz_params.point = ZERO_POINT_ENTRY;
-			else if (!strcmp(optarg, "loop"))
-				cz_params.point = ZERO_POINT_LOOP;
-			else
-				cz_bad("--align-point", optarg, "must be entry or loop");
-			break;
-		case OPT_CHUNK:
-			if (cz_parse_size(optarg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX)
-				cz_bad("--chunk", optarg, "must be a size from 1B to 1MB");
-			cz_params.chunk = v;
-			break;
-		case OPT_TRANSPORT:
-			if (!fud_transport_ok(optarg))
-				cz_bad("--transport", optarg, "must be auto, uring or dev");
-			cz_params.transport = optarg;
-			break;
-		case OPT_SCHED_IDLE:
-			cz_params.sched_idle = true;
-			break;
-		case OPT_REPLY:
-			if (strcmp(optarg, "splice") && strcmp(optarg, "writev"))
-				cz_bad("--reply", optarg, "must be splice or writev");
-			cz_params.reply_writev = !strcmp(optarg, "writev");
-			break;
-		case OPT_POLL_US:
-			if (cz_parse_u64(optarg, 0, 1000000, &v))
-				cz_bad("--poll-us", optarg, "must be 0..1000000 (microseconds)");
-			cz_params.poll_us = (unsigned)v;
-			break;
-		case OPT_CPU:
-			cz_params.cpu = cz_parse_cpu(optarg);
-			break;
-		case OPT_COLOCATE:
-			cz_parse_colocate(optarg, run);
-			break;
-		case OPT_THREADS:
-			if (cz_parse_u64(optarg, 1, 64, &v))
-				cz_bad("--threads", optarg, "must be 1..64");
-			cz_params.threads = (unsigned)v;
-			break;
-		case OPT_MODE: {
-			char *end;
-			unsigned long m;
-
-			errno = 0;
-			m = strtoul(optarg, &end, 8);
-			if (!*optarg || *end || errno || m > 07777)
-				cz_bad("--mode", optarg, "must be an octal mode up to 07777");
-			cz_params.mode = (unsigned)m;
-			break;
-		}
-		case OPT_OWNER: {
-			gid_t g;
-
-			if (lc_lookup_user(optarg, &cz_params.owner, &g))
-				cz_bad("--owner", optarg, "no such user");
-			cz_params.owner_set = true;
-			break;
-		}
-		case OPT_GROUP: {
-			struct group *gr = getgrnam(optarg);
-
-			if (gr) {
-				cz_params.group = gr->gr_gid;
-			} else if (!cz_parse_u64(optarg, 0, UINT32_MAX - 1, &v)) {
-				cz_params.group = (gid_t)v;
-			} else {
-				cz_bad("--group", optarg, "no such group");
-			}
-			cz_params.group_set = true;
-			break;
-		}
-		case OPT_MAJOR:         /* Linux dev_t: 12-bit major, 20-bit minor */
-			if (cz_parse_u64(optarg, 0, 4095, &v))
-				cz_bad("--major", optarg, "must be 0..4095 (0: dynamic)");
-			cz_params.major = (unsigned)v;
-			break;
-		case OPT_MINOR:
-			if (cz_parse_u64(optarg, 0, 1048575, &v))
-				cz_bad("--minor", optarg, "must be 0..1048575");
-			cz_params.minor = (unsigned)v;
-			break;
-		case OPT_USER: {
-			uid_t u;
-			gid_t g;
-
-			if (lc_lookup_user(optarg, &u, &g))
-				cz_bad("--user", optarg, "no such user");
-			cz_params.user = optarg;
-			break;
-		}
-		case OPT_PIDFILE:
-			cz_params.pidfile = optarg;
-			break;
-		case OPT_POISON:
-			cz_params.poison = true;
-			break;
-		case 'f':
-			cz_params.foreground = true;
-			break;
-		case 'd':
-			cz_params.debug = true;
-			cz_params.foreground = true;
-			break;
-		case 'h':
-			cz_usage(stdout);
-			exit(0);
-		case ':':
-			fprintf(stderr, "cusezero: %s: missing value\n", argv[optind - 1]);
-			exit(2);
-		default:
-			fprintf(stderr, "cusezero: %s: unknown option (see cusezero --help)\n",
-				argv[optind - 1]);
-			exit(2);
-		}
+	switch (c) {
+	case OPT_ROUTINE:
+		cz_params.routine = arg;
+		return true;
+	case OPT_ALIGN:
+		if (!strcmp(arg, "none"))
+			cz_params.align = CUSEZERO_ALIGN_NONE;
+		else if (cz_parse_u64(arg, 0, ZERO_PLACE_MAX_OFFSET, &v))
+			cz_bad("--align", arg, "must be 0..4095 or none");
+		else
+			cz_params.align = (int)v;
+		return true;
+	case OPT_POINT:
+		if (!strcmp(arg, "entry"))
+			cz_params.point = ZERO_POINT_ENTRY;
+		else if (!strcmp(arg, "loop"))
+			cz_params.point = ZERO_POINT_LOOP;
+		else
+			cz_bad("--align-point", arg, "must be entry or loop");
+		return true;
+	case OPT_CHUNK:
+		if (cz_parse_size(arg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX)
+			cz_bad("--chunk", arg, "must be a size from 1B to 1MB");
+		cz_params.chunk = v;
+		return true;
+	case OPT_POISON:
+		cz_params.poison = true;
+		return true;
 	}
+	return false;
+}
+
+/* How requests reach the read path: transport, threads, scheduler levers. */
+static bool cz_opt_serving(int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_TRANSPORT:
+		if (!fud_transport_ok(arg))
+			cz_bad("--transport", arg, "must be auto, uring or dev");
+		cz_params.transport = arg;
+		return true;
+	case OPT_SCHED_IDLE:
+		cz_params.sched_idle = true;
+		return true;
+	case OPT_REPLY:
+		if (strcmp(arg, "splice") && strcmp(arg, "writev"))
+			cz_bad("--reply", arg, "must be splice or writev");
+		cz_params.reply_writev = !strcmp(arg, "writev");
+		return true;
+	case OPT_POLL_US:
+		if (cz_parse_u64(arg, 0, 1000000, &v))
+			cz_bad("--poll-us", arg, "must be 0..1000000 (microseconds)");
+		cz_params.poll_us = (unsigned)v;
+		return true;
+	case OPT_CPU:
+		cz_params.cpu = cz_parse_cpu(arg);
+		return true;
+	case OPT_THREADS:
+		if (cz_parse_u64(arg, 1, 64, &v))
+			cz_bad("--threads", arg, "must be 1..64");
+		cz_params.threads = (unsigned)v;
+		return true;
+	}
+	return false;
+}
+
+/* The device node or mount point and who owns it. */
+static bool cz_opt_device(int c, const char *arg)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_NAME:
+		if (!cz_valid_name(arg))
+			cz_bad("--name", arg, "must be 1-63 characters of [A-Za-z0-9_.-]");
+		cz_params.name = arg;
+		return true;
+	case OPT_FUSE:
+		if (!*arg)
+			cz_bad("--fuse", "''", "empty mount point");
+		cz_params.fuse_mnt = arg;
+		return true;
+	case OPT_MODE: {
+		char *end;
+		unsigned long m;
+
+		errno = 0;
+		m = strtoul(arg, &end, 8);
+		if (!*arg || *end || errno || m > 07777)
+			cz_bad("--mode", arg, "must be an octal mode up to 07777");
+		cz_params.mode = (unsigned)m;
+		return true;
+	}
+	case OPT_OWNER: {
+		gid_t g;
+
+		if (lc_lookup_user(arg, &cz_params.owner, &g))
+			cz_bad("--owner", arg, "no such user");
+		cz_params.owner_set = true;
+		return true;
+	}
+	case OPT_GROUP: {
+		struct group *gr = getgrnam(arg);
+
+		if (gr)
+			cz_params.group = gr->gr_gid;
+		else if (!cz_parse_u64(arg, 0, UINT32_MAX - 1, &v))
+			cz_params.group = (gid_t)v;
+		else
+			cz_bad("--group", arg, "no such group");
+		cz_params.group_set = true;
+		return true;
+	}
+	case OPT_MAJOR:         /* Linux dev_t: 12-bit major, 20-bit minor */
+		if (cz_parse_u64(arg, 0, 4095, &v))
+			cz_bad("--major", arg, "must be 0..4095 (0: dynamic)");
+		cz_params.major = (unsigned)v;
+		return true;
+	case OPT_MINOR:
+		if (cz_parse_u64(arg, 0, 1048575, &v))
+			cz_bad("--minor", arg, "must be 0..1048575");
+		cz_params.minor = (unsigned)v;
+		return true;
+	}
+	return false;
+}
+
+/* The process: privileges, pidfile, foreground, debug. */
+static bool cz_opt_process(int c, const char *arg)
+{
+	uid_t u;
+	gid_t g;
+
+	switch (c) {
+	case OPT_USER:
+		if (lc_lookup_user(arg, &u, &g))
+			cz_bad("--user", arg, "no such user");
+		cz_params.user = arg;
+		return true;
+	case OPT_PIDFILE:
+		cz_params.pidfile = arg;
+		return true;
+	case 'f':
+		cz_params.foreground = true;
+		return true;
+	case 'd':
+		cz_params.debug = true;
+		cz_params.foreground = true;
+		return true;
+	case 'h':
+		cz_usage(stdout);
+		exit(0);
+	}
+	return false;
+}
+
+/* `run` takes COMMAND after "--"; the daemon takes no operand. */
+static int cz_operands(int argc, char **argv, bool run)
+{
 	if (run) {
 		if (optind >= argc || strcmp(argv[optind - 1], "--")) {
 			if (optind < argc)
@@ -331,6 +349,30 @@ static int cz_parse(int argc, char **argv, bool run)
 		exit(2);
 	}
 	return argc;
+}
+
+/* Parse options; returns the index of COMMAND (after "--") for run, else argc. */
+static int cz_parse(int argc, char **argv, bool run)
+{
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:fdh", cz_options, NULL)) != -1) {
+		if (c == OPT_COLOCATE) {
+			cz_parse_colocate(optarg, run);
+			continue;
+		}
+		if (cz_opt_readpath(c, optarg) || cz_opt_serving(c, optarg) ||
+		    cz_opt_device(c, optarg) || cz_opt_process(c, optarg))
+			continue;
+		if (c == ':')
+			fprintf(stderr, "cusezero: %s: missing value\n", argv[optind - 1]);
+		else
+			fprintf(stderr, "cusezero: %s: unknown option (see cusezero --help)\n",
+				argv[optind - 1]);
+		exit(2);
+	}
+	return cz_operands(argc, argv, run);
 }
 
 /* Validate routine/align with a precise one-line message before anything is set up. */

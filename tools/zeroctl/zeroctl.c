@@ -109,157 +109,197 @@ static int zc_do(int fd, unsigned long cmd, void *arg, const struct zc_params *p
 	return errno;
 }
 
-int main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "routine", required_argument, NULL, 'r' },
-		{ "align", required_argument, NULL, 'a' },
-		{ "align-point", required_argument, NULL, 'p' },
-		{ "chunk", required_argument, NULL, 'c' },
-		{ "stats", no_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "reset", no_argument, NULL, 'R' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct zc_params p = { .align = { .offset = CUSEZERO_ALIGN_NONE, .point = CUSEZERO_POINT_LOOP } };
-	struct cusezero_stats st;
-	char cmd[128], buf[16384], tmp[PATH_MAX];
-	uint64_t v;
-	int c, fd, err;
+static const struct option zc_options[] = {
+	{ "routine", required_argument, NULL, 'r' },
+	{ "align", required_argument, NULL, 'a' },
+	{ "align-point", required_argument, NULL, 'p' },
+	{ "chunk", required_argument, NULL, 'c' },
+	{ "stats", no_argument, NULL, 's' },
+	{ "json", no_argument, NULL, 'j' },
+	{ "reset", no_argument, NULL, 'R' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
 
-	cz_version_arg(argc, argv, "zeroctl");
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			if (strlen(optarg) >= CUSEZERO_NAME_MAX) {
-				fprintf(stderr, "zeroctl: --routine %s: name too long\n", optarg);
-				return 2;
-			}
-			p.routine = optarg;
-			break;
-		case 'a':
-			p.align_set = true;
-			p.align_arg = optarg;
-			if (!strcmp(optarg, "none")) {
-				p.align.offset = CUSEZERO_ALIGN_NONE;
-			} else if (cz_parse_u64(optarg, 0, 4095, &v)) {
-				fprintf(stderr, "zeroctl: --align %s: must be 0..4095 or none\n", optarg);
-				return 2;
-			} else {
-				p.align.offset = (int32_t)v;
-			}
-			break;
-		case 'p':
-			p.point_set = true;
-			if (!strcmp(optarg, "entry")) {
-				p.align.point = CUSEZERO_POINT_ENTRY;
-			} else if (!strcmp(optarg, "loop")) {
-				p.align.point = CUSEZERO_POINT_LOOP;
-			} else {
-				fprintf(stderr, "zeroctl: --align-point %s: must be entry or loop\n", optarg);
-				return 2;
-			}
-			break;
-		case 'c':
-			if (cz_parse_size(optarg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX) {
-				fprintf(stderr, "zeroctl: --chunk %s: must be a size from 1B to 1MB\n", optarg);
-				return 2;
-			}
-			p.chunk_set = true;
-			p.chunk = v;
-			break;
-		case 's':
-			p.stats = true;
-			break;
-		case 'j':
-			p.json = true;
-			p.stats = true;
-			break;
-		case 'R':
-			p.reset = true;
-			break;
-		case 'h':
-			zc_usage(stdout);
-			return 0;
-		case ':':
-			fprintf(stderr, "zeroctl: %s: missing value\n", argv[optind - 1]);
-			return 2;
-		default:
-			fprintf(stderr, "zeroctl: %s: unknown option\n", argv[optind - 1]);
+/* One option into p: 0, or the exit status (-1: --help printed, exit 0). */
+static int zc_option(struct zc_params *p, int c, const char *arg, const char *opt)
+{
+	uint64_t v;
+
+	switch (c) {
+	case 'r':
+		if (strlen(arg) >= CUSEZERO_NAME_MAX) {
+			fprintf(stderr, "zeroctl: --routine %s: name too long\n", arg);
 			return 2;
 		}
+		p->routine = arg;
+		return 0;
+	case 'a':
+		p->align_set = true;
+		p->align_arg = arg;
+		if (!strcmp(arg, "none")) {
+			p->align.offset = CUSEZERO_ALIGN_NONE;
+		} else if (cz_parse_u64(arg, 0, 4095, &v)) {
+			fprintf(stderr, "zeroctl: --align %s: must be 0..4095 or none\n", arg);
+			return 2;
+		} else {
+			p->align.offset = (int32_t)v;
+		}
+		return 0;
+	case 'p':
+		p->point_set = true;
+		if (!strcmp(arg, "entry")) {
+			p->align.point = CUSEZERO_POINT_ENTRY;
+		} else if (!strcmp(arg, "loop")) {
+			p->align.point = CUSEZERO_POINT_LOOP;
+		} else {
+			fprintf(stderr, "zeroctl: --align-point %s: must be entry or loop\n", arg);
+			return 2;
+		}
+		return 0;
+	case 'c':
+		if (cz_parse_size(arg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX) {
+			fprintf(stderr, "zeroctl: --chunk %s: must be a size from 1B to 1MB\n", arg);
+			return 2;
+		}
+		p->chunk_set = true;
+		p->chunk = v;
+		return 0;
+	case 's':
+		p->stats = true;
+		return 0;
+	case 'j':
+		p->json = true;
+		p->stats = true;
+		return 0;
+	case 'R':
+		p->reset = true;
+		return 0;
+	case 'h':
+		zc_usage(stdout);
+		return -1;
+	case ':':
+		fprintf(stderr, "zeroctl: %s: missing value\n", opt);
+		return 2;
+	}
+	fprintf(stderr, "zeroctl: %s: unknown option\n", opt);
+	return 2;
+}
+
+/* Options and DEVICE into p: 0, or the exit status (-1: exit 0). */
+static int zc_parse(struct zc_params *p, int argc, char **argv)
+{
+	char tmp[PATH_MAX];
+	int c, ret;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", zc_options, NULL)) != -1) {
+		ret = zc_option(p, c, optarg, argv[optind - 1]);
+		if (ret)
+			return ret;
 	}
 	if (optind != argc - 1) {
 		zc_usage(stderr);
 		return 2;
 	}
-	p.device = argv[optind];
-	snprintf(tmp, sizeof(tmp), "%s", p.device);
-	snprintf(p.dir, sizeof(p.dir), "%s", dirname(tmp));
-	fd = open(p.device, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return zc_err(p.device, NULL, errno);
+	p->device = argv[optind];
+	snprintf(tmp, sizeof(tmp), "%s", p->device);
+	snprintf(p->dir, sizeof(p->dir), "%s", dirname(tmp));
+	return 0;
+}
 
-	if (p.routine) {
+/* Settings in the order routine, align, chunk; then --reset.  0 or the exit status. */
+static int zc_apply(int fd, struct zc_params *p)
+{
+	char cmd[128];
+	int err;
+
+	if (p->routine) {
 		struct cusezero_routine r = { { 0 } };
 
-		snprintf(r.name, sizeof(r.name), "%s", p.routine);
-		snprintf(cmd, sizeof(cmd), "routine=%s", p.routine);
-		err = zc_do(fd, CUSEZERO_IOC_SET_ROUTINE, &r, &p, cmd);
+		snprintf(r.name, sizeof(r.name), "%s", p->routine);
+		snprintf(cmd, sizeof(cmd), "routine=%s", p->routine);
+		err = zc_do(fd, CUSEZERO_IOC_SET_ROUTINE, &r, p, cmd);
 		if (err)
-			return zc_err("--routine", p.routine, err);
+			return zc_err("--routine", p->routine, err);
 	}
-	if (p.point_set && !p.align_set) {
+	if (p->point_set && !p->align_set) {
 		struct cusezero_align cur;
 
 		/* keep the offset, change the point */
 		if (ioctl(fd, CUSEZERO_IOC_GET_ALIGN, &cur))
 			return zc_err("--align-point", NULL, errno);
-		p.align.offset = cur.offset;
-		p.align_set = true;
+		p->align.offset = cur.offset;
+		p->align_set = true;
 	}
-	if (p.align_set) {
-		if (p.align.offset == CUSEZERO_ALIGN_NONE)
+	if (p->align_set) {
+		if (p->align.offset == CUSEZERO_ALIGN_NONE)
 			snprintf(cmd, sizeof(cmd), "align=none");
 		else
 			snprintf(cmd, sizeof(cmd), "align_point=%s align=%d",
-				 sf_point_name(p.align.point), (int)p.align.offset);
-		err = zc_do(fd, CUSEZERO_IOC_SET_ALIGN, &p.align, &p, cmd);
+				 sf_point_name(p->align.point), (int)p->align.offset);
+		err = zc_do(fd, CUSEZERO_IOC_SET_ALIGN, &p->align, p, cmd);
 		if (err)
-			return zc_err("--align", p.align_arg ? p.align_arg : "", err);
+			return zc_err("--align", p->align_arg ? p->align_arg : "", err);
 	}
-	if (p.chunk_set) {
-		snprintf(cmd, sizeof(cmd), "chunk=%llu", (unsigned long long)p.chunk);
-		err = zc_do(fd, CUSEZERO_IOC_SET_CHUNK, &p.chunk, &p, cmd);
+	if (p->chunk_set) {
+		snprintf(cmd, sizeof(cmd), "chunk=%llu", (unsigned long long)p->chunk);
+		err = zc_do(fd, CUSEZERO_IOC_SET_CHUNK, &p->chunk, p, cmd);
 		if (err)
 			return zc_err("--chunk", NULL, err);
 	}
-	if (p.reset) {
-		err = zc_do(fd, CUSEZERO_IOC_RESET_STATS, NULL, &p, "reset");
+	if (p->reset) {
+		err = zc_do(fd, CUSEZERO_IOC_RESET_STATS, NULL, p, "reset");
 		if (err)
 			return zc_err("--reset", NULL, err);
 	}
-	if (p.stats || (!p.routine && !p.align_set && !p.chunk_set && !p.reset)) {
-		if (ioctl(fd, CUSEZERO_IOC_GET_STATS, &st)) {
-			err = errno;
-			if (err == ENOTTY || err == ENOSYS)
-				err = zc_cat(&p, p.json ? "stats.json" : "stats");
-			if (err)
-				return zc_err("--stats", NULL, err);
-		} else if (p.stats) {
-			if (sf_format(&st, p.json, buf, sizeof(buf)) < 0)
-				return zc_err("--stats", NULL, ENOSPC);
-			fputs(buf, stdout);
-		} else if (st.align == CUSEZERO_ALIGN_NONE) {
-			printf("routine=%s\nalign=none\nchunk=%llu\n", st.routine,
-			       (unsigned long long)st.chunk);
-		} else {
-			printf("routine=%s\nalign=%d\nalign_point=%s\nchunk=%llu\n", st.routine,
-			       (int)st.align, sf_point_name(st.point), (unsigned long long)st.chunk);
-		}
+	return 0;
+}
+
+/* --stats [--json], or the settings when nothing else was asked.  0 or the exit status. */
+static int zc_show(int fd, const struct zc_params *p)
+{
+	struct cusezero_stats st;
+	char buf[16384];
+	int err;
+
+	if (ioctl(fd, CUSEZERO_IOC_GET_STATS, &st)) {
+		err = errno;
+		if (err == ENOTTY || err == ENOSYS)
+			err = zc_cat(p, p->json ? "stats.json" : "stats");
+		return err ? zc_err("--stats", NULL, err) : 0;
 	}
+	if (p->stats) {
+		if (sf_format(&st, p->json, buf, sizeof(buf)) < 0)
+			return zc_err("--stats", NULL, ENOSPC);
+		fputs(buf, stdout);
+	} else if (st.align == CUSEZERO_ALIGN_NONE) {
+		printf("routine=%s\nalign=none\nchunk=%llu\n", st.routine,
+		       (unsigned long long)st.chunk);
+	} else {
+		printf("routine=%s\nalign=%d\nalign_point=%s\nchunk=%llu\n", st.routine,
+		       (int)st.align, sf_point_name(st.point), (unsigned long long)st.chunk);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct zc_params p = { .align = { .offset = CUSEZERO_ALIGN_NONE, .point = CUSEZERO_POINT_LOOP } };
+	int fd, ret;
+
+	cz_version_arg(argc, argv, "zeroctl");
+	ret = zc_parse(&p, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	fd = open(p.device, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return zc_err(p.device, NULL, errno);
+	ret = zc_apply(fd, &p);
+	if (!ret && (p.stats || (!p.routine && !p.align_set && !p.chunk_set && !p.reset)))
+		ret = zc_show(fd, &p);
 	close(fd);
-	return fflush(stdout) ? 1 : 0;
+	if (fflush(stdout) && !ret)
+		ret = 1;
+	return ret;
 }
