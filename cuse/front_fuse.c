@@ -107,7 +107,7 @@ static void ff_attr(fuse_ino_t ino, struct stat *st)
 
 static void ff_init(void *userdata, struct fuse_conn_info *conn)
 {
-	/* Plain read()/writev() on /dev/fuse; splice is a lever for issue 7. */
+	/* libfuse's splice paths off: session_io.c splices replies itself (--reply). */
 	conn->want &= ~(FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE | FUSE_CAP_SPLICE_MOVE);
 	conn->want &= ~FUSE_CAP_ATOMIC_O_TRUNC;
 	cz_debug("fuse init: proto %u.%u max_write %u max_read %u", conn->proto_major,

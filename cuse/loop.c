@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Our own session loop (libfuse's multi-threaded loop is several times
- * slower here, REFERENCE.md section 5): receive one request into a buffer
- * that lives as long as the thread, process it, repeat.  The calling thread
+ * Our own session loop: receive one request into a buffer that lives as
+ * long as the thread, process it, repeat.  libfuse's multi-threaded loop
+ * (lib/fuse_loop_mt.c, 3.14) starts a new worker whenever none is idle and
+ * lets idle ones above max_idle_threads exit, so a stream of requests from
+ * one reader pays thread creations and cross-thread wake-ups: several times
+ * slower per 100 KiB read than one thread on a 2-vCPU VM
+ * (bench/device-vs-kernel.sh measures the device against /dev/zero).  The calling thread
  * is worker 0; --threads N adds N-1 workers reading the same /dev/fuse fd.
  *
  * Stopping: SIGINT/SIGTERM (libfuse's handlers, installed without

@@ -5,8 +5,10 @@
  * split into --chunk pieces, each cleared by the selected routine (its
  * placed copy when --align is set) in the calling thread's reply buffer.
  *
- * Hot path rules: no allocation, no lock, no logging, one clock
- * pair per request.  The reply buffer is one page-aligned, pre-faulted
+ * Hot path rules (what is left of a request's time besides the routine is
+ * the device's overhead, bench/device-vs-kernel.sh): no allocation, no
+ * lock, no logging, one clock pair per request.  The reply buffer is one
+ * page-aligned, pre-faulted
  * mapping per thread, reused for every request.
  *
  * Settings can change while readers run.  A setting is an immutable

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Description: the scheduler levers (issue #7, doc/fuse-uring.md).
+# Description: the scheduler levers (doc/fuse-uring.md, "Scheduler levers").
 # By default the daemon's threads stay SCHED_OTHER and unpinned.  With
 # --sched-idle every serving thread (the /dev/fuse loop workers, and the
 # io_uring queue threads when the kernel's enable_uring switch can be set) is

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Description: --reply (issue #7 lever): by default the FUSE front end sends
+# Description: --reply (a speed lever): by default the FUSE front end sends
 # /dev/fuse replies of two pages or more by vmsplice + splice; the daemon's
 # debug summary counts them, every read is still zeros (the daemon runs with
 # --poison), replies too big for the pipe (1 MiB) fall back to writev, and
