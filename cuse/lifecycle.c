@@ -24,6 +24,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "params.h"
+#include "util.h"
 #include <fuse_lowlevel.h>
 
 static int lc_ready_fd = -1;
@@ -134,25 +135,22 @@ void lc_ready(void)
 	}
 }
 
+/* A user name, else a number 0..4294967294 ((uid_t)-1 means "no change" to the kernel). */
 int lc_lookup_user(const char *user, uid_t *uid, gid_t *gid)
 {
 	struct passwd *pw = getpwnam(user);
-	char *end;
-	unsigned long v;
+	uint64_t v;
 
 	if (pw) {
 		*uid = pw->pw_uid;
 		*gid = pw->pw_gid;
 		return 0;
 	}
-	errno = 0;
-	v = strtoul(user, &end, 10);
-	if (*user && !*end && !errno) {
-		*uid = (uid_t)v;
-		*gid = (gid_t)v;
-		return 0;
-	}
-	return -ENOENT;
+	if (cz_parse_u64(user, 0, UINT32_MAX - 1, &v))
+		return -ENOENT;
+	*uid = (uid_t)v;
+	*gid = (gid_t)v;
+	return 0;
 }
 
 int lc_drop_privileges(const char *user)

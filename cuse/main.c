@@ -54,11 +54,11 @@ static void cz_usage(FILE *out)
 "  --routine NAME       zeroing routine (default: the best usable one)\n"
 "  --align K            place the routine's code so its align point is at K mod 4096\n"
 "  --align-point P      entry | loop (default loop)\n"
-"  --chunk SIZE         bytes per routine call, 1B..1MB (default 4KB; units as perf)\n"
+"  --chunk SIZE         bytes per routine call, 1B..1MB (default 4KB; units as perf, or 0x hex)\n"
 "  --threads N          worker threads (default 1: own single-threaded loop)\n"
 "  --transport T        FUSE front end: auto (io_uring if enabled, else /dev/fuse), uring, dev\n"
-"  --reply R            /dev/fuse and /dev/cuse replies: splice (default: vmsplice +\n"
-"                       splice, a few %% faster here) or writev\n"
+"  --reply R            /dev/fuse and /dev/cuse replies: splice (default: vmsplice into a\n"
+"                       pipe, then splice) or writev (libfuse's way)\n"
 "  --poll-us US         /dev/fuse and /dev/cuse: busy-poll up to US microseconds for the next\n"
 "                       request before sleeping (default 0: off; burns CPU while polling)\n"
 "  --sched-idle         serving threads run as SCHED_IDLE (opt-in speed lever: a reader the\n"
@@ -69,14 +69,16 @@ static void cz_usage(FILE *out)
 "  --colocate CPU|auto  run only: COMMAND and the daemon's serving threads on one CPU\n"
 "                       (--sched-idle --cpu CPU, COMMAND pinned there; auto: the CPU run\n"
 "                       starts on): for single-threaded readers, no cross-CPU wake-up per read\n"
-"  --mode OCTAL         node / zero file mode (default 0666)\n"
-"  --owner UID --group GID   node owner (the owner may also change settings)\n"
+"  --mode OCTAL         node / zero file mode, octal as for chmod (default 0666)\n"
+"  --owner USER --group GROUP   node owner, a name or a number (the owner may also\n"
+"                       change settings)\n"
 "  --major N --minor N  CUSE device number (default dynamic)\n"
-"  --user USER          drop privileges to USER after set-up\n"
+"  --user USER          drop privileges to USER (a name or a uid) after set-up\n"
 "  --pidfile FILE       write the daemon's pid once ready\n"
 "  --poison             (testing) fill the reply buffer with 0xa5 before each routine call\n"
 "  -f                   stay in the foreground     -d  debug (implies -f)\n"
 "  -h, --help           this text\n"
+"Numbers are decimal (a leading 0 does not make them octal) or 0x hex; only --mode is octal.\n"
 "Without -f it returns once the device is ready; SIGINT/SIGTERM stop it cleanly.\n");
 }
 
@@ -257,22 +259,15 @@ static bool cz_opt_device(int c, const char *arg)
 			cz_bad("--fuse", "''", "empty mount point");
 		cz_params.fuse_mnt = arg;
 		return true;
-	case OPT_MODE: {
-		char *end;
-		unsigned long m;
-
-		errno = 0;
-		m = strtoul(arg, &end, 8);
-		if (!*arg || *end || errno || m > 07777)
+	case OPT_MODE:		/* octal, as chmod(1) takes it */
+		if (cz_parse_mode(arg, &cz_params.mode))
 			cz_bad("--mode", arg, "must be an octal mode up to 07777");
-		cz_params.mode = (unsigned)m;
 		return true;
-	}
 	case OPT_OWNER: {
 		gid_t g;
 
 		if (lc_lookup_user(arg, &cz_params.owner, &g))
-			cz_bad("--owner", arg, "no such user");
+			cz_bad("--owner", arg, "no such user (a name, or a uid 0..4294967294)");
 		cz_params.owner_set = true;
 		return true;
 	}
@@ -284,7 +279,7 @@ static bool cz_opt_device(int c, const char *arg)
 		else if (!cz_parse_u64(arg, 0, UINT32_MAX - 1, &v))
 			cz_params.group = (gid_t)v;
 		else
-			cz_bad("--group", arg, "no such group");
+			cz_bad("--group", arg, "no such group (a name, or a gid 0..4294967294)");
 		cz_params.group_set = true;
 		return true;
 	}
@@ -311,7 +306,7 @@ static bool cz_opt_process(int c, const char *arg)
 	switch (c) {
 	case OPT_USER:
 		if (lc_lookup_user(arg, &u, &g))
-			cz_bad("--user", arg, "no such user");
+			cz_bad("--user", arg, "no such user (a name, or a uid 0..4294967294)");
 		cz_params.user = arg;
 		return true;
 	case OPT_PIDFILE:

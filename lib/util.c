@@ -12,18 +12,52 @@
 
 #include "util.h"
 
+/*
+ * The one number rule of every option: decimal digits, or 0x / 0X and hex
+ * digits.  No sign, no space, no octal (strtoull's base 0 reads "010" as 8:
+ * here it is ten), no wrap (a value over UINT64_MAX is -ERANGE, where
+ * strtoull would also accept "-1" as UINT64_MAX).  *end: the first byte
+ * after the digits.  0, -EINVAL (no digits) or -ERANGE.
+ */
+static int cz_parse_digits(const char *s, uint64_t *out, const char **end)
+{
+	unsigned base = 10, d;
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (!s)
+		return -EINVAL;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+		base = 16;
+		p += 2;
+	}
+	if (!isxdigit((unsigned char)*p) || (base == 10 && !isdigit((unsigned char)*p)))
+		return -EINVAL;
+	for (; *p; p++) {
+		if (isdigit((unsigned char)*p))
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && isxdigit((unsigned char)*p))
+			d = (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+		else
+			break;
+		if (v > (UINT64_MAX - d) / base)
+			return -ERANGE;
+		v = v * base + d;
+	}
+	*out = v;
+	*end = p;
+	return 0;
+}
+
 int cz_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	const char *end;
+	uint64_t v;
+	int ret = cz_parse_digits(s, &v, &end);
 
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (end == s || *end)
+	if (ret)
+		return ret;
+	if (*end)
 		return -EINVAL;
 	if (v < min || v > max)
 		return -ERANGE;
@@ -40,25 +74,47 @@ int cz_parse_size(const char *s, uint64_t *out)
 		{ "g", 30 }, { "gb", 30 }, { "gib", 30 },
 		{ "t", 40 }, { "tb", 40 }, { "tib", 40 },
 	};
-	char *end;
-	unsigned long long v;
+	const char *end;
+	uint64_t v;
 	size_t i;
+	int ret = cz_parse_digits(s, &v, &end);
 
-	if (!s || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (ret)
+		return ret;
+	/* hex is a byte count: "0x1000", never "0x1KB" (is B a digit?) */
+	if (s[1] == 'x' || s[1] == 'X') {
+		if (*end)
+			return -EINVAL;
+		*out = v;
+		return 0;
+	}
 	for (i = 0; i < CZ_ARRAY_SIZE(units); i++) {
 		if (strcasecmp(end, units[i].suffix))
 			continue;
 		if (units[i].shift && v > (UINT64_MAX >> units[i].shift))
 			return -ERANGE;
-		*out = (uint64_t)v << units[i].shift;
+		*out = v << units[i].shift;
 		return 0;
 	}
 	return -EINVAL;
+}
+
+int cz_parse_mode(const char *s, unsigned *out)
+{
+	unsigned v = 0;
+	const char *p = s;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '7')
+			return -EINVAL;
+		v = v * 8 + (unsigned)(*p - '0');
+		if (v > 07777)
+			return -ERANGE;
+	}
+	*out = v;
+	return 0;
 }
 
 const char *cz_format_size(uint64_t bytes, char *buf, size_t len)
@@ -74,25 +130,37 @@ const char *cz_format_size(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+/* A CPU number at *p: decimal (the number rule without 0x), below CZ_CPU_MAX. */
+static int cpulist_num(const char **p, unsigned long *v)
+{
+	const char *end;
+	uint64_t x;
+
+	if (!isdigit((unsigned char)**p) || ((*p)[0] == '0' && ((*p)[1] == 'x' || (*p)[1] == 'X')))
+		return -EINVAL;
+	if (cz_parse_digits(*p, &x, &end) || x >= CZ_CPU_MAX)
+		return -ERANGE;
+	*v = (unsigned long)x;
+	*p = end;
+	return 0;
+}
+
 /* One "A" or "A-B" item of a CPU list at *p; *p moves past it. */
 static int cpulist_item(const char **p, unsigned long *a, unsigned long *b)
 {
-	char *end;
+	int ret = cpulist_num(p, a);
 
-	if (!isdigit((unsigned char)**p))
-		return -EINVAL;
-	errno = 0;
-	*a = strtoul(*p, &end, 10);
+	if (ret)
+		return ret;
 	*b = *a;
-	if (*end == '-') {
-		*p = end + 1;
-		if (!isdigit((unsigned char)**p))
-			return -EINVAL;
-		*b = strtoul(*p, &end, 10);
+	if (**p == '-') {
+		(*p)++;
+		ret = cpulist_num(p, b);
+		if (ret)
+			return ret;
 	}
-	if (errno || *a > *b || *b >= CZ_CPU_MAX)
+	if (*a > *b)
 		return -ERANGE;
-	*p = end;
 	if (**p == ',' && (*p)[1])
 		(*p)++;
 	else if (**p)

@@ -13,20 +13,29 @@
 #include <stdio.h>
 
 /*
- * Parse a size: "4096", "100KB", "100K", "100KiB", "1MB", "2GB", "1TB", "12B".
- * Units are binary (1KB = 1024 B), as in perf bench.  Case-insensitive.
- * Returns 0 or -EINVAL (garbage, empty, trailing junk) / -ERANGE (overflow).
+ * Numbers in options, one rule for every program: decimal digits ("010" is
+ * ten, never octal), or 0x / 0X and hex digits; no sign, no space, nothing
+ * after the number; a value that does not fit is -ERANGE, never wrapped.
+ * Parsers return 0, -EINVAL (not a number) or -ERANGE and never print.
+ */
+/* An integer in [min, max]. */
+int cz_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+
+/*
+ * A size: a number as above, then an optional unit B, K/KB/KiB, M/MB/MiB,
+ * G/GB/GiB or T/TB/TiB (binary, as in perf bench; case-insensitive).  A hex
+ * size takes no unit ("0x1000" bytes).
  */
 int cz_parse_size(const char *s, uint64_t *out);
 
-/* Parse an unsigned decimal (or 0x hex) integer in [min, max]. 0 / -EINVAL / -ERANGE. */
-int cz_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* A file mode: octal digits, as chmod(1) takes them ("0666", "644"), up to 07777. */
+int cz_parse_mode(const char *s, unsigned *out);
 
 /* Format a byte count like perf: "4KB", "1MB", "100KB", else "12345B". buf >= 32. */
 const char *cz_format_size(uint64_t bytes, char *buf, size_t len);
 
 /*
- * A CPU list ("0", "0-3", "0,2,5-7", as in /sys/devices/system/cpu/online):
+ * A CPU list ("0", "0-3", "0,2,5-7", decimal, as in /sys/devices/system/cpu/online):
  * its CPUs in the order written, each once.  Any CPU number up to
  * CZ_CPU_MAX - 1, not only the first 64: sets are sized with CPU_ALLOC.
  */

@@ -44,7 +44,8 @@ static void zc_usage(FILE *out)
 "usage: zeroctl DEVICE [--routine NAME] [--align K|none] [--align-point entry|loop]\n"
 "                      [--chunk SIZE] [--reset] [--stats [--json]]\n"
 "DEVICE: /dev/NAME (CUSE), MOUNTPOINT/zero (FUSE), /dev/zero inside `cusezero run`.\n"
-"Without options: print the current settings.\n");
+"Without options: print the current settings.\n"
+"K: decimal (a leading 0 is not octal) or 0x hex; SIZE: the same with perf units (4KB).\n");
 }
 
 static const char *zc_hint(int err)
