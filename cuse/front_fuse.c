@@ -18,22 +18,19 @@
  * would make those return EOF.  /dev/zero is endless anyway: `cat` or `cp`
  * of either never ends.
  *
- * Stale mounts: after SIGKILL the mount stays and stat() fails with ENOTCONN;
- * the next `cusezero --fuse MNT` detaches it (umount2 MNT_DETACH as root,
- * else fusermount3 -u -z) or prints the command to run.
+ * The mount point (mountpoint.c): one daemon per mount point (a lock on the
+ * directory), and the dead mount a SIGKILLed daemon leaves is detached by
+ * the next start on the same path.
  */
 #define FUSE_USE_VERSION 314
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +40,7 @@
 #include "lifecycle.h"
 #include "log.h"
 #include "loop.h"
+#include "mountpoint.h"
 #include "params.h"
 #include "readpath.h"
 #include "schedguard.h"
@@ -64,7 +62,6 @@ static const char *const ff_names[FF_INO_MAX] = {
 
 static char ff_mnt[PATH_MAX];
 static char ff_zero[PATH_MAX + 8];
-static bool ff_created;          /* we made the mount point: remove it at exit */
 static time_t ff_start_time;
 
 const char *ff_zero_path(void)
@@ -320,115 +317,13 @@ static const struct fuse_lowlevel_ops ff_ops = {
 	.poll = ff_poll,
 };
 
-/* Is path a mount point of a cusezero file system?  (mountinfo field 5 = mount point) */
-static bool ff_is_our_mount(const char *real)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "r");
-	char line[4096], mp[PATH_MAX], type[64];
-	bool found = false;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof(line), f)) {
-		char *dash = strstr(line, " - ");
-
-		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mp) != 1 ||
-		    sscanf(dash + 3, "%63s", type) != 1)
-			continue;
-		if (!strcmp(mp, real) && !strncmp(type, "fuse", 4))
-			found = true;
-	}
-	fclose(f);
-	return found;
-}
-
-static int ff_run_cmd(const char *const argv[])
-{
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		int fd = open("/dev/null", O_WRONLY);
-
-		if (fd >= 0) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		execvp(argv[0], (char *const *)argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static int ff_mkdir_p(const char *path)
-{
-	char tmp[PATH_MAX];
-	char *p;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -errno;
-	return 0;
-}
-
 int ff_prepare_mountpoint(const char *mnt, bool create)
 {
-	struct stat st;
-	char real[PATH_MAX];
+	int ret = mp_prepare(mnt, create, ff_mnt, sizeof(ff_mnt));
 
-	if (stat(mnt, &st) && errno == ENOTCONN) {
-		const char *const fm[] = { "fusermount3", "-u", "-z", "--", mnt, NULL };
-
-		/* A daemon died without unmounting (SIGKILL): detach the dead mount. */
-		if (umount2(mnt, MNT_DETACH) && ff_run_cmd(fm) != 0) {
-			cz_log("--fuse %s: stale FUSE mount (Transport endpoint is not connected) "
-			       "and it cannot be detached; run: fusermount3 -u -z %s", mnt, mnt);
-			return -ENOTCONN;
-		}
-		cz_log("--fuse %s: detached a stale FUSE mount (Transport endpoint is not connected)",
-		       mnt);
-	}
-	if (stat(mnt, &st)) {
-		if (errno == ENOENT && create) {
-			int ret = ff_mkdir_p(mnt);
-
-			if (ret) {
-				cz_log("--fuse %s: cannot create it: %s", mnt, strerror(-ret));
-				return ret;
-			}
-			ff_created = true;
-		} else {
-			cz_log("--fuse %s: %s", mnt, strerror(errno));
-			return -errno;
-		}
-	} else if (!S_ISDIR(st.st_mode)) {
-		cz_log("--fuse %s: not a directory", mnt);
-		return -ENOTDIR;
-	}
-	if (!realpath(mnt, real)) {
-		cz_log("--fuse %s: %s", mnt, strerror(errno));
-		return -errno;
-	}
-	if (ff_is_our_mount(real)) {
-		cz_log("--fuse %s: already a FUSE mount point (another cusezero?); "
-		       "stop it or run: fusermount3 -u %s", mnt, mnt);
-		return -EBUSY;
-	}
-	snprintf(ff_mnt, sizeof(ff_mnt), "%s", real);
-	snprintf(ff_zero, sizeof(ff_zero), "%s/zero", real);
+	if (ret)
+		return ret;
+	snprintf(ff_zero, sizeof(ff_zero), "%s/zero", ff_mnt);
 	return 0;
 }
 
@@ -500,7 +395,7 @@ err_unmount:
 	fud_stop();	/* after unmount: the kernel ends the queues' entries */
 err_destroy:
 	fuse_session_destroy(se);
-	if (ff_created && !cz_params.dropped)
-		rmdir(ff_mnt);
+	if (!cz_params.dropped)
+		mp_done();
 	return ret;
 }

@@ -416,6 +416,10 @@ int main(int argc, char **argv)
 		zero_print_help(stdout);
 		return 0;
 	}
+	if (run && geteuid() != 0) {
+		fprintf(stderr, "cusezero: run: needs root (a private mount namespace and a bind mount)\n");
+		return 1;
+	}
 	cz_check_routine();
 	ret = zero_fault_install();
 	if (ret) {

@@ -91,10 +91,6 @@ int run_main(char **cmd)
 	pid_t daemon_pid, pid;
 	int status, ret;
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "cusezero: run: needs root (private mount namespace and bind mount)\n");
-		return 1;
-	}
 	if (cz_params.fuse_mnt)
 		snprintf(dev, sizeof(dev), "%s", ff_zero_path());
 	else

@@ -16,8 +16,15 @@ cz_require_fuse() {
 
 cz_pid() { cat "$CZ_TMP/$1.pid" 2>/dev/null; }
 
+# nmounts PATH: how many mounts (live or stale) /proc/self/mountinfo has at
+# PATH; it writes space, tab, newline and backslash as \040 \011 \012 \134.
+nmounts() {
+	CZ_ESC=$(printf '%s' "$1" | sed 's/\\/\\134/g; s/ /\\040/g; s/	/\\011/g') \
+		awk '$5 == ENVIRON["CZ_ESC"]' /proc/self/mountinfo | wc -l
+}
+
 # Is anything (live or stale) mounted at $1?
-cz_mounted() { grep -q " $1 " /proc/self/mountinfo; }
+cz_mounted() { [ "$(nmounts "$1")" -gt 0 ]; }
 
 cz_cleanup() {
 	for pf in "$CZ_TMP"/*.pid; do

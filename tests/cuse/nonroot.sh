@@ -4,6 +4,8 @@
 # mounting through the setuid fusermount3): it starts, serves zeros to that
 # user (100 KiB and 1 MiB reads, with --poison), replies by splice within the
 # unprivileged pipe size, stops on SIGTERM and leaves no mount behind.
+# What needs root says so in one line: `cusezero run`, and the automatic
+# fallback place /run/cusezero/NAME.
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 command -v setpriv >/dev/null || skip_all "no setpriv (util-linux) to run as uid 65534"
@@ -49,5 +51,18 @@ if cz_wait "as_user test -e '$NR/mnt-fg/zero'" 100; then
 	ok "uid 65534, -d: no mount left" -- cz_wait "! cz_mounted '$NR/mnt-fg'" 100
 else
 	fail "uid 65534: cusezero -d --fuse: no zero file after 10 s: $(tail -3 "$CZ_TMP/fg.err")"
+fi
+# What needs root, asked by an ordinary user: one line that says so.
+as_user "$CUSEZERO" run -- true >"$CZ_TMP/run.out" 2>"$CZ_TMP/run.err"
+st=$?
+ok "uid 65534: cusezero run: exit $st, one line saying it needs root ($(cat "$CZ_TMP/run.err"))" -- \
+	sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$CZ_TMP/run.err') -eq 1 ] && grep -q 'needs root' '$CZ_TMP/run.err'"
+if [ -e /dev/cuse ] || as_user test -w /run/cusezero || as_user test -w /run; then
+	skip "uid 65534 fallback: /dev/cuse exists here, or /run/cusezero is writable by all"
+else
+	as_user "$CUSEZERO" --name "nr-$$" >"$CZ_TMP/fb.out" 2>"$CZ_TMP/fb.err"
+	st=$?
+	ok "uid 65534: the fallback /run/cusezero/NAME: exit $st, says it needs root ($(tail -1 "$CZ_TMP/fb.err"))" -- \
+		sh -c "[ $st -eq 1 ] && tail -1 '$CZ_TMP/fb.err' | grep -q 'needs root'"
 fi
 done_testing
