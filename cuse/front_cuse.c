@@ -177,7 +177,10 @@ static bool fc_after_request(void)
 		fc_logged = true;
 		goto fail;
 	}
-	lc_pidfile();
+	if (lc_pidfile()) {
+		fc_logged = true;
+		goto fail;
+	}
 	if (cz_params.user) {
 		ret = lc_drop_privileges(cz_params.user);
 		if (ret) {

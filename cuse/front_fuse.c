@@ -372,7 +372,9 @@ int ff_serve(void)
 	ret = fud_start(se, FF_INO_ZERO);	/* --transport: io_uring queues */
 	if (ret)
 		goto err_signals;
-	lc_pidfile();
+	ret = lc_pidfile();
+	if (ret)
+		goto err_signals;
 	if (cz_params.user) {
 		ret = lc_drop_privileges(cz_params.user);
 		if (ret) {

@@ -28,7 +28,8 @@
 #include <fuse_lowlevel.h>
 
 static int lc_ready_fd = -1;
-static bool lc_pidfile_done;
+static int lc_pidfd = -1;
+static bool lc_is_ready;
 static struct fuse_session *lc_se;
 static pthread_t lc_main_thread;
 
@@ -65,21 +66,49 @@ int lc_signals(struct fuse_session *se)
 	return 0;
 }
 
-void lc_pidfile(void)
+/*
+ * --pidfile is opened before the fork and before anything is mounted, so a
+ * path we cannot write ends the start at once (one line, exit 1) instead of
+ * leaving a daemon that nobody can find; the child writes its pid into it
+ * once set up (lc_pidfile).  A start that fails after that removes it.
+ */
+int lc_pidfile_open(void)
 {
-	FILE *f;
-
-	if (lc_pidfile_done || !cz_params.pidfile)
-		return;
-	lc_pidfile_done = true;
-	f = fopen(cz_params.pidfile, "w");
-	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f))
+	if (!cz_params.pidfile)
+		return 0;
+	lc_pidfd = open(cz_params.pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (lc_pidfd < 0) {
 		cz_log("--pidfile %s: %s", cz_params.pidfile, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+int lc_pidfile(void)
+{
+	int ret = 0;
+
+	if (lc_pidfd < 0)
+		return 0;
+	if (dprintf(lc_pidfd, "%d\n", (int)getpid()) < 0)
+		ret = -errno;
+	if (close(lc_pidfd) && !ret)
+		ret = -errno;
+	lc_pidfd = -1;
+	if (ret)
+		cz_log("--pidfile %s: %s", cz_params.pidfile, strerror(-ret));
+	return ret;
+}
+
+void lc_start_failed(void)
+{
+	if (!lc_is_ready && cz_params.pidfile)
+		unlink(cz_params.pidfile);
 }
 
 int lc_fork_until_ready(pid_t *child)
 {
-	int pfd[2];
+	int pfd[2], status;
 	pid_t pid;
 	char c;
 	ssize_t n;
@@ -104,13 +133,15 @@ int lc_fork_until_ready(pid_t *child)
 	*child = pid;
 	if (n == 1)
 		return 0;
-	waitpid(pid, NULL, 0);
+	/* The child printed why (its stderr is ours until ready), unless a signal took it. */
+	if (waitpid(pid, &status, 0) == pid && WIFSIGNALED(status))
+		cz_log("the daemon died during start-up: %s", strsignal(WTERMSIG(status)));
 	return -ECHILD;
 }
 
 void lc_ready(void)
 {
-	lc_pidfile();
+	lc_is_ready = true;
 	if (lc_ready_fd >= 0) {
 		char c = 'R';
 		int fd;

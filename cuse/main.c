@@ -440,9 +440,10 @@ int main(int argc, char **argv)
 	}
 	if (cz_params.fuse_mnt && ff_prepare_mountpoint(cz_params.fuse_mnt, cz_params.fuse_fallback))
 		return 1;
+	if (lc_pidfile_open())
+		return 1;
 	if (run)
 		return run_main(argv + cmd);
-
 	if (!cz_params.foreground) {
 		ret = lc_fork_until_ready(&pid);
 		if (ret)
@@ -451,5 +452,7 @@ int main(int argc, char **argv)
 			return 0;
 	}
 	ret = cz_params.fuse_mnt ? ff_serve() : fc_serve();
+	if (ret)
+		lc_start_failed();
 	return ret ? 1 : 0;
 }

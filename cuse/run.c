@@ -104,6 +104,8 @@ int run_main(char **cmd)
 		return 1;
 	if (daemon_pid == 0) {
 		ret = cz_params.fuse_mnt ? ff_serve() : fc_serve();
+		if (ret)
+			lc_start_failed();
 		_exit(ret ? 1 : 0);
 	}
 

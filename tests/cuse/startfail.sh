@@ -1,0 +1,48 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: a start-up that fails stops: a --pidfile that cannot be
+# written and a privilege drop that fails end the start with a non-zero
+# exit and one line naming the option, in the background (the parent
+# reports its child's failure) and with -f; nothing stays mounted, no daemon
+# keeps running, and no pidfile is left naming a dead or foreign process.
+. "$top_srcdir/tests/cuse/lib.sh"
+cz_require_fuse
+
+# running MNT: a cusezero process serving MNT (by its command line)
+running() { pgrep -f -- "--fuse $1" >/dev/null; }
+
+for fg in "" -f; do
+	for pf in /nonexistent/dir/pid "$CZ_TMP"; do
+		M=$CZ_TMP/mnt-pf${fg:-bg}
+		mkdir -p "$M"
+		timeout 20 "$CUSEZERO" $fg --fuse "$M" --pidfile "$pf" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+		st=$?
+		sleep 0.2
+		if [ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ] &&
+		   grep -q -- "--pidfile $pf" "$CZ_TMP/err" && ! cz_mounted "$M" && ! running "$M"; then
+			pass "${fg:-background}: --pidfile $pf: exit $st, one line: $(cat "$CZ_TMP/err")"
+		else
+			fail "${fg:-background}: --pidfile $pf: exit $st, mounted: $(nmounts "$M"): $(head -c 300 "$CZ_TMP/err")"
+			pkill -f -- "--fuse $M"
+			umount -l "$M" 2>/dev/null
+		fi
+	done
+done
+
+# A privilege drop that fails: an ordinary user asking for root.
+if command -v setpriv >/dev/null && command -v fusermount3 >/dev/null; then
+	NR=$CZ_TMP/nr
+	mkdir -p "$NR/mnt"
+	chown -R 65534:65534 "$NR"
+	setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		"$CUSEZERO" --fuse "$NR/mnt" --pidfile "$NR/pid" --user root >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	st=$?
+	sleep 0.2
+	ok "privilege drop fails: exit $st, says so ($(cat "$CZ_TMP/err"))" -- \
+		sh -c "[ $st -ne 0 ] && grep -q -- '--user root' '$CZ_TMP/err'"
+	ok "privilege drop fails: no daemon, no mount, no pidfile left" -- \
+		eval '! running "$NR/mnt" && cz_wait "! cz_mounted $NR/mnt" 50 && ! [ -e "$NR/pid" ]'
+else
+	skip "privilege drop: needs setpriv and fusermount3"
+fi
+done_testing
