@@ -35,178 +35,234 @@ static enum zero_point ctl_point(uint32_t p, bool *ok)
 	return p == CUSEZERO_POINT_ENTRY ? ZERO_POINT_ENTRY : ZERO_POINT_LOOP;
 }
 
-int ctl_ioctl(uid_t uid, unsigned int cmd, const void *in, size_t in_size,
-	      void *out, size_t out_size, size_t *out_len)
+/* The GET_* commands and statistics: open to everyone. */
+static int ctl_get(unsigned int cmd, void *out, size_t out_size, size_t *out_len)
 {
 	struct cusezero_stats st;
-	bool ok;
-
-	*out_len = 0;
-	switch (cmd) {
-	case CUSEZERO_IOC_GET_ROUTINE: {
-		struct cusezero_routine r = { { 0 } };
-
-		if (out_size < sizeof(r))
-			return -EINVAL;
-		rp_get_stats(&st);
-		memcpy(r.name, st.routine, sizeof(r.name));
-		memcpy(out, &r, sizeof(r));
-		*out_len = sizeof(r);
-		return 0;
-	}
-	case CUSEZERO_IOC_SET_ROUTINE: {
+	union {
 		struct cusezero_routine r;
-
-		if (in_size < sizeof(r))
-			return -EINVAL;
-		if (!ctl_may_change(uid))
-			return -EPERM;
-		memcpy(&r, in, sizeof(r));
-		if (!memchr(r.name, 0, sizeof(r.name)))
-			return -EINVAL;
-		return rp_set_routine(r.name);
-	}
-	case CUSEZERO_IOC_GET_ALIGN: {
 		struct cusezero_align a;
+		uint64_t chunk;
+	} u;
+	size_t n;
 
-		if (out_size < sizeof(a))
-			return -EINVAL;
-		rp_get_stats(&st);
-		a.offset = st.align;
-		a.point = st.point;
-		memcpy(out, &a, sizeof(a));
-		*out_len = sizeof(a);
-		return 0;
-	}
-	case CUSEZERO_IOC_SET_ALIGN: {
-		struct cusezero_align a;
-		enum zero_point p;
-
-		if (in_size < sizeof(a))
-			return -EINVAL;
-		if (!ctl_may_change(uid))
-			return -EPERM;
-		memcpy(&a, in, sizeof(a));
-		p = ctl_point(a.point, &ok);
-		if (!ok)
-			return -EINVAL;
-		return rp_set_align(a.offset, p);
-	}
-	case CUSEZERO_IOC_GET_CHUNK: {
-		uint64_t c;
-
-		if (out_size < sizeof(c))
-			return -EINVAL;
-		rp_get_stats(&st);
-		c = st.chunk;
-		memcpy(out, &c, sizeof(c));
-		*out_len = sizeof(c);
-		return 0;
-	}
-	case CUSEZERO_IOC_SET_CHUNK: {
-		uint64_t c;
-
-		if (in_size < sizeof(c))
-			return -EINVAL;
-		if (!ctl_may_change(uid))
-			return -EPERM;
-		memcpy(&c, in, sizeof(c));
-		return rp_set_chunk(c);
-	}
-	case CUSEZERO_IOC_GET_STATS:
+	memset(&u, 0, sizeof(u));
+	rp_get_stats(&st);
+	switch (cmd) {
+	case CUSEZERO_IOC_GET_ROUTINE:
+		memcpy(u.r.name, st.routine, sizeof(u.r.name));
+		n = sizeof(u.r);
+		break;
+	case CUSEZERO_IOC_GET_ALIGN:
+		u.a.offset = st.align;
+		u.a.point = st.point;
+		n = sizeof(u.a);
+		break;
+	case CUSEZERO_IOC_GET_CHUNK:
+		u.chunk = st.chunk;
+		n = sizeof(u.chunk);
+		break;
+	default:	/* CUSEZERO_IOC_GET_STATS */
 		if (out_size < sizeof(st))
 			return -EINVAL;
-		rp_get_stats(&st);
 		memcpy(out, &st, sizeof(st));
 		*out_len = sizeof(st);
 		return 0;
+	}
+	if (out_size < n)
+		return -EINVAL;
+	memcpy(out, &u, n);
+	*out_len = n;
+	return 0;
+}
+
+/* CUSEZERO_IOC_SET_CONFIG: the fields named in set, as one change. */
+static int ctl_set_config(const struct cusezero_config *cfg)
+{
+	struct rp_change c = { 0 };
+	bool ok = true;
+
+	if ((cfg->set & ~(uint32_t)(CUSEZERO_SET_ROUTINE | CUSEZERO_SET_OFFSET | CUSEZERO_SET_POINT |
+				    CUSEZERO_SET_CHUNK)) || cfg->reserved)
+		return -EINVAL;
+	if (cfg->set & CUSEZERO_SET_ROUTINE) {
+		if (!memchr(cfg->routine, 0, sizeof(cfg->routine)))
+			return -EINVAL;
+		c.routine = cfg->routine;
+	}
+	c.align_set = cfg->set & CUSEZERO_SET_OFFSET;
+	c.align = cfg->offset;
+	c.point_set = cfg->set & CUSEZERO_SET_POINT;
+	if (c.point_set)
+		c.point = ctl_point(cfg->point, &ok);
+	c.chunk_set = cfg->set & CUSEZERO_SET_CHUNK;
+	c.chunk = cfg->chunk;
+	return ok ? rp_apply(&c) : -EINVAL;
+}
+
+/* The SET_* commands and reset: root, the daemon's uid and --owner only. */
+static int ctl_set(unsigned int cmd, const void *in, size_t in_size)
+{
+	union {
+		struct cusezero_routine r;
+		struct cusezero_align a;
+		uint64_t chunk;
+		struct cusezero_config cfg;
+	} u;
+	enum zero_point p;
+	bool ok;
+
+	if (in_size > sizeof(u))
+		in_size = sizeof(u);
+	memset(&u, 0, sizeof(u));
+	memcpy(&u, in, in_size);
+	switch (cmd) {
+	case CUSEZERO_IOC_SET_ROUTINE:
+		if (in_size < sizeof(u.r) || !memchr(u.r.name, 0, sizeof(u.r.name)))
+			return -EINVAL;
+		return rp_set_routine(u.r.name);
+	case CUSEZERO_IOC_SET_ALIGN:
+		p = ctl_point(u.a.point, &ok);
+		if (in_size < sizeof(u.a) || !ok)
+			return -EINVAL;
+		return rp_set_align(u.a.offset, p);
+	case CUSEZERO_IOC_SET_CHUNK:
+		if (in_size < sizeof(u.chunk))
+			return -EINVAL;
+		return rp_set_chunk(u.chunk);
+	case CUSEZERO_IOC_SET_CONFIG:
+		if (in_size < sizeof(u.cfg))
+			return -EINVAL;
+		return ctl_set_config(&u.cfg);
+	}
+	rp_reset_stats();	/* CUSEZERO_IOC_RESET_STATS */
+	return 0;
+}
+
+int ctl_ioctl(uid_t uid, unsigned int cmd, const void *in, size_t in_size,
+	      void *out, size_t out_size, size_t *out_len)
+{
+	*out_len = 0;
+	switch (cmd) {
+	case CUSEZERO_IOC_GET_ROUTINE:
+	case CUSEZERO_IOC_GET_ALIGN:
+	case CUSEZERO_IOC_GET_CHUNK:
+	case CUSEZERO_IOC_GET_STATS:
+		return ctl_get(cmd, out, out_size, out_len);
+	case CUSEZERO_IOC_SET_ROUTINE:
+	case CUSEZERO_IOC_SET_ALIGN:
+	case CUSEZERO_IOC_SET_CHUNK:
+	case CUSEZERO_IOC_SET_CONFIG:
 	case CUSEZERO_IOC_RESET_STATS:
 		if (!ctl_may_change(uid))
 			return -EPERM;
-		rp_reset_stats();
-		return 0;
+		return ctl_set(cmd, in, in_size);
 	}
 	return -ENOTTY;
 }
 
-static int ctl_one(const char *cmd)
-{
-	const char *val = strchr(cmd, '=');
-	uint64_t v;
-	int ret;
+/*
+ * Control-file text: whitespace, newline or ';' separated commands
+ * "routine=NAME", "align=K|none", "align_point=entry|loop", "chunk=SIZE",
+ * "reset".  The whole text is parsed first and applied as one change (then
+ * reset): any bad or repeated command is EINVAL and changes nothing.
+ */
+struct ctl_text {
+	struct rp_change c;
+	bool reset;
+	char routine[CUSEZERO_NAME_MAX];
+};
 
-	if (!strcmp(cmd, "reset")) {
-		rp_reset_stats();
+static int ctl_key(struct ctl_text *t, const char *key, const char *val)
+{
+	uint64_t v;
+
+	if (!strcmp(key, "routine")) {
+		if (t->c.routine || strlen(val) >= sizeof(t->routine))
+			return -EINVAL;
+		strcpy(t->routine, val);
+		t->c.routine = t->routine;
+	} else if (!strcmp(key, "align")) {
+		if (t->c.align_set)
+			return -EINVAL;
+		t->c.align_set = true;
+		if (!strcmp(val, "none") || !strcmp(val, "-1"))
+			t->c.align = CUSEZERO_ALIGN_NONE;
+		else if (cz_parse_u64(val, 0, ZERO_PLACE_MAX_OFFSET, &v))
+			return -EINVAL;
+		else
+			t->c.align = (int)v;
+	} else if (!strcmp(key, "align_point") || !strcmp(key, "align-point")) {
+		if (t->c.point_set || (strcmp(val, "entry") && strcmp(val, "loop")))
+			return -EINVAL;
+		t->c.point_set = true;
+		t->c.point = strcmp(val, "entry") ? ZERO_POINT_LOOP : ZERO_POINT_ENTRY;
+	} else if (!strcmp(key, "chunk")) {
+		if (t->c.chunk_set || cz_parse_size(val, &v))
+			return -EINVAL;
+		t->c.chunk_set = true;
+		t->c.chunk = v;
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ctl_word(struct ctl_text *t, char *word)
+{
+	char *eq = strchr(word, '=');
+
+	if (!strcmp(word, "reset")) {
+		if (t->reset)
+			return -EINVAL;
+		t->reset = true;
 		return 0;
 	}
-	if (!val)
+	if (!eq)
 		return -EINVAL;
-	val++;
-	if (!strncmp(cmd, "routine=", 8))
-		return rp_set_routine(val);
-	if (!strncmp(cmd, "align=", 6)) {
-		struct cusezero_stats st;
+	*eq = '\0';
+	return ctl_key(t, word, eq + 1);
+}
 
-		rp_get_stats(&st);
-		if (!strcmp(val, "none") || !strcmp(val, "-1"))
-			return rp_set_align(CUSEZERO_ALIGN_NONE, ZERO_POINT_LOOP);
-		ret = cz_parse_u64(val, 0, ZERO_PLACE_MAX_OFFSET, &v);
-		if (ret)
-			return -EINVAL;
-		return rp_set_align((int)v, st.point == CUSEZERO_POINT_ENTRY ?
-				    ZERO_POINT_ENTRY : ZERO_POINT_LOOP);
-	}
-	if (!strncmp(cmd, "align_point=", 12) || !strncmp(cmd, "align-point=", 12)) {
-		struct cusezero_stats st;
-		enum zero_point p;
-
-		if (!strcmp(val, "entry"))
-			p = ZERO_POINT_ENTRY;
-		else if (!strcmp(val, "loop"))
-			p = ZERO_POINT_LOOP;
-		else
-			return -EINVAL;
-		rp_get_stats(&st);
-		if (st.align == CUSEZERO_ALIGN_NONE)
-			return -EINVAL;  /* a point without an offset means nothing */
-		return rp_set_align(st.align, p);
-	}
-	if (!strncmp(cmd, "chunk=", 6)) {
-		if (cz_parse_size(val, &v))
-			return -EINVAL;
-		return rp_set_chunk(v);
-	}
-	return -EINVAL;
+static bool ctl_sep(char c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ';' || c == '\0';
 }
 
 int ctl_command(uid_t uid, const char *text, size_t len)
 {
-	char line[256];
+	struct ctl_text t;
+	char word[256];
 	size_t i = 0, n;
 	int ret;
 
 	if (!ctl_may_change(uid))
 		return -EPERM;
+	memset(&t, 0, sizeof(t));
 	while (i < len) {
-		while (i < len && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t' ||
-				   text[i] == '\r' || text[i] == ';' || text[i] == 0))
+		while (i < len && ctl_sep(text[i]))
 			i++;
-		n = 0;
-		while (i < len && text[i] != ' ' && text[i] != '\n' && text[i] != '\t' &&
-		       text[i] != '\r' && text[i] != ';' && text[i] != 0) {
-			if (n + 1 >= sizeof(line))
+		for (n = 0; i < len && !ctl_sep(text[i]); n++, i++) {
+			if (n + 1 >= sizeof(word))
 				return -EINVAL;
-			line[n++] = text[i++];
+			word[n] = text[i];
 		}
 		if (!n)
 			continue;
-		line[n] = 0;
-		ret = ctl_one(line);
+		word[n] = '\0';
+		ret = ctl_word(&t, word);
 		if (ret) {
-			cz_debug("control: \"%s\": %s", line, strerror(-ret));
+			cz_debug("control: \"%s\": %s", word, strerror(-ret));
 			return ret;
 		}
 	}
+	if (t.c.routine || t.c.align_set || t.c.point_set || t.c.chunk_set) {
+		ret = rp_apply(&t.c);
+		if (ret)
+			return ret;
+	}
+	if (t.reset)
+		rp_reset_stats();
 	return 0;
 }
 

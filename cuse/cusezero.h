@@ -10,7 +10,8 @@
  *
  * Errors (errno):
  *   EINVAL  unknown/unusable routine, offset > 4095, bad point, bad chunk,
- *           align on a routine that cannot be placed; nothing is changed
+ *           align on a routine that cannot be placed, a point without an
+ *           offset; nothing is changed
  *   ENOTTY  unknown command
  *   EPERM   a SET_* or RESET command from a uid other than 0, the daemon's
  *           own uid or --owner (statistics and GET_* are open to all)
@@ -93,5 +94,27 @@ struct cusezero_stats {
 #define CUSEZERO_IOC_SET_CHUNK   _IOW(CUSEZERO_IOC_MAGIC, 6, uint64_t)
 #define CUSEZERO_IOC_GET_STATS   _IOR(CUSEZERO_IOC_MAGIC, 7, struct cusezero_stats)
 #define CUSEZERO_IOC_RESET_STATS _IO(CUSEZERO_IOC_MAGIC, 8)
+
+/*
+ * Several settings in one call, all or nothing (what zeroctl sends): the
+ * fields named in set are applied together; any invalid one is EINVAL and
+ * changes nothing.  A point other than loop while the offset is (or stays)
+ * CUSEZERO_ALIGN_NONE is EINVAL: a point means nothing without an offset.
+ */
+#define CUSEZERO_SET_ROUTINE    (1u << 0)
+#define CUSEZERO_SET_OFFSET     (1u << 1)
+#define CUSEZERO_SET_POINT      (1u << 2)
+#define CUSEZERO_SET_CHUNK      (1u << 3)
+
+struct cusezero_config {
+	uint32_t set;                   /* CUSEZERO_SET_*; other bits: EINVAL */
+	int32_t offset;                 /* 0..4095 or CUSEZERO_ALIGN_NONE */
+	uint32_t point;                 /* enum cusezero_point */
+	uint32_t reserved;              /* 0 */
+	uint64_t chunk;                 /* bytes per routine call */
+	char routine[CUSEZERO_NAME_MAX];/* NUL-terminated */
+};
+
+#define CUSEZERO_IOC_SET_CONFIG  _IOW(CUSEZERO_IOC_MAGIC, 16, struct cusezero_config)
 
 #endif

@@ -286,52 +286,51 @@ void rp_count_write(size_t size)
 	rp_add(&rp_self->counts.write_bytes, size);
 }
 
-static int rp_replace(const struct zero_routine *r, int align, enum zero_point point, uint64_t chunk)
+int rp_apply(const struct rp_change *c)
 {
-	struct rp_config *c;
-	int ret;
+	const struct zero_routine *r;
+	struct rp_config *cur, *n;
+	enum zero_point point;
+	int align, ret;
 
-	ret = rp_config_new(r, align, point, chunk, &c);
-	if (ret)
-		return ret;
-	rp_publish(c);
-	return 0;
+	pthread_mutex_lock(&rp_ctl_lock);
+	cur = atomic_load(&rp_current);
+	r = c->routine ? zero_lookup(c->routine) : cur->routine;
+	align = c->align_set ? c->align : cur->align;
+	if (c->point_set)
+		point = c->point;
+	else
+		point = c->align_set && align == CUSEZERO_ALIGN_NONE ? ZERO_POINT_LOOP : cur->point;
+	if (align == CUSEZERO_ALIGN_NONE && point != ZERO_POINT_LOOP)
+		ret = -EINVAL;
+	else
+		ret = rp_config_new(r, align, point, c->chunk_set ? c->chunk : cur->chunk, &n);
+	if (!ret)
+		rp_publish(n);
+	pthread_mutex_unlock(&rp_ctl_lock);
+	return ret;
 }
 
 int rp_set_routine(const char *name)
 {
-	struct rp_config *cur;
-	int ret;
+	struct rp_change c = { .routine = name };
 
-	pthread_mutex_lock(&rp_ctl_lock);
-	cur = atomic_load(&rp_current);
-	ret = rp_replace(zero_lookup(name), cur->align, cur->point, cur->chunk);
-	pthread_mutex_unlock(&rp_ctl_lock);
-	return ret;
+	return rp_apply(&c);
 }
 
 int rp_set_align(int offset, enum zero_point point)
 {
-	struct rp_config *cur;
-	int ret;
+	struct rp_change c = { .align_set = true, .align = offset,
+			       .point_set = true, .point = point };
 
-	pthread_mutex_lock(&rp_ctl_lock);
-	cur = atomic_load(&rp_current);
-	ret = rp_replace(cur->routine, offset, point, cur->chunk);
-	pthread_mutex_unlock(&rp_ctl_lock);
-	return ret;
+	return rp_apply(&c);
 }
 
 int rp_set_chunk(uint64_t chunk)
 {
-	struct rp_config *cur;
-	int ret;
+	struct rp_change c = { .chunk_set = true, .chunk = chunk };
 
-	pthread_mutex_lock(&rp_ctl_lock);
-	cur = atomic_load(&rp_current);
-	ret = rp_replace(cur->routine, cur->align, cur->point, chunk);
-	pthread_mutex_unlock(&rp_ctl_lock);
-	return ret;
+	return rp_apply(&c);
 }
 
 static void rp_ctr_sum(struct cusezero_counters *dst, const struct cusezero_counters *src)

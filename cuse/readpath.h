@@ -28,6 +28,23 @@ void *rp_thread_buffer(void);
 void rp_count_write(size_t size);
 /* --poison: fill the reply with 0xa5 before the routine runs (set before serving). */
 void rp_set_poison(bool on);
+/*
+ * A change of settings, applied as a whole or not at all (rp_apply): the
+ * fields not set keep their value; an offset of CUSEZERO_ALIGN_NONE without
+ * a point resets the point to loop.  -EINVAL (nothing changed): unknown or
+ * unusable routine, offset not 0..4095, a routine that cannot be placed at
+ * the offset, chunk not 1 B..1 MiB, or a point other than loop without an
+ * offset (a point means nothing then).
+ */
+struct rp_change {
+	const char *routine;	/* NULL: keep */
+	bool align_set, point_set, chunk_set;
+	int align;		/* CUSEZERO_ALIGN_NONE or 0..4095 */
+	enum zero_point point;
+	uint64_t chunk;
+};
+int rp_apply(const struct rp_change *c);
+/* One setting at a time (rp_apply with one field). */
 int rp_set_routine(const char *name);
 int rp_set_align(int offset, enum zero_point point);
 int rp_set_chunk(uint64_t chunk);

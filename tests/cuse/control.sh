@@ -45,6 +45,33 @@ for cmd in "routine=no_such_routine" "align=4096" "align=abc" "chunk=0" "chunk=2
 	fi
 done
 
+# One write is applied as a whole: any invalid command in it -> EINVAL and
+# nothing changed (written without a final newline, as printf does).
+for cmd in "routine=nt chunk=0" "align=5 align_point=bogus" "chunk=1 routine=bogus" \
+	   "routine=memset align=100" "chunk=8KB chunk=16KB" "align_point=entry" \
+	   "align=none align_point=entry" "chunk=8KB reset routine=no_such_routine"; do
+	before=$(cat "$D/control")
+	printf '%s' "$cmd" | dd of="$D/control" conv=notrunc status=none 2>"$CZ_TMP/err"
+	st=$?
+	after=$(cat "$D/control")
+	if [ "$st" -ne 0 ] && [ "$before" = "$after" ] && grep -q "Invalid argument" "$CZ_TMP/err"; then
+		pass "control: '$cmd' refused with EINVAL, nothing changed"
+	else
+		fail "control: '$cmd': exit $st ($(cat "$CZ_TMP/err")), settings $(echo $before) -> $(echo $after)"
+		printf 'routine=%s\nalign=none\nchunk=4KB\n' "$orig" >"$D/control"
+	fi
+done
+ok "control: several valid commands in one write, any order" -- \
+	sh -c "printf 'chunk=8KB routine=c_store_loop' >'$D/control' && grep -q '^chunk=8192' '$D/control' && grep -q '^routine=c_store_loop' '$D/control'"
+printf 'routine=%s chunk=4KB\n' "$orig" >"$D/control"
+if printf 'align_point=entry align=64' >"$D/control" 2>/dev/null; then
+	ok "control: align_point before align in one write" -- \
+		sh -c "grep -q '^align=64' '$D/control' && grep -q '^align_point=entry' '$D/control'"
+	echo align=none >"$D/control"
+else
+	skip "control: align_point before align: routine $orig is not relocatable"
+fi
+
 ok "control: chunk=64KB" -- sh -c "echo chunk=64KB >'$D/control' && grep -q '^chunk=65536' '$D/control'"
 if echo "align=100" >"$D/control" 2>/dev/null; then
 	ok "control: align=100 shown" -- [ "$(setting align)" = 100 ]
@@ -86,6 +113,30 @@ for opt in "--routine no_such_routine" "--align 5000" "--chunk 0" "--align-point
 		sh -c "[ $st -ne 0 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q -- '$o' '$CZ_TMP/err'"
 done
 ok "settings unchanged by the refused zeroctl calls" -- grep -q "^routine=$orig" "$D/control"
+# zeroctl applies its settings as a whole too (one ioctl): a refused value changes nothing.
+for opts in "--routine memset --align 5" "--routine c_store_loop --align-point entry" \
+	    "--align-point entry" "--align none --align-point entry" "--chunk 8KB --routine no_such_routine"; do
+	before=$(cat "$D/control")
+	# shellcheck disable=SC2086
+	"$ZEROCTL" "$Z" $opts 2>"$CZ_TMP/err"
+	st=$?
+	after=$(cat "$D/control")
+	if [ "$st" -ne 0 ] && [ "$before" = "$after" ] && [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ]; then
+		pass "zeroctl $opts: exit $st, nothing changed: $(cat "$CZ_TMP/err")"
+	else
+		fail "zeroctl $opts: exit $st ($(cat "$CZ_TMP/err")), settings $(echo $before) -> $(echo $after)"
+		"$ZEROCTL" "$Z" --routine "$orig" --align none --chunk 4KB 2>/dev/null
+	fi
+done
+ok "zeroctl: stats.json still says align point loop" -- grep -q '"align_point":"loop"' "$D/stats.json"
+if "$ZEROCTL" "$Z" --align 64 2>/dev/null && "$ZEROCTL" "$Z" --align none; then
+	ok "zeroctl --chunk 8KB --align 64 --align-point entry: all applied" -- \
+		sh -c "'$ZEROCTL' '$Z' --chunk 8KB --align 64 --align-point entry && grep -q '^chunk=8192' '$D/control' && grep -q '^align=64' '$D/control' && grep -q '^align_point=entry' '$D/control'"
+	"$ZEROCTL" "$Z" --align none --chunk 4KB
+else
+	skip "zeroctl combined: routine $orig is not relocatable"
+fi
+
 
 # Unprivileged user: settings refused (EPERM), statistics and reads allowed.
 if command -v setpriv >/dev/null; then

@@ -4,7 +4,8 @@
  * runs anywhere (no root, no /dev/fuse, cross builds under qemu-user):
  * every usable routine x placements x chunk sizes returns all-zero replies
  * from a poisoned buffer; statistics count exactly; invalid settings are
- * refused with EINVAL and change nothing; and settings swapped while four
+ * refused with EINVAL and change nothing, several at once included (all or
+ * nothing); and settings swapped while four
  * threads read never hand out a non-zero byte (the hazard-slot scheme).
  */
 #include <errno.h>
@@ -47,6 +48,22 @@ static size_t read_all_sizes(void)
 		}
 	}
 	return 0;
+}
+
+/* Several settings in one rp_apply: one bad value refuses all of them. */
+static void check_apply_whole(void)
+{
+	struct rp_change c1 = { .routine = "c_store_loop", .chunk_set = true, .chunk = 0 };
+	struct rp_change c2 = { .routine = "memset", .align_set = true, .align = 100 };
+	struct rp_change c3 = { .point_set = true, .point = ZERO_POINT_ENTRY };
+	struct rp_change c4 = { .chunk_set = true, .chunk = 8192, .align_set = true,
+				.align = CUSEZERO_ALIGN_NONE, .point_set = true,
+				.point = ZERO_POINT_ENTRY };
+
+	tap_ok(rp_apply(&c1) == -EINVAL, "routine c_store_loop + chunk 0 -> EINVAL");
+	tap_ok(rp_apply(&c2) == -EINVAL, "routine memset (not relocatable) + align 100 -> EINVAL");
+	tap_ok(rp_apply(&c3) == -EINVAL, "point entry without an offset -> EINVAL");
+	tap_ok(rp_apply(&c4) == -EINVAL, "chunk 8192 + align none + point entry -> EINVAL");
 }
 
 static atomic_bool stop;
@@ -225,6 +242,7 @@ int main(void)
 	tap_ok(rp_set_align(-2, ZERO_POINT_LOOP) == -EINVAL, "align -2 -> EINVAL");
 	tap_ok(rp_set_chunk(0) == -EINVAL, "chunk 0 -> EINVAL");
 	tap_ok(rp_set_chunk(CUSEZERO_CHUNK_MAX + 1) == -EINVAL, "chunk 1MB+1 -> EINVAL");
+	check_apply_whole();
 	rp_get_stats(&st2);
 	tap_ok(!strcmp(st.routine, st2.routine) && st.align == st2.align && st.chunk == st2.chunk,
 	       "settings unchanged: %s %d %llu", st2.routine, st2.align,

@@ -1,14 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: the daemon's control text (the FUSE `control` file and
- * what zeroctl sends), then reads of 1 B .. 1 MiB through the read path:
- * whatever a client writes, ctl_command() returns (0 or -errno) and every
- * byte read is zero.  Built and run by scripts/fuzz (clang), not by make check.
+ * what zeroctl sends) and, when the input starts with 0xff, the rest as an
+ * ioctl argument (SET_CONFIG, SET_ALIGN, SET_CHUNK), then reads of
+ * 1 B .. 1 MiB through the read path: whatever a client sends, the call
+ * returns (0 or -errno), a refused change leaves the settings as they were,
+ * and every byte read is zero.  Built and run by scripts/fuzz (clang).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "control.h"
+#include "cusezero.h"
 #include "readpath.h"
+
+/* The text, or (first byte 0xff) an ioctl: 0 or -errno. */
+static int fuzz_call(const unsigned char *data, size_t size)
+{
+	static const unsigned int cmds[] = {
+		CUSEZERO_IOC_SET_CONFIG, CUSEZERO_IOC_SET_ALIGN, CUSEZERO_IOC_SET_CHUNK,
+		CUSEZERO_IOC_SET_ROUTINE,
+	};
+	size_t out_len;
+
+	if (size < 2 || data[0] != 0xff)
+		return ctl_command(0, (const char *)data, size);
+	return ctl_ioctl(0, cmds[data[1] % 4], data + 2, size - 2, NULL, 0, &out_len);
+}
+
+static void fuzz_settings(const unsigned char *data, size_t size)
+{
+	struct cusezero_stats before, after;
+	int ret;
+
+	rp_get_stats(&before);
+	ret = fuzz_call(data, size);
+	rp_get_stats(&after);
+	if (ret && (strcmp(before.routine, after.routine) || before.align != after.align ||
+		    before.point != after.point || before.chunk != after.chunk))
+		abort();	/* refused, yet something changed */
+	if (after.align == CUSEZERO_ALIGN_NONE && after.point != CUSEZERO_POINT_LOOP)
+		abort();	/* a point without an offset */
+}
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -24,7 +57,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			abort();
 		inited = 1;
 	}
-	ctl_command(0, (const char *)data, size);
+	fuzz_settings(data, size);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		const unsigned char *p = rp_read(sizes[i]);
 

@@ -6,10 +6,17 @@
  *                    [--chunk SIZE] [--reset] [--stats [--json]]
  *
  * DEVICE is the CUSE node (/dev/NAME) or the FUSE file (MNT/zero), or
- * /dev/zero inside `cusezero run`.  Settings are applied in the order
- * routine, align, chunk; then --reset, then --stats.  Without options it
+ * /dev/zero inside `cusezero run`.  The settings given are sent in one
+ * CUSEZERO_IOC_SET_CONFIG: the daemon applies them all or none (a refused
+ * value changes nothing), then --reset, then --stats.  Without options it
  * prints the current settings.  If the file does not answer the ioctls
- * (ENOTTY), the FUSE sibling files MNT/control and MNT/stats are used.
+ * (ENOTTY), the FUSE sibling files MNT/control and MNT/stats are used (one
+ * write: all or nothing there too).
+ *
+ * When the daemon refuses a change (EINVAL), zeroctl names the value by the
+ * rules the daemon applies (the same libzeroing: routine known and usable
+ * here, placeable at the offset, a point only with an offset), and says
+ * that nothing changed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,11 +34,12 @@
 #include "statsfmt.h"
 #include "cli.h"
 #include "util.h"
+#include "zeroing.h"
 
 struct zc_params {
 	const char *device;
 	const char *routine;
-	const char *align_arg;
+	const char *align_arg, *point_arg, *chunk_arg;
 	bool align_set, point_set, chunk_set, stats, json, reset;
 	struct cusezero_align align;
 	uint64_t chunk;
@@ -44,7 +52,8 @@ static void zc_usage(FILE *out)
 "usage: zeroctl DEVICE [--routine NAME] [--align K|none] [--align-point entry|loop]\n"
 "                      [--chunk SIZE] [--reset] [--stats [--json]]\n"
 "DEVICE: /dev/NAME (CUSE), MOUNTPOINT/zero (FUSE), /dev/zero inside `cusezero run`.\n"
-"Without options: print the current settings.\n"
+"The settings given are applied together or not at all.  Without options: print\n"
+"the current settings.\n"
 "K: decimal (a leading 0 is not octal) or 0x hex; SIZE: the same with perf units (4KB).\n");
 }
 
@@ -53,8 +62,6 @@ static const char *zc_hint(int err)
 	switch (err) {
 	case EPERM:
 		return " (only root, the daemon's user or its --owner may change settings)";
-	case EINVAL:
-		return " (unknown/unusable routine, offset not 0..4095, routine not relocatable, or chunk not 1B..1MB)";
 	case ENOTTY:
 		return " (not a cusezero device?)";
 	}
@@ -68,7 +75,7 @@ static int zc_err(const char *what, const char *val, int err)
 	return 1;
 }
 
-/* FUSE fallback: write one command to MNT/control. */
+/* FUSE fallback: write the commands to MNT/control in one write. */
 static int zc_control_write(const struct zc_params *p, const char *cmd)
 {
 	char path[PATH_MAX + 16];
@@ -80,7 +87,8 @@ static int zc_control_write(const struct zc_params *p, const char *cmd)
 		return errno == ENOENT ? ENOTTY : errno;
 	if (write(fd, cmd, strlen(cmd)) < 0)
 		ret = errno;
-	close(fd);
+	if (close(fd) && !ret)
+		ret = errno;
 	return ret;
 }
 
@@ -110,6 +118,20 @@ static int zc_do(int fd, unsigned long cmd, void *arg, const struct zc_params *p
 	return errno;
 }
 
+/* Does fd answer the cusezero ioctls, or is there a control file beside it? */
+static bool zc_is_cusezero(int fd, const struct zc_params *p)
+{
+	struct cusezero_routine r;
+	char path[PATH_MAX + 16];
+
+	if (!ioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &r))
+		return true;
+	if (errno != ENOTTY && errno != ENOSYS && errno != EINVAL)
+		return true;	/* it is one, but says something else (EPERM, EIO...) */
+	snprintf(path, sizeof(path), "%s/control", p->dir);
+	return !access(path, F_OK);
+}
+
 static const struct option zc_options[] = {
 	{ "routine", required_argument, NULL, 'r' },
 	{ "align", required_argument, NULL, 'a' },
@@ -122,8 +144,8 @@ static const struct option zc_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* One option into p: 0, or the exit status (-1: --help printed, exit 0). */
-static int zc_option(struct zc_params *p, int c, const char *arg, const char *opt)
+/* A setting into p: 0, or the exit status. */
+static int zc_setting(struct zc_params *p, int c, const char *arg)
 {
 	uint64_t v;
 
@@ -149,23 +171,34 @@ static int zc_option(struct zc_params *p, int c, const char *arg, const char *op
 		return 0;
 	case 'p':
 		p->point_set = true;
-		if (!strcmp(arg, "entry")) {
-			p->align.point = CUSEZERO_POINT_ENTRY;
-		} else if (!strcmp(arg, "loop")) {
-			p->align.point = CUSEZERO_POINT_LOOP;
-		} else {
+		p->point_arg = arg;
+		if (strcmp(arg, "entry") && strcmp(arg, "loop")) {
 			fprintf(stderr, "zeroctl: --align-point %s: must be entry or loop\n", arg);
 			return 2;
 		}
+		p->align.point = strcmp(arg, "entry") ? CUSEZERO_POINT_LOOP : CUSEZERO_POINT_ENTRY;
 		return 0;
+	}
+	/* 'c' */
+	if (cz_parse_size(arg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX) {
+		fprintf(stderr, "zeroctl: --chunk %s: must be a size from 1B to 1MB\n", arg);
+		return 2;
+	}
+	p->chunk_set = true;
+	p->chunk_arg = arg;
+	p->chunk = v;
+	return 0;
+}
+
+/* One option into p: 0, or the exit status (-1: --help printed, exit 0). */
+static int zc_option(struct zc_params *p, int c, const char *arg, const char *opt)
+{
+	switch (c) {
+	case 'r':
+	case 'a':
+	case 'p':
 	case 'c':
-		if (cz_parse_size(arg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX) {
-			fprintf(stderr, "zeroctl: --chunk %s: must be a size from 1B to 1MB\n", arg);
-			return 2;
-		}
-		p->chunk_set = true;
-		p->chunk = v;
-		return 0;
+		return zc_setting(p, c, arg);
 	case 's':
 		p->stats = true;
 		return 0;
@@ -209,45 +242,112 @@ static int zc_parse(struct zc_params *p, int argc, char **argv)
 	return 0;
 }
 
-/* Settings in the order routine, align, chunk; then --reset.  0 or the exit status. */
-static int zc_apply(int fd, struct zc_params *p)
+/* The settings as one SET_CONFIG, and as control-file text for the fallback. */
+static void zc_config(const struct zc_params *p, struct cusezero_config *cfg, char *cmd,
+		      size_t len)
 {
-	char cmd[128];
-	int err;
+	size_t n = 0;
 
+	memset(cfg, 0, sizeof(*cfg));
+	cmd[0] = '\0';
 	if (p->routine) {
-		struct cusezero_routine r = { { 0 } };
-
-		snprintf(r.name, sizeof(r.name), "%s", p->routine);
-		snprintf(cmd, sizeof(cmd), "routine=%s", p->routine);
-		err = zc_do(fd, CUSEZERO_IOC_SET_ROUTINE, &r, p, cmd);
-		if (err)
-			return zc_err("--routine", p->routine, err);
-	}
-	if (p->point_set && !p->align_set) {
-		struct cusezero_align cur;
-
-		/* keep the offset, change the point */
-		if (ioctl(fd, CUSEZERO_IOC_GET_ALIGN, &cur))
-			return zc_err("--align-point", NULL, errno);
-		p->align.offset = cur.offset;
-		p->align_set = true;
+		cfg->set |= CUSEZERO_SET_ROUTINE;
+		snprintf(cfg->routine, sizeof(cfg->routine), "%s", p->routine);
+		n += (size_t)snprintf(cmd + n, len - n, "routine=%s ", p->routine);
 	}
 	if (p->align_set) {
+		cfg->set |= CUSEZERO_SET_OFFSET;
+		cfg->offset = p->align.offset;
 		if (p->align.offset == CUSEZERO_ALIGN_NONE)
-			snprintf(cmd, sizeof(cmd), "align=none");
+			n += (size_t)snprintf(cmd + n, len - n, "align=none ");
 		else
-			snprintf(cmd, sizeof(cmd), "align_point=%s align=%d",
-				 sf_point_name(p->align.point), (int)p->align.offset);
-		err = zc_do(fd, CUSEZERO_IOC_SET_ALIGN, &p->align, p, cmd);
-		if (err)
-			return zc_err("--align", p->align_arg ? p->align_arg : "", err);
+			n += (size_t)snprintf(cmd + n, len - n, "align=%d ", (int)p->align.offset);
+	}
+	if (p->point_set) {
+		cfg->set |= CUSEZERO_SET_POINT;
+		cfg->point = p->align.point;
+		n += (size_t)snprintf(cmd + n, len - n, "align_point=%s ",
+				      sf_point_name(p->align.point));
 	}
 	if (p->chunk_set) {
-		snprintf(cmd, sizeof(cmd), "chunk=%llu", (unsigned long long)p->chunk);
-		err = zc_do(fd, CUSEZERO_IOC_SET_CHUNK, &p->chunk, p, cmd);
+		cfg->set |= CUSEZERO_SET_CHUNK;
+		cfg->chunk = p->chunk;
+		snprintf(cmd + n, len - n, "chunk=%llu", (unsigned long long)p->chunk);
+	}
+}
+
+static int zc_refused_line(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "zeroctl: %s %s: %s; nothing changed\n", opt, val, why);
+	return 1;
+}
+
+/*
+ * The daemon refused the change (EINVAL): find the value by its rules --
+ * the routine known and usable here, placeable at the offset (with the
+ * point), a point other than loop only with an offset.
+ */
+static int zc_refused(int fd, const struct zc_params *p)
+{
+	const struct zero_routine *r = NULL;
+	struct cusezero_routine cur_r;
+	struct cusezero_align cur = { CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
+	struct zero_placed placed;
+	const char *why = NULL;
+	int32_t offset;
+	uint32_t point;
+	int ret;
+
+	if (p->routine) {
+		r = zero_lookup(p->routine);
+		if (!r)
+			return zc_refused_line("--routine", p->routine,
+					       "unknown routine (see cusezero --routine help)");
+		if (!zero_usable(r, &why))
+			return zc_refused_line("--routine", p->routine, why);
+	} else if (!ioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &cur_r)) {
+		r = zero_lookup(cur_r.name);
+	}
+	if (ioctl(fd, CUSEZERO_IOC_GET_ALIGN, &cur))
+		cur.offset = CUSEZERO_ALIGN_NONE;
+	offset = p->align_set ? p->align.offset : cur.offset;
+	point = p->point_set ? p->align.point : p->align_set ? CUSEZERO_POINT_LOOP : cur.point;
+	if (offset == CUSEZERO_ALIGN_NONE && point != CUSEZERO_POINT_LOOP)
+		return zc_refused_line("--align-point", p->point_arg ? p->point_arg : "entry",
+				       "a point needs an offset (--align K)");
+	if (r && offset != CUSEZERO_ALIGN_NONE) {
+		ret = zero_place(r, point == CUSEZERO_POINT_ENTRY ? ZERO_POINT_ENTRY : ZERO_POINT_LOOP,
+				 (unsigned)offset, &placed);
+		if (ret) {
+			char why2[256], val[16];
+
+			snprintf(val, sizeof(val), "%d", (int)offset);
+			snprintf(why2, sizeof(why2), "routine %s: %s", r->name,
+				 zero_place_strerror(ret));
+			return zc_refused_line("--align", p->align_arg ? p->align_arg : val, why2);
+		}
+		zero_unplace(&placed);
+	}
+	return zc_refused_line("the settings", "given", "refused by the device (Invalid argument)");
+}
+
+/* The settings (all or nothing), then --reset.  0 or the exit status. */
+static int zc_apply(int fd, const struct zc_params *p)
+{
+	struct cusezero_config cfg;
+	char cmd[256];
+	int err;
+
+	zc_config(p, &cfg, cmd, sizeof(cmd));
+	if (cfg.set) {
+		err = zc_do(fd, CUSEZERO_IOC_SET_CONFIG, &cfg, p, cmd);
+		if (err == EINVAL)
+			return zc_refused(fd, p);
 		if (err)
-			return zc_err("--chunk", NULL, err);
+			return zc_err(p->routine ? "--routine" : p->align_set ? "--align" :
+				      p->point_set ? "--align-point" : "--chunk",
+				      p->routine ? p->routine : p->align_set ? p->align_arg :
+				      p->point_set ? p->point_arg : p->chunk_arg, err);
 	}
 	if (p->reset) {
 		err = zc_do(fd, CUSEZERO_IOC_RESET_STATS, NULL, p, "reset");
@@ -267,8 +367,8 @@ static int zc_show(int fd, const struct zc_params *p)
 	if (ioctl(fd, CUSEZERO_IOC_GET_STATS, &st)) {
 		err = errno;
 		if (err == ENOTTY || err == ENOSYS)
-			err = zc_cat(p, p->json ? "stats.json" : "stats");
-		return err ? zc_err("--stats", NULL, err) : 0;
+			err = zc_cat(p, p->json ? "stats.json" : p->stats ? "stats" : "control");
+		return err ? zc_err(p->device, NULL, err) : 0;
 	}
 	if (p->stats) {
 		if (sf_format(&st, p->json, buf, sizeof(buf)) < 0)
@@ -296,8 +396,15 @@ int main(int argc, char **argv)
 	fd = open(p.device, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return zc_err(p.device, NULL, errno);
+	if (!zc_is_cusezero(fd, &p)) {
+		fprintf(stderr, "zeroctl: %s: not a cusezero device (it answers no cusezero ioctl "
+			"and has no control file beside it)\n", p.device);
+		close(fd);
+		return 1;
+	}
 	ret = zc_apply(fd, &p);
-	if (!ret && (p.stats || (!p.routine && !p.align_set && !p.chunk_set && !p.reset)))
+	if (!ret && (p.stats || (!p.routine && !p.align_set && !p.point_set && !p.chunk_set &&
+				 !p.reset)))
 		ret = zc_show(fd, &p);
 	close(fd);
 	if (fflush(stdout) && !ret)
