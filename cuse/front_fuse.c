@@ -4,7 +4,8 @@
  * unavailable) mounts a file system with four files:
  *   MNT/zero        behaves like /dev/zero (the shared read path)
  *   MNT/control     write "routine=NAME", "align=K|none", "align_point=entry|loop",
- *                   "chunk=SIZE", "reset"; read: the current settings
+ *                   "chunk=SIZE", "reset" (one write: all or nothing, control.c);
+ *                   read: the current settings
  *   MNT/stats       statistics as text        MNT/stats.json   the same as JSON
  * The cusezero.h ioctls work on every file (FUSE restricted ioctl mode).
  *
@@ -69,8 +70,14 @@ const char *ff_zero_path(void)
 	return ff_zero;
 }
 
-/* A snapshot taken at open, so a reader sees one consistent text. */
+/*
+ * Per open file of control/stats/stats.json: a snapshot taken at open, so a
+ * reader sees one consistent text, and (control) the written text held
+ * until its last command is complete (ff_control_write).
+ */
 struct ff_text {
+	char *held;
+	size_t held_len;
 	size_t len;
 	char data[];
 };
@@ -167,6 +174,8 @@ static struct ff_text *ff_snapshot(fuse_ino_t ino)
 
 	if (!t)
 		return NULL;
+	t->held = NULL;
+	t->held_len = 0;
 	if (ino == FF_INO_CONTROL) {
 		n = ctl_format_settings(t->data, 16384);
 	} else {
@@ -229,9 +238,63 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	fuse_reply_buf(req, t->data + off, size);
 }
 
+static bool ff_control_sep(char c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == ';' || c == '\0';
+}
+
+/*
+ * A write to `control`.  The kernel splits a write() into requests of at most
+ * max_write (1 MiB), or fewer bytes when the writer's buffer spans more than
+ * max_pages pages (fs/fuse/file.c, fuse_direct_io), and sends them one after
+ * another, each answered before the next: the daemon cannot see the rest of
+ * a write before replying to its first part.  So a request that is a page
+ * or longer and ends inside a command (not on a blank, newline or ';') may
+ * be the first part of a longer write: it is held (accepted, not applied)
+ * and the next request on the same open file continues it.  The text is
+ * applied as a whole -- all or nothing -- with the first request that ends
+ * on a separator or is shorter than a page, or at close if none came (then
+ * close() returns the error).  Shorter writes are applied at once, as
+ * before.  At most FF_HELD_MAX bytes are held (EFBIG beyond).
+ */
+#define FF_HELD_MAX (16u << 20)
+
+static int ff_control_write(struct ff_text *t, uid_t uid, const char *buf, size_t size)
+{
+	bool complete = size < 4096 || ff_control_sep(buf[size - 1]);
+	char *p;
+	int ret;
+
+	if (!ctl_may_change(uid))
+		return -EPERM;
+	if (!t->held_len && complete)
+		return ctl_command(uid, buf, size);
+	if (t->held_len + size > FF_HELD_MAX) {
+		ret = -EFBIG;
+		goto out;
+	}
+	p = realloc(t->held, t->held_len + size);
+	if (!p) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	t->held = p;
+	memcpy(t->held + t->held_len, buf, size);
+	t->held_len += size;
+	if (!complete)
+		return 0;
+	ret = ctl_command(uid, t->held, t->held_len);
+out:
+	free(t->held);
+	t->held = NULL;
+	t->held_len = 0;
+	return ret;
+}
+
 static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
+	struct ff_text *t = (struct ff_text *)(uintptr_t)fi->fh;
 	int ret;
 
 	switch (ino) {
@@ -240,7 +303,7 @@ static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 		fuse_reply_write(req, size);
 		return;
 	case FF_INO_CONTROL:
-		ret = ctl_command(fuse_req_ctx(req)->uid, buf, size);
+		ret = size ? ff_control_write(t, fuse_req_ctx(req)->uid, buf, size) : 0;
 		if (ret)
 			fuse_reply_err(req, -ret);
 		else
@@ -253,13 +316,27 @@ static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t siz
 
 static void ff_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	free((void *)(uintptr_t)fi->fh);
+	struct ff_text *t = (struct ff_text *)(uintptr_t)fi->fh;
+
+	if (t)
+		free(t->held);
+	free(t);
 	fuse_reply_err(req, 0);
 }
 
+/* close(): a held control text that never got its end is applied now. */
 static void ff_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
-	fuse_reply_err(req, 0);
+	struct ff_text *t = (struct ff_text *)(uintptr_t)fi->fh;
+	int ret = 0;
+
+	if (ino == FF_INO_CONTROL && t && t->held_len) {
+		ret = ctl_command(fuse_req_ctx(req)->uid, t->held, t->held_len);
+		free(t->held);
+		t->held = NULL;
+		t->held_len = 0;
+	}
+	fuse_reply_err(req, -ret);
 }
 
 static void ff_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

@@ -72,6 +72,35 @@ else
 	skip "control: align_point before align: routine $orig is not relocatable"
 fi
 
+# A write longer than one FUSE request (1 MiB) with a command across the
+# request boundary: one write() call (dd bs=4M), applied as a whole.
+big() {	# big PAD CMD: PAD spaces then CMD, into $CZ_TMP/big
+	{ head -c "$1" /dev/zero | tr '\000' ' '; printf '%b' "$2"; } >"$CZ_TMP/big"
+}
+big 1048570 'chunk=8KB routine=c_store_loop\n'
+ok "control: 1 MiB + 32 B write, 'chunk=8KB' across the request boundary, applied" -- \
+	sh -c "dd if='$CZ_TMP/big' of='$D/control' bs=4M conv=notrunc status=none &&
+	       grep -q '^chunk=8192$' '$D/control' && grep -q '^routine=c_store_loop$' '$D/control'"
+printf 'routine=%s chunk=4KB\n' "$orig" >"$D/control"
+before=$(cat "$D/control")
+big 1048570 'chunk=8KB chunk=0\n'
+dd if="$CZ_TMP/big" of="$D/control" bs=4M conv=notrunc status=none 2>"$CZ_TMP/err"
+st=$?
+ok "control: 1 MiB + 20 B write with an invalid command: EINVAL ($st: $(cat "$CZ_TMP/err")), nothing changed" -- \
+	eval '[ "$st" -ne 0 ] && grep -q "Invalid argument" "$CZ_TMP/err" && [ "$before" = "$(cat "$D/control")" ]'
+big 2097152 'chunk=16KB'
+ok "control: 2 MiB of blanks then 'chunk=16KB' (no newline), applied" -- \
+	sh -c "dd if='$CZ_TMP/big' of='$D/control' bs=4M conv=notrunc status=none && grep -q '^chunk=16384$' '$D/control'"
+printf 'chunk=4KB\n' >"$D/control"
+# exactly 1 MiB ending inside a command: held, nothing follows: applied at
+# close, whose error dd reports
+before=$(cat "$D/control")
+big 1048569 'chunk=0'
+dd if="$CZ_TMP/big" of="$D/control" bs=4M conv=notrunc status=none 2>"$CZ_TMP/err"
+st=$?
+ok "control: 1 MiB ending in an invalid command: the error comes from close ($st: $(cat "$CZ_TMP/err")), nothing changed" -- \
+	eval '[ "$st" -ne 0 ] && grep -q "Invalid argument" "$CZ_TMP/err" && [ "$before" = "$(cat "$D/control")" ]'
+
 ok "control: chunk=64KB" -- sh -c "echo chunk=64KB >'$D/control' && grep -q '^chunk=65536' '$D/control'"
 if echo "align=100" >"$D/control" 2>/dev/null; then
 	ok "control: align=100 shown" -- [ "$(setting align)" = 100 ]
