@@ -474,6 +474,7 @@ err_unmount:
 	fud_stop();	/* after unmount: the kernel ends the queues' entries */
 err_destroy:
 	fuse_session_destroy(se);
+	fud_restore();	/* after the unmount: the switch matters at mount only */
 	if (!cz_params.dropped)
 		mp_done();
 	return ret;

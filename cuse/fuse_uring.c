@@ -145,17 +145,27 @@ int cz_uring_probe(const char **why)
 	return 0;
 }
 
-int cz_uring_enable_param(void)
+static int cz_uring_write_param(const char *v)
 {
 	int fd = open(ENABLE_URING_PARAM, O_WRONLY | O_CLOEXEC);
 	int ret = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (write(fd, "Y", 1) != 1)
+	if (write(fd, v, 1) != 1)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int cz_uring_enable_param(void)
+{
+	return cz_uring_write_param("Y");
+}
+
+int cz_uring_disable_param(void)
+{
+	return cz_uring_write_param("N");
 }
 
 /* Number of queues the kernel makes: num_possible_cpus() (contiguous here). */

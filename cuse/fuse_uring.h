@@ -93,8 +93,9 @@ const char *cz_transport_name(enum cz_transport t);
  */
 int cz_uring_probe(const char **why);
 
-/* Write Y to /sys/module/fuse/parameters/enable_uring (root only). 0 / -errno. */
+/* Write Y / N to /sys/module/fuse/parameters/enable_uring (root only). 0 / -errno. */
 int cz_uring_enable_param(void);
+int cz_uring_disable_param(void);
 
 /*
  * Wrap the mounted session's I/O; must run before the session loop reads

@@ -45,6 +45,7 @@ static struct {
 	unsigned long zero_ino;
 	unsigned first_slot;
 	bool cuse;		/* attached to the CUSE session (splice, --poll-us) */
+	bool switched_on;	/* we set enable_uring = Y: put it back at exit */
 } fud;
 
 bool fud_transport_ok(const char *s)
@@ -193,6 +194,32 @@ static bool fud_read(void *ctx, const struct fuse_in_header *in, const struct fu
 	return true;
 }
 
+/*
+ * --transport uring as root switches the host-wide enable_uring on when it
+ * is off, and puts it back at exit (fud_restore, on every way out that
+ * returns: SIGTERM, SIGINT, a failed start; not after SIGKILL).  Other
+ * FUSE servers mounting meanwhile see it on.
+ */
+static int fud_enable_uring(void)
+{
+	int ret = cz_uring_enable_param();
+
+	if (!ret)
+		fud.switched_on = true;
+	return ret;
+}
+
+void fud_restore(void)
+{
+	if (!fud.switched_on)
+		return;
+	if (cz_uring_disable_param())
+		cz_log("--transport uring: could not put enable_uring back to N");
+	else
+		cz_debug("--transport uring: enable_uring put back to N");
+	fud.switched_on = false;
+}
+
 void fud_prepare(void)
 {
 	const char *why;
@@ -200,7 +227,7 @@ void fud_prepare(void)
 	if (fud_transport() != CZ_TRANSPORT_URING || cz_params.user || !fud.first_slot)
 		return;
 	if (cz_uring_probe(&why) == -EPERM)
-		cz_uring_enable_param();	/* fud_start reports a failure */
+		fud_enable_uring();	/* fud_start reports a failure */
 }
 
 int fud_start(struct fuse_session *se, unsigned long zero_ino)
@@ -244,7 +271,7 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 		return fud_attach_classic(se, true);
 	}
 	ret = cz_uring_probe(&why);
-	if (ret == -EPERM && p.transport == CZ_TRANSPORT_URING && cz_uring_enable_param() == 0)
+	if (ret == -EPERM && p.transport == CZ_TRANSPORT_URING && fud_enable_uring() == 0)
 		ret = cz_uring_probe(&why);
 	if (ret < 0) {
 		if (p.transport == CZ_TRANSPORT_URING) {
@@ -274,6 +301,10 @@ unsigned fud_extra_threads(unsigned loop_threads)
 }
 
 void fud_prepare(void)
+{
+}
+
+void fud_restore(void)
 {
 }
 

@@ -19,6 +19,8 @@ unsigned fud_extra_threads(unsigned loop_threads);
 /* Before fuse_session_mount: --transport uring as root sets enable_uring (the
  * kernel decides whether to offer the ring when it sends INIT, at mount). */
 void fud_prepare(void);
+/* At exit: put enable_uring back if fud_prepare / fud_start switched it on. */
+void fud_restore(void);
 /* After the mount; zero_ino: the inode whose READs go to rp_read. */
 int fud_start(struct fuse_session *se, unsigned long zero_ino);
 /* The CUSE front end: splice replies (unless --reply writev) and --poll-us on /dev/cuse. */

@@ -100,9 +100,20 @@ if cz_start on --transport uring; then
 	# The switch must be Y before the mount: the kernel offers the ring in INIT.
 	ok "uring after switching it on: the ring was offered ($(head -1 "$CZ_TMP/on.err"))" -- \
 		eval "! grep -q 'unavailable' '$CZ_TMP/on.err'"
+	ok "uring: SIGTERM put enable_uring back to N (now $(cat "$PARAM"))" -- [ "$(cat "$PARAM")" = N ]
 else
 	fail "start cusezero --transport uring with enable_uring=N: $(cat "$CZ_TMP/on.err")"
 fi
+if cz_start on2 --transport uring; then
+	cz_stop on2 INT
+	ok "uring: SIGINT put enable_uring back to N (now $(cat "$PARAM"))" -- [ "$(cat "$PARAM")" = N ]
+fi
+set_param Y
+if cz_start on3 --transport uring; then
+	cz_stop on3
+	ok "uring: enable_uring found Y stays Y (now $(cat "$PARAM"))" -- [ "$(cat "$PARAM")" = Y ]
+fi
+set_param N
 if cz_start dev --transport dev; then
 	n=$(dd if="$CZ_TMP/mnt-dev/zero" bs=100k count=20 2>/dev/null | tr -d '\000' | wc -c)
 	ok "--transport dev: reads are zeros (non-zero: $n)" -- [ "$n" -eq 0 ]
