@@ -201,9 +201,15 @@ static void ff_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	switch (ino) {
 	case FF_INO_ZERO:
 		break;
-	case FF_INO_CONTROL:
 	case FF_INO_STATS:
 	case FF_INO_JSON:
+		/* read-only for root too (root passes the 0444 mode check) */
+		if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+			fuse_reply_err(req, EACCES);
+			return;
+		}
+		/* fall through */
+	case FF_INO_CONTROL:
 		fi->fh = (uintptr_t)ff_snapshot(ino);
 		if (!fi->fh) {
 			fuse_reply_err(req, ENOMEM);
@@ -366,6 +372,49 @@ static void ff_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	fuse_reply_buf(req, buf, pos);
 }
 
+/*
+ * The four names are fixed: creating, removing, renaming or linking any
+ * name is EPERM ("Operation not permitted"), not ENOSYS.  Not EROFS: the
+ * file system takes writes (zero discards them, control applies them).
+ */
+static void ff_no_mknod(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+			dev_t rdev)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void ff_no_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void ff_no_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void ff_no_symlink(fuse_req_t req, const char *link, fuse_ino_t parent, const char *name)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void ff_no_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_ino_t newparent,
+			 const char *newname, unsigned int flags)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void ff_no_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const char *newname)
+{
+	fuse_reply_err(req, EPERM);
+}
+
+static void ff_no_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode,
+			 struct fuse_file_info *fi)
+{
+	fuse_reply_err(req, EPERM);
+}
+
 static void ff_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg,
 		     struct fuse_file_info *fi, unsigned flags, const void *in_buf,
 		     size_t in_bufsz, size_t out_bufsz)
@@ -392,6 +441,14 @@ static const struct fuse_lowlevel_ops ff_ops = {
 	.readdir = ff_readdir,
 	.ioctl = ff_ioctl,
 	.poll = ff_poll,
+	.mknod = ff_no_mknod,
+	.mkdir = ff_no_mkdir,
+	.unlink = ff_no_unlink,
+	.rmdir = ff_no_unlink,
+	.symlink = ff_no_symlink,
+	.rename = ff_no_rename,
+	.link = ff_no_link,
+	.create = ff_no_create,
 };
 
 int ff_prepare_mountpoint(const char *mnt, bool create)

@@ -167,6 +167,36 @@ else
 fi
 
 
+# Errors that say what is wrong: the statistics are read-only, even for root
+# (EACCES at open); the four names are fixed (EPERM: the file system is not
+# read-only, control and zero take writes); zeroctl on another device says so.
+errno_of() {	# errno_of CMD...: the strerror text the command printed
+	"$@" 2>"$CZ_TMP/err" >/dev/null
+	sed 's/.*: //' "$CZ_TMP/err" | tail -1
+}
+for f in stats stats.json; do
+	e=$(errno_of sh -c "printf x | dd of='$D/$f' status=none")
+	ok "root writing $f: $e" -- [ "$e" = "Permission denied" ]
+done
+e=$(errno_of mkdir "$D/newdir")
+ok "mkdir in the mount: $e" -- [ "$e" = "Operation not permitted" ]
+e=$(errno_of touch "$D/newfile")
+ok "touch a new file in the mount: $e" -- [ "$e" = "Operation not permitted" ]
+e=$(errno_of rm -f "$D/zero")
+ok "rm zero: $e" -- [ "$e" = "Operation not permitted" ]
+e=$(errno_of mv "$D/stats" "$D/stats2")
+ok "mv stats: $e" -- [ "$e" = "Operation not permitted" ]
+e=$(errno_of ln -s zero "$D/zero2")
+ok "ln -s in the mount: $e" -- [ "$e" = "Operation not permitted" ]
+ok "touch the existing zero file works" -- touch "$D/zero"
+for opts in "" "--stats" "--routine c_store_loop"; do
+	# shellcheck disable=SC2086
+	"$ZEROCTL" /dev/zero $opts 2>"$CZ_TMP/err"
+	st=$?
+	ok "zeroctl /dev/zero $opts: exit $st, says it is not a cusezero device ($(cat "$CZ_TMP/err"))" -- \
+		sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q '^zeroctl: /dev/zero: not a cusezero device' '$CZ_TMP/err'"
+done
+
 # Unprivileged user: settings refused (EPERM), statistics and reads allowed.
 if command -v setpriv >/dev/null; then
 	nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
