@@ -687,7 +687,6 @@ int cz_uring_attach(struct fuse_session *se, const struct cz_uring_params *p,
 	sp = (struct sio_params){
 		.poll_us = p->poll_us,
 		.splice_reply = p->splice_reply,
-		.init_flags = p->init_flags,
 		.fuse_init = true,
 		.hooks = &u->hooks,
 	};

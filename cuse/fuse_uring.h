@@ -63,7 +63,6 @@ struct cz_uring_params {
 	unsigned entries;	/* ring entries per CPU queue (default 2) */
 	unsigned poll_us;	/* classic path: busy-poll /dev/fuse this long (0 = off) */
 	bool splice_reply;	/* classic path: replies >= 2 pages by vmsplice + splice */
-	uint64_t init_flags;	/* more INIT flags to ask for (session_io.h) */
 	bool no_pin;		/* do not pin queue threads to their CPU */
 	cz_uring_read_fn read;	/* may be NULL: every READ goes through libfuse */
 	void *read_ctx;

@@ -26,8 +26,6 @@ static struct {
 	struct sio_hooks hooks;
 	atomic_bool init_pending;	/* FUSE: until the INIT reply is written */
 	uint64_t init_unique;		/* 0 until FUSE_INIT was read */
-	uint64_t offered;		/* INIT flags the kernel offered */
-	uint64_t granted;		/* ... and we asked for */
 	atomic_uint_fast64_t nreq;
 	atomic_uint_fast64_t nsplice;
 } sio;
@@ -95,7 +93,6 @@ static void sio_see_init(const void *buf, ssize_t res)
 	if (si.flags & SIO_FUSE_INIT_EXT)
 		si.flags |= (uint64_t)ii->flags2 << 32;
 	sio.init_unique = si.unique;
-	sio.offered = si.flags;
 	if (sio.hooks.init_request)
 		sio.hooks.init_request(sio.hooks.ctx, &si);
 }
@@ -224,22 +221,12 @@ static ssize_t sio_splice_reply(int fd, const struct iovec *iov, int count)
 	return n;
 }
 
-/* The INIT reply: ask for the flags we want that the kernel offers, then tell the hooks. */
+/* The INIT reply: the hooks may patch it, and learn it was written. */
 static ssize_t sio_init_reply(int fd, struct iovec *iov, int count)
 {
-	const struct fuse_out_header *oh = iov[0].iov_base;
-	uint64_t want = sio.p.init_flags & sio.offered;
 	ssize_t res;
 	int err;
 
-	if (!oh->error && want && count >= 2 &&
-	    iov[1].iov_len >= offsetof(struct fuse_init_out, flags2) + 4) {
-		struct fuse_init_out *io = iov[1].iov_base;
-
-		io->flags |= (uint32_t)(want & 0xffffffffu) | (uint32_t)SIO_FUSE_INIT_EXT;
-		io->flags2 |= (uint32_t)(want >> 32);
-		sio.granted = want;
-	}
 	if (sio.hooks.init_reply)
 		sio.hooks.init_reply(sio.hooks.ctx, iov, count);
 	res = writev(fd, iov, count);
@@ -295,7 +282,6 @@ int sio_attach(struct fuse_session *se, const struct sio_params *p)
 		sio.hooks = *p->hooks;
 	sio.p.hooks = NULL;
 	sio.init_unique = 0;
-	sio.offered = sio.granted = 0;
 	atomic_store(&sio.nreq, 0);
 	atomic_store(&sio.nsplice, 0);
 	/* Only FUSE starts with FUSE_INIT; splice replies wait for its reply. */
@@ -320,9 +306,4 @@ void sio_counts(uint64_t *requests, uint64_t *spliced)
 {
 	*requests = atomic_load(&sio.nreq);
 	*spliced = atomic_load(&sio.nsplice);
-}
-
-uint64_t sio_granted(void)
-{
-	return sio.granted;
 }

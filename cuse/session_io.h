@@ -8,8 +8,6 @@
  *     a request, then sleep in poll();
  *   - --reply splice: replies of two pages or more go by vmsplice() into a
  *     per-thread pipe + splice() into the device instead of writev();
- *   - INIT flags libfuse 3.14 does not know: asked for in the INIT reply when
- *     the kernel offers them (FUSE_DIRECT_IO_ALLOW_MMAP);
  *   - hooks for a transport that needs to see INIT and route replies (the
  *     io_uring transport, fuse_uring.c).
  *
@@ -27,13 +25,7 @@
 
 struct fuse_session;
 
-/*
- * INIT flag, bit 36 (flags2 bit 4 with FUSE_INIT_EXT): shared mmap of a
- * FOPEN_DIRECT_IO file (include/uapi/linux/fuse.h, protocol 7.39, Linux 6.6;
- * named FUSE_DIRECT_IO_RELAX in 6.6, renamed in 6.7).  Without it the
- * kernel's fuse_file_mmap() refuses MAP_SHARED on such a file with ENODEV.
- */
-#define SIO_FUSE_DIRECT_IO_ALLOW_MMAP	(1ULL << 36)
+/* INIT flag: flags2 carries bits 32..63 (include/uapi/linux/fuse.h, 7.36). */
 #define SIO_FUSE_INIT_EXT		(1ULL << 30)
 
 /* A reply hook's answer: not mine, let the wrapper send it. */
@@ -61,7 +53,6 @@ struct sio_hooks {
 struct sio_params {
 	unsigned poll_us;	/* busy-poll the device this long after a request (0: off) */
 	bool splice_reply;	/* replies >= 2 pages by vmsplice + splice */
-	uint64_t init_flags;	/* INIT flags to ask for when the kernel offers them */
 	bool fuse_init;		/* the session starts with FUSE_INIT (not CUSE_INIT) */
 	const struct sio_hooks *hooks;	/* may be NULL */
 };
@@ -69,8 +60,7 @@ struct sio_params {
 /* 0 or -errno (-EBUSY: a session is attached already). */
 int sio_attach(struct fuse_session *se, const struct sio_params *p);
 void sio_detach(void);
-/* Requests read from the device, replies sent by splice; INIT flags granted. */
+/* Requests read from the device, replies sent by splice. */
 void sio_counts(uint64_t *requests, uint64_t *spliced);
-uint64_t sio_granted(void);
 
 #endif
