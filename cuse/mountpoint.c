@@ -24,7 +24,8 @@
  * MNT_DETACH; fusermount3 -u -z without privilege).  The probe runs in a
  * child with a time limit, since a stopped daemon's mount would block it.
  * A live FUSE mount (another cusezero, another file system, a bind of one)
- * is refused and left alone.  Limit: a FUSE mount of another user without
+ * is refused and left alone.  The steps from the probe to the lock run under
+ * a lock on the parent directory (mp_lock_parent).  Limit: a FUSE mount of another user without
  * allow_other answers statfs for root without asking its daemon, so root
  * never sees it dead: it is refused with the fusermount3 command to run.
  */
@@ -261,9 +262,43 @@ static int mp_lock(const char *canon, const char *mnt)
 	return 0;
 }
 
+/*
+ * Detaching is by path, and a path can change what it leads to: two starts
+ * that both found the dead mount would otherwise race, and the later
+ * umount2() would detach the mount the earlier one had just made.  So the
+ * steps from "is it dead?" to "the directory is locked" run under a lock on
+ * the parent directory (a few milliseconds, seconds at most for a probe).
+ * Best effort: a parent we cannot open (another user's) goes unlocked.
+ */
+static int mp_lock_parent(const char *canon)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	char parent[PATH_MAX];
+	char *slash;
+	int fd, i;
+
+	snprintf(parent, sizeof(parent), "%s", canon);
+	slash = strrchr(parent, '/');
+	if (!slash)
+		return -1;
+	slash[slash == parent ? 1 : 0] = '\0';
+	fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	for (i = 0; i < 1000; i++) {	/* 10 s: longer than any probe */
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return fd;
+		if (errno != EWOULDBLOCK)
+			break;
+		nanosleep(&ts, NULL);
+	}
+	close(fd);
+	return -1;
+}
+
 int mp_prepare(const char *mnt, bool create, char *canon, size_t len)
 {
-	int ret;
+	int ret, pfd;
 
 	ret = mp_canonical(mnt, canon, len);
 	if (ret == -ENOENT && create) {
@@ -280,10 +315,12 @@ int mp_prepare(const char *mnt, bool create, char *canon, size_t len)
 		cz_log("--fuse %s: %s", mnt, strerror(-ret));
 		return ret;
 	}
+	pfd = mp_lock_parent(canon);
 	ret = mp_detach_dead(canon, mnt);
-	if (ret)
-		return ret;
-	ret = mp_lock(canon, mnt);
+	if (!ret)
+		ret = mp_lock(canon, mnt);
+	if (pfd >= 0)
+		close(pfd);
 	if (ret)
 		return ret;
 	/* The fallback's directory is ours even when a killed daemon left it behind. */

@@ -100,6 +100,31 @@ for round in 1 2 3 4 5 6 7 8 9 10; do
 done
 ok "10 races of two starts: one winner and one mount each time${bad:+ ($bad)}" -- [ -z "$bad" ]
 
+# ... and ten times on a dead mount (the daemon SIGKILLed after a read): both
+# starts see it dead, one detaches it and mounts, and the other must not
+# detach the new live mount in its turn.
+bad=""
+"$CUSEZERO" --fuse "$R" --pidfile "$CZ_TMP/r1.pid" 2>"$CZ_TMP/r1.err"
+for round in 1 2 3 4 5 6 7 8 9 10; do
+	head -c 10 "$R/zero" >/dev/null
+	for r in r1 r2; do [ -s "$CZ_TMP/$r.pid" ] && cz_stop "$r" KILL; done
+	"$CUSEZERO" --fuse "$R" --pidfile "$CZ_TMP/r1.pid" 2>"$CZ_TMP/r1.err" &
+	p1=$!
+	"$CUSEZERO" --fuse "$R" --pidfile "$CZ_TMP/r2.pid" 2>"$CZ_TMP/r2.err" &
+	p2=$!
+	wait "$p1"; s1=$?
+	wait "$p2"; s2=$?
+	m=$(nmounts "$R")
+	n=$(head -c 100000 "$R/zero" 2>/dev/null | wc -c)
+	if [ $((s1 == 0)) -ne $((s2 != 0)) ] || [ "$m" -ne 1 ] || [ "$n" -ne 100000 ]; then
+		bad="$bad round $round: rc $s1/$s2, $m mounts, read $n bytes;"
+	fi
+done
+ok "10 races of two starts on a dead mount: one winner, one live mount each time${bad:+ ($bad)}" -- \
+	[ -z "$bad" ]
+for r in r1 r2; do [ -s "$CZ_TMP/$r.pid" ] && cz_stop "$r"; done
+ok "races: nothing mounted after the last stop" -- cz_wait "! cz_mounted '$R'" 50
+
 # A live FUSE mount that is not ours (a bind of a live daemon's mount).
 if cz_start live; then
 	B=$CZ_TMP/mnt-bind

@@ -1,0 +1,264 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: soak and fault injection on the FUSE device, SOAK_SECONDS
+# long (default 60; make check runs the default, well under 3 minutes).
+# Six verifying reader slots run all the time -- read(2), readv(2) and
+# pread(2) at random sizes up to 1 MiB + 1 (zreader), pread of 100 KiB
+# (pread_z100k --verify), io_uring readv and read (zload --verify) -- each
+# restarting its reader every 1-3 s; a killer SIGKILLs a random reader every
+# 0.3-1 s; a churn loop sends valid and invalid settings through the control
+# file and zeroctl.  The daemon (with --poison, options changing from life
+# to life) is SIGKILLed SOAK_KILLS times (default 4) and restarted on the
+# same mount point each time by two starts racing.  At the end:
+#   - no non-zero byte was read;
+#   - every reader error is ENOTCONN (the connection of a dead daemon),
+#     ECONNABORTED (a request in flight when it died) or ENOENT (opened while
+#     nothing was mounted), and happened between a SIGKILL and two seconds
+#     after the next daemon was ready;
+#   - each restart: exactly one of the two racing starts won, one mount;
+#   - no invalid setting was taken or changed anything, no valid one refused
+#     while a daemon ran;
+#   - the daemon's fd count did not move and its RSS grew by less than
+#     SOAK_RSS_KB (default 2048) between the middle and the end of each life;
+#   - nothing is mounted once the last daemon got SIGTERM.
+. "$top_srcdir/tests/cuse/lib.sh"
+cz_require_fuse
+ZREADER=$top_builddir/tests/cuse/zreader
+for t in "$ZREADER" "$ZLOAD" "$PREAD_Z100K" "$ZEROCTL"; do
+	[ -x "$t" ] || skip_all "not built: $t"
+done
+secs=${SOAK_SECONDS:-60}
+kills=${SOAK_KILLS:-4}
+rss_max=${SOAK_RSS_KB:-2048}
+W=$CZ_TMP/soak
+M=$CZ_TMP/mnt-soak
+Z=$M/zero
+mkdir -p "$W" "$M"
+echo 0 >"$W/life"
+now() { date +%s.%N; }
+rnd() { od -An -N4 -tu4 /dev/urandom | awk -v n="$1" '{ print $1 % n }'; }
+pick() { shift "$(rnd $#)"; echo "$1"; }
+t_start=$(now)
+
+# ---- the daemon: two racing starts, one wins -----------------------------------
+opts_for() {	# opts_for LIFE
+	case $(($1 % 5)) in
+	1) echo "--poison" ;;
+	2) echo "--poison --threads 2" ;;
+	3) echo "--poison --transport dev --reply writev" ;;
+	4) echo "--poison --poll-us 300" ;;
+	0) echo "--poison --threads 3 --transport dev" ;;
+	esac
+}
+start_pair() {	# start_pair LIFE: two starts at once; $W/daemon.pid = the winner's
+	rm -f "$W/pA" "$W/pB"
+	# shellcheck disable=SC2046
+	"$CUSEZERO" --fuse "$M" --pidfile "$W/pA" $(opts_for "$1") 2>"$W/eA" &
+	a=$!
+	# shellcheck disable=SC2046
+	"$CUSEZERO" --fuse "$M" --pidfile "$W/pB" $(opts_for "$1") 2>"$W/eB" &
+	b=$!
+	wait "$a"; sa=$?
+	wait "$b"; sb=$?
+	ready=$(now)
+	won=""
+	[ "$sa" -eq 0 ] && won="$won A"
+	[ "$sb" -eq 0 ] && won="$won B"
+	echo "life $1 start A=$sa B=$sb mounts=$(nmounts "$M") ready=$ready" >>"$W/lives"
+	if [ "$won" = " A" ] || [ "$won" = " B" ]; then
+		cp "$W/p${won# }" "$W/daemon.pid"
+		cp "$W/daemon.pid" "$CZ_TMP/soak.pid"	# cz_cleanup stops it if we fail
+		return 0
+	fi
+	echo "life $1: starts A=$sa ($(cat "$W/eA")) B=$sb ($(cat "$W/eB"))" >>"$W/problems"
+	for p in "$W/pA" "$W/pB"; do [ -s "$p" ] && kill -TERM "$(cat "$p")"; done
+	return 1
+}
+sample() {	# sample LIFE WHEN: fd count and RSS of the daemon
+	p=$(cat "$W/daemon.pid")
+	echo "life $1 $2 fds $(ls "/proc/$p/fd" 2>/dev/null | wc -l)" \
+		"rss $(awk '/^VmRSS/ { print $2 }' "/proc/$p/status" 2>/dev/null)" >>"$W/samples"
+}
+
+# ---- readers -------------------------------------------------------------------
+slot() {	# slot N KIND: one reader after another until $W/stop
+	while ! [ -e "$W/stop" ]; do
+		d=$((1 + $(rnd 3)))
+		case $2 in
+		read|readv|pread)
+			"$ZREADER" "$2" "$Z" "$d" "$((1 + $(rnd 1000000)))" >"$W/s$1.out" 2>&1 & ;;
+		pz)	"$PREAD_Z100K" --verify --json -n 2000 "$Z" >"$W/s$1.out" 2>&1 & ;;
+		uring)	"$ZLOAD" --verify --json --time "$d" --qd 4 --bs "$(pick 4KB 100KB 1MB)" "$Z" \
+				>"$W/s$1.out" 2>&1 & ;;
+		uread)	"$ZLOAD" --verify --json --nonvectored --time "$d" --qd 2 --bs 1MB "$Z" \
+				>"$W/s$1.out" 2>&1 & ;;
+		esac
+		echo $! >"$W/s$1.pid"
+		wait $!
+		st=$?
+		echo "$2 $st $(now) $(tr '\n' ' ' <"$W/s$1.out")" >>"$W/readers"
+		[ "$st" -eq 0 ] || sleep 0.1	# no daemon: do not spin
+	done
+}
+killer() {	# SIGKILL a random reader now and then (only ours: its command line names $Z)
+	while ! [ -e "$W/stop" ]; do
+		sleep "0.$((3 + $(rnd 7)))"
+		p=$(cat "$W/s$(rnd 6).pid" 2>/dev/null)
+		[ -n "$p" ] && cat "/proc/$p/cmdline" 2>/dev/null | tr '\0' ' ' | grep -qF -- "$Z" &&
+			kill -KILL "$p" 2>/dev/null && echo "$(now) $p" >>"$W/killed"
+	done
+}
+
+# ---- settings churn ------------------------------------------------------------
+routines=$("$CUSEZERO" --routine help | awk 'NR > 1 && $1 != "" && !/unusable/ { print $1 }')
+down() { grep -q -e "not connected" -e "No such file" -e "connection abort" "$W/cerr"; }
+# (nocreat: with no daemon, $M is a plain directory and must stay empty)
+ctl() { printf '%s\n' "$1" | dd of="$M/control" conv=notrunc,nocreat status=none 2>"$W/cerr"; }
+churn_valid() {
+	r=$(pick $routines) c=$(pick 1B 100B 4KB 8KB 0x3000 64KB 1MB)
+	case $(rnd 3) in
+	0) ctl "routine=$r chunk=$c"; st=$? ;;
+	1) "$ZEROCTL" "$Z" --routine "$r" --chunk "$c" 2>"$W/cerr"; st=$? ;;
+	2) ctl "reset"; st=$? ;;
+	esac
+	if [ "$st" -eq 0 ]; then echo valid >>"$W/churn"
+	elif down; then echo down >>"$W/churn"
+	else echo "valid refused: $r $c: $(cat "$W/cerr")" >>"$W/problems"; fi
+}
+churn_invalid() {
+	life=$(cat "$W/life")
+	before=$(cat "$M/control" 2>/dev/null) || return
+	if [ "$(rnd 2)" -eq 0 ]; then
+		what=$(pick "routine=nt chunk=0" "chunk=0" "align=5000" "bogus" "chunk=1 routine=bogus" \
+			"align=none align_point=entry" "chunk=8KB chunk=16KB" "routine=memset align=100")
+		ctl "$what"; st=$?
+	else
+		what=$(pick "--routine memset --align 5" "--align-point entry" "--chunk 4KB --routine no_such")
+		# shellcheck disable=SC2086
+		"$ZEROCTL" "$Z" $what 2>"$W/cerr"; st=$?
+	fi
+	after=$(cat "$M/control" 2>/dev/null) || return
+	[ "$life" = "$(cat "$W/life")" ] || return	# a daemon died in between
+	if [ "$st" -eq 0 ]; then echo "invalid taken: $what" >>"$W/problems"
+	elif down; then echo down >>"$W/churn"
+	elif [ "$before" != "$after" ]; then
+		echo "invalid changed settings: $what: $(echo $before) -> $(echo $after)" >>"$W/problems"
+	else echo invalid >>"$W/churn"; fi
+}
+churn() {
+	while ! [ -e "$W/stop" ]; do
+		if [ "$(rnd 2)" -eq 0 ]; then churn_valid; else churn_invalid; fi
+		sleep 0.05
+	done
+}
+
+# ---- run -----------------------------------------------------------------------
+life_secs=$(awk -v s="$secs" -v k="$kills" 'BEGIN { printf "%.1f", s / (k + 1) }')
+half=$(awk -v s="$life_secs" 'BEGIN { printf "%.1f", s / 2 }')
+start_pair 1 || { fail "first start: $(cat "$W/problems")"; done_testing; exit; }
+pids=""
+n=0
+for kind in read readv pread pz uring uread; do
+	slot "$n" "$kind" 2>/dev/null &	# (the shell would report each SIGKILLed reader)
+	pids="$pids $!"
+	n=$((n + 1))
+done
+killer & pids="$pids $!"
+churn & pids="$pids $!"
+life=1
+while :; do
+	sleep "$half"
+	sample "$life" mid
+	if [ "$life" -gt "$kills" ]; then
+		touch "$W/stop"
+		for p in $pids; do wait "$p"; done	# readers end before the daemon does
+		sample "$life" end
+		cz_stop soak TERM
+		break
+	fi
+	sleep "$half"
+	sample "$life" end
+	echo $((life + 1)) >"$W/life"
+	echo "life $life killed=$(now)" >>"$W/lives"
+	cz_stop soak KILL
+	life=$((life + 1))
+	start_pair "$life" || break
+done
+[ -e "$W/stop" ] || { touch "$W/stop"; for p in $pids; do wait "$p"; done; }
+t_end=$(now)
+ok "nothing mounted at the end" -- cz_wait "! cz_mounted '$M'" 50
+
+# ---- verdict -------------------------------------------------------------------
+# Reader lines: KIND STATUS TIME OUTPUT...  ->  one summary line per reader.
+awk '
+	function errname(s) {
+		if (s ~ /not connected|ENOTCONN/) return "ENOTCONN"
+		if (s ~ /connection abort|ECONNABORTED/) return "ECONNABORTED"
+		if (s ~ /No such file|ENOENT/) return "ENOENT"
+		return "OTHER"
+	}
+	function num(key,    i) {
+		for (i = 4; i < NF; i++) if ($i == key) return $(i + 1)
+		return 0
+	}
+	function json(key,    m) {
+		if (match($0, "\"" key "\":[0-9]+")) return substr($0, RSTART + length(key) + 3, RLENGTH - length(key) - 3)
+		return 0
+	}
+	{
+		kind = $1; st = $2; t = $3; reads = 0; bad = 0; err = ""
+		if (st == 137) { print "killed", kind, t; next }
+		if (kind ~ /^(read|readv|pread)$/) {
+			reads = num("calls"); bad = num("bad"); bytes = num("bytes")
+			if (num("end") != "OK") err = num("end")
+		} else if (kind == "pz") {
+			reads = json("calls"); bytes = json("bytes")
+			if ($0 ~ /verify/) bad = 1
+			if (st != 0 && !bad) err = errname($0)
+		} else {
+			reads = json("ios"); bytes = json("bytes"); bad = json("verify_failures")
+			if ($0 ~ /verify:/ && !bad) bad = 1
+			if (st != 0 && !bad) err = errname($0)
+		}
+		if (st != 0 && err == "" && !bad) err = "OTHER"
+		print "reader", kind, t, reads + 0, bytes + 0, bad + 0, (err == "" ? "-" : err), (err == "OTHER" ? $0 : "")
+	}' "$W/readers" >"$W/summary"
+nreads=$(awk '$1 == "reader" { s += $4 } END { print s + 0 }' "$W/summary")
+nbytes=$(awk '$1 == "reader" { s += $5 } END { printf "%.0f", s / 1048576 }' "$W/summary")
+nbad=$(awk '$1 == "reader" { s += $6 } END { print s + 0 }' "$W/summary")
+nkilled=$(awk '$1 == "killed"' "$W/summary" | wc -l)
+diag "$(awk '{ print $2 }' "$W/readers" | wc -l) reader runs, $nkilled SIGKILLed;" \
+	"$nreads reads verified ($nbytes MiB), $nbad bad bytes"
+ok "no non-zero byte in $nreads verified reads ($nbytes MiB)" -- eval '[ "$nbad" -eq 0 ] && [ "$nreads" -gt 0 ]'
+# every error: a documented errno, inside a window from a SIGKILL to 2 s after the next start
+awk '$1 == "life" && $3 ~ /^killed=/ { sub(/killed=/, "", $3); k[$2] = $3 }
+     $1 == "life" && $3 == "start" { for (i = 4; i <= NF; i++) if ($i ~ /^ready=/) { sub(/ready=/, "", $i); r[$2] = $i } }
+     END { for (l in k) printf "window %.3f %.3f\n", k[l] - 0.5, r[l + 1] + 2 }' "$W/lives" >"$W/windows"
+errs=$(awk 'NR == FNR { lo[NR] = $2; hi[NR] = $3; n = NR; next }
+	$1 == "reader" && $7 != "-" {
+		inw = 0
+		for (i = 1; i <= n; i++) if ($3 >= lo[i] && $3 <= hi[i]) inw = 1
+		print $7 (inw ? "" : "(outside-any-restart-window)")
+	}' "$W/windows" "$W/summary" | sort | uniq -c | awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }')
+diag "reader errors: ${errs:-none}"
+ok "reader errors only ENOTCONN/ECONNABORTED/ENOENT, each around a SIGKILL (${errs:-none})" -- \
+	eval '! echo "$errs" | grep -q -e OTHER -e outside'
+grep "OTHER" "$W/summary" | head -5 | sed 's/^/# /'
+nstarts=$(grep -c ' start ' "$W/lives")
+good=$(awk '/ start / && (($4 == "A=0") != ($5 == "B=0")) && $6 == "mounts=1"' "$W/lives" | wc -l)
+ok "$nstarts daemon starts (first + $((nstarts - 1)) restarts after SIGKILL), each by two racing starts: one won, one mount ($good)" -- \
+	eval '[ "$good" -eq "$nstarts" ] && [ "$nstarts" -eq $((kills + 1)) ]'
+sed -n 's/^/# /p' "$W/lives"
+nvalid=$(grep -c '^valid' "$W/churn" 2>/dev/null)
+ninvalid=$(grep -c '^invalid' "$W/churn" 2>/dev/null)
+ok "settings churn: $nvalid valid applied, $ninvalid invalid refused with nothing changed, no problem" -- \
+	eval '! [ -s "$W/problems" ] && [ "${nvalid:-0}" -gt 0 ] && [ "${ninvalid:-0}" -gt 0 ]'
+[ -s "$W/problems" ] && head -5 "$W/problems" | sed 's/^/# problem: /'
+flat=$(awk '{ key = $2; if ($3 == "mid") { f[key] = $5; r[key] = $7 } else if (key in f) {
+		printf "life %s fds %s->%s rss %s->%s kB; ", key, f[key], $5, r[key], $7
+		if ($5 != f[key] || $7 - r[key] > max) bad = 1 } } END { exit bad }' max="$rss_max" "$W/samples")
+st=$?
+ok "daemon fds and RSS flat within each life (${flat})" -- [ "$st" -eq 0 ]
+diag "soak: $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.0f", b - a }') s," \
+	"$nstarts daemons ($(grep -c killed= "$W/lives") SIGKILLed), $nreads reads verified, $nbad bad bytes"
+done_testing
