@@ -13,6 +13,7 @@
 #include "control.h"
 #include "cusezero.h"
 #include "readpath.h"
+#include "util.h"
 
 /* The text, or (first byte 0xff) an ioctl: 0 or -errno. */
 static int fuzz_call(const unsigned char *data, size_t size)
@@ -48,8 +49,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static const size_t sizes[] = { 1, 4095, 4097, 100 * 1024, 1 << 20 };
+	static struct cusezero_stats st;
 	static int inited;
-	size_t i, j;
+	size_t i;
 
 	if (!inited) {
 		if (rp_init(NULL, CUSEZERO_ALIGN_NONE, ZERO_POINT_LOOP, 4096, 1, true) ||
@@ -58,12 +60,16 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		inited = 1;
 	}
 	fuzz_settings(data, size);
+	rp_get_stats(&st);
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		const unsigned char *p = rp_read(sizes[i]);
+		const unsigned char *p;
 
-		for (j = 0; j < sizes[i]; j++)
-			if (p[j])
-				abort();
+		/* chunk=1B makes a 1 MiB read a million routine calls: keep runs fast */
+		if (sizes[i] / st.chunk > 65536)
+			continue;
+		p = rp_read(sizes[i]);
+		if (cz_first_nonzero(p, sizes[i]) != sizes[i])
+			abort();
 	}
 	return 0;
 }
