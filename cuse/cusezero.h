@@ -44,7 +44,7 @@ struct cusezero_routine {
 
 struct cusezero_align {
 	int32_t offset;                 /* 0..4095, or CUSEZERO_ALIGN_NONE */
-	uint32_t point;                 /* enum cusezero_point */
+	uint32_t point;                 /* enum cusezero_point (loop when offset is NONE) */
 };
 
 struct cusezero_counters {

@@ -318,10 +318,11 @@ int rp_set_routine(const char *name)
 	return rp_apply(&c);
 }
 
+/* Placement off (CUSEZERO_ALIGN_NONE) takes no point: the one given is ignored. */
 int rp_set_align(int offset, enum zero_point point)
 {
 	struct rp_change c = { .align_set = true, .align = offset,
-			       .point_set = true, .point = point };
+			       .point_set = offset != CUSEZERO_ALIGN_NONE, .point = point };
 
 	return rp_apply(&c);
 }

@@ -44,7 +44,8 @@ struct rp_change {
 	uint64_t chunk;
 };
 int rp_apply(const struct rp_change *c);
-/* One setting at a time (rp_apply with one field). */
+/* One setting at a time (rp_apply with one field; rp_set_align(CUSEZERO_ALIGN_NONE, any)
+ * turns placement off, the point going back to loop). */
 int rp_set_routine(const char *name);
 int rp_set_align(int offset, enum zero_point point);
 int rp_set_chunk(uint64_t chunk);
