@@ -115,7 +115,8 @@ static int ctl_set(unsigned int cmd, const void *in, size_t in_size)
 	if (in_size > sizeof(u))
 		in_size = sizeof(u);
 	memset(&u, 0, sizeof(u));
-	memcpy(&u, in, in_size);
+	if (in_size)	/* RESET_STATS has no argument: in may be NULL */
+		memcpy(&u, in, in_size);
 	switch (cmd) {
 	case CUSEZERO_IOC_SET_ROUTINE:
 		if (in_size < sizeof(u.r) || !memchr(u.r.name, 0, sizeof(u.r.name)))
