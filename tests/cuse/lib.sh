@@ -89,3 +89,13 @@ cz_check() {
 		fail "zdev_check $1 exited with status $st"
 	fi
 }
+
+# The host-wide /sys/module/fuse/parameters/enable_uring is flipped by more
+# than one test (and by `--transport uring`): a test that depends on its
+# value holds this lock for its whole run, so parallel tests (make -j, other
+# checkouts on the machine) do not change it under each other.
+cz_lock_enable_uring() {
+	command -v flock >/dev/null || return 0
+	exec 9>"${TMPDIR:-/tmp}/cusezero-enable_uring.lock"
+	flock 9
+}

@@ -17,6 +17,7 @@
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 
+cz_lock_enable_uring
 PARAM=/sys/module/fuse/parameters/enable_uring
 param_saved=$(cat "$PARAM" 2>/dev/null)
 set_param() { echo "$1" >"$PARAM" 2>/dev/null; }

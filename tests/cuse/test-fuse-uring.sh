@@ -11,6 +11,7 @@
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 
+cz_lock_enable_uring
 PARAM=/sys/module/fuse/parameters/enable_uring
 [ -f "$PARAM" ] || skip_all "kernel without CONFIG_FUSE_IO_URING (no $PARAM)"
 param_saved=$(cat "$PARAM")
