@@ -63,8 +63,10 @@ printf 'int main(void) { return 0; }\n' >"$probe.c"
 "$host-gcc" -o "$probe" "$probe.c" || die "$host-gcc cannot link a trivial program"
 binfmt_runs() { QEMU_LD_PREFIX=$sysroot "$probe" >/dev/null 2>&1; }
 
-binfmt_enable() {	# as root, with binfmt_misc mounted
-	[ "$(id -u)" = 0 ] && [ -e "$bm/register" ] || return 0
+binfmt_enable() {	# as root; mounts binfmt_misc where nothing did (no systemd)
+	[ "$(id -u)" = 0 ] || return 0
+	[ -e "$bm/register" ] || mount -t binfmt_misc binfmt_misc "$bm" 2>/dev/null || true
+	[ -e "$bm/register" ] || return 0
 	if command -v update-binfmts >/dev/null 2>&1; then
 		update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
 	fi
