@@ -154,7 +154,8 @@ vm_prog() {
 
 # vm_add_device_tests ROOT "TESTS...": the device test scripts, the source's
 # tests/ and experiments/, every executable of the build (at the same
-# absolute paths), their libraries, fusermount3 and pgrep from the VM cache,
+# absolute paths), their libraries, the util-linux/procps/fuse3 tools the
+# tests use where busybox lacks them (from the VM cache),
 # the environment automake gives a test, and the list for vminit.sh.
 vm_add_device_tests() {
 	r=$1 list=$2
@@ -171,7 +172,7 @@ vm_add_device_tests() {
 		cp "$f" "$r$f"
 		elfs="$elfs $f"
 	done
-	for t in fusermount3 pgrep; do
+	for t in fusermount3 pgrep setpriv script dash; do
 		p=${vm_cache:+$vm_cache/usr/bin/$t}
 		[ -n "$p" ] && [ -x "$p" ] || p=$(command -v $t 2>/dev/null)
 		[ -n "$p" ] && [ -x "$p" ] || vm_missing "$t for the VM not found (scripts/setup deps unpacks it into $vm_cache)"
@@ -180,6 +181,7 @@ vm_add_device_tests() {
 	done
 	chmod 4755 "$r/usr/bin/fusermount3"	# setuid root, as Debian installs it
 	ln -sf /proc/self/mounts "$r/etc/mtab"
+	ln -sf dash "$r/usr/bin/sh"	# first in the tests' PATH, as /bin/sh on Debian
 	vm_copy_libs "$r" $elfs
 	{
 		for v in top_srcdir top_builddir; do
