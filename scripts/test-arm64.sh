@@ -6,10 +6,20 @@
 #
 #   scripts/test-arm64.sh [SRCDIR [BUILDDIR]]     (defaults: the checkout, SRCDIR/build-arm64)
 #
-# Needs (Debian 12): gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-# qemu-user-binfmt (binfmt-support optional).  No arm64 libfuse3/liburing:
-# configure then builds only the zeroing library, its tests and the
-# in-process tools, and says so in its summary.
+# Needs (Debian 12, all installed by `scripts/setup deps`):
+# gcc-aarch64-linux-gnu libc6-dev-arm64-cross; qemu-user qemu-user-binfmt
+# qemu-system-arm from bookworm-backports (QEMU 10: -cpu max, the default,
+# executes FEAT_MOPS, so the MOPS routines run; Debian 12's QEMU 7.2 lacks
+# it); libfuse3-dev:arm64 liburing-dev:arm64 (multiarch: configure reads
+# /usr/lib/aarch64-linux-gnu/pkgconfig) for cusezero, zeroctl, zload and the
+# static VM binaries; the arm64 kernel, modules and tools in
+# /var/cache/cusezero-vm/arm64.  Without the arm64 libraries configure builds
+# only the zeroing library, its tests and the in-process tools, and says so.
+#
+# Where the tests run: under qemu-aarch64 (user mode) on this host, except
+# those that drive the device or io_uring, which qemu-user cannot carry
+# (unknown ioctls -> ENOTTY, no io_uring): they run inside the arm64 VM of
+# tests/vm/test-cuse-vm.sh, booted once, after its CUSE checks.
 #
 # How arm64 binaries run, in order of preference (the mode is printed):
 #   binfmt        binfmt_misc runs them transparently (qemu-user-binfmt);
@@ -42,6 +52,9 @@ build=${2:-$src/build-arm64}
 jobs=${JOBS:-2}
 timeout_s=600
 bm=/proc/sys/fs/binfmt_misc
+# -L SYSROOT only without Debian's multiarch arm64 loader (see tests/test-env.sh).
+qemu_l="-L $sysroot"
+[ -e /lib/ld-linux-aarch64.so.1 ] && qemu_l=
 binfmt_conf=/usr/lib/binfmt.d/qemu-aarch64.conf
 
 die() { echo "test-arm64: $*" >&2; exit 1; }
@@ -126,6 +139,27 @@ if [ ! -f Makefile ]; then
 fi
 make -j"$jobs" >make.out 2>&1 || { cat make.out; die "cross build failed"; }
 
+# --- which tests run where -------------------------------------------------------
+# qemu-user forwards only the ioctls it knows (ENOTTY for cusezero's) and has
+# no io_uring (ENOSYS), so the tests that drive the device or io_uring run in
+# the arm64 VM instead (tests/vm/test-cuse-vm.sh, with a real arm64 kernel):
+# every test script naming the device's programs or the device test helpers.
+all_tests=$(printf 'print-tests:\n\t@:$(info $(TESTS))\n' | make -s -f Makefile -f - print-tests)
+host_tests= CZ_VM_DEVICE_TESTS=
+for t in $all_tests; do
+	case $t in
+	*.sh)	if [ "$(uname -m)" != aarch64 ] &&
+		   grep -qE 'CUSEZERO|ZLOAD|ZEROCTL|zdev_check|tests/cuse/' "$src/$t"; then
+			CZ_VM_DEVICE_TESTS="$CZ_VM_DEVICE_TESTS $t"
+			continue
+		fi ;;
+	esac
+	host_tests="$host_tests $t"
+done
+export CZ_VM_DEVICE_TESTS
+[ -z "$CZ_VM_DEVICE_TESTS" ] ||
+	echo "test-arm64: in the arm64 VM (tests/vm/test-cuse-vm.sh):$CZ_VM_DEVICE_TESTS"
+
 # --- run the suite --------------------------------------------------------------
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export ASAN_OPTIONS
@@ -133,10 +167,10 @@ status=0
 case $mode in
 binfmt*)
 	echo "test-arm64: mode $mode (binfmt_misc runs arm64 binaries through qemu-aarch64)"
-	make -j"$jobs" check || status=$?
+	make -j"$jobs" check TESTS="$host_tests" || status=$?
 	;;
 wrapper)
-	echo "test-arm64: mode wrapper (no usable binfmt_misc): LOG_COMPILER='qemu-aarch64 -L $sysroot'"
+	echo "test-arm64: mode wrapper (no usable binfmt_misc): LOG_COMPILER='qemu-aarch64 $qemu_l'"
 	# Tests reach programs through the variables of AM_TESTS_ENVIRONMENT
 	# ($ZBENCH, ...): point each arm64 one at a script that runs it under
 	# qemu, so shell tests and tests that exec such a program work too.
@@ -152,7 +186,7 @@ wrapper)
 		[ "$(head -c 4 "$prog" | tr -d '\177')" = ELF ] || continue
 		mkdir -p "$wrapdir/$name"
 		w=$wrapdir/$name/${prog##*/}
-		printf '#!/bin/sh\nexec qemu-aarch64 -L %s %s "$@"\n' "$sysroot" "$prog" >"$w"
+		printf '#!/bin/sh\nexec qemu-aarch64 %s %s "$@"\n' "$qemu_l" "$prog" >"$w"
 		chmod +x "$w"
 		extra="$extra $name='$w'; export $name;"
 		echo "test-arm64: \$$name runs through $w"
@@ -173,13 +207,13 @@ wrapper)
 		[ -f "$p" ] && [ "$(head -c 4 "$p" | tr -d '\177')" = ELF ] || continue
 		mv -f "$p" "$p.arm64"
 		swapped="$swapped $p"
-		printf '#!/bin/sh\nexec qemu-aarch64 -L %s %s "$@"\n' "$sysroot" "$build/$p.arm64" >"$p"
+		printf '#!/bin/sh\nexec qemu-aarch64 %s %s "$@"\n' "$qemu_l" "$build/$p.arm64" >"$p"
 		chmod +x "$p"
 		touch -r "$p.arm64" "$p"
 		echo "test-arm64: helper $p runs through qemu-aarch64 for this run"
 	done
-	make -j"$jobs" check AM_TESTS_ENVIRONMENT="$env_orig $extra" \
-		LOG_COMPILER="timeout $timeout_s qemu-aarch64 -L $sysroot" || status=$?
+	make -j"$jobs" check TESTS="$host_tests" AM_TESTS_ENVIRONMENT="$env_orig $extra" \
+		LOG_COMPILER="timeout $timeout_s qemu-aarch64 $qemu_l" || status=$?
 	restore
 	swapped=
 	;;

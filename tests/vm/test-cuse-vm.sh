@@ -71,7 +71,7 @@ done
 [ -r "$vminit" ] || vm_missing "VM init script $vminit not found"
 [ -n "$busybox" ] && [ -x "$busybox" ] || vm_missing "static busybox for $arch not found ($busybox_hint)"
 # A dynamically linked busybox cannot run in the library-less initramfs.
-if LC_ALL=C file -L "$busybox" 2>/dev/null | grep -q 'dynamically linked'; then
+if readelf -l "$busybox" 2>/dev/null | grep -q 'Requesting program interpreter'; then
 	vm_missing "$busybox is dynamically linked ($busybox_hint)"
 fi
 vm_find_kernel		# sets kernel, kver, moddir

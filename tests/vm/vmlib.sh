@@ -149,7 +149,7 @@ vm_copy_libs() {
 # scripts/test-arm64.sh's wrapper mode pointed it at a qemu-aarch64 script.
 vm_prog() {
 	if vm_is_elf "$1"; then echo "$1"; return; fi
-	sed -n 's/^exec qemu-[a-z0-9_]* -L [^ ]* \([^ ]*\) .*/\1/p' "$1" 2>/dev/null | head -n 1
+	sed -n 's/^exec qemu-[a-z0-9_]* *\(-L [^ ]* *\)\{0,1\}\([^ ]*\) .*/\2/p' "$1" 2>/dev/null | head -n 1
 }
 
 # vm_add_device_tests ROOT "TESTS...": the device test scripts, the source's
