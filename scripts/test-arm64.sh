@@ -23,15 +23,17 @@
 #
 # How arm64 binaries run, in order of preference (the mode is printed):
 #   binfmt        binfmt_misc runs them transparently (qemu-user-binfmt);
-#                 tests/test-env.sh sets QEMU_LD_PREFIX for the arm64 loader
-#                 and libc.  If binfmt_misc is mounted but the qemu-aarch64
-#                 entry is missing or disabled, root enables it first
-#                 (update-binfmts, systemd-binfmt, or the binfmt.d line).
+#                 the arm64 loader and libc are Debian multiarch's
+#                 (libc6:arm64), else tests/test-env.sh sets QEMU_LD_PREFIX
+#                 to the cross sysroot.  If binfmt_misc is not mounted (no
+#                 systemd), root mounts it; if the qemu-aarch64 entry is
+#                 missing or disabled, root enables it (update-binfmts,
+#                 systemd-binfmt, or the binfmt.d line).
 #   binfmt-userns binfmt_misc not mounted (a container), kernel >= 6.7: the
 #                 script re-runs itself in a new user+mount namespace with a
 #                 private binfmt_misc holding only qemu-aarch64; nothing
 #                 outside the namespace changes.
-#   wrapper       neither: make check LOG_COMPILER='qemu-aarch64 -L SYSROOT'
+#   wrapper       neither: make check LOG_COMPILER='qemu-aarch64 [-L SYSROOT]'
 #                 for the C tests, and every program variable of
 #                 AM_TESTS_ENVIRONMENT ($ZBENCH, ...) pointed at a
 #                 qemu-aarch64 wrapper script; helper check programs that
@@ -157,8 +159,19 @@ for t in $all_tests; do
 	host_tests="$host_tests $t"
 done
 export CZ_VM_DEVICE_TESTS
-[ -z "$CZ_VM_DEVICE_TESTS" ] ||
+# With the device tests inside, the VM test runs after the others and alone:
+# a TCG guest next to the qemu-user tests takes three times as long.
+vm_test=
+if [ -n "$CZ_VM_DEVICE_TESTS" ]; then
 	echo "test-arm64: in the arm64 VM (tests/vm/test-cuse-vm.sh):$CZ_VM_DEVICE_TESTS"
+	vm_test=tests/vm/test-cuse-vm.sh
+	host_tests=$(printf '%s\n' $host_tests | grep -vx "$vm_test" | tr '\n' ' ')
+fi
+# run_vm_test [MAKE ARGS]: the VM test alone, with room for its one boot.
+run_vm_test() {
+	[ -n "$vm_test" ] || return 0
+	CZ_VM_TIMEOUT=840 make check TESTS="$vm_test" TEST_TIMEOUT=900 "$@" || status=$?
+}
 
 # --- run the suite --------------------------------------------------------------
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
@@ -168,6 +181,7 @@ case $mode in
 binfmt*)
 	echo "test-arm64: mode $mode (binfmt_misc runs arm64 binaries through qemu-aarch64)"
 	make -j"$jobs" check TESTS="$host_tests" || status=$?
+	run_vm_test
 	;;
 wrapper)
 	echo "test-arm64: mode wrapper (no usable binfmt_misc): LOG_COMPILER='qemu-aarch64 $qemu_l'"
@@ -214,6 +228,7 @@ wrapper)
 	done
 	make -j"$jobs" check TESTS="$host_tests" AM_TESTS_ENVIRONMENT="$env_orig $extra" \
 		LOG_COMPILER="timeout $timeout_s qemu-aarch64 $qemu_l" || status=$?
+	run_vm_test AM_TESTS_ENVIRONMENT="$env_orig $extra"
 	restore
 	swapped=
 	;;
