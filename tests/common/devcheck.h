@@ -5,8 +5,8 @@
  * running cusezero, CUSE node or FUSE zero file alike.  Results are TAP lines
  * (tests/tap.h); each caller adds its own checks around them.
  */
-#ifndef CZ_DEVCHECK_H
-#define CZ_DEVCHECK_H
+#ifndef TESTS_COMMON_DEVCHECK_H
+#define TESTS_COMMON_DEVCHECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
