@@ -6,22 +6,34 @@
 #
 #   scripts/test-arm64.sh [SRCDIR [BUILDDIR]]     (defaults: the checkout, SRCDIR/build-arm64)
 #
-# Needs (Debian 12): gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
-# qemu-user-binfmt (binfmt-support optional).  No arm64 libfuse3/liburing:
-# configure then builds only the zeroing library, its tests and the
-# in-process tools, and says so in its summary.
+# Needs (Debian 12, all installed by `scripts/setup deps`):
+# gcc-aarch64-linux-gnu libc6-dev-arm64-cross; qemu-user qemu-user-binfmt
+# qemu-system-arm from bookworm-backports (QEMU 10: -cpu max, the default,
+# executes FEAT_MOPS, so the MOPS routines run; Debian 12's QEMU 7.2 lacks
+# it); libfuse3-dev:arm64 liburing-dev:arm64 (multiarch: configure reads
+# /usr/lib/aarch64-linux-gnu/pkgconfig) for cusezero, zeroctl, zload and the
+# static VM binaries; the arm64 kernel, modules and tools in
+# /var/cache/cusezero-vm/arm64.  Without the arm64 libraries configure builds
+# only the zeroing library, its tests and the in-process tools, and says so.
+#
+# Where the tests run: under qemu-aarch64 (user mode) on this host, except
+# those that drive the device or io_uring, which qemu-user cannot carry
+# (unknown ioctls -> ENOTTY, no io_uring): they run inside the arm64 VM of
+# tests/vm/test-cuse-vm.sh, booted once, after its CUSE checks.
 #
 # How arm64 binaries run, in order of preference (the mode is printed):
 #   binfmt        binfmt_misc runs them transparently (qemu-user-binfmt);
-#                 tests/test-env.sh sets QEMU_LD_PREFIX for the arm64 loader
-#                 and libc.  If binfmt_misc is mounted but the qemu-aarch64
-#                 entry is missing or disabled, root enables it first
-#                 (update-binfmts, systemd-binfmt, or the binfmt.d line).
+#                 the arm64 loader and libc are Debian multiarch's
+#                 (libc6:arm64), else tests/test-env.sh sets QEMU_LD_PREFIX
+#                 to the cross sysroot.  If binfmt_misc is not mounted (no
+#                 systemd), root mounts it; if the qemu-aarch64 entry is
+#                 missing or disabled, root enables it (update-binfmts,
+#                 systemd-binfmt, or the binfmt.d line).
 #   binfmt-userns binfmt_misc not mounted (a container), kernel >= 6.7: the
 #                 script re-runs itself in a new user+mount namespace with a
 #                 private binfmt_misc holding only qemu-aarch64; nothing
 #                 outside the namespace changes.
-#   wrapper       neither: make check LOG_COMPILER='qemu-aarch64 -L SYSROOT'
+#   wrapper       neither: make check LOG_COMPILER='qemu-aarch64 [-L SYSROOT]'
 #                 for the C tests, and every program variable of
 #                 AM_TESTS_ENVIRONMENT ($ZBENCH, ...) pointed at a
 #                 qemu-aarch64 wrapper script; helper check programs that
@@ -42,6 +54,9 @@ build=${2:-$src/build-arm64}
 jobs=${JOBS:-2}
 timeout_s=600
 bm=/proc/sys/fs/binfmt_misc
+# -L SYSROOT only without Debian's multiarch arm64 loader (see tests/test-env.sh).
+qemu_l="-L $sysroot"
+[ -e /lib/ld-linux-aarch64.so.1 ] && qemu_l=
 binfmt_conf=/usr/lib/binfmt.d/qemu-aarch64.conf
 
 die() { echo "test-arm64: $*" >&2; exit 1; }
@@ -63,8 +78,10 @@ printf 'int main(void) { return 0; }\n' >"$probe.c"
 "$host-gcc" -o "$probe" "$probe.c" || die "$host-gcc cannot link a trivial program"
 binfmt_runs() { QEMU_LD_PREFIX=$sysroot "$probe" >/dev/null 2>&1; }
 
-binfmt_enable() {	# as root, with binfmt_misc mounted
-	[ "$(id -u)" = 0 ] && [ -e "$bm/register" ] || return 0
+binfmt_enable() {	# as root; mounts binfmt_misc where nothing did (no systemd)
+	[ "$(id -u)" = 0 ] || return 0
+	[ -e "$bm/register" ] || mount -t binfmt_misc binfmt_misc "$bm" 2>/dev/null || true
+	[ -e "$bm/register" ] || return 0
 	if command -v update-binfmts >/dev/null 2>&1; then
 		update-binfmts --enable qemu-aarch64 >/dev/null 2>&1 || true
 	fi
@@ -124,6 +141,38 @@ if [ ! -f Makefile ]; then
 fi
 make -j"$jobs" >make.out 2>&1 || { cat make.out; die "cross build failed"; }
 
+# --- which tests run where -------------------------------------------------------
+# qemu-user forwards only the ioctls it knows (ENOTTY for cusezero's) and has
+# no io_uring (ENOSYS), so the tests that drive the device or io_uring run in
+# the arm64 VM instead (tests/vm/test-cuse-vm.sh, with a real arm64 kernel):
+# every test script naming the device's programs or the device test helpers.
+all_tests=$(printf 'print-tests:\n\t@:$(info $(TESTS))\n' | make -s -f Makefile -f - print-tests)
+host_tests= CZ_VM_DEVICE_TESTS=
+for t in $all_tests; do
+	case $t in
+	*.sh)	if [ "$(uname -m)" != aarch64 ] &&
+		   grep -qE 'CUSEZERO|ZLOAD|ZEROCTL|zdev_check|tests/cuse/' "$src/$t"; then
+			CZ_VM_DEVICE_TESTS="$CZ_VM_DEVICE_TESTS $t"
+			continue
+		fi ;;
+	esac
+	host_tests="$host_tests $t"
+done
+export CZ_VM_DEVICE_TESTS
+# With the device tests inside, the VM test runs after the others and alone:
+# a TCG guest next to the qemu-user tests takes three times as long.
+vm_test=
+if [ -n "$CZ_VM_DEVICE_TESTS" ]; then
+	echo "test-arm64: in the arm64 VM (tests/vm/test-cuse-vm.sh):$CZ_VM_DEVICE_TESTS"
+	vm_test=tests/vm/test-cuse-vm.sh
+	host_tests=$(printf '%s\n' $host_tests | grep -vx "$vm_test" | tr '\n' ' ')
+fi
+# run_vm_test [MAKE ARGS]: the VM test alone, with room for its one boot.
+run_vm_test() {
+	[ -n "$vm_test" ] || return 0
+	CZ_VM_TIMEOUT=840 make check TESTS="$vm_test" TEST_TIMEOUT=900 "$@" || status=$?
+}
+
 # --- run the suite --------------------------------------------------------------
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export ASAN_OPTIONS
@@ -131,10 +180,11 @@ status=0
 case $mode in
 binfmt*)
 	echo "test-arm64: mode $mode (binfmt_misc runs arm64 binaries through qemu-aarch64)"
-	make -j"$jobs" check || status=$?
+	make -j"$jobs" check TESTS="$host_tests" || status=$?
+	run_vm_test
 	;;
 wrapper)
-	echo "test-arm64: mode wrapper (no usable binfmt_misc): LOG_COMPILER='qemu-aarch64 -L $sysroot'"
+	echo "test-arm64: mode wrapper (no usable binfmt_misc): LOG_COMPILER='qemu-aarch64 $qemu_l'"
 	# Tests reach programs through the variables of AM_TESTS_ENVIRONMENT
 	# ($ZBENCH, ...): point each arm64 one at a script that runs it under
 	# qemu, so shell tests and tests that exec such a program work too.
@@ -150,7 +200,7 @@ wrapper)
 		[ "$(head -c 4 "$prog" | tr -d '\177')" = ELF ] || continue
 		mkdir -p "$wrapdir/$name"
 		w=$wrapdir/$name/${prog##*/}
-		printf '#!/bin/sh\nexec qemu-aarch64 -L %s %s "$@"\n' "$sysroot" "$prog" >"$w"
+		printf '#!/bin/sh\nexec qemu-aarch64 %s %s "$@"\n' "$qemu_l" "$prog" >"$w"
 		chmod +x "$w"
 		extra="$extra $name='$w'; export $name;"
 		echo "test-arm64: \$$name runs through $w"
@@ -171,13 +221,14 @@ wrapper)
 		[ -f "$p" ] && [ "$(head -c 4 "$p" | tr -d '\177')" = ELF ] || continue
 		mv -f "$p" "$p.arm64"
 		swapped="$swapped $p"
-		printf '#!/bin/sh\nexec qemu-aarch64 -L %s %s "$@"\n' "$sysroot" "$build/$p.arm64" >"$p"
+		printf '#!/bin/sh\nexec qemu-aarch64 %s %s "$@"\n' "$qemu_l" "$build/$p.arm64" >"$p"
 		chmod +x "$p"
 		touch -r "$p.arm64" "$p"
 		echo "test-arm64: helper $p runs through qemu-aarch64 for this run"
 	done
-	make -j"$jobs" check AM_TESTS_ENVIRONMENT="$env_orig $extra" \
-		LOG_COMPILER="timeout $timeout_s qemu-aarch64 -L $sysroot" || status=$?
+	make -j"$jobs" check TESTS="$host_tests" AM_TESTS_ENVIRONMENT="$env_orig $extra" \
+		LOG_COMPILER="timeout $timeout_s qemu-aarch64 $qemu_l" || status=$?
+	run_vm_test AM_TESTS_ENVIRONMENT="$env_orig $extra"
 	restore
 	swapped=
 	;;

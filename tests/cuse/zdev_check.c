@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Description: functional checks of a running cusezero device, CUSE node or
- * FUSE file alike (the host tests and the VM test both run it):
+ * FUSE file alike (the host tests run it; the VM checker shares its ioctl
+ * checks through tests/common/devcheck.c):
  *
  *     zdev_check io|ioctl|uring|stress|killed DEVICE [SECONDS]
  *
- * Prints one line per check: "PASS what", "FAIL what: step value" or
- * "SKIP what: reason"; the TAP wrapper (tests/cuse/lib.sh) numbers them.
- * Exit status: 0 all passed, 1 a check failed.
+ * Prints TAP lines, "ok N - what" or "not ok N - what: step value" (the first
+ * failure inside a check is the detail), and its plan last; tests/cuse/lib.sh
+ * renumbers them into the calling test.  Exit status: 0 all passed, 1 a check
+ * failed.
  *
  * Every read goes into a buffer pre-filled with 0xA5 at an odd offset, with
  * 0xA5 guard bytes on both sides: a byte left uncleared or a byte written
@@ -36,6 +38,9 @@
 #endif
 
 #include "cusezero.h"
+#include "tests/tap.h"
+#include "tests/common/devcheck.h"
+#include "zeroing.h"
 
 #define GUARD 64
 #define POISON 0xa5
@@ -56,23 +61,13 @@ static void fail_once(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* One result line per check; the first failure inside it is the detail. */
-static void report(const char *what)
-{
-	if (failures)
-		printf("FAIL %s: %s (%d failures)\n", what, first_fail, failures);
-	else
-		printf("PASS %s\n", what);
-	fflush(stdout);
-}
-
-static int total_failed;
-
+/* One TAP line per check; the first failure inside it is the detail. */
 static void check_end(const char *what)
 {
-	report(what);
 	if (failures)
-		total_failed++;
+		tap_ok(0, "%s: %s (%d failures)", what, first_fail, failures);
+	else
+		tap_ok(1, "%s", what);
 	failures = 0;
 	first_fail[0] = 0;
 }
@@ -235,211 +230,6 @@ static void get_stats(int fd, struct cusezero_stats *st)
 		fail_once("GET_STATS: %s", strerror(e));
 }
 
-static void check_ioctl(void)
-{
-	struct cusezero_stats st, st2;
-	struct cusezero_routine r, orig;
-	struct cusezero_align a;
-	unsigned char buf[16384];
-	uint64_t chunk;
-	unsigned i, usable = 0;
-	pid_t pid;
-	int e, status, fd = open_dev(O_RDONLY);
-
-	e = xioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &orig);
-	if (e || !orig.name[0])
-		fail_once("GET_ROUTINE: %s name '%s'", strerror(e), orig.name);
-	get_stats(fd, &st);
-	if (st.version != CUSEZERO_STATS_VERSION || !st.nroutines || strcmp(st.routine, orig.name))
-		fail_once("GET_STATS: version %u nroutines %u routine '%s'", st.version,
-			  st.nroutines, st.routine);
-	check_end("GET_ROUTINE / GET_STATS");
-
-	for (i = 0; i < st.nroutines; i++) {
-		memset(&r, 0, sizeof(r));
-		snprintf(r.name, sizeof(r.name), "%s", st.per_routine[i].name);
-		e = xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);
-		if (e == EINVAL)
-			continue;       /* not usable on this CPU */
-		if (e) {
-			fail_once("SET_ROUTINE %s: %s", r.name, strerror(e));
-			continue;
-		}
-		usable++;
-		memset(&r, 0, sizeof(r));
-		e = xioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &r);
-		if (e || strcmp(r.name, st.per_routine[i].name))
-			fail_once("GET_ROUTINE after SET %s: '%s'", st.per_routine[i].name, r.name);
-	}
-	if (!usable)
-		fail_once("SET_ROUTINE: no routine accepted of %u", st.nroutines);
-	xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &orig);
-	check_end("SET_ROUTINE to every usable routine, GET_ROUTINE reads it back");
-
-	memset(&r, 0, sizeof(r));
-	strcpy(r.name, "no_such_routine");
-	e = xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);
-	if (e != EINVAL)
-		fail_once("SET_ROUTINE no_such_routine: %s, want EINVAL", strerror(e));
-	memset(r.name, 'a', sizeof(r.name));
-	e = xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);
-	if (e != EINVAL)
-		fail_once("SET_ROUTINE without NUL: %s, want EINVAL", strerror(e));
-	memset(&r, 0, sizeof(r));
-	xioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &r);
-	if (strcmp(r.name, orig.name))
-		fail_once("routine changed by a failed SET: '%s'", r.name);
-	check_end("SET_ROUTINE invalid name -> EINVAL, nothing changed");
-
-	a = (struct cusezero_align){ 4095, CUSEZERO_POINT_LOOP };
-	e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
-	if (e == EINVAL) {
-		a.point = CUSEZERO_POINT_ENTRY;
-		e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
-	}
-	if (e == EINVAL) {
-		printf("SKIP SET_ALIGN/GET_ALIGN round trip: routine %s is not relocatable\n", orig.name);
-	} else {
-		struct cusezero_align g;
-
-		if (e)
-			fail_once("SET_ALIGN 4095: %s", strerror(e));
-		e = xioctl(fd, CUSEZERO_IOC_GET_ALIGN, &g);
-		if (e || g.offset != 4095 || g.point != a.point)
-			fail_once("GET_ALIGN: %d point %u", g.offset, g.point);
-		memset(buf, POISON, 8192 + 2 * GUARD);
-		if (read(fd, buf + GUARD, 8192) != 8192)
-			fail_once("read with placed routine: %s", strerror(errno));
-		else
-			verify(buf, 0, 8192, "read with placed routine");
-		check_end("SET_ALIGN 4095 / GET_ALIGN, reads through the placed copy");
-	}
-	{
-		static const struct cusezero_align bad[] = {
-			{ 4096, CUSEZERO_POINT_LOOP }, { -2, CUSEZERO_POINT_LOOP },
-			{ 100000, CUSEZERO_POINT_ENTRY }, { 0, 7 },
-		};
-		struct cusezero_align before, after;
-
-		xioctl(fd, CUSEZERO_IOC_GET_ALIGN, &before);
-		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-			a = bad[i];
-			e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
-			if (e != EINVAL)
-				fail_once("SET_ALIGN %d point %u: %s, want EINVAL", bad[i].offset,
-					  bad[i].point, strerror(e));
-		}
-		xioctl(fd, CUSEZERO_IOC_GET_ALIGN, &after);
-		if (before.offset != after.offset || before.point != after.point)
-			fail_once("align changed by a failed SET: %d -> %d", before.offset, after.offset);
-		a = (struct cusezero_align){ CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
-		e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &a);
-		if (e)
-			fail_once("SET_ALIGN none: %s", strerror(e));
-		check_end("SET_ALIGN invalid offset/point -> EINVAL, nothing changed; none accepted");
-	}
-
-	chunk = 0;
-	if ((e = xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk)) != EINVAL)
-		fail_once("SET_CHUNK 0: %s, want EINVAL", strerror(e));
-	chunk = CUSEZERO_CHUNK_MAX + 1;
-	if ((e = xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk)) != EINVAL)
-		fail_once("SET_CHUNK 1MB+1: %s, want EINVAL", strerror(e));
-	xioctl(fd, CUSEZERO_IOC_GET_CHUNK, &chunk);
-	if (chunk != st.chunk)
-		fail_once("chunk changed by a failed SET: %llu", (unsigned long long)chunk);
-	check_end("SET_CHUNK 0 / 1MB+1 -> EINVAL, nothing changed");
-
-	{
-		static const uint64_t chunks[] = { 1, 7, 64, 1000, 65536, CUSEZERO_CHUNK_MAX };
-
-		for (i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
-			chunk = chunks[i];
-			e = xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk);
-			chunk = 0;
-			if (e || xioctl(fd, CUSEZERO_IOC_GET_CHUNK, &chunk) || chunk != chunks[i])
-				fail_once("SET/GET_CHUNK %llu: %s got %llu",
-					  (unsigned long long)chunks[i], strerror(e),
-					  (unsigned long long)chunk);
-			memset(buf, POISON, 10001 + 2 * GUARD);
-			if (read(fd, buf + GUARD, 10001) != 10001)
-				fail_once("read with chunk %llu", (unsigned long long)chunks[i]);
-			else
-				verify(buf, 0, 10001, "read with a small chunk");
-		}
-		chunk = st.chunk;
-		xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk);
-		check_end("SET_CHUNK 1 B .. 1 MiB, reads stay zero");
-	}
-
-	e = xioctl(fd, CUSEZERO_IOC_RESET_STATS, NULL);
-	get_stats(fd, &st2);
-	if (e || st2.total.requests || st2.total.bytes)
-		fail_once("RESET_STATS: %s, then requests %llu", strerror(e),
-			  (unsigned long long)st2.total.requests);
-	for (i = 0; i < 3; i++)
-		if (read(fd, buf, 1000) != 1000)
-			fail_once("read 1000");
-	get_stats(fd, &st2);
-	if (st2.total.requests != 3 || st2.total.bytes != 3000 || st2.total.errors)
-		fail_once("after 3 reads of 1000 B: requests %llu bytes %llu errors %llu",
-			  (unsigned long long)st2.total.requests, (unsigned long long)st2.total.bytes,
-			  (unsigned long long)st2.total.errors);
-	for (i = 0; i < st2.nroutines; i++)
-		if (!strcmp(st2.per_routine[i].name, st2.routine) &&
-		    st2.per_routine[i].c.requests != 3)
-			fail_once("per-routine %s requests %llu, want 3", st2.routine,
-				  (unsigned long long)st2.per_routine[i].c.requests);
-	check_end("RESET_STATS, then 3 reads counted (total and per routine)");
-
-	if ((e = xioctl(fd, _IO(CUSEZERO_IOC_MAGIC, 99), NULL)) != ENOTTY)
-		fail_once("_IO('Z', 99): %s, want ENOTTY", strerror(e));
-	if ((e = xioctl(fd, _IOR('Q', 1, int), buf)) != ENOTTY)
-		fail_once("_IOR('Q', 1, int): %s, want ENOTTY", strerror(e));
-	if ((e = xioctl(fd, CUSEZERO_IOC_GET_STATS, (void *)8)) != EFAULT)
-		fail_once("GET_STATS to address 8: %s, want EFAULT", strerror(e));
-	if ((e = xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, (void *)8)) != EFAULT)
-		fail_once("SET_ROUTINE from address 8: %s, want EFAULT", strerror(e));
-	check_end("unknown commands -> ENOTTY, bad user pointers -> EFAULT");
-
-	/* An unprivileged caller: settings -> EPERM, statistics and reads allowed. */
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		int bad = 0, cfd;
-		uint64_t c = 4096;
-
-		if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
-		    setresuid(65534, 65534, 65534))
-			_exit(100);
-		cfd = open(device, O_RDONLY | O_CLOEXEC);
-		if (cfd < 0)
-			_exit(101);
-		memset(&r, 0, sizeof(r));
-		snprintf(r.name, sizeof(r.name), "%s", orig.name);
-		a = (struct cusezero_align){ CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
-		bad |= (xioctl(cfd, CUSEZERO_IOC_SET_ROUTINE, &r) != EPERM) << 0;
-		bad |= (xioctl(cfd, CUSEZERO_IOC_SET_ALIGN, &a) != EPERM) << 1;
-		bad |= (xioctl(cfd, CUSEZERO_IOC_SET_CHUNK, &c) != EPERM) << 2;
-		bad |= (xioctl(cfd, CUSEZERO_IOC_RESET_STATS, NULL) != EPERM) << 3;
-		bad |= (xioctl(cfd, CUSEZERO_IOC_GET_STATS, &st2) != 0) << 4;
-		bad |= (xioctl(cfd, CUSEZERO_IOC_GET_ROUTINE, &r) != 0) << 5;
-		bad |= (read(cfd, buf, 4096) != 4096) << 6;
-		_exit(bad);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		fail_once("uid 65534 child: fork/wait failed");
-	else if (WEXITSTATUS(status) >= 100)
-		fail_once("uid 65534 child: %s", WEXITSTATUS(status) == 100 ? "setresuid failed"
-						  : "cannot open the device");
-	else if (WEXITSTATUS(status))
-		fail_once("uid 65534: wrong result mask %#x (bits: set_routine, set_align, "
-			  "set_chunk, reset want EPERM; get_stats, get_routine, read want success)",
-			  WEXITSTATUS(status));
-	check_end("uid 65534: SET_*/RESET -> EPERM; GET_*, stats and reads allowed");
-	close(fd);
-}
-
 #ifdef HAVE_LIBURING
 static void check_uring(void)
 {
@@ -452,7 +242,7 @@ static void check_uring(void)
 
 	e = io_uring_queue_init(16, &ring, 0);
 	if (e) {
-		printf("SKIP io_uring reads: io_uring_queue_init: %s\n", strerror(-e));
+		tap_skip("io_uring reads: io_uring_queue_init: %s", strerror(-e));
 		close(fd);
 		return;
 	}
@@ -518,7 +308,7 @@ static void check_uring(void)
 	 */
 	fd = open(device, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0) {
-		printf("SKIP O_DIRECT io_uring reads: open O_DIRECT: %s\n", strerror(errno));
+		tap_skip("O_DIRECT io_uring reads: open O_DIRECT: %s", strerror(errno));
 		return;
 	}
 	e = io_uring_queue_init(4, &ring, 0);
@@ -550,7 +340,7 @@ static void check_uring(void)
 #else
 static void check_uring(void)
 {
-	printf("SKIP io_uring reads: built without liburing\n");
+	tap_skip("io_uring reads: built without liburing");
 }
 #endif
 
@@ -609,7 +399,8 @@ static void check_stress(double seconds)
 		memset(&r, 0, sizeof(r));
 		snprintf(r.name, sizeof(r.name), "%s", st.per_routine[i].name);
 		xioctl(fd, CUSEZERO_IOC_SET_ROUTINE, &r);   /* EINVAL when unusable */
-		a = (struct cusezero_align){ (int32_t)((switches * 37) % 4096),
+		/* Multiples of ZERO_PLACE_ALIGN: every placement is a valid one. */
+		a = (struct cusezero_align){ (int32_t)((switches * 37 * ZERO_PLACE_ALIGN) % 4096),
 					      switches & 1 ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP };
 		if (switches % 3 == 2)
 			a.offset = CUSEZERO_ALIGN_NONE;
@@ -714,7 +505,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "io"))
 		check_io();
 	else if (!strcmp(argv[1], "ioctl"))
-		check_ioctl();
+		dc_check_ioctl(&(struct dc_dev){ .path = device, .label = "ioctl" });
 	else if (!strcmp(argv[1], "uring"))
 		check_uring();
 	else if (!strcmp(argv[1], "stress"))
@@ -725,5 +516,5 @@ int main(int argc, char **argv)
 		fprintf(stderr, "zdev_check: %s: unknown check\n", argv[1]);
 		return 2;
 	}
-	return total_failed ? 1 : 0;
+	return tap_done();
 }

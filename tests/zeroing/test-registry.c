@@ -129,6 +129,21 @@ int main(void)
 			       "x86 without ERMS/FSRM: default is rep_stos_alternative, got %s",
 			       def ? def->name : "NULL");
 	}
+#elif defined(__aarch64__)
+	/*
+	 * __arch_clear_user (arch/arm64/lib/clear_user.S, Linux 6.12) takes its
+	 * MOPS alternative when the CPU has FEAT_MOPS (ARM64_HAS_MOPS), which
+	 * user space sees as HWCAP2_MOPS.  The run under a CPU model without
+	 * MOPS (tests/zeroing/arm64-cpu-models.sh) covers the other side.
+	 */
+	if (zero_cpu()->mops)
+		tap_ok(def && !strcmp(def->name, "clear_user_arm64_mops"),
+		       "arm64 with HWCAP2_MOPS: default is clear_user_arm64_mops (as the kernel), got %s",
+		       def ? def->name : "NULL");
+	else
+		tap_ok(def && !strcmp(def->name, "clear_user_arm64_fixed"),
+		       "arm64 without HWCAP2_MOPS: default is clear_user_arm64_fixed, got %s",
+		       def ? def->name : "NULL");
 #endif
 
 	f = open_memstream(&help, &help_len);
