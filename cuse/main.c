@@ -67,7 +67,7 @@ static void cz_usage(FILE *out)
 "  --cpu N              pin the /dev/fuse loop thread(s) to CPU N (io_uring queue threads\n"
 "                       are pinned one per CPU anyway)\n"
 "  --colocate CPU|auto  run only: COMMAND and the daemon's serving threads on one CPU\n"
-"                       (--sched-idle --cpu CPU, COMMAND pinned there; auto: the CPU run\n"
+"                       (--cpu CPU, COMMAND pinned there; auto: the CPU run\n"
 "                       starts on): for single-threaded readers, no cross-CPU wake-up per read\n"
 "  --mode OCTAL         node / zero file mode, octal as for chmod (default 0666)\n"
 "  --owner USER --group GROUP   node owner, a name or a number (the owner may also\n"
@@ -164,9 +164,8 @@ static int cz_parse_cpu(const char *arg)
 static void cz_parse_colocate(const char *arg, bool run)
 {
 	if (!run)
-		cz_bad("--colocate", arg, "is an option of `cusezero run` (a daemon alone: --sched-idle --cpu N)");
+		cz_bad("--colocate", arg, "is an option of `cusezero run` (a daemon alone: --cpu N)");
 	cz_params.cpu = strcmp(arg, "auto") ? cz_parse_cpu(arg) : sched_getcpu();
-	cz_params.sched_idle = true;
 	cz_params.colocate = true;
 }
 

@@ -35,7 +35,7 @@ struct cz_params {
 	bool reply_writev;         /* --reply writev: /dev/fuse, /dev/cuse replies by writev */
 	unsigned poll_us;          /* --poll-us: busy-poll /dev/fuse, /dev/cuse before sleeping */
 	int cpu;                   /* --cpu N: pin the /dev/fuse loop thread(s); -1: not */
-	bool colocate;             /* run --colocate: COMMAND pinned to cpu too (with --sched-idle) */
+	bool colocate;             /* run --colocate: COMMAND pinned to cpu too */
 	bool foreground, debug, poison;
 	/* derived */
 	bool dropped;              /* privileges were dropped */

@@ -55,7 +55,7 @@ static void usage(FILE *f)
 "      --order ORDER      random (default; seeded), interleave (ABAB), sequential (AABB)\n"
 "      --seed N           seed of the random order and of the co-location CPUs (printed)\n"
 "      --colocate C       auto (default): with device variants, each session runs its\n"
-"                         daemons' serving threads (--sched-idle --cpu N) and every\n"
+"                         daemons' serving threads (--cpu N) and every\n"
 "                         benchmark process on one CPU N, rotating per session;\n"
 "                         N: always CPU N; off: let the scheduler place them\n"
 "      --in-device WHEN   auto (default: when every variant is a device variant), yes, no:\n"

@@ -10,14 +10,17 @@
  * (ABAB) or sequential (AAA BBB); the first W rounds are warm-ups.
  *
  * Co-location (default for experiments with device variants): in session
- * s every daemon serves on one CPU (`--sched-idle --cpu N`) and every
- * benchmark process is pinned to that CPU.  The CPU rotates over the CPUs
- * zab may use, from a seeded start, so a CPU's own speed is spread over all
- * variants alike.  Why: a reader and a daemon on different CPUs pay a
- * cross-CPU wake-up per request whose cost depends on where the scheduler
- * happens to put each fresh process -- a lottery that varies per daemon and
- * per run and buries a routine's effect.  On one CPU the kernel still does
- * all of its work (two context switches, the copy); only the lottery goes.
+ * s every daemon serves on one CPU (`--cpu N`) and every benchmark process
+ * is pinned to that CPU.  The CPU rotates over the CPUs zab may use, from a
+ * seeded start, so a CPU's own speed is spread over all variants alike.
+ * Why: a reader and a daemon on different CPUs pay a cross-CPU wake-up per
+ * request whose cost depends on where the scheduler happens to put each
+ * fresh process -- a lottery that varies per daemon and per run and buries
+ * a routine's effect.  On one CPU the kernel still does all of its work
+ * (two context switches, the copy); only the lottery goes.  Pinning both
+ * leaves the scheduler no other CPU to pick, so --sched-idle adds nothing
+ * here, and it would starve the daemon whenever anything else runs on that
+ * CPU (doc/DESIGN.md, "Co-location").
  *
  * In-device result classes: for a device variant, the daemon's counters are
  * read by ioctl just before and just after each run; the difference is
@@ -403,7 +406,6 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 #undef OPT
 	if (cpu >= 0) {
 		snprintf(cpus, sizeof(cpus), "%d", cpu);
-		args[n++] = (char *)"--sched-idle";
 		args[n++] = (char *)"--cpu";
 		args[n++] = cpus;
 	}

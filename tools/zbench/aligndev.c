@@ -11,8 +11,8 @@
  * in-device figure.
  *
  * --device new starts a private daemon (FUSE front end in a temporary
- * directory) co-located with zbench on one CPU (`--sched-idle --cpu N`,
- * zbench pinned to N: no cross-CPU wake-up per read), and stops it at the
+ * directory) co-located with zbench on one CPU (`--cpu N`, zbench pinned
+ * to N: no cross-CPU wake-up per read), and stops it at the
  * end or on any error; a daemon that dies is reported in one line and its
  * mount removed.  An existing device gets its settings back at the end.
  */
@@ -93,7 +93,7 @@ static int start_own(struct align_dev *d, const struct align_params *ap)
 	char pidfile[PATH_MAX];
 	const char *td = getenv("TMPDIR");
 	char *args[] = { cz, (char *)"--routine", (char *)ap->r->name, (char *)"--chunk", chunk,
-			 (char *)"--sched-idle", (char *)"--cpu", cpu };
+			 (char *)"--cpu", cpu };
 	cpu_set_t set;
 	int ret;
 
