@@ -26,7 +26,7 @@ failed=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $1"; }
 
-if [ -d .git ] && command -v git >/dev/null 2>&1; then
+if { [ -d .git ] || [ -f .git ]; } && command -v git >/dev/null 2>&1; then
 	files=$(git ls-files)
 else
 	files=$(find . -type f ! -path './build*' ! -name '*.o' | sed 's|^\./||' | sort)
