@@ -19,7 +19,7 @@
 # Where the tests run: under qemu-aarch64 (user mode) on this host, except
 # those that drive the device or io_uring, which qemu-user cannot carry
 # (unknown ioctls -> ENOTTY, no io_uring): they run inside the arm64 VM of
-# tests/vm/test-cuse-vm.sh, booted once, after its CUSE checks.
+# tests/vm/cuse-vm.sh, booted once, after its CUSE checks.
 #
 # How arm64 binaries run, in order of preference (the mode is printed):
 #   binfmt        binfmt_misc runs them transparently (qemu-user-binfmt);
@@ -144,14 +144,14 @@ make -j"$jobs" >make.out 2>&1 || { cat make.out; die "cross build failed"; }
 # --- which tests run where -------------------------------------------------------
 # qemu-user forwards only the ioctls it knows (ENOTTY for cusezero's) and has
 # no io_uring (ENOSYS), so the tests that drive the device or io_uring run in
-# the arm64 VM instead (tests/vm/test-cuse-vm.sh, with a real arm64 kernel):
+# the arm64 VM instead (tests/vm/cuse-vm.sh, with a real arm64 kernel):
 # every test script naming the device's programs or the device test helpers.
 all_tests=$(printf 'print-tests:\n\t@:$(info $(TESTS))\n' | make -s -f Makefile -f - print-tests)
 host_tests= CZ_VM_DEVICE_TESTS=
 for t in $all_tests; do
 	case $t in
 	*.sh)	if [ "$(uname -m)" != aarch64 ] &&
-		   grep -qE 'CUSEZERO|ZLOAD|ZEROCTL|zdev_check|tests/cuse/' "$src/$t"; then
+		   grep -qE 'CUSEZERO|ZLOAD|ZEROCTL|zdev-check|tests/cuse/' "$src/$t"; then
 			CZ_VM_DEVICE_TESTS="$CZ_VM_DEVICE_TESTS $t"
 			continue
 		fi ;;
@@ -163,8 +163,8 @@ export CZ_VM_DEVICE_TESTS
 # a TCG guest next to the qemu-user tests takes three times as long.
 vm_test=
 if [ -n "$CZ_VM_DEVICE_TESTS" ]; then
-	echo "test-arm64: in the arm64 VM (tests/vm/test-cuse-vm.sh):$CZ_VM_DEVICE_TESTS"
-	vm_test=tests/vm/test-cuse-vm.sh
+	echo "test-arm64: in the arm64 VM (tests/vm/cuse-vm.sh):$CZ_VM_DEVICE_TESTS"
+	vm_test=tests/vm/cuse-vm.sh
 	host_tests=$(printf '%s\n' $host_tests | grep -vx "$vm_test" | tr '\n' ' ')
 fi
 # run_vm_test [MAKE ARGS]: the VM test alone, with room for its one boot.

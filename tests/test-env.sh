@@ -5,7 +5,7 @@
 # /lib, which scripts/setup installs with the arm64 libraries) where present,
 # else the cross sysroot through QEMU_LD_PREFIX.  Multiarch first: under
 # qemu-aarch64 10.0 with a QEMU_LD_PREFIX, a forked child spins forever (seen
-# in every test that forks: zab, test-fault, the daemon's background start).
+# in every test that forks: zab, fault, the daemon's background start).
 if [ "$ZERO_ARCH" = aarch64 ] && [ "$(uname -m)" != aarch64 ] &&
    [ ! -e /lib/ld-linux-aarch64.so.1 ]; then
 	QEMU_LD_PREFIX=${QEMU_LD_PREFIX:-/usr/aarch64-linux-gnu}

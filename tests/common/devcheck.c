@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * dc_check_ioctl(): every command of cuse/cusezero.h on a running cusezero,
- * shared by tests/cuse/zdev_check.c (FUSE on the host) and tests/vm/vmcheck.c
+ * shared by tests/cuse/zdev-check.c (FUSE on the host) and tests/vm/vmcheck.c
  * (CUSE in the x86-64 and arm64 VMs).  One TAP line per assertion; a failure
  * names the command, the value sent and what came back.
  *

@@ -207,7 +207,7 @@ if command -v setpriv >/dev/null; then
 	ok "uid 65534: zeroctl --stats works" -- sh -c "setpriv --reuid 65534 --regid 65534 --clear-groups '$ZEROCTL' '$Z' --stats | grep -q requests"
 	ok "uid 65534: reads work" -- sh -c "[ \$(setpriv --reuid 65534 --regid 65534 --clear-groups head -c 5000 '$Z' | wc -c) -eq 5000 ]"
 else
-	skip "uid 65534 checks: no setpriv (util-linux); zdev_check ioctl covers EPERM"
+	skip "uid 65534 checks: no setpriv (util-linux); zdev-check ioctl covers EPERM"
 fi
 ok "SIGTERM stops it" -- cz_stop c
 done_testing

@@ -70,10 +70,10 @@ cz_stop() {
 	rm -f "$CZ_TMP/$1.pid"
 }
 
-# cz_check CHECK DEVICE [ARGS]: run zdev_check, its TAP lines renumbered into ours.
+# cz_check CHECK DEVICE [ARGS]: run zdev-check, its TAP lines renumbered into ours.
 cz_check() {
 	out=$CZ_TMP/check.out
-	"$top_builddir/tests/cuse/zdev_check" "$@" >"$out" 2>"$CZ_TMP/check.err"
+	"$top_builddir/tests/cuse/zdev-check" "$@" >"$out" 2>"$CZ_TMP/check.err"
 	st=$?
 	nfail=0
 	while IFS= read -r line; do
@@ -87,7 +87,7 @@ cz_check() {
 	done <"$out"
 	sed 's/^/# stderr: /' "$CZ_TMP/check.err"
 	if [ "$st" -ne 0 ] && [ "$nfail" -eq 0 ]; then
-		fail "zdev_check $1 exited with status $st"
+		fail "zdev-check $1 exited with status $st"
 	fi
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vmcheck: functional checks of cusezero as a real CUSE device, run inside the
- * VM booted by test-cuse-vm.sh (statically linked, PID 1 is busybox sh).
+ * VM booted by cuse-vm.sh (statically linked, PID 1 is busybox sh).
  *
  *     vmcheck DAEMON
  *     vmcheck --in-run STATUS   (COMMAND of `cusezero run`, see check_run())
@@ -940,7 +940,7 @@ int main(int argc, char **argv)
 		tap_diag("routines usable in the VM (%zu of %zu):%s", nrt, zero_nroutines, names);
 	}
 #if defined(__aarch64__)
-	/* test-cuse-vm.sh boots -cpu max with a kernel >= 6.5: the MOPS routines must run here. */
+	/* cuse-vm.sh boots -cpu max with a kernel >= 6.5: the MOPS routines must run here. */
 	tap_ok(zero_cpu()->mops, "arm64 VM: HWCAP2_MOPS set, the MOPS routines are among those checked");
 #endif
 

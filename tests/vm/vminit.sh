@@ -1,7 +1,7 @@
 #!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# /init of the initramfs built by test-cuse-vm.sh (runs as PID 1 in the VM).
+# /init of the initramfs built by cuse-vm.sh (runs as PID 1 in the VM).
 # Mounts devtmpfs, loads the modules listed in /lib/modules/order (fuse.ko
 # then cuse.ko, dependencies first), runs the static checker, then the device
 # test scripts listed in /etc/cz-device-tests if any, and powers off.
@@ -43,7 +43,7 @@ if [ "$rc" != 0 ]; then
 	say "# vm: checker exit status ${rc:-none}; last kernel messages:"
 	dmesg | sed -n '/Run \/init/,$p' | tail -n 25 | while IFS= read -r l; do say "# dmesg: $l"; done
 fi
-# Device test scripts (a build foreign to the host: see test-cuse-vm.sh),
+# Device test scripts (a build foreign to the host: see cuse-vm.sh),
 # run as automake would: from the build directory, with its environment.
 # Each is framed by "@T NAME" and "@E NAME STATUS" for the host's relay.
 if [ -s /etc/cz-device-tests ]; then

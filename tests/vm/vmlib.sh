@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by test-cuse-vm.sh: what differs between the x86-64 and the arm64
+# Sourced by cuse-vm.sh: what differs between the x86-64 and the arm64
 # VM, the kernel and module lookup, the device-test payload of the
 # initramfs, and the relay of the VM's TAP to the host.
 

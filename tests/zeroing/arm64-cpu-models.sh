@@ -18,7 +18,7 @@ if ! command -v qemu-aarch64 >/dev/null 2>&1; then
 	skip_all "qemu-aarch64 not installed (apt-get install -t bookworm-backports qemu-user)"
 fi
 dir=$top_builddir/tests/zeroing
-if grep -q __asan_init "$dir/test-routines" 2>/dev/null; then
+if grep -q __asan_init "$dir/routines" 2>/dev/null; then
 	skip_all "ASan build: qemu-aarch64 cannot host ASan's shadow memory"
 fi
 out=$(mktemp) || exit 1
@@ -36,12 +36,12 @@ run() {
 }
 
 # -cpu max: does this QEMU emulate FEAT_MOPS?
-run max test-registry
+run max registry
 if grep -q '^ok .* with HWCAP2_MOPS: default is clear_user_arm64_mops' "$out"; then
 	pass "-cpu max: HWCAP2_MOPS set, default is clear_user_arm64_mops"
-	run max test-routines
+	run max routines
 	n=$(grep -c '# SKIP' "$out")
-	ok "-cpu max: test-routines skipped no routine ($n skips)" -- [ "$n" -eq 0 ]
+	ok "-cpu max: routines skipped no routine ($n skips)" -- [ "$n" -eq 0 ]
 	for r in $mops; do
 		ok "-cpu max: $r ran the exhaustive sweep" -- grep -q "^ok [0-9]* - $r[: ]" "$out"
 	done
@@ -53,14 +53,14 @@ fi
 
 # -cpu cortex-a57 (Armv8.0): no MOPS.
 cpu=cortex-a57
-run $cpu test-registry
+run $cpu registry
 ok "$cpu: default is clear_user_arm64_fixed" -- \
 	grep -q '^ok .* without HWCAP2_MOPS: default is clear_user_arm64_fixed' "$out"
-run $cpu test-routines
+run $cpu routines
 for r in $mops; do
 	ok "$cpu: $r is a visible SKIP" -- grep -q "^ok [0-9]* # SKIP $r: no FEAT_MOPS" "$out"
 done
 n=$(grep -c '# SKIP' "$out")
 ok "$cpu: only the MOPS routines are skipped (2 lines each: 6, got $n)" -- [ "$n" -eq 6 ]
-run $cpu test-placement
+run $cpu placement
 done_testing

@@ -12,14 +12,14 @@
 command -v qemu-x86_64 >/dev/null 2>&1 || skip_all "qemu-x86_64 not installed (apt-get install qemu-user)"
 dir=$top_builddir/tests/zeroing
 # ASan reserves terabytes of shadow address space, which qemu-user cannot map.
-if grep -q __asan_init "$dir/test-routines" 2>/dev/null; then
+if grep -q __asan_init "$dir/routines" 2>/dev/null; then
 	skip_all "ASan build: qemu-x86_64 cannot host ASan's shadow memory"
 fi
 cpu=Westmere
 out=$(mktemp) || exit 1
 trap 'rm -f "$out"' EXIT
 
-for t in test-registry test-routines test-fault test-placement; do
+for t in registry routines fault placement; do
 	qemu-x86_64 -cpu $cpu "$dir/$t" >"$out" 2>/dev/null
 	rc=$?
 	bad=$(grep -m 1 '^not ok\|^Bail out' "$out")
@@ -29,10 +29,10 @@ for t in test-registry test-routines test-fault test-placement; do
 		fail "$t under qemu-x86_64 -cpu $cpu: exit $rc${bad:+, first failure: $bad}"
 	fi
 	case $t in
-	test-registry)
+	registry)
 		ok "$cpu: default routine is rep_stos_alternative" -- \
 			grep -q '^ok .* default is rep_stos_alternative' "$out" ;;
-	test-routines)
+	routines)
 		for r in avx2 avx512; do
 			ok "$cpu: $r is a visible SKIP" -- grep -q "^ok [0-9]* # SKIP $r: " "$out"
 		done ;;

@@ -4,7 +4,7 @@
  * FUSE file alike (the host tests run it; the VM checker shares its ioctl
  * checks through tests/common/devcheck.c):
  *
- *     zdev_check io|ioctl|uring|stress|killed DEVICE [SECONDS]
+ *     zdev-check io|ioctl|uring|stress|killed DEVICE [SECONDS]
  *
  * Prints TAP lines, "ok N - what" or "not ok N - what: step value" (the first
  * failure inside a check is the detail), and its plan last; tests/cuse/lib.sh
@@ -77,7 +77,7 @@ static int open_dev(int flags)
 	int fd = open(device, flags | O_CLOEXEC);
 
 	if (fd < 0) {
-		fprintf(stderr, "zdev_check: open %s: %s\n", device, strerror(errno));
+		fprintf(stderr, "zdev-check: open %s: %s\n", device, strerror(errno));
 		exit(1);
 	}
 	return fd;
@@ -113,7 +113,7 @@ static unsigned char *big_buffer(size_t len)
 	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 	if (p == MAP_FAILED) {
-		perror("zdev_check: mmap");
+		perror("zdev-check: mmap");
 		exit(1);
 	}
 	return p;
@@ -497,7 +497,7 @@ static void check_killed(void)
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: zdev_check io|ioctl|uring|stress|killed DEVICE [SECONDS]\n");
+		fprintf(stderr, "usage: zdev-check io|ioctl|uring|stress|killed DEVICE [SECONDS]\n");
 		return 2;
 	}
 	device = argv[2];
@@ -513,7 +513,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(argv[1], "killed"))
 		check_killed();
 	else {
-		fprintf(stderr, "zdev_check: %s: unknown check\n", argv[1]);
+		fprintf(stderr, "zdev-check: %s: unknown check\n", argv[1]);
 		return 2;
 	}
 	return tap_done();

@@ -7,7 +7,7 @@
  *   - the copied bytes equal the original code,
  *   - it clears correctly (sizes 0..72, around 128/256/4096, 100 KiB, at
  *     misalignments 0 and 5; canaries and return value checked as in
- *     test-routines),
+ *     routines),
  *   - for ZERO_F_CLEAR_USER routines, a partial fault inside the copy is
  *     recovered and returns exactly what the original returns.
  * Errors: offset 4096 -> -EINVAL; a non-relocatable routine -> -ENOTSUP.

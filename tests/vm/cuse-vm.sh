@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# test-cuse-vm.sh: the cusezero daemon as a REAL CUSE device in a REAL kernel
+# cuse-vm.sh: the cusezero daemon as a REAL CUSE device in a REAL kernel
 # of the architecture it was built for: x86-64 (Debian's amd64 kernel under
 # qemu-system-x86_64) or arm64 (Debian's arm64 kernel under
 # qemu-system-aarch64 -M virt -cpu max), both TCG, one boot each.
@@ -20,7 +20,7 @@
 # stream (device test results prefixed with the script's name).
 #
 # Run by `make check` or by hand from the build directory:
-#     tests/vm/test-cuse-vm.sh              (or: sh /path/to/src/tests/vm/test-cuse-vm.sh)
+#     tests/vm/cuse-vm.sh              (or: sh /path/to/src/tests/vm/cuse-vm.sh)
 # Environment (all optional):
 #     top_builddir   build directory (default: .)
 #     ZERO_ARCH      architecture of the build: x86_64 or aarch64 (default: uname -m)
@@ -36,7 +36,7 @@
 #     CZ_VM_SMP      virtual CPUs (default 1; 2 with device tests, which pin to CPU 1)
 #     CZ_VM_DEVICE_TESTS  device test scripts (paths under $top_srcdir) to run in the VM
 #                    as well; scripts/test-arm64.sh sets it for the arm64 cross build
-#     CZ_VM_LOG      console log      (default $top_builddir/tests/vm/test-cuse-vm.console)
+#     CZ_VM_LOG      console log      (default $top_builddir/tests/vm/cuse-vm.console)
 #     CZ_VM_KEEP=1   keep the work directory (initramfs tree) and print its path
 # Needs: x86-64: qemu-system-x86, linux-image-amd64, busybox-static, cpio;
 # arm64: qemu-system-arm and the kernel, modules and busybox that
@@ -55,7 +55,7 @@ daemon=${CZ_VM_DAEMON:-$top_builddir/tests/vm/cusezero-static}
 checker=${CZ_VM_CHECK:-$top_builddir/tests/vm/vmcheck}
 vminit=${CZ_VM_INIT:-$here/vminit.sh}
 devtests=${CZ_VM_DEVICE_TESTS:-}
-log=${CZ_VM_LOG:-$top_builddir/tests/vm/test-cuse-vm.console}
+log=${CZ_VM_LOG:-$top_builddir/tests/vm/cuse-vm.console}
 if [ -n "$devtests" ]; then smp=${CZ_VM_SMP:-2} tmo=${CZ_VM_TIMEOUT:-540}
 else smp=${CZ_VM_SMP:-1} tmo=${CZ_VM_TIMEOUT:-150}; fi
 
