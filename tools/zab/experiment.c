@@ -24,6 +24,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "zab.h"
 #include "util.h"
 
@@ -256,11 +257,11 @@ static struct zab_bench *new_bench(struct zab_experiment *e, const char *name, c
 
 	for (i = 0; i < e->nbench; i++)
 		if (!strcmp(e->bench[i].name, name)) {
-			fprintf(stderr, "zab: %s: benchmark '%s' defined twice\n", where, name);
+			cz_err("%s: benchmark '%s' defined twice", where, name);
 			return NULL;
 		}
 	if (e->nbench == ZAB_MAX_ITEMS) {
-		fprintf(stderr, "zab: %s: more than %d benchmarks\n", where, ZAB_MAX_ITEMS);
+		cz_err("%s: more than %d benchmarks", where, ZAB_MAX_ITEMS);
 		return NULL;
 	}
 	b = &e->bench[e->nbench++];
@@ -275,7 +276,7 @@ static struct zab_variant *new_variant(struct zab_experiment *e, const char *nam
 	struct zab_variant *v;
 
 	if (e->nvar == ZAB_MAX_ITEMS) {
-		fprintf(stderr, "zab: %s: more than %d variants\n", where, ZAB_MAX_ITEMS);
+		cz_err("%s: more than %d variants", where, ZAB_MAX_ITEMS);
 		return NULL;
 	}
 	v = &e->var[e->nvar++];
@@ -311,7 +312,7 @@ static int loader_key_once(struct loader *ld, const char *k)
 
 	for (i = from; i < to; i++)
 		if (!strcmp(ld->keys[i], k)) {
-			fprintf(stderr, "zab: %s: key '%s' given twice in %s (first at line %d)\n",
+			cz_err("%s: key '%s' given twice in %s (first at line %d)",
 				ld->where, k, ld->secname, ld->keyline[i]);
 			return -1;
 		}
@@ -331,7 +332,7 @@ static int loader_section(struct loader *ld, char *s)
 	char *end = strchr(s, ']'), *k, *val;
 
 	if (!end || end[1]) {
-		fprintf(stderr, "zab: %s: bad section header '%s' (expected [NAME])\n", ld->where, s);
+		cz_err("%s: bad section header '%s' (expected [NAME])", ld->where, s);
 		return -1;
 	}
 	*end = 0;
@@ -347,7 +348,7 @@ static int loader_section(struct loader *ld, char *s)
 	if (k)
 		*k = 0;
 	if (!val || !valid_name(val)) {
-		fprintf(stderr, "zab: %s: bad section %s (expected [experiment], [benchmark NAME] or [variant NAME]; names without []=,:{}\")\n",
+		cz_err("%s: bad section %s (expected [experiment], [benchmark NAME] or [variant NAME]; names without []=,:{}\")",
 			ld->where, ld->secname);
 		return -1;
 	}
@@ -361,7 +362,7 @@ static int loader_section(struct loader *ld, char *s)
 		ld->v = new_variant(ld->e, val, ld->where);
 		return ld->v ? 0 : -1;
 	}
-	fprintf(stderr, "zab: %s: unknown section kind '%s' (expected experiment, benchmark or variant)\n",
+	cz_err("%s: unknown section kind '%s' (expected experiment, benchmark or variant)",
 		ld->where, s);
 	return -1;
 }
@@ -373,7 +374,7 @@ static int loader_key(struct loader *ld, char *s)
 	int ret = 0;
 
 	if (!eq) {
-		fprintf(stderr, "zab: %s: expected KEY = VALUE, got '%s'\n", ld->where, s);
+		cz_err("%s: expected KEY = VALUE, got '%s'", ld->where, s);
 		return -1;
 	}
 	*eq = 0;
@@ -381,7 +382,7 @@ static int loader_key(struct loader *ld, char *s)
 	val = trim(eq + 1);
 	switch (ld->sect) {
 	case NONE:
-		fprintf(stderr, "zab: %s: key '%s' before any [section]\n", ld->where, k);
+		cz_err("%s: key '%s' before any [section]", ld->where, k);
 		return -1;
 	case EXP:
 		ret = experiment_key(ld->e, k, val);
@@ -402,11 +403,11 @@ static int loader_key(struct loader *ld, char *s)
 		break;
 	}
 	if (ret == -ENOENT) {
-		fprintf(stderr, "zab: %s: unknown key '%s' in %s\n", ld->where, k, ld->secname);
+		cz_err("%s: unknown key '%s' in %s", ld->where, k, ld->secname);
 		return -1;
 	}
 	if (ret) {
-		fprintf(stderr, "zab: %s: bad value '%s' for '%s' in %s\n", ld->where, val, k,
+		cz_err("%s: bad value '%s' for '%s' in %s", ld->where, val, k,
 			ld->secname);
 		return -1;
 	}
@@ -431,7 +432,7 @@ static int loader_directory(const char *path)
 	}
 	if (d)
 		closedir(d);
-	fprintf(stderr, "zab: %s: is a directory, not an experiment file%s%s%s\n", path,
+	cz_err("%s: is a directory, not an experiment file%s%s%s", path,
 		n ? " (files in it: " : "", names, n ? ")" : "");
 	return -EISDIR;
 }
@@ -449,7 +450,7 @@ int zab_experiment_load(struct zab_experiment *e, const char *path)
 		return loader_directory(path);
 	f = fopen(path, "r");
 	if (!f) {
-		fprintf(stderr, "zab: %s: %s\n", path, strerror(errno));
+		cz_err("%s: %s", path, strerror(errno));
 		return -errno;
 	}
 	free(e->file);
@@ -477,12 +478,12 @@ int zab_bench_spec(struct zab_experiment *e, const char *spec)
 	char *name;
 
 	if (!eq || eq == spec || !eq[1]) {
-		fprintf(stderr, "zab: --bench '%s': expected NAME=COMMAND\n", spec);
+		cz_err("--bench '%s': expected NAME=COMMAND", spec);
 		return -EINVAL;
 	}
 	name = zab_xasprintf("%.*s", (int)(eq - spec), spec);
 	if (!valid_name(name)) {
-		fprintf(stderr, "zab: --bench '%s': bad name '%s'\n", spec, name);
+		cz_err("--bench '%s': bad name '%s'", spec, name);
 		free(name);
 		return -EINVAL;
 	}
@@ -513,7 +514,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 
 	name = colon ? zab_xasprintf("%.*s", (int)(colon - spec), spec) : zab_xstrdup(spec);
 	if (!valid_name(name)) {
-		fprintf(stderr, "zab: --variant '%s': bad name '%s' (expected NAME[:KEY=VALUE,...])\n",
+		cz_err("--variant '%s': bad name '%s' (expected NAME[:KEY=VALUE,...])",
 			spec, name);
 		free(name);
 		return -EINVAL;
@@ -528,7 +529,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 	for (item = rest; item && !ret; item = next) {
 		eq = strchr(item, '=');
 		if (!eq) {
-			fprintf(stderr, "zab: --variant '%s': expected KEY=VALUE, got '%s'\n", spec, item);
+			cz_err("--variant '%s': expected KEY=VALUE, got '%s'", spec, item);
 			ret = -EINVAL;
 			break;
 		}
@@ -542,10 +543,10 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 		if (ret == -ENOENT && env_like(key))
 			ret = kv_set(v->env, &v->nenv, key, eq + 1);
 		if (ret == -ENOENT)
-			fprintf(stderr, "zab: --variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args cmd env.X var.X, or an UPPER_CASE environment variable)\n",
+			cz_err("--variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args cmd env.X var.X, or an UPPER_CASE environment variable)",
 				spec, key);
 		else if (ret)
-			fprintf(stderr, "zab: --variant '%s': bad value '%s' for '%s'\n", spec, eq + 1, key);
+			cz_err("--variant '%s': bad value '%s' for '%s'", spec, eq + 1, key);
 	}
 	free(rest);
 	return ret ? -EINVAL : 0;
@@ -628,24 +629,24 @@ int zab_experiment_check(struct zab_experiment *e)
 	for (v = 0; v < e->nvar; v++)
 		for (i = 0; i < v; i++)
 			if (!strcmp(e->var[i].name, e->var[v].name)) {
-				fprintf(stderr, "zab: %s: variant '%s' defined twice (first at %s)\n",
+				cz_err("%s: variant '%s' defined twice (first at %s)",
 					e->var[v].where, e->var[v].name, e->var[i].where);
 				return -EINVAL;
 			}
 
 	if (!e->nbench) {
-		fprintf(stderr, "zab: %s: no benchmark (give --bench NAME=CMD or a [benchmark NAME] section)\n",
+		cz_err("%s: no benchmark (give --bench NAME=CMD or a [benchmark NAME] section)",
 			e->file ? e->file : "command line");
 		return -EINVAL;
 	}
 	if (e->nvar < 2) {
-		fprintf(stderr, "zab: %s: need at least two variants to compare (got %zu)\n",
+		cz_err("%s: need at least two variants to compare (got %zu)",
 			e->file ? e->file : "command line", e->nvar);
 		return -EINVAL;
 	}
 	for (b = 0; b < e->nbench; b++)
 		if (!e->bench[b].cmd) {
-			fprintf(stderr, "zab: %s: benchmark '%s' has no cmd=\n", e->bench[b].where,
+			cz_err("%s: benchmark '%s' has no cmd=", e->bench[b].where,
 				e->bench[b].name);
 			return -EINVAL;
 		}
@@ -653,7 +654,7 @@ int zab_experiment_check(struct zab_experiment *e)
 		for (v = 0; v < e->nvar && strcmp(e->var[v].name, e->base); v++)
 			;
 		if (v == e->nvar) {
-			fprintf(stderr, "zab: %s: base variant '%s' is not defined\n",
+			cz_err("%s: base variant '%s' is not defined",
 				e->file ? e->file : "--base", e->base);
 			return -EINVAL;
 		}
@@ -671,7 +672,7 @@ int zab_experiment_check(struct zab_experiment *e)
 			cmd = e->var[v].cmd ? e->var[v].cmd : e->bench[b].cmd;
 			s = zab_expand(cmd, kv, n, &bad);
 			if (!s) {
-				fprintf(stderr, "zab: %s: unknown variable {%s} in command '%s' (variant '%s'; define var.%s=)\n",
+				cz_err("%s: unknown variable {%s} in command '%s' (variant '%s'; define var.%s=)",
 					e->var[v].cmd ? e->var[v].where : e->bench[b].where, bad, cmd,
 					e->var[v].name, bad);
 				free(bad);
@@ -681,7 +682,7 @@ int zab_experiment_check(struct zab_experiment *e)
 			if (e->var[v].cmd) {
 				s = zab_expand(e->bench[b].cmd, kv, n, &bad);
 				if (!s) {
-					fprintf(stderr, "zab: %s: unknown variable {%s} in command '%s'\n",
+					cz_err("%s: unknown variable {%s} in command '%s'",
 						e->bench[b].where, bad, e->bench[b].cmd);
 					free(bad);
 					return -EINVAL;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "cli.h"
 #include "zab.h"
 #include "util.h"
 #include "zeroing.h"
@@ -21,7 +22,7 @@ void *zab_xmalloc(size_t n)
 	void *p = calloc(1, n ? n : 1);
 
 	if (!p) {
-		fprintf(stderr, "zab: out of memory\n");
+		cz_err("out of memory");
 		exit(2);
 	}
 	return p;
@@ -31,7 +32,7 @@ void *zab_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p) {
-		fprintf(stderr, "zab: out of memory\n");
+		cz_err("out of memory");
 		exit(2);
 	}
 	return p;
@@ -721,7 +722,7 @@ struct zj *zab_result_json(const struct zab_result *r, const struct zab_experime
 
 static int bad_doc(const char *file, const char *what)
 {
-	fprintf(stderr, "zab: %s: not a zab result: %s\n", file, what);
+	cz_err("%s: not a zab result: %s", file, what);
 	return -EINVAL;
 }
 

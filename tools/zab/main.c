@@ -20,7 +20,7 @@ static int style_option(const char *arg, enum zab_style *st)
 {
 	if (!zab_style_parse(arg, st))
 		return 0;
-	fprintf(stderr, "zab: --style '%s': expected box, grid, plain, markdown or detail\n", arg);
+	cz_err("--style '%s': expected box, grid, plain, markdown or detail", arg);
 	return -1;
 }
 
@@ -140,7 +140,7 @@ static int out_open(struct out_file *of)
 	else if (errno == EEXIST)
 		fd = open(of->path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || !(of->f = fdopen(fd, "w"))) {
-		fprintf(stderr, "zab: %s %s: %s\n", of->opt, of->path, strerror(errno));
+		cz_err("%s %s: %s", of->opt, of->path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -214,7 +214,7 @@ static int out_write(struct out_file *of, const struct out_what *w, const struct
 	if (ftruncate(fileno(of->f), 0) == 0)
 		write_one(of, of->f, w, oo);
 	if (ferror(of->f) | fclose(of->f)) {
-		fprintf(stderr, "zab: %s %s: %s\n", of->opt, of->path, strerror(errno));
+		cz_err("%s %s: %s", of->opt, of->path, strerror(errno));
 		ret = -1;
 	}
 	of->f = NULL;
@@ -244,7 +244,7 @@ static int parse_count(const char *opt, const char *s, unsigned min, unsigned *o
 	uint64_t v;
 
 	if (cz_parse_u64(s, min, 1000000, &v)) {
-		fprintf(stderr, "zab: %s '%s': expected a number >= %u\n", opt, s, min);
+		cz_err("%s '%s': expected a number >= %u", opt, s, min);
 		return -EINVAL;
 	}
 	*out = (unsigned)v;
@@ -347,7 +347,7 @@ struct run_cli {
 static int bench_option(struct run_cli *cli, int c, const char *arg)
 {
 	if (!cli->nb) {
-		fprintf(stderr, "zab: --%s must follow a --bench\n",
+		cz_err("--%s must follow a --bench",
 			c == OPT_UNIT ? "unit" : c == OPT_LOWER ? "lower" : "group");
 		return -1;
 	}
@@ -383,19 +383,19 @@ static int setting_option(struct run_cli *cli, int c, const char *arg)
 		cli->has_order = true;
 		if (!zab_order_parse(arg, &cli->order))
 			return 0;
-		fprintf(stderr, "zab: --order '%s': expected random, interleave or sequential\n", arg);
+		cz_err("--order '%s': expected random, interleave or sequential", arg);
 		return -1;
 	case OPT_COLOCATE:
 		cli->has_coloc = true;
 		if (!zab_colocate_parse(arg, &cli->colocate))
 			return 0;
-		fprintf(stderr, "zab: --colocate '%s': expected auto, off or a CPU number\n", arg);
+		cz_err("--colocate '%s': expected auto, off or a CPU number", arg);
 		return -1;
 	case OPT_INDEV:
 		cli->has_indev = true;
 		if (!zab_indev_parse(arg, &cli->in_device))
 			return 0;
-		fprintf(stderr, "zab: --in-device '%s': expected auto, yes or no\n", arg);
+		cz_err("--in-device '%s': expected auto, yes or no", arg);
 		return -1;
 	}
 	return -1;
@@ -416,7 +416,7 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 	case 'b':
 	case 'v':
 		if ((c == 'b' ? cli->nb : cli->nv) == ZAB_MAX_ITEMS) {
-			fprintf(stderr, "zab: more than %d --%s options\n", ZAB_MAX_ITEMS,
+			cz_err("more than %d --%s options", ZAB_MAX_ITEMS,
 				c == 'b' ? "bench" : "variant");
 			return -1;
 		}
@@ -431,7 +431,7 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		return bench_option(cli, c, optarg);
 	case OPT_VAR:
 		if (cli->nvars == ZAB_MAX_ITEMS || !strchr(optarg, '=')) {
-			fprintf(stderr, "zab: --var '%s': expected NAME=VALUE\n", optarg);
+			cz_err("--var '%s': expected NAME=VALUE", optarg);
 			return -1;
 		}
 		cli->vars[cli->nvars++] = optarg;
@@ -441,7 +441,7 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		return setting_option(cli, c, optarg) ? -1 : 0;
 	case OPT_SEED:
 		if (cz_parse_u64(optarg, 0, (1ull << 53) - 1, &u)) {
-			fprintf(stderr, "zab: --seed '%s': expected a number below 2^53\n", optarg);
+			cz_err("--seed '%s': expected a number below 2^53", optarg);
 			return -1;
 		}
 		ro->seed = u;
@@ -487,7 +487,7 @@ static int run_parse(int argc, char **argv, struct run_cli *cli, struct zab_run_
 	}
 	if (optind < argc) {
 		if (cli->file || optind + 1 < argc) {
-			fprintf(stderr, "zab: run: unexpected argument '%s'\n",
+			cz_err("run: unexpected argument '%s'",
 				argv[cli->file ? optind : optind + 1]);
 			return -1;
 		}
@@ -514,7 +514,7 @@ static int apply_var(struct zab_experiment *e, const char *spec)
 			return 0;
 		}
 	if (e->nvars == ZAB_MAX_ITEMS) {
-		fprintf(stderr, "zab: --var '%s': more than %d variables\n", spec, ZAB_MAX_ITEMS);
+		cz_err("--var '%s': more than %d variables", spec, ZAB_MAX_ITEMS);
 		return -1;
 	}
 	e->vars[e->nvars].key = zab_xasprintf("%.*s", (int)(eq - spec), spec);
@@ -634,7 +634,7 @@ static int result_init(struct zab_result *r, const struct zab_experiment *e, con
 
 static void announce(const struct zab_result *r, const struct zab_experiment *e, uint64_t seed)
 {
-	fprintf(stderr, "zab: %s: %zu benchmark%s x %zu variants, %u session%s x (%u warm-up%s + %u repeat%s) = %zu runs; order %s, seed %llu (replay: --seed %llu)\n",
+	cz_err("%s: %zu benchmark%s x %zu variants, %u session%s x (%u warm-up%s + %u repeat%s) = %zu runs; order %s, seed %llu (replay: --seed %llu)",
 		r->title, e->nbench, e->nbench == 1 ? "" : "s", e->nvar, e->sessions,
 		e->sessions == 1 ? "" : "s", e->warmups, e->warmups == 1 ? "" : "s", e->repeats,
 		e->repeats == 1 ? "" : "s",
@@ -700,7 +700,7 @@ static struct zj *load_json(const char *path)
 	int line = 0;
 
 	if (!f) {
-		fprintf(stderr, "zab: %s: %s\n", path, strerror(errno));
+		cz_err("%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	do {
@@ -714,7 +714,7 @@ static struct zj *load_json(const char *path)
 	doc = zj_parse(text, &err, &line);
 	free(text);
 	if (!doc)
-		fprintf(stderr, "zab: %s:%d: bad JSON: %s\n", path, line, err);
+		cz_err("%s:%d: bad JSON: %s", path, line, err);
 	return doc;
 }
 
@@ -780,7 +780,7 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 		dst->sessions += src->sessions;
 	return 0;
 full:
-	fprintf(stderr, "zab: %s: merging makes more than %d benchmarks or variants\n", file,
+	cz_err("%s: merging makes more than %d benchmarks or variants", file,
 		ZAB_MAX_ITEMS);
 	return -E2BIG;
 }
@@ -805,7 +805,7 @@ static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, 
 		return m;
 	}
 	if (*n == ZAB_MAX_ITEMS) {
-		fprintf(stderr, "zab: report: more than %d SUT classes\n", ZAB_MAX_ITEMS);
+		cz_err("report: more than %d SUT classes", ZAB_MAX_ITEMS);
 		zab_result_free(r);
 		return -E2BIG;
 	}
@@ -892,7 +892,7 @@ static int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!n) {
-		fprintf(stderr, "zab: report: no FILE.json given\n");
+		cz_err("report: no FILE.json given");
 		goto out;
 	}
 	if (outputs_open(&oo))
@@ -909,6 +909,7 @@ out:
 
 int main(int argc, char **argv)
 {
+	cz_cli_init("zab");
 	cz_version_arg(argc, argv, "zab");
 	if (argc < 2) {
 		usage(stderr);
@@ -922,6 +923,6 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
-	fprintf(stderr, "zab: unknown command '%s' (expected run or report; see zab --help)\n", argv[1]);
+	cz_err("unknown command '%s' (expected run or report; see zab --help)", argv[1]);
 	return 2;
 }

@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "zab.h"
 #include "util.h"
 #include "devspawn.h"
@@ -456,7 +457,7 @@ static int add_row(struct zab_result *r, const struct zab_bench *b, size_t src, 
 	struct zab_rbench *rb;
 
 	if (r->nb == ZAB_MAX_ITEMS) {
-		fprintf(stderr, "zab: more than %d result classes (benchmarks and their in-device classes)\n",
+		cz_err("more than %d result classes (benchmarks and their in-device classes)",
 			ZAB_MAX_ITEMS);
 		return -E2BIG;
 	}
@@ -709,7 +710,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 		if (!why)
 			break;
 		progress_clear(rn);
-		fprintf(stderr, "zab: %s / %s, session %u %s %u: %s%s\n", e->bench[b].name, var->name,
+		cz_err("%s / %s, session %u %s %u: %s%s", e->bench[b].name, var->name,
 			rn->session + 1, warm ? "warm-up" : "repeat",
 			warm ? round + 1 : round - e->warmups + 1, why,
 			n < e->retries ? "; retrying" : "; the cell is marked FAILED");
@@ -773,7 +774,7 @@ int zab_colocate_check(const struct zab_colocate *c)
 		CPU_ZERO(&set);
 	if ((int)c->cpu < CPU_SETSIZE && CPU_ISSET((int)c->cpu, &set))
 		return 0;
-	fprintf(stderr, "zab: colocate %u: not a CPU zab may run on (%d allowed; see taskset -p %d)\n",
+	cz_err("colocate %u: not a CPU zab may run on (%d allowed; see taskset -p %d)",
 		c->cpu, CPU_COUNT(&set), (int)getpid());
 	return -EINVAL;
 }
@@ -882,7 +883,7 @@ static void session(struct runner *rn, unsigned s, struct zj *devinfo, struct zj
 	zj_set(o, "cpu", rn->cpu >= 0 ? zj_num(rn->cpu) : zj_new(ZJ_NULL));
 	if (rn->cpu >= 0) {
 		progress_clear(rn);
-		fprintf(stderr, "zab: session %u/%u: daemons and benchmarks co-located on CPU %d\n",
+		cz_err("session %u/%u: daemons and benchmarks co-located on CPU %d",
 			s + 1, e->sessions, rn->cpu);
 	}
 	for (v = 0; v < e->nvar && !zab_stop; v++)
@@ -892,7 +893,7 @@ static void session(struct runner *rn, unsigned s, struct zj *devinfo, struct zj
 	for (v = 0; v < e->nvar; v++)
 		if (daemons[v].error) {
 			progress_clear(rn);
-			fprintf(stderr, "zab: variant '%s', session %u: %s\n", e->var[v].name, s + 1,
+			cz_err("variant '%s', session %u: %s", e->var[v].name, s + 1,
 				daemons[v].error);
 		}
 	session_runs(rn);
@@ -963,7 +964,7 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 		/* the daemons' mount points and pidfiles */
 		tmpdir = zab_xasprintf("%s/zab.XXXXXX", td && *td ? td : "/tmp");
 		if (!mkdtemp(tmpdir)) {
-			fprintf(stderr, "zab: mkdtemp %s: %s\n", tmpdir, strerror(errno));
+			cz_err("mkdtemp %s: %s", tmpdir, strerror(errno));
 			free(tmpdir);
 			tmpdir = NULL;
 			runner_free(&rn);
@@ -979,7 +980,7 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 	cleanup_tmpdir();
 	runner_free(&rn);
 	if (zab_stop) {
-		fprintf(stderr, "zab: interrupted by signal %d; devices stopped\n", (int)zab_stop);
+		cz_err("interrupted by signal %d; devices stopped", (int)zab_stop);
 		return -EINTR;
 	}
 	return rn.any_failed ? 1 : 0;
