@@ -145,13 +145,14 @@ make -j"$jobs" >make.out 2>&1 || { cat make.out; die "cross build failed"; }
 # qemu-user forwards only the ioctls it knows (ENOTTY for cusezero's) and has
 # no io_uring (ENOSYS), so the tests that drive the device or io_uring run in
 # the arm64 VM instead (tests/vm/test-cuse-vm.sh, with a real arm64 kernel):
-# every test script naming the device's programs or the device test helpers.
+# every test script that mounts the FUSE front end or sources the device or
+# zload test helpers (tests/cuse/, zload-lib.sh).
 all_tests=$(printf 'print-tests:\n\t@:$(info $(TESTS))\n' | make -s -f Makefile -f - print-tests)
 host_tests= CZ_VM_DEVICE_TESTS=
 for t in $all_tests; do
 	case $t in
 	*.sh)	if [ "$(uname -m)" != aarch64 ] &&
-		   grep -qE 'CUSEZERO|ZLOAD|ZEROCTL|zdev_check|tests/cuse/' "$src/$t"; then
+		   grep -qE 'cz_require_fuse|/dev/fuse|--fuse|tests/cuse/|zload-lib\.sh' "$src/$t"; then
 			CZ_VM_DEVICE_TESTS="$CZ_VM_DEVICE_TESTS $t"
 			continue
 		fi ;;
