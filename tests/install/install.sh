@@ -99,9 +99,9 @@ else
 	ok "completion: zload --iodep -> --iodepth" -- \
 		sh -c 'complete_out=$1; printf "%s\n" "$complete_out" | grep -qx -- --iodepth' - \
 		"$(complete_words zload "$ZLOAD" --iodep)"
-	ok "completion: zbench memset -f rep_st -> rep_stosb (from zbench's own list)" -- \
-		sh -c 'printf "%s\n" "$1" | grep -qx rep_stosb' - \
-		"$(complete_words zbench "$ZBENCH" memset -f rep_st)"
+	ok "completion: zbench memset -f c_store_l -> c_store_loop (from zbench's own list)" -- \
+		sh -c 'printf "%s\n" "$1" | grep -qx c_store_loop' - \
+		"$(complete_words zbench "$ZBENCH" memset -f c_store_l)"
 	ok "completion: zab run quick -> quick-alignment (installed experiments)" -- \
 		sh -c 'printf "%s\n" "$1" | grep -qx quick-alignment' - \
 		"$(ZAB_EXPERIMENT_PATH=$exp complete_words zab "$ZAB" run quick)"
