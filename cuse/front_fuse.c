@@ -19,6 +19,16 @@
  * would make those return EOF.  /dev/zero is endless anyway: `cat` or `cp`
  * of either never ends.
  *
+ * Size of the text files (control, stats, stats.json): FF_TEXT_MAX, the
+ * most any of them holds, not their length -- as sysfs reports PAGE_SIZE
+ * for its attributes.  read(2) ignores it (direct I/O), but sendfile(2) and
+ * splice(2) of a FUSE file go through the page cache and stop at i_size
+ * (filemap_splice_read, Linux >= 6.5): with a size of 0, busybox cat (which
+ * copies with sendfile) printed nothing.  The page cache's short read then
+ * trims i_size to the text's real length; a zero entry/attribute timeout
+ * makes the next open's lookup put FF_TEXT_MAX back, so the next, perhaps
+ * longer, text is not cut.  Opens drop the cache (no keep_cache).
+ *
  * The mount point (mountpoint.c): one daemon per mount point (a lock on the
  * directory), and the dead mount a SIGKILLed daemon leaves is detached by
  * the next start on the same path.
@@ -51,6 +61,7 @@
 
 #define CZ_ZERO_SIZE (1ULL << 60)
 #define FF_TIMEOUT 86400.0
+#define FF_TEXT_MAX 16384	/* a page multiple: the text files' buffer and size */
 
 enum { FF_INO_ROOT = 1, FF_INO_ZERO, FF_INO_CONTROL, FF_INO_STATS, FF_INO_JSON, FF_INO_MAX };
 
@@ -107,6 +118,14 @@ static void ff_attr(fuse_ino_t ino, struct stat *st)
 		st->st_mode = S_IFREG | 0444;
 		break;
 	}
+	if (ino != FF_INO_ROOT && ino != FF_INO_ZERO)
+		st->st_size = FF_TEXT_MAX;
+}
+
+/* Attributes of the text files are never cached: see FF_TEXT_MAX. */
+static double ff_timeout(fuse_ino_t ino)
+{
+	return ino == FF_INO_ROOT || ino == FF_INO_ZERO ? FF_TIMEOUT : 0.0;
 }
 
 static void ff_init(void *userdata, struct fuse_conn_info *conn)
@@ -136,8 +155,8 @@ static void ff_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	}
 	memset(&e, 0, sizeof(e));
 	e.ino = ino;
-	e.attr_timeout = FF_TIMEOUT;
-	e.entry_timeout = FF_TIMEOUT;
+	e.attr_timeout = ff_timeout(ino);
+	e.entry_timeout = ff_timeout(ino);
 	ff_attr(ino, &e.attr);
 	fuse_reply_entry(req, &e);
 }
@@ -151,7 +170,7 @@ static void ff_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		return;
 	}
 	ff_attr(ino, &st);
-	fuse_reply_attr(req, &st, FF_TIMEOUT);
+	fuse_reply_attr(req, &st, ff_timeout(ino));
 }
 
 /* O_TRUNC on `control` (shell redirection) arrives as a size change: accept, change nothing. */
@@ -169,7 +188,7 @@ static void ff_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr, int to
 static struct ff_text *ff_snapshot(fuse_ino_t ino)
 {
 	struct cusezero_stats st;
-	struct ff_text *t = malloc(sizeof(*t) + 16384);
+	struct ff_text *t = malloc(sizeof(*t) + FF_TEXT_MAX);
 	int n;
 
 	if (!t)
@@ -177,16 +196,16 @@ static struct ff_text *ff_snapshot(fuse_ino_t ino)
 	t->held = NULL;
 	t->held_len = 0;
 	if (ino == FF_INO_CONTROL) {
-		n = ctl_format_settings(t->data, 16384);
+		n = ctl_format_settings(t->data, FF_TEXT_MAX);
 	} else {
 		rp_get_stats(&st);
-		n = sf_format(&st, ino == FF_INO_JSON, t->data, 16384);
+		n = sf_format(&st, ino == FF_INO_JSON, t->data, FF_TEXT_MAX);
 		/* --sched-idle: how often the starvation guard stepped in (text file only) */
 		if (n >= 0 && ino == FF_INO_STATS && cz_params.sched_idle) {
-			int m = snprintf(t->data + n, 16384 - (size_t)n, "sched_idle_starved %lu\n",
+			int m = snprintf(t->data + n, FF_TEXT_MAX - (size_t)n, "sched_idle_starved %lu\n",
 					 sg_demotions());
 
-			if (m > 0 && n + m < 16384)
+			if (m > 0 && n + m < FF_TEXT_MAX)
 				n += m;
 		}
 	}

@@ -147,23 +147,12 @@ make -j"$jobs" >make.out 2>&1 || { cat make.out; die "cross build failed"; }
 # the arm64 VM instead (tests/vm/cuse-vm.sh, with a real arm64 kernel):
 # every test script that mounts the FUSE front end or sources the device or
 # zload test helpers (tests/cuse/, zload-lib.sh).
-# Not run for arm64 yet, and said so below: scripts that fail in the TCG arm64
-# VM and are still being looked into (they pass on x86-64 and its VM):
-# the 1 MiB control writes (control.sh), --pidfile failures (startfail.sh), the
-# starvation guard against a CPU hog and the soak (timing under emulation:
-# sched.sh, soak.sh), zab's all-device in-device experiment (indevice.sh) and
-# the device sweep's message when its daemon dies (align-device.sh).
-vm_not_yet='tests/cuse/control.sh tests/cuse/startfail.sh tests/cuse/sched.sh tests/cuse/soak.sh tests/zab/indevice.sh tests/zbench/align-device.sh'
 all_tests=$(printf 'print-tests:\n\t@:$(info $(TESTS))\n' | make -s -f Makefile -f - print-tests)
 host_tests= CZ_VM_DEVICE_TESTS=
 for t in $all_tests; do
 	case $t in
 	*.sh)	if [ "$(uname -m)" != aarch64 ] &&
 		   grep -qE 'cz_require_fuse|/dev/fuse|--fuse|tests/cuse/|zload-lib\.sh' "$src/$t"; then
-			case " $vm_not_yet " in
-			*" $t "*) echo "test-arm64: NOT RUN for arm64 (fails in the TCG arm64 VM, open): $t"
-				continue ;;
-			esac
 			CZ_VM_DEVICE_TESTS="$CZ_VM_DEVICE_TESTS $t"
 			continue
 		fi ;;

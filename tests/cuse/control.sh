@@ -101,6 +101,22 @@ st=$?
 ok "control: 1 MiB ending in an invalid command: the error comes from close ($st: $(cat "$CZ_TMP/err")), nothing changed" -- \
 	eval '[ "$st" -ne 0 ] && grep -q "Invalid argument" "$CZ_TMP/err" && [ "$before" = "$(cat "$D/control")" ]'
 
+# A copier that never calls read(2) -- sendfile(2), as busybox cat -- sees
+# the text files whole, also when the text grew since the last copy (the
+# kernel serves sendfile from the page cache, bounded by the file's size).
+SENDCAT=$top_builddir/tests/cuse/sendcat
+printf 'chunk=4KB\n' >"$D/control"
+ok "sendfile of control: what read(2) gives" -- \
+	sh -c "[ \"\$('$SENDCAT' '$D/control')\" = \"\$(cat '$D/control')\" ] && '$SENDCAT' '$D/control' | grep -q '^chunk=4096\$'"
+printf 'chunk=1MB\n' >"$D/control"
+ok "sendfile of control after it grew by 3 bytes: the whole new text" -- \
+	sh -c "'$SENDCAT' '$D/control' | grep -q '^chunk=1048576\$'"
+printf 'chunk=4KB\n' >"$D/control"
+ok "sendfile of stats: as many lines as read(2) gives" -- \
+	sh -c "[ \"\$('$SENDCAT' '$D/stats' | wc -l)\" = \"\$(wc -l <'$D/stats')\" ] && [ \"\$(wc -l <'$D/stats')\" -gt 3 ]"
+ok "sendfile of stats.json: the whole document (ends with })" -- \
+	sh -c "'$SENDCAT' '$D/stats.json' | tail -c 2 | grep -q '}'"
+
 ok "control: chunk=64KB" -- sh -c "echo chunk=64KB >'$D/control' && grep -q '^chunk=65536' '$D/control'"
 if echo "align=100" >"$D/control" 2>/dev/null; then
 	ok "control: align=100 shown" -- [ "$(setting align)" = 100 ]

@@ -16,7 +16,7 @@ PATH=/bin
 export PATH
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
-mount -t tmpfs tmpfs /run
+mount -t tmpfs -o mode=0755 tmpfs /run	# as on Debian: not writable by all
 mount -t tmpfs tmpfs /tmp
 mkdir -p /dev/pts
 mount -t devpts devpts /dev/pts	# script(1) in the device tests needs a pty

@@ -172,7 +172,7 @@ vm_add_device_tests() {
 		cp "$f" "$r$f"
 		elfs="$elfs $f"
 	done
-	for t in fusermount3 pgrep setpriv script dash; do
+	for t in fusermount3 pgrep setpriv script dash nice dd; do
 		p=${vm_cache:+$vm_cache/usr/bin/$t}
 		[ -n "$p" ] && [ -x "$p" ] || p=$(command -v $t 2>/dev/null)
 		[ -n "$p" ] && [ -x "$p" ] || vm_missing "$t for the VM not found (scripts/setup deps unpacks it into $vm_cache)"
@@ -189,6 +189,8 @@ vm_add_device_tests() {
 			echo "$v='$(cd "$val" && pwd)'; export $v"
 		done
 		echo "ZERO_ARCH='$arch'; export ZERO_ARCH"
+		# the reproducer's no-argument run (1e6 calls) takes about a minute in TCG
+		echo "CZ_LONG_RUN_MAX_S=150; export CZ_LONG_RUN_MAX_S"
 		for v in CUSEZERO ZEROCTL PREAD_Z100K ZLOAD ZBENCH ZAB; do
 			eval "val=\${$v:-}"
 			[ -n "$val" ] || continue

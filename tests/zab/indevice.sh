@@ -61,7 +61,7 @@ ok "after reset: busy_ns restarts (0 requests: routine share '-')" -- grep -q '^
 
 # zab: in-device classes for an all-device experiment, one sample per measured run
 "$ZAB" run -b "pread=$PREAD_Z100K --format simple -n 300 {dev}" --unit bytes/sec \
-	-v 'fast:routine=rep_stos_alternative' -v 'slow:routine=c_store_loop' -S 2 -W 1 -R 2 --seed 1 \
+	-v 'fast:routine=memset' -v 'slow:routine=c_store_loop' -S 2 -W 1 -R 2 --seed 1 \
 	--cusezero "$CUSEZERO" --style grid --export-json "$tmp/dev.json" --export-csv "$tmp/dev.csv" \
 	>"$tmp/out" 2>"$tmp/err"
 rc=$?

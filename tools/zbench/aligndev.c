@@ -71,6 +71,17 @@ static void stop_signals(void)
 static int gone(struct align_dev *d, const char *what, int err, unsigned offset)
 {
 	bool dead = d->own && !cz_dev_alive(&d->dev);
+	int i;
+
+	/*
+	 * A lost connection is seen while the killed daemon is still exiting
+	 * (the kernel closes its /dev/fuse before the process is a zombie):
+	 * give it up to two seconds to be gone.
+	 */
+	for (i = 0; d->own && !dead && (err == ECONNABORTED || err == ENOTCONN) && i < 200; i++) {
+		usleep(10000);
+		dead = !cz_dev_alive(&d->dev);
+	}
 
 	fprintf(stderr, "zbench align: device %s stopped answering at offset %u (%s: %s)%s\n",
 		d->path, offset, what, strerror(err),
