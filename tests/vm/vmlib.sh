@@ -154,8 +154,9 @@ vm_prog() {
 
 # vm_add_device_tests ROOT "TESTS...": the device test scripts, the source's
 # tests/ and experiments/, every executable of the build (at the same
-# absolute paths), their libraries, the util-linux/procps/fuse3 tools the
-# tests use where busybox lacks them (from the VM cache),
+# absolute paths), their libraries, the util-linux/procps/fuse3/coreutils
+# tools the tests use where busybox lacks them and Perl's JSON::PP (from the
+# VM cache),
 # the environment automake gives a test, and the list for vminit.sh.
 vm_add_device_tests() {
 	r=$1 list=$2
@@ -179,6 +180,13 @@ vm_add_device_tests() {
 		cp "$p" "$r/usr/bin/$t"
 		elfs="$elfs $p"
 	done
+	# Perl with JSON::PP for zload-fio.sh's parse of the JSON (optional: the
+	# check skips, saying so, without it); its XS modules need only libc.
+	if [ -n "$vm_cache" ] && [ -x "$vm_cache/usr/bin/perl" ]; then
+		(cd "$vm_cache" && tar cf - usr/bin/perl usr/lib/*/perl-base usr/share/perl) |
+			(cd "$r" && tar xf -) || vm_missing "copying perl from $vm_cache"
+		elfs="$elfs $vm_cache/usr/bin/perl"
+	fi
 	chmod 4755 "$r/usr/bin/fusermount3"	# setuid root, as Debian installs it
 	ln -sf /proc/self/mounts "$r/etc/mtab"
 	ln -sf dash "$r/usr/bin/sh"	# first in the tests' PATH, as /bin/sh on Debian
