@@ -65,6 +65,7 @@ while [ "$k" -le "$K" ]; do
 		>"$work/$k.out" 2>"$work/$k.err" || {
 		echo "experiment $k failed (exit $?): $(grep -v '^zab: session' "$work/$k.err" | head -n 3)" >&2
 		rm -f "$work/$k.csv"
+		echo "$k" >>"$work/failed"
 	}
 	echo "$(($(date +%s) - t0))" >>"$work/times"
 	printf '  experiment %d/%d: %s s\n' "$k" "$K" "$(tail -n 1 "$work/times")"
@@ -88,5 +89,7 @@ awk -F, '
 			       v[c, "failed"] + v[c, "n/a"], med
 		}
 	}' "$work/rows"
+[ -s "$work/failed" ] &&
+	echo "$(wc -l <"$work/failed") of $K experiments failed as a whole (not in the table): $(tr '\n' ' ' <"$work/failed")"
 sort -n "$work/times" | awk '{ t[NR] = $1 } END { printf "\nexperiment time: min %d s, median %d s, max %d s; load after: ", t[1], t[int((NR + 1) / 2)], t[NR] }'
 cut -d' ' -f1-3 /proc/loadavg

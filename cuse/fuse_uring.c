@@ -27,6 +27,7 @@
 #include "util.h"
 #include "fuse_uring.h"
 #include "fuse_uring_abi.h"
+#include "log.h"
 #include "session_io.h"
 
 #define ENABLE_URING_PARAM "/sys/module/fuse/parameters/enable_uring"
@@ -303,7 +304,7 @@ static void handle_request(struct cz_uring_ent *ent)
 	/* Rebuild the /dev/fuse layout: in header, per-op header, payload. */
 	if (in->len < sizeof(*in) + psz || in->len - sizeof(*in) - psz > CZ_FUSE_URING_OP_IN_OUT_SZ ||
 	    psz > u->payload_len) {
-		fprintf(stderr, "cusezero: io_uring: bad request len %u payload %u (opcode %u)\n",
+		cz_log("io_uring: bad request len %u payload %u (opcode %u)",
 			in->len, psz, in->opcode);
 		commit(ent, in->unique, -EIO, 0);
 		return;
@@ -325,7 +326,7 @@ static void handle_request(struct cz_uring_ent *ent)
 	tl_ent = NULL;
 	if (!ent->replied) {
 		/* A handler that defers its reply cannot work over the ring. */
-		fprintf(stderr, "cusezero: io_uring: opcode %u got no reply, answering EIO\n",
+		cz_log("io_uring: opcode %u got no reply, answering EIO",
 			in->opcode);
 		commit(ent, in->unique, -EIO, 0);
 	}
@@ -413,7 +414,7 @@ static void queue_registered(struct cz_uring *u)
 
 static void queue_failed(struct cz_uring *u, unsigned qid, int err)
 {
-	fprintf(stderr, "cusezero: io_uring queue %u: %s; serving by /dev/fuse\n",
+	cz_log("io_uring queue %u: %s; serving by /dev/fuse",
 		qid, strerror(-err));
 	set_state(u, u->p.transport == CZ_TRANSPORT_URING ? ST_FAILED : ST_CLASSIC, err);
 }
@@ -504,7 +505,7 @@ static void *queue_thread(void *arg)
 		if (ret == -ETIME || ret == -EINTR)
 			continue;
 		if (ret < 0) {
-			fprintf(stderr, "cusezero: io_uring queue %u: wait: %s\n",
+			cz_log("io_uring queue %u: wait: %s",
 				q->qid, strerror(-ret));
 			break;
 		}
@@ -521,7 +522,7 @@ static void *queue_thread(void *arg)
 			ent->live = false;
 			live--;
 			if (res != -ENOTCONN && res != -ECANCELED && res != -ECONNABORTED)
-				fprintf(stderr, "cusezero: io_uring queue %u: entry: %s\n",
+				cz_log("io_uring queue %u: entry: %s",
 					q->qid, strerror(-res));
 		}
 		io_uring_cq_advance(&q->ring, seen);
@@ -605,7 +606,7 @@ static void uring_init_written(void *ctx, ssize_t res, int err)
 		int e = res < 0 ? -err : -EOPNOTSUPP;
 
 		if (u->p.transport == CZ_TRANSPORT_URING) {
-			fprintf(stderr, "cusezero: io_uring transport unavailable: %s\n",
+			cz_log("io_uring transport unavailable: %s",
 				u->kernel_offers ? strerror(-e) :
 				"kernel did not offer FUSE_OVER_IO_URING (enable_uring=N?)");
 			set_state(u, ST_FAILED, e);

@@ -117,7 +117,7 @@ static const struct option cz_options[] = {
 __attribute__((noreturn))
 static void cz_bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "cusezero: %s %s: %s\n", opt, val, why);
+	cz_err("%s %s: %s", opt, val, why);
 	exit(2);
 }
 
@@ -331,15 +331,15 @@ static int cz_operands(int argc, char **argv, bool run)
 	if (run) {
 		if (optind >= argc || strcmp(argv[optind - 1], "--")) {
 			if (optind < argc)
-				fprintf(stderr, "cusezero: run %s: put \"--\" before COMMAND\n", argv[optind]);
+				cz_err("run %s: put \"--\" before COMMAND", argv[optind]);
 			else
-				fprintf(stderr, "cusezero: run: no COMMAND (usage: cusezero run [OPTIONS] -- COMMAND...)\n");
+				cz_err("run: no COMMAND (usage: cusezero run [OPTIONS] -- COMMAND...)");
 			exit(2);
 		}
 		return optind;
 	}
 	if (optind < argc) {
-		fprintf(stderr, "cusezero: %s: unexpected argument (see cusezero --help)\n", argv[optind]);
+		cz_err("%s: unexpected argument (see cusezero --help)", argv[optind]);
 		exit(2);
 	}
 	return argc;
@@ -360,9 +360,9 @@ static int cz_parse(int argc, char **argv, bool run)
 		    cz_opt_device(c, optarg) || cz_opt_process(c, optarg))
 			continue;
 		if (c == ':')
-			fprintf(stderr, "cusezero: %s: missing value\n", argv[optind - 1]);
+			cz_err("%s: missing value", argv[optind - 1]);
 		else
-			fprintf(stderr, "cusezero: %s: unknown option (see cusezero --help)\n",
+			cz_err("%s: unknown option (see cusezero --help)",
 				argv[optind - 1]);
 		exit(2);
 	}
@@ -416,26 +416,26 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (run && geteuid() != 0) {
-		fprintf(stderr, "cusezero: run: needs root (a private mount namespace and a bind mount)\n");
+		cz_err("run: needs root (a private mount namespace and a bind mount)");
 		return 1;
 	}
 	cz_check_routine();
 	ret = zero_fault_install();
 	if (ret) {
-		fprintf(stderr, "cusezero: cannot install the fault handler: %s\n", strerror(-ret));
+		cz_err("cannot install the fault handler: %s", strerror(-ret));
 		return 1;
 	}
 	ret = rp_init(cz_params.routine, cz_params.align, cz_params.point, cz_params.chunk,
 		      cz_params.threads + fud_extra_threads(cz_params.threads), cz_params.poison);
 	if (ret) {
-		fprintf(stderr, "cusezero: read path set-up: %s\n", strerror(-ret));
+		cz_err("read path set-up: %s", strerror(-ret));
 		return 1;
 	}
 	if (!cz_params.fuse_mnt && !fc_available(&why)) {
 		snprintf(defmnt, sizeof(defmnt), "/run/cusezero/%s", cz_params.name);
 		cz_params.fuse_mnt = defmnt;
 		cz_params.fuse_fallback = true;
-		fprintf(stderr, "cusezero: CUSE unavailable (%s); using FUSE: %s/zero\n", why, defmnt);
+		cz_err("CUSE unavailable (%s); using FUSE: %s/zero", why, defmnt);
 	}
 	if (cz_params.fuse_mnt && ff_prepare_mountpoint(cz_params.fuse_mnt, cz_params.fuse_fallback))
 		return 1;

@@ -27,6 +27,7 @@
 #include "log.h"
 #include "params.h"
 #include "run.h"
+#include "cli.h"
 #include "util.h"
 
 static volatile pid_t run_child;
@@ -49,7 +50,7 @@ static void run_stop_daemon(pid_t pid)
 			return;
 		nanosleep(&ts, NULL);
 	}
-	fprintf(stderr, "cusezero: run: the daemon did not stop on SIGTERM; killing it\n");
+	cz_err("run: the daemon did not stop on SIGTERM; killing it");
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 }
@@ -59,20 +60,20 @@ static void __attribute__((noreturn)) run_exec(const char *dev, char **cmd)
 	int err;
 
 	if (unshare(CLONE_NEWNS)) {
-		fprintf(stderr, "cusezero: run: unshare(CLONE_NEWNS): %s\n", strerror(errno));
+		cz_err("run: unshare(CLONE_NEWNS): %s", strerror(errno));
 		_exit(126);
 	}
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) {
-		fprintf(stderr, "cusezero: run: making / private: %s\n", strerror(errno));
+		cz_err("run: making / private: %s", strerror(errno));
 		_exit(126);
 	}
 	if (mount(dev, "/dev/zero", NULL, MS_BIND, NULL)) {
-		fprintf(stderr, "cusezero: run: bind %s over /dev/zero: %s\n", dev, strerror(errno));
+		cz_err("run: bind %s over /dev/zero: %s", dev, strerror(errno));
 		_exit(126);
 	}
 	setenv("CUSEZERO_DEVICE", dev, 1);
 	if (cz_params.colocate && (err = cz_pin_cpu(cz_params.cpu))) {
-		fprintf(stderr, "cusezero: run: --colocate: pinning COMMAND to CPU %d: %s\n",
+		cz_err("run: --colocate: pinning COMMAND to CPU %d: %s",
 			cz_params.cpu, strerror(-err));
 		_exit(126);
 	}
@@ -81,7 +82,7 @@ static void __attribute__((noreturn)) run_exec(const char *dev, char **cmd)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	execvp(cmd[0], cmd);
-	fprintf(stderr, "cusezero: run: %s: %s\n", cmd[0], strerror(errno));
+	cz_err("run: %s: %s", cmd[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
@@ -116,7 +117,7 @@ int run_main(char **cmd)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		fprintf(stderr, "cusezero: run: fork: %s\n", strerror(errno));
+		cz_err("run: fork: %s", strerror(errno));
 		run_stop_daemon(daemon_pid);
 		return 1;
 	}

@@ -70,7 +70,7 @@ static const char *zc_hint(int err)
 
 static int zc_err(const char *what, const char *val, int err)
 {
-	fprintf(stderr, "zeroctl: %s%s%s: %s%s\n", what, val ? " " : "", val ? val : "",
+	cz_err("%s%s%s: %s%s", what, val ? " " : "", val ? val : "",
 		strerror(err), zc_hint(err));
 	return 1;
 }
@@ -152,7 +152,7 @@ static int zc_setting(struct zc_params *p, int c, const char *arg)
 	switch (c) {
 	case 'r':
 		if (strlen(arg) >= CUSEZERO_NAME_MAX) {
-			fprintf(stderr, "zeroctl: --routine %s: name too long\n", arg);
+			cz_err("--routine %s: name too long", arg);
 			return 2;
 		}
 		p->routine = arg;
@@ -163,7 +163,7 @@ static int zc_setting(struct zc_params *p, int c, const char *arg)
 		if (!strcmp(arg, "none")) {
 			p->align.offset = CUSEZERO_ALIGN_NONE;
 		} else if (cz_parse_u64(arg, 0, 4095, &v)) {
-			fprintf(stderr, "zeroctl: --align %s: must be 0..4095 or none\n", arg);
+			cz_err("--align %s: must be 0..4095 or none", arg);
 			return 2;
 		} else {
 			p->align.offset = (int32_t)v;
@@ -173,7 +173,7 @@ static int zc_setting(struct zc_params *p, int c, const char *arg)
 		p->point_set = true;
 		p->point_arg = arg;
 		if (strcmp(arg, "entry") && strcmp(arg, "loop")) {
-			fprintf(stderr, "zeroctl: --align-point %s: must be entry or loop\n", arg);
+			cz_err("--align-point %s: must be entry or loop", arg);
 			return 2;
 		}
 		p->align.point = strcmp(arg, "entry") ? CUSEZERO_POINT_LOOP : CUSEZERO_POINT_ENTRY;
@@ -181,7 +181,7 @@ static int zc_setting(struct zc_params *p, int c, const char *arg)
 	}
 	/* 'c' */
 	if (cz_parse_size(arg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX) {
-		fprintf(stderr, "zeroctl: --chunk %s: must be a size from 1B to 1MB\n", arg);
+		cz_err("--chunk %s: must be a size from 1B to 1MB", arg);
 		return 2;
 	}
 	p->chunk_set = true;
@@ -213,10 +213,10 @@ static int zc_option(struct zc_params *p, int c, const char *arg, const char *op
 		zc_usage(stdout);
 		return -1;
 	case ':':
-		fprintf(stderr, "zeroctl: %s: missing value\n", opt);
+		cz_err("%s: missing value", opt);
 		return 2;
 	}
-	fprintf(stderr, "zeroctl: %s: unknown option\n", opt);
+	cz_err("%s: unknown option", opt);
 	return 2;
 }
 
@@ -278,7 +278,7 @@ static void zc_config(const struct zc_params *p, struct cusezero_config *cfg, ch
 
 static int zc_refused_line(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "zeroctl: %s %s: %s; nothing changed\n", opt, val, why);
+	cz_err("%s %s: %s; nothing changed", opt, val, why);
 	return 1;
 }
 
@@ -389,6 +389,7 @@ int main(int argc, char **argv)
 	struct zc_params p = { .align = { .offset = CUSEZERO_ALIGN_NONE, .point = CUSEZERO_POINT_LOOP } };
 	int fd, ret;
 
+	cz_cli_init("zeroctl");
 	cz_version_arg(argc, argv, "zeroctl");
 	ret = zc_parse(&p, argc, argv);
 	if (ret)
@@ -397,8 +398,8 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		return zc_err(p.device, NULL, errno);
 	if (!zc_is_cusezero(fd, &p)) {
-		fprintf(stderr, "zeroctl: %s: not a cusezero device (it answers no cusezero ioctl "
-			"and has no control file beside it)\n", p.device);
+		cz_err("%s: not a cusezero device (it answers no cusezero ioctl "
+			"and has no control file beside it)", p.device);
 		close(fd);
 		return 1;
 	}
