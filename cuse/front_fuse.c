@@ -23,11 +23,12 @@
  * most any of them holds, not their length -- as sysfs reports PAGE_SIZE
  * for its attributes.  read(2) ignores it (direct I/O), but sendfile(2) and
  * splice(2) of a FUSE file go through the page cache and stop at i_size
- * (filemap_splice_read, Linux >= 6.5): with a size of 0, busybox cat (which
- * copies with sendfile) printed nothing.  The page cache's short read then
- * trims i_size to the text's real length; a zero entry/attribute timeout
- * makes the next open's lookup put FF_TEXT_MAX back, so the next, perhaps
- * longer, text is not cut.  Opens drop the cache (no keep_cache).
+ * (filemap_splice_read, Linux >= 6.5; doc/sources.md): with a size of 0,
+ * busybox cat (which copies with sendfile) printed nothing.  The page cache's
+ * short read then trims i_size to the text's real length; a zero
+ * entry/attribute timeout makes the next open's lookup put FF_TEXT_MAX back,
+ * so the next, perhaps longer, text is not cut.  Opens drop the cache (no
+ * keep_cache).
  *
  * The mount point (mountpoint.c): one daemon per mount point (a lock on the
  * directory), and the dead mount a SIGKILLed daemon leaves is detached by
