@@ -81,25 +81,25 @@ big 1048570 'chunk=8KB routine=c_store_loop\n'
 ok "control: 1 MiB + 32 B write, 'chunk=8KB' across the request boundary, applied" -- \
 	sh -c "dd if='$CZ_TMP/big' of='$D/control' bs=4M conv=notrunc status=none &&
 	       grep -q '^chunk=8192$' '$D/control' && grep -q '^routine=c_store_loop$' '$D/control'"
+# big_refused PAD CMD WHAT: the big write of CMD fails with EINVAL (from
+# write or close, dd reports either) and changes nothing
+big_refused() {
+	before=$(cat "$D/control")
+	big "$1" "$2"
+	dd if="$CZ_TMP/big" of="$D/control" bs=4M conv=notrunc status=none 2>"$CZ_TMP/err"
+	st=$?
+	ok "control: $3 ($st: $(cat "$CZ_TMP/err")), nothing changed" -- \
+		eval '[ "$st" -ne 0 ] && grep -q "Invalid argument" "$CZ_TMP/err" && [ "$before" = "$(cat "$D/control")" ]'
+}
 printf 'routine=%s chunk=4KB\n' "$orig" >"$D/control"
-before=$(cat "$D/control")
-big 1048570 'chunk=8KB chunk=0\n'
-dd if="$CZ_TMP/big" of="$D/control" bs=4M conv=notrunc status=none 2>"$CZ_TMP/err"
-st=$?
-ok "control: 1 MiB + 20 B write with an invalid command: EINVAL ($st: $(cat "$CZ_TMP/err")), nothing changed" -- \
-	eval '[ "$st" -ne 0 ] && grep -q "Invalid argument" "$CZ_TMP/err" && [ "$before" = "$(cat "$D/control")" ]'
+big_refused 1048570 'chunk=8KB chunk=0\n' "1 MiB + 20 B write with an invalid command: EINVAL"
 big 2097152 'chunk=16KB'
 ok "control: 2 MiB of blanks then 'chunk=16KB' (no newline), applied" -- \
 	sh -c "dd if='$CZ_TMP/big' of='$D/control' bs=4M conv=notrunc status=none && grep -q '^chunk=16384$' '$D/control'"
 printf 'chunk=4KB\n' >"$D/control"
 # exactly 1 MiB ending inside a command: held, nothing follows: applied at
 # close, whose error dd reports
-before=$(cat "$D/control")
-big 1048569 'chunk=0'
-dd if="$CZ_TMP/big" of="$D/control" bs=4M conv=notrunc status=none 2>"$CZ_TMP/err"
-st=$?
-ok "control: 1 MiB ending in an invalid command: the error comes from close ($st: $(cat "$CZ_TMP/err")), nothing changed" -- \
-	eval '[ "$st" -ne 0 ] && grep -q "Invalid argument" "$CZ_TMP/err" && [ "$before" = "$(cat "$D/control")" ]'
+big_refused 1048569 'chunk=0' "1 MiB ending in an invalid command: the error comes from close"
 
 # A copier that never calls read(2) -- sendfile(2), as busybox cat -- sees
 # the text files whole, also when the text grew since the last copy (the

@@ -80,8 +80,7 @@ fi
 # Two starts racing on one path, ten times: exactly one wins each time.
 R=$CZ_TMP/mnt-race
 mkdir -p "$R"
-bad=""
-for round in 1 2 3 4 5 6 7 8 9 10; do
+race_two() {	# two starts on $R at once: their exit statuses s1 s2, then m mounts there
 	"$CUSEZERO" --fuse "$R" --pidfile "$CZ_TMP/r1.pid" 2>"$CZ_TMP/r1.err" &
 	p1=$!
 	"$CUSEZERO" --fuse "$R" --pidfile "$CZ_TMP/r2.pid" 2>"$CZ_TMP/r2.err" &
@@ -89,6 +88,10 @@ for round in 1 2 3 4 5 6 7 8 9 10; do
 	wait "$p1"; s1=$?
 	wait "$p2"; s2=$?
 	m=$(nmounts "$R")
+}
+bad=""
+for round in 1 2 3 4 5 6 7 8 9 10; do
+	race_two
 	if [ $((s1 == 0)) -eq $((s2 != 0)) ] && [ "$m" -eq 1 ]; then
 		:
 	else
@@ -108,13 +111,7 @@ bad=""
 for round in 1 2 3 4 5 6 7 8 9 10; do
 	head -c 10 "$R/zero" >/dev/null
 	for r in r1 r2; do [ -s "$CZ_TMP/$r.pid" ] && cz_stop "$r" KILL; done
-	"$CUSEZERO" --fuse "$R" --pidfile "$CZ_TMP/r1.pid" 2>"$CZ_TMP/r1.err" &
-	p1=$!
-	"$CUSEZERO" --fuse "$R" --pidfile "$CZ_TMP/r2.pid" 2>"$CZ_TMP/r2.err" &
-	p2=$!
-	wait "$p1"; s1=$?
-	wait "$p2"; s2=$?
-	m=$(nmounts "$R")
+	race_two
 	n=$(head -c 100000 "$R/zero" 2>/dev/null | wc -c)
 	if [ $((s1 == 0)) -ne $((s2 != 0)) ] || [ "$m" -ne 1 ] || [ "$n" -ne 100000 ]; then
 		bad="$bad round $round: rc $s1/$s2, $m mounts, read $n bytes;"

@@ -3,13 +3,7 @@
 # zab's bad input: experiment files (unknown keys, bad values, unknown {vars},
 # bad sections), bad options, garbage from a benchmark, failing benchmarks
 # (reported with command and output, retried, cell FAILED: never dropped).
-. "$top_srcdir/tests/tap.sh"
-ZAB=${ZAB:-$top_builddir/zab}
-FAKE=${FAKEBENCH:-$top_builddir/tests/zab/fakebench}
-[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ -x "$FAKE" ] || skip_all "fakebench not built ($FAKE)"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/zab/lib.sh"
 
 # bad_file NAME EXPECTED_REGEX: run zab on $tmp/NAME; want exit 2 and ONE stderr line matching
 bad_file() {

@@ -3,13 +3,7 @@
 # zab's output files (--export-json/--export-markdown/--export-csv, hyperfine's
 # names, any together beside the table), the warning for cells with fewer than
 # five samples, and CPU names without their CPUID padding.
-. "$top_srcdir/tests/tap.sh"
-ZAB=${ZAB:-$top_builddir/zab}
-FAKE=${FAKEBENCH:-$top_builddir/tests/zab/fakebench}
-[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ -x "$FAKE" ] || skip_all "fakebench not built ($FAKE)"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/zab/lib.sh"
 
 echo stale >"$tmp/r.csv"	# an existing file is replaced, not appended to
 "$ZAB" run -b "x=$FAKE --sd 0.01" --unit bytes/sec -b "y=$FAKE --sd 0.01 --mean 5" --lower \

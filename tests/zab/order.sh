@@ -3,13 +3,7 @@
 # zab's run order: a random order is printed with its seed and --seed replays it
 # exactly; interleave is ABAB; warm-ups run but are discarded; sessions x repeats
 # samples per cell; the benchmark sees ZAB_* and variant environment.
-. "$top_srcdir/tests/tap.sh"
-ZAB=${ZAB:-$top_builddir/zab}
-FAKE=${FAKEBENCH:-$top_builddir/tests/zab/fakebench}
-[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ -x "$FAKE" ] || skip_all "fakebench not built ($FAKE)"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/zab/lib.sh"
 
 run() {	# run LOG [zab options...]: the order of the runs goes to LOG
 	log=$1; shift

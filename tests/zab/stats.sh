@@ -4,13 +4,7 @@
 #  - A/A: two identical variants over many simulated experiments -> flag rate <= 5%
 #  - a known +3% shift with low noise -> flagged in the right direction, % change
 #    within 0.5 points of the truth, for higher- and lower-is-better benchmarks.
-. "$top_srcdir/tests/tap.sh"
-ZAB=${ZAB:-$top_builddir/zab}
-FAKE=${FAKEBENCH:-$top_builddir/tests/zab/fakebench}
-[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ -x "$FAKE" ] || skip_all "fakebench not built ($FAKE)"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "$top_srcdir/tests/zab/lib.sh"
 
 # --- A/A ------------------------------------------------------------------------
 N=120
