@@ -13,4 +13,8 @@ fail() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; tap_failed=$((tap_fail
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $*"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 diag() { echo "# $*"; }
-done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
+# A sourcing library may name a last check to run before the plan: tap_final.
+done_testing() {
+	[ -n "${tap_final:-}" ] && "$tap_final"
+	echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]
+}

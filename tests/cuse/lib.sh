@@ -12,6 +12,35 @@ cz_require_fuse() {
 	chmod 755 "$CZ_TMP"
 	trap cz_cleanup EXIT
 	trap 'exit 1' INT TERM
+	cz_san_init
+}
+
+# Sanitizer builds: a background daemon's stderr is /dev/null, so an ASan or
+# UBSan report (and the abort that follows it) would leave no trace but a
+# dead daemon.  Reports from every program a test starts go to files in
+# $CZ_TMP/san/ instead, and done_testing adds one check that none is there.
+cz_san_init() {
+	cz_san=""
+	ldd "$CUSEZERO" 2>/dev/null | grep -q libasan && cz_san=ASan
+	ldd "$CUSEZERO" 2>/dev/null | grep -q libubsan && cz_san="${cz_san:+$cz_san+}UBSan"
+	[ -n "$cz_san" ] || return 0
+	mkdir -m 1777 "$CZ_TMP/san"	# (writable by daemons that dropped privileges)
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$CZ_TMP/san/report"
+	UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$CZ_TMP/san/report"
+	export ASAN_OPTIONS UBSAN_OPTIONS
+	tap_final=cz_san_verdict
+}
+
+# A process SIGKILLed during LeakSanitizer's exit-time check leaves an empty
+# file or "Unable to get registers from thread N": shown, not counted.
+cz_san_verdict() {
+	n=$(grep -l -e 'ERROR: ' -e 'runtime error' "$CZ_TMP"/san/report.* 2>/dev/null | wc -l)
+	ok "no $cz_san report from the programs this test started ($n)" -- [ "$n" -eq 0 ]
+	for f in "$CZ_TMP"/san/report.*; do
+		[ -f "$f" ] || continue
+		diag "$f ($(wc -l <"$f") lines):"
+		head -80 "$f" | sed 's/^/#   /'
+	done
 }
 
 cz_pid() { cat "$CZ_TMP/$1.pid" 2>/dev/null; }

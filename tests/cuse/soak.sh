@@ -22,6 +22,8 @@
 #   - the daemon's fd count did not move and its RSS grew by less than
 #     SOAK_RSS_KB (default 2048; 32768 under ASan) between the middle and the
 #     end of each life;
+#   - no daemon died before the test killed it (and, in sanitizer builds,
+#     lib.sh's last check: no sanitizer report from any daemon or reader);
 #   - nothing is mounted once the last daemon got SIGTERM.
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
@@ -88,6 +90,7 @@ start_pair() {	# start_pair LIFE: two starts at once; $W/daemon.pid = the winner
 }
 sample() {	# sample LIFE WHEN: fd count and RSS of the daemon
 	p=$(cat "$W/daemon.pid")
+	kill -0 "$p" 2>/dev/null || echo "life $1: daemon $p gone before the $2 sample" >>"$W/deaths"
 	echo "life $1 $2 fds $(ls "/proc/$p/fd" 2>/dev/null | wc -l)" \
 		"rss $(awk '/^VmRSS/ { print $2 }' "/proc/$p/status" 2>/dev/null)" >>"$W/samples"
 }
@@ -272,6 +275,8 @@ flat=$(awk '{ key = $2; if ($3 == "mid") { f[key] = $5; r[key] = $7 } else if (k
 		if ($5 != f[key] || $7 - r[key] > max) bad = 1 } } END { exit bad }' max="$rss_max" "$W/samples")
 st=$?
 ok "daemon fds and RSS flat within each life (${flat})" -- [ "$st" -eq 0 ]
+ok "each daemon lived until the test killed it" -- eval '! [ -s "$W/deaths" ]'
+[ -s "$W/deaths" ] && sed 's/^/# /' "$W/deaths"
 diag "soak: $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.0f", b - a }') s," \
 	"$nstarts daemons ($(grep -c killed= "$W/lives") SIGKILLed), $nreads reads verified, $nbad bad bytes"
 done_testing
