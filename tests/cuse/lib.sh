@@ -27,7 +27,8 @@ cz_san_init() {
 	mkdir -m 1777 "$CZ_TMP/san"	# (writable by daemons that dropped privileges)
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$CZ_TMP/san/report"
 	UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$CZ_TMP/san/report"
-	export ASAN_OPTIONS UBSAN_OPTIONS
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cuse/lsan.supp"
+	export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 	tap_final=cz_san_verdict
 }
 
