@@ -556,6 +556,7 @@ err_signals:
 	fuse_remove_signal_handlers(se);
 err_unmount:
 	/* after --user, umount is not ours to do: auto_unmount does it when the fd closes */
+	fud_unmounting();
 	if (!cz_params.dropped)
 		fuse_session_unmount(se);
 	fud_stop();	/* after unmount: the kernel ends the queues' entries */

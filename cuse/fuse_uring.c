@@ -80,6 +80,7 @@ struct cz_uring {
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	bool dev_closing;		/* under lock: the unmount is about to close fd */
 	_Atomic enum cz_uring_state state;	/* written under lock, peeked by the I/O wrapper */
 	int err;			/* -errno when ST_FAILED */
 	unsigned registered;		/* queues with all entries registered */
@@ -628,13 +629,28 @@ static void uring_init_written(void *ctx, ssize_t res, int err)
 static ssize_t uring_reply(void *ctx, int fd, struct iovec *iov, int count)
 {
 	const struct fuse_out_header *oh = iov[0].iov_base;
+	struct cz_uring *u = ctx;
+	ssize_t res;
 
-	(void)ctx;
 	if (!tl_ent)
 		return SIO_PASS;
 	if (oh->unique == tl_ent->unique)
 		return ent_reply(tl_ent, iov, count);
-	return writev(fd, iov, count);
+	/*
+	 * The ring threads outlive the unmount, which closes fd (libfuse's
+	 * fuse_session_unmount): never write to it once that may have begun --
+	 * the number could name another file by then.  The connection is going
+	 * away anyway: ENODEV, as /dev/fuse says after an abort.
+	 */
+	pthread_mutex_lock(&u->lock);
+	if (u->dev_closing) {
+		pthread_mutex_unlock(&u->lock);
+		errno = ENODEV;
+		return -1;
+	}
+	res = writev(fd, iov, count);
+	pthread_mutex_unlock(&u->lock);
+	return res;
 }
 
 /* ---- public ------------------------------------------------------------- */
@@ -794,6 +810,15 @@ void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev, uint64_t
 		n += atomic_load(&u->queues[i].nreq);
 	*ring = n;
 	sio_counts(dev, spliced);
+}
+
+void cz_uring_unmounting(struct cz_uring *u)
+{
+	if (!u)
+		return;
+	pthread_mutex_lock(&u->lock);
+	u->dev_closing = true;
+	pthread_mutex_unlock(&u->lock);
 }
 
 void cz_uring_detach(struct cz_uring *u)

@@ -25,9 +25,9 @@
  * wrapper; cz_uring_params forwards them.
  *
  * Usage: fuse_session_new + fuse_session_mount, then cz_uring_attach(), run
- * the session loop (single- or multi-threaded), fuse_session_unmount, then
- * cz_uring_detach() (joins the ring threads: they end when the kernel tears
- * the queues down at unmount).
+ * the session loop (single- or multi-threaded), cz_uring_unmounting(),
+ * fuse_session_unmount, then cz_uring_detach() (joins the ring threads: they
+ * end when the kernel tears the queues down at unmount).
  */
 #ifndef CUSE_FUSE_URING_H
 #define CUSE_FUSE_URING_H
@@ -115,6 +115,10 @@ const char *cz_uring_describe(struct cz_uring *u);
 
 /* Requests served by ring / by /dev/fuse, and replies sent by splice, so far. */
 void cz_uring_counts(struct cz_uring *u, uint64_t *ring, uint64_t *dev, uint64_t *spliced);
+
+/* Before fuse_session_unmount (which closes the session's fd): the ring
+ * threads stop writing to that fd. */
+void cz_uring_unmounting(struct cz_uring *u);
 
 /* Stop and join the queue threads (after unmount), free everything. */
 void cz_uring_detach(struct cz_uring *u);

@@ -95,6 +95,13 @@ static void fud_stop_debug(const char *desc, uint64_t nring, uint64_t ndev, uint
 			 (unsigned long long)ndev, (unsigned long long)nsplice);
 }
 
+void fud_unmounting(void)
+{
+#ifdef HAVE_LIBURING
+	cz_uring_unmounting(fud.u);
+#endif
+}
+
 void fud_stop(void)
 {
 	uint64_t nring = 0, ndev, nsplice;

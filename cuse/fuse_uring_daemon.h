@@ -4,7 +4,7 @@
  * transport --transport picks, the session I/O levers (--reply, --poll-us)
  * and the io_uring queues' read-path slots.  Call fud_extra_threads before
  * rp_init, fud_prepare before fuse_session_mount, fud_start after it,
- * fud_stop after fuse_session_unmount.
+ * fud_unmounting before fuse_session_unmount, fud_stop after it.
  */
 #ifndef CUSE_FUSE_URING_DAEMON_H
 #define CUSE_FUSE_URING_DAEMON_H
@@ -25,6 +25,9 @@ void fud_restore(void);
 int fud_start(struct fuse_session *se, unsigned long zero_ino);
 /* The CUSE front end: splice replies (unless --reply writev) and --poll-us on /dev/cuse. */
 int fud_start_cuse(struct fuse_session *se);
+/* Before fuse_session_unmount: the io_uring queue threads (which outlive it)
+ * stop writing to the session's fd, which the unmount closes. */
+void fud_unmounting(void);
 void fud_stop(void);
 
 #endif

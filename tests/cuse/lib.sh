@@ -15,27 +15,31 @@ cz_require_fuse() {
 	cz_san_init
 }
 
-# Sanitizer builds: a background daemon's stderr is /dev/null, so an ASan or
-# UBSan report (and the abort that follows it) would leave no trace but a
-# dead daemon.  Reports from every program a test starts go to files in
-# $CZ_TMP/san/ instead, and done_testing adds one check that none is there.
+# Sanitizer builds: a background daemon's stderr is /dev/null, so an ASan,
+# UBSan or TSan report (and the abort that may follow it) would leave no
+# trace but a dead daemon.  Reports from every program a test starts go to
+# files in $CZ_TMP/san/ instead, and done_testing adds one check that none is
+# there.
 cz_san_init() {
 	cz_san=""
 	ldd "$CUSEZERO" 2>/dev/null | grep -q libasan && cz_san=ASan
 	ldd "$CUSEZERO" 2>/dev/null | grep -q libubsan && cz_san="${cz_san:+$cz_san+}UBSan"
+	ldd "$CUSEZERO" 2>/dev/null | grep -q libtsan && cz_san="${cz_san:+$cz_san+}TSan"
 	[ -n "$cz_san" ] || return 0
 	mkdir -m 1777 "$CZ_TMP/san"	# (writable by daemons that dropped privileges)
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$CZ_TMP/san/report"
 	UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$CZ_TMP/san/report"
+	TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}log_path=$CZ_TMP/san/report"
 	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/cuse/lsan.supp"
-	export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+	export ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS LSAN_OPTIONS
 	tap_final=cz_san_verdict
 }
 
 # A process SIGKILLed during LeakSanitizer's exit-time check leaves an empty
 # file or "Unable to get registers from thread N": shown, not counted.
 cz_san_verdict() {
-	n=$(grep -l -e 'ERROR: ' -e 'runtime error' "$CZ_TMP"/san/report.* 2>/dev/null | wc -l)
+	n=$(grep -l -e 'ERROR: ' -e 'runtime error' -e 'WARNING: ThreadSanitizer' \
+		"$CZ_TMP"/san/report.* 2>/dev/null | wc -l)
 	ok "no $cz_san report from the programs this test started ($n)" -- [ "$n" -eq 0 ]
 	for f in "$CZ_TMP"/san/report.*; do
 		[ -f "$f" ] || continue

@@ -17,7 +17,9 @@ export PATH
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t tmpfs -o mode=0755 tmpfs /run	# as on Debian: not writable by all
-mount -t tmpfs tmpfs /tmp
+# /tmp stays on the initramfs' own (writable) root: a tmpfs there would hide a
+# build tree copied in under /tmp (a checkout in mktemp -d).
+mkdir -p /tmp && chmod 1777 /tmp
 mkdir -p /dev/pts
 mount -t devpts devpts /dev/pts	# script(1) in the device tests needs a pty
 # As Debian's udev rules do (50-udev-default.rules: KERNEL=="fuse", MODE="0666").
