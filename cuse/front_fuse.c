@@ -555,8 +555,8 @@ int ff_serve(void)
 err_signals:
 	fuse_remove_signal_handlers(se);
 err_unmount:
+	fud_unmounting();	/* the io_uring queue threads leave the fd alone from now on */
 	/* after --user, umount is not ours to do: auto_unmount does it when the fd closes */
-	fud_unmounting();
 	if (!cz_params.dropped)
 		fuse_session_unmount(se);
 	fud_stop();	/* after unmount: the kernel ends the queues' entries */
