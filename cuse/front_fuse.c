@@ -63,6 +63,7 @@
 #define CZ_ZERO_SIZE (1ULL << 60)
 #define FF_TIMEOUT 86400.0
 #define FF_TEXT_MAX 16384	/* a page multiple: the text files' buffer and size */
+_Static_assert(FF_TEXT_MAX <= CZ_MAX_REQUEST, "a text file's reply fits the read-path buffer");
 
 enum { FF_INO_ROOT = 1, FF_INO_ZERO, FF_INO_CONTROL, FF_INO_STATS, FF_INO_JSON, FF_INO_MAX };
 
@@ -74,7 +75,6 @@ static const char *const ff_names[FF_INO_MAX] = {
 };
 
 static char ff_mnt[PATH_MAX];
-static __thread char ff_reply[FF_TEXT_MAX];	/* a text file's reply: see ff_read */
 static char ff_zero[PATH_MAX + 8];
 static time_t ff_start_time;
 
@@ -248,6 +248,7 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct ff_text *t = (struct ff_text *)(uintptr_t)fi->fh;
+	char *buf;
 
 	if (ino == FF_INO_ZERO) {
 		if (size > CZ_MAX_REQUEST)
@@ -263,15 +264,21 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	if (size > t->len - (size_t)off)
 		size = t->len - (size_t)off;
 	/*
-	 * Reply from this thread's own copy, not from t: the moment the kernel
-	 * has the reply, the reader may close the file, and another worker may
-	 * run RELEASE (freeing t) while this one is still returning from the
-	 * write to /dev/fuse -- and the sanitizers' writev interceptor checks
-	 * the buffer after the call: a heap-use-after-free report (and an ASan
-	 * build's abort) with --threads > 1.
+	 * Reply from this thread's own reply buffer (the read path's), not from
+	 * t: the moment the kernel has the reply, the reader may close the file,
+	 * and another worker may run RELEASE (freeing t) while this one is still
+	 * returning from the write to /dev/fuse -- and the sanitizers' writev
+	 * interceptor checks the buffer after the call: a heap-use-after-free
+	 * report (and an ASan build's abort) with --threads > 1.  Every serving
+	 * thread has its buffer (rp_thread_attach) before it serves.
 	 */
-	memcpy(ff_reply, t->data + off, size);
-	fuse_reply_buf(req, ff_reply, size);
+	buf = rp_thread_buffer();
+	if (!buf) {
+		fuse_reply_err(req, EIO);
+		return;
+	}
+	memcpy(buf, t->data + off, size);
+	fuse_reply_buf(req, buf, size);
 }
 
 static bool ff_control_sep(char c)

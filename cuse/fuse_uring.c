@@ -253,7 +253,7 @@ static ssize_t ent_reply(struct cz_uring_ent *ent, const struct iovec *iov, int 
 	for (i = 1; i < count; i++) {
 		if (total + iov[i].iov_len > ent->q->u->payload_len)
 			return -EINVAL;
-		/* the caller may have built its reply in the payload itself */
+		/* a reply built in the thread's read-path buffer is in the payload already */
 		if ((char *)ent->payload + total != iov[i].iov_base)
 			memmove((char *)ent->payload + total, iov[i].iov_base, iov[i].iov_len);
 		total += iov[i].iov_len;

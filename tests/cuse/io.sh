@@ -53,8 +53,9 @@ for i in 1 2 3 4; do
 done
 # shellcheck disable=SC2086
 wait $tpids
-tn=$(cat "$T"/? | awk '{ n += $1; b += $2 } END { print n + 0 }')
-tbad=$(cat "$T"/? | awk '{ b += $2 } END { print b + 0 }')
+# shellcheck disable=SC2046
+set -- $(cat "$T"/? | awk '{ n += $1; b += $2 } END { print n + 0, b + 0 }')
+tn=$1 tbad=$2
 ok "text files read by 4 readers at once: $tn rounds, every control and stats.json whole ($tbad not)" -- \
 	eval '[ "$tn" -gt 0 ] && [ "$tbad" -eq 0 ]'
 ok "the daemon still serves after them" -- eval '[ "$(head -c 4096 "$Z" | tr -d "\000" | wc -c)" -eq 0 ]'

@@ -22,9 +22,10 @@ cz_require_fuse() {
 # there.
 cz_san_init() {
 	cz_san=""
-	ldd "$CUSEZERO" 2>/dev/null | grep -q libasan && cz_san=ASan
-	ldd "$CUSEZERO" 2>/dev/null | grep -q libubsan && cz_san="${cz_san:+$cz_san+}UBSan"
-	ldd "$CUSEZERO" 2>/dev/null | grep -q libtsan && cz_san="${cz_san:+$cz_san+}TSan"
+	libs=$(ldd "$CUSEZERO" 2>/dev/null)
+	case $libs in *libasan*) cz_san=ASan ;; esac
+	case $libs in *libubsan*) cz_san="${cz_san:+$cz_san+}UBSan" ;; esac
+	case $libs in *libtsan*) cz_san="${cz_san:+$cz_san+}TSan" ;; esac
 	[ -n "$cz_san" ] || return 0
 	mkdir -m 1777 "$CZ_TMP/san"	# (writable by daemons that dropped privileges)
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$CZ_TMP/san/report"

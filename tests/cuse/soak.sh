@@ -39,11 +39,11 @@ rss_max=${SOAK_RSS_KB:-2048}
 # growth followed the request rate (+43 MiB in one 12 s life, once).  Under
 # ASan the daemon's quarantine is capped at 4 MiB and the bound is 32 MiB
 # (its leak checker covers leaks there).
-if ldd "$CUSEZERO" 2>/dev/null | grep -q libasan; then
+case $cz_san in *ASan*)	# (lib.sh: the sanitizers $CUSEZERO is built with)
 	rss_max=${SOAK_RSS_KB:-32768}
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=4"
-	export ASAN_OPTIONS
-fi
+	export ASAN_OPTIONS ;;
+esac
 W=$CZ_TMP/soak
 M=$CZ_TMP/mnt-soak
 Z=$M/zero
