@@ -39,6 +39,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,13 @@ const char *ff_zero_path(void)
  * until its last command is complete (ff_control_write).
  */
 struct ff_text {
+	/*
+	 * held/held_len: one open file's writes and close()s can run at once
+	 * on different workers (FLUSH comes without the inode lock, and a
+	 * process can write from two threads), so they are touched only under
+	 * this lock.
+	 */
+	pthread_mutex_t held_lock;
 	char *held;
 	size_t held_len;
 	size_t len;
@@ -195,6 +203,7 @@ static struct ff_text *ff_snapshot(fuse_ino_t ino)
 
 	if (!t)
 		return NULL;
+	pthread_mutex_init(&t->held_lock, NULL);
 	t->held = NULL;
 	t->held_len = 0;
 	if (ino == FF_INO_CONTROL) {
@@ -302,7 +311,7 @@ static bool ff_control_sep(char c)
  */
 #define FF_HELD_MAX (16u << 20)
 
-static int ff_control_write(struct ff_text *t, uid_t uid, const char *buf, size_t size)
+static int ff_control_write_locked(struct ff_text *t, uid_t uid, const char *buf, size_t size)
 {
 	bool complete = size < 4096 || ff_control_sep(buf[size - 1]);
 	char *p;
@@ -334,6 +343,16 @@ out:
 	return ret;
 }
 
+static int ff_control_write(struct ff_text *t, uid_t uid, const char *buf, size_t size)
+{
+	int ret;
+
+	pthread_mutex_lock(&t->held_lock);
+	ret = ff_control_write_locked(t, uid, buf, size);
+	pthread_mutex_unlock(&t->held_lock);
+	return ret;
+}
+
 static void ff_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size, off_t off,
 		     struct fuse_file_info *fi)
 {
@@ -361,8 +380,10 @@ static void ff_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 {
 	struct ff_text *t = (struct ff_text *)(uintptr_t)fi->fh;
 
-	if (t)
+	if (t) {
 		free(t->held);
+		pthread_mutex_destroy(&t->held_lock);
+	}
 	free(t);
 	fuse_reply_err(req, 0);
 }
@@ -373,11 +394,15 @@ static void ff_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct ff_text *t = (struct ff_text *)(uintptr_t)fi->fh;
 	int ret = 0;
 
-	if (ino == FF_INO_CONTROL && t && t->held_len) {
-		ret = ctl_command(fuse_req_ctx(req)->uid, t->held, t->held_len);
-		free(t->held);
-		t->held = NULL;
-		t->held_len = 0;
+	if (ino == FF_INO_CONTROL && t) {
+		pthread_mutex_lock(&t->held_lock);
+		if (t->held_len) {
+			ret = ctl_command(fuse_req_ctx(req)->uid, t->held, t->held_len);
+			free(t->held);
+			t->held = NULL;
+			t->held_len = 0;
+		}
+		pthread_mutex_unlock(&t->held_lock);
 	}
 	fuse_reply_err(req, -ret);
 }

@@ -4,7 +4,7 @@
  * FUSE file alike (the host tests run it; the VM checker shares its ioctl
  * checks through tests/common/devcheck.c):
  *
- *     zdev-check io|ioctl|uring|stress|killed DEVICE [SECONDS]
+ *     zdev-check io|ioctl|uring|stress|killed|ctlrace DEVICE [SECONDS]
  *
  * Prints TAP lines, "ok N - what" or "not ok N - what: step value" (the first
  * failure inside a check is the detail), and its plan last; tests/cuse/lib.sh
@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -494,10 +495,119 @@ static void check_killed(void)
 	close(fd);
 }
 
+/*
+ * One open `control` fd, two threads writing 4..64 KiB texts that end inside
+ * a word (the daemon holds such a text until its end comes) and two threads
+ * closing dup()s of the fd (each close is a FLUSH that applies the held
+ * text).  The kernel sends FLUSH without the inode lock, so with several
+ * workers the daemon sees writes and flushes of one open file at once: its
+ * held text must survive that (once a heap corruption that killed the root
+ * daemon within seconds).  Write errors (EINVAL: the texts are garbled by
+ * the interleaving) are expected; the daemon must stay up and serve zeros.
+ */
+struct ctlrace {
+	int fd;
+	double seconds;
+	unsigned seed;
+	unsigned long ops;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *ctlrace_writer(void *arg)
+{
+	struct ctlrace *c = arg;
+	static const char word[] = "chunk=4096 ";
+	size_t cap = 65536, len, i;
+	char *text = malloc(cap);
+	double end = now_s() + c->seconds;
+
+	if (!text)
+		return NULL;
+	for (i = 0; i + sizeof(word) - 1 <= cap; i += sizeof(word) - 1)
+		memcpy(text + i, word, sizeof(word) - 1);
+	while (now_s() < end) {
+		/* 4..64 KiB, cut inside "chunk=4096": never on a separator */
+		len = 4096 + (size_t)(rand_r(&c->seed) % (cap - 4096 - 16));
+		while (text[len - 1] == ' ' || text[len - 1] == '=')
+			len--;
+		if (write(c->fd, text, len) < 0 && errno != EINVAL && errno != EFBIG)
+			fail_once("write of %zu bytes to control: %s", len, strerror(errno));
+		c->ops++;
+	}
+	free(text);
+	return NULL;
+}
+
+static void *ctlrace_closer(void *arg)
+{
+	struct ctlrace *c = arg;
+	double end = now_s() + c->seconds;
+	int d;
+
+	while (now_s() < end) {
+		d = dup(c->fd);
+		if (d < 0) {
+			fail_once("dup of the control fd: %s", strerror(errno));
+			break;
+		}
+		close(d);   /* FLUSH; its error (a garbled text) is expected */
+		c->ops++;
+	}
+	return NULL;
+}
+
+static void check_ctlrace(double seconds)
+{
+	char path[4096], *slash;
+	struct ctlrace c[4];
+	pthread_t th[4];
+	unsigned char *buf = big_buffer(65536 + 2 * GUARD);
+	unsigned long ops = 0;
+	unsigned i;
+	int fd, dev;
+
+	snprintf(path, sizeof(path), "%s", device);
+	slash = strrchr(path, '/');
+	snprintf(slash ? slash + 1 : path, sizeof(path) - (size_t)(slash ? slash + 1 - path : 0),
+		 "control");
+	fd = open(path, O_WRONLY);
+	if (fd < 0) {
+		tap_skip("concurrent write and close on one control fd: %s: %s", path,
+			 strerror(errno));
+		return;
+	}
+	for (i = 0; i < 4; i++) {
+		c[i] = (struct ctlrace){ .fd = fd, .seconds = seconds, .seed = i + 1 };
+		if (pthread_create(&th[i], NULL, i < 2 ? ctlrace_writer : ctlrace_closer, &c[i]))
+			fail_once("pthread_create failed");
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		ops += c[i].ops;
+	}
+	close(fd);
+	dev = open_dev(O_RDONLY);
+	memset(buf, POISON, 65536 + 2 * GUARD);
+	if (read(dev, buf + GUARD, 65536) != 65536)
+		fail_once("read after the control race: %s", strerror(errno));
+	else
+		verify(buf, 0, 65536, "read after the control race");
+	close(dev);
+	printf("# %lu writes and closes on one control fd in %.1f s\n", ops, seconds);
+	check_end("2 writers and 2 closers on one control fd; the daemon still serves zeros");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 3) {
-		fprintf(stderr, "usage: zdev-check io|ioctl|uring|stress|killed DEVICE [SECONDS]\n");
+		fprintf(stderr, "usage: zdev-check io|ioctl|uring|stress|killed|ctlrace DEVICE [SECONDS]\n");
 		return 2;
 	}
 	device = argv[2];
@@ -512,6 +622,8 @@ int main(int argc, char **argv)
 		check_stress(argc > 3 ? atof(argv[3]) : 3.0);
 	else if (!strcmp(argv[1], "killed"))
 		check_killed();
+	else if (!strcmp(argv[1], "ctlrace"))
+		check_ctlrace(argc > 3 ? atof(argv[3]) : 3.0);
 	else {
 		fprintf(stderr, "zdev-check: %s: unknown check\n", argv[1]);
 		return 2;
