@@ -44,7 +44,7 @@
 
 #include "util.h"
 #include "zeroing.h"
-#include "fuse_uring.h"
+#include "cuse/fuse_uring.h"
 
 #define ZERO_INO 2
 #define ZERO_SIZE (1ULL << 40)

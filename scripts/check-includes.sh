@@ -7,7 +7,7 @@
 #       SRCDIR, BUILDDIR: default $top_srcdir / $top_builddir as make check sets
 #       them, else the checkout holding this script and its build/.
 #       DIR...: the directories whose modules must not be on a cycle (default:
-#       all); tests/cuse/modules.sh checks the daemon's.
+#       all, as tests/cuse/modules.sh runs it).
 #
 # A module is a source file and its header (cuse/readpath.c + cuse/readpath.h
 # = cuse/readpath).  A cycle (A -> B -> ... -> A) means modules that cannot
@@ -15,8 +15,8 @@
 # globals or stubs of them.  Two graphs are checked, each printed as TAP
 # with the first cycle found:
 #   1. includes: A -> B when A.c or A.h has `#include "B.h"` (resolved in
-#      the includer's directory, then in the -I directories: top, zeroing/,
-#      lib/, cuse/); system headers (<...>) are not modules;
+#      the includer's directory, then in the -I directories: top, include/,
+#      zeroing/, lib/, devclient/); system headers (<...>) are not modules;
 #   2. symbols (needs a build): A -> B when A's object file uses a global
 #      symbol that B's object defines (nm).  This also sees a header that
 #      declares what another file defines (the way a daemon-wide header once
@@ -37,6 +37,9 @@ done
 shift $((OPTIND - 1))
 src=$(cd "$src" && pwd) || exit 1
 bld=${bld:-$src/build}
+# absolute: the graphs are read from $src (a relative build dir would be
+# taken from there, and its objects named build/...)
+if [ -d "$bld" ]; then bld=$(cd "$bld" && pwd); fi
 dirs=$*
 cd "$src" || exit 1
 
@@ -92,11 +95,11 @@ if [ -d .git ] && command -v git >/dev/null 2>&1; then
 else
 	files=$(find . -name '*.[ch]' ! -path './build*' | sed 's|^\./||' | sort)
 fi
-cycle=$(for f in $files; do
+inc_edges=$(for f in $files; do
 	[ -f "$f" ] || continue
 	dir=$(dirname "$f")
 	sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
-		for cand in "$dir/$inc" "$inc" "zeroing/$inc" "lib/$inc" "cuse/$inc"; do
+		for cand in "$dir/$inc" "$inc" "include/$inc" "zeroing/$inc" "lib/$inc" "devclient/$inc"; do
 			cand=${cand#./}
 			if [ -f "$cand" ]; then
 				echo "${f%.[ch]} ${cand%.h}"
@@ -104,7 +107,8 @@ cycle=$(for f in $files; do
 			fi
 		done
 	done
-done | sort -u | find_cycle)
+done | sort -u)
+cycle=$(echo "$inc_edges" | find_cycle)
 verdict "no include cycle through the modules of ${dirs:-every directory}" "$cycle"
 
 # 2. the symbol graph of the objects in the build tree
@@ -115,7 +119,7 @@ elif [ -z "$(find "$bld" -name '*.o' 2>/dev/null | head -1)" ]; then
 else
 	# automake names an object DIR/TARGET-STEM.o when the target has its own
 	# flags: the module is DIR/STEM either way.
-	cycle=$(cd "$bld" && find . -name '*.o' ! -path './tests/vm/*' | sed 's|^\./||' | sort |
+	sym_edges=$(cd "$bld" && find . -name '*.o' ! -path './tests/vm/*' | sed 's|^\./||' | sort |
 		xargs nm -A 2>/dev/null | awk '
 		{
 			split($1, p, ":"); obj = p[1]
@@ -136,8 +140,23 @@ else
 				if ((a[2] in def) && !(a[2] in amb) && def[a[2]] != a[1])
 					print a[1], def[a[2]]
 			}
-		}' | sort -u | find_cycle)
+		}' | sort -u)
+	cycle=$(echo "$sym_edges" | find_cycle)
 	verdict "no symbol cycle through the modules of ${dirs:-every directory} (nm over $bld)" "$cycle"
 fi
+
+# 3. folders: both graphs with each module replaced by its folder (a
+# program's or a test suite's folder under tools/ and tests/, else the
+# top-level one: zeroing/x86_64 belongs to zeroing).  lib/ must not need the
+# daemon, a tool must not need another tool.
+folder_edges=$(printf '%s\n%s\n' "$inc_edges" "${sym_edges:-}" | awk '
+	function folder(m,    p, k) {
+		k = split(m, p, "/")
+		if (k > 2 && (p[1] == "tools" || p[1] == "tests")) return p[1] "/" p[2]
+		return k > 1 ? p[1] : "."
+	}
+	NF == 2 { a = folder($1); b = folder($2); if (a != b) print a, b }' | sort -u)
+cycle=$(dirs="" && echo "$folder_edges" | find_cycle)
+verdict "no cycle between folders (include and symbol graphs)" "$cycle"
 echo "1..$n"
 exit $failed

@@ -9,7 +9,7 @@
 #   1. every source, build and script file starts with an SPDX line in its
 #      language's comment style (C, headers, assembly: /* */; shell, .am: #);
 #   2. every header's include guard is named after its path
-#      (cuse/fuse_uring.h -> CUSE_FUSE_URING_H; the installed cuse/cusezero.h
+#      (cuse/fuse_uring.h -> CUSE_FUSE_URING_H; the installed include/cusezero.h
 #      keeps the public CUSEZERO_H);
 #   3. no function outside tests/ is longer than 100 lines (liburing's src/
 #      has none; split by step: parse / validate / run / print);
@@ -51,7 +51,7 @@ fi
 bad=$(for f in $(printf '%s\n' "$code" | grep '\.h$'); do
 	[ -f "$f" ] || continue
 	case $f in
-	cuse/cusezero.h) want=CUSEZERO_H ;;
+	include/cusezero.h) want=CUSEZERO_H ;;
 	*) want=$(printf '%s' "$f" | tr 'a-z/.-' 'A-Z___') ;;
 	esac
 	guard=$(grep -m1 -E '^#ifndef [A-Z0-9_]+_H$' "$f" | cut -d' ' -f2)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * dc_check_ioctl(): every command of cuse/cusezero.h on a running cusezero,
+ * dc_check_ioctl(): every command of include/cusezero.h on a running cusezero,
  * shared by tests/cuse/zdev-check.c (FUSE on the host) and tests/vm/vmcheck.c
  * (CUSE in the x86-64 and arm64 VMs).  One TAP line per assertion; a failure
  * names the command, the value sent and what came back.
@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cuse/cusezero.h"
+#include "cusezero.h"
 #include "tests/tap.h"
 #include "tests/common/devcheck.h"
 #include "zeroing.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The device checks shared by the host FUSE tests (tests/cuse/zdev-check.c)
- * and the VM tests (tests/vm/vmcheck.c): every ioctl of cuse/cusezero.h on a
+ * and the VM tests (tests/vm/vmcheck.c): every ioctl of include/cusezero.h on a
  * running cusezero, CUSE node or FUSE zero file alike.  Results are TAP lines
  * (tests/tap.h); each caller adds its own checks around them.
  */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "readpath.h"
+#include "cuse/readpath.h"
 #include "tests/tap.h"
 #include "util.h"
 

@@ -9,7 +9,7 @@
  * Starts DAEMON (a static cusezero) with several option sets and checks, on
  * /dev/NAME: the node's name and mode, zeros for read/pread/readv at 1 B ..
  * 1 MiB into buffers pre-filled with 0xA5 (no byte beyond the returned count
- * touched), writes, every ioctl of cuse/cusezero.h (valid and invalid, a bad
+ * touched), writes, every ioctl of include/cusezero.h (valid and invalid, a bad
  * user pointer, an unprivileged caller), a
  * second daemon with the same name failing cleanly, the routines usable on
  * this CPU, and SIGTERM removing the node.  Prints TAP on stdout.
@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuse/cusezero.h"
+#include "cusezero.h"
 #include "tests/tap.h"
 #include "tests/common/devcheck.h"
 #include "zeroing.h"

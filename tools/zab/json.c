@@ -17,60 +17,6 @@
 #include "util.h"
 #include "zeroing.h"
 
-void *zab_xmalloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-
-	if (!p) {
-		cz_err("out of memory");
-		exit(2);
-	}
-	return p;
-}
-
-void *zab_xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p) {
-		cz_err("out of memory");
-		exit(2);
-	}
-	return p;
-}
-
-char *zab_xstrdup(const char *s)
-{
-	return s ? strcpy(zab_xmalloc(strlen(s) + 1), s) : NULL;
-}
-
-size_t zab_trimmed_len(const char *s)
-{
-	size_t n;
-
-	if (!s)
-		return 1;
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	return n;
-}
-
-char *zab_xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	s = zab_xmalloc((size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(s, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return s;
-}
-
 /* ---- tree ---------------------------------------------------------------- */
 
 struct zj *zj_new(enum zj_type t)

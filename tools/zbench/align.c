@@ -55,8 +55,6 @@
 #define ALIGN_DEV_DEFAULT_LOOPS   300
 #define ALIGN_DEV_DEFAULT_REPEATS 30
 
-volatile sig_atomic_t zb_align_stop;
-
 static void align_usage(FILE *out)
 {
 	fprintf(out,

@@ -50,6 +50,9 @@ struct align_dev {
 	bool restore;
 };
 
+/* Set by SIGINT/SIGTERM: a sweep (in process or in a device) ends early. */
+volatile sig_atomic_t zb_align_stop;
+
 static void on_stop(int sig)
 {
 	(void)sig;

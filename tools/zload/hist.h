@@ -27,4 +27,15 @@ uint64_t zl_hist_percentile(const struct zl_hist *h, double pct);
 unsigned zl_hist_index(uint64_t v);
 uint64_t zl_hist_bucket_low(unsigned idx);
 
+/* min / max / mean / standard deviation of a stream (fio's io_stat). */
+struct zl_stat {
+	uint64_t n;
+	double min, max, sum, sumsq;
+};
+
+void zl_stat_add(struct zl_stat *s, double v);
+void zl_stat_merge(struct zl_stat *dst, const struct zl_stat *src);
+double zl_stat_mean(const struct zl_stat *s);
+double zl_stat_stddev(const struct zl_stat *s);
+
 #endif

@@ -17,46 +17,6 @@
 
 #define ZL_MIB (1024.0 * 1024.0)
 
-void zl_stat_add(struct zl_stat *s, double v)
-{
-	if (!s->n || v < s->min)
-		s->min = v;
-	if (!s->n || v > s->max)
-		s->max = v;
-	s->n++;
-	s->sum += v;
-	s->sumsq += v * v;
-}
-
-void zl_stat_merge(struct zl_stat *dst, const struct zl_stat *src)
-{
-	if (!src->n)
-		return;
-	if (!dst->n || src->min < dst->min)
-		dst->min = src->min;
-	if (!dst->n || src->max > dst->max)
-		dst->max = src->max;
-	dst->n += src->n;
-	dst->sum += src->sum;
-	dst->sumsq += src->sumsq;
-}
-
-double zl_stat_mean(const struct zl_stat *s)
-{
-	return s->n ? s->sum / (double)s->n : 0.0;
-}
-
-/* Sample standard deviation (n - 1), as fio's. */
-double zl_stat_stddev(const struct zl_stat *s)
-{
-	double mean = zl_stat_mean(s), var;
-
-	if (s->n < 2)
-		return 0.0;
-	var = (s->sumsq - (double)s->n * mean * mean) / (double)(s->n - 1);
-	return var > 0 ? sqrt(var) : 0.0;
-}
-
 /* Everything the printers need, summed over jobs (or for one job). */
 struct zl_sum {
 	struct zl_counters c;

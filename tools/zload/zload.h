@@ -51,17 +51,6 @@ struct zl_counters {
 	uint64_t sq_ring_full;		/* waits for SQ space (SQPOLL) */
 };
 
-/* min / max / mean / standard deviation of a stream (fio's io_stat). */
-struct zl_stat {
-	uint64_t n;
-	double min, max, sum, sumsq;
-};
-
-void zl_stat_add(struct zl_stat *s, double v);
-void zl_stat_merge(struct zl_stat *dst, const struct zl_stat *src);
-double zl_stat_mean(const struct zl_stat *s);
-double zl_stat_stddev(const struct zl_stat *s);
-
 struct zl_job {
 	int id;
 	int cpu;			/* -1: not pinned */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Statistics as text or JSON (the stats files and zeroctl print the same). */
-#ifndef CUSE_STATSFMT_H
-#define CUSE_STATSFMT_H
+#ifndef DEVCLIENT_STATSFMT_H
+#define DEVCLIENT_STATSFMT_H
 
 #include <stdbool.h>
 #include <stddef.h>

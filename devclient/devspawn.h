@@ -6,8 +6,8 @@
  * SIGKILL, and a lazy unmount of whatever is still mounted, so nothing is
  * left behind even when the daemon died.
  */
-#ifndef LIB_DEVSPAWN_H
-#define LIB_DEVSPAWN_H
+#ifndef DEVCLIENT_DEVSPAWN_H
+#define DEVCLIENT_DEVSPAWN_H
 
 #include <stdbool.h>
 #include <stddef.h>

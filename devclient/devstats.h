@@ -10,8 +10,8 @@
  *   ns per chunk   routine time per chunk-sized piece (routine_ns x chunk / bytes)
  *   share          routine time / the serving threads' CPU time (busy_ns)
  */
-#ifndef LIB_DEVSTATS_H
-#define LIB_DEVSTATS_H
+#ifndef DEVCLIENT_DEVSTATS_H
+#define DEVCLIENT_DEVSTATS_H
 
 #include <stdbool.h>
 #include <stdint.h>
