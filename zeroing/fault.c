@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 #include <ucontext.h>
@@ -25,10 +26,60 @@ struct zero_extable_entry {
 extern const struct zero_extable_entry __start_zero_extable[] __attribute__((weak));
 extern const struct zero_extable_entry __stop_zero_extable[] __attribute__((weak));
 
+/*
+ * Loaded routines' tables (kernel source files, ksrc.c): a slot is claimed,
+ * filled, then published by storing start last, so the handler -- which
+ * may run at any moment on any thread -- never sees half an entry.
+ */
+static struct {
+	_Atomic uintptr_t claim, start;
+	size_t len, n;
+	const uint32_t (*pairs)[2];
+} tables[ZERO_FAULT_MAX_TABLES];
+
+int zero_fault_add_table(uintptr_t start, size_t len, const uint32_t (*pairs)[2], size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < ZERO_FAULT_MAX_TABLES; i++) {
+		uintptr_t expected = 0;
+
+		if (!atomic_compare_exchange_strong(&tables[i].claim, &expected, 1))
+			continue;
+		tables[i].len = len;
+		tables[i].n = n;
+		tables[i].pairs = pairs;
+		atomic_store(&tables[i].start, start);
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+void zero_fault_del_table(uintptr_t start)
+{
+	size_t i;
+
+	for (i = 0; i < ZERO_FAULT_MAX_TABLES; i++)
+		if (atomic_load(&tables[i].start) == start) {
+			atomic_store(&tables[i].start, 0);
+			atomic_store(&tables[i].claim, 0);
+		}
+}
+
 static uintptr_t extable_lookup(uintptr_t pc)
 {
 	const struct zero_extable_entry *e;
+	size_t i, k;
 
+	for (i = 0; i < ZERO_FAULT_MAX_TABLES; i++) {
+		uintptr_t start = atomic_load(&tables[i].start);
+
+		if (!start || pc < start || pc >= start + tables[i].len)
+			continue;
+		for (k = 0; k < tables[i].n; k++)
+			if (tables[i].pairs[k][0] == pc - start)
+				return start + tables[i].pairs[k][1];
+	}
 	if (!__start_zero_extable)
 		return 0;
 	for (e = __start_zero_extable; e < __stop_zero_extable; e++)

@@ -40,12 +40,15 @@ static int region_add(uintptr_t start, size_t len, uintptr_t orig)
 	return -ENOSPC;
 }
 
-static void region_del(uintptr_t start)
+/* The region of the copy inside the mapping [map, map + len). */
+static void region_del(uintptr_t map, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < ZR_MAX_PLACED; i++) {
-		if (atomic_load(&placed_regions[i].start) != start)
+		uintptr_t s = atomic_load(&placed_regions[i].start);
+
+		if (!s || s < map || s >= map + len)
 			continue;
 		atomic_store(&placed_regions[i].start, 0);
 		atomic_store(&placed_regions[i].claim, 0);
@@ -71,7 +74,8 @@ int zero_place(const struct zero_routine *r, enum zero_point point, unsigned off
 		return -ENODEV;
 	start = (uintptr_t)r->code_start;
 	end = (uintptr_t)r->code_end;
-	pt = point == ZERO_POINT_LOOP ? (uintptr_t)r->loop_head : start;
+	pt = point == ZERO_POINT_LOOP ? (uintptr_t)r->loop_head :
+	     r->place_entry ? (uintptr_t)r->place_entry : start;
 	if (!pt || pt < start || pt >= end || end <= start)
 		return -EINVAL;
 	len = end - start;
@@ -103,8 +107,9 @@ int zero_place(const struct zero_routine *r, enum zero_point point, unsigned off
 		return ret;
 	}
 	out->routine = r;
-	out->fn = (zero_fn)dst;
-	out->entry = dst;
+	/* fn and the entry keep their offsets in the copy (a kernel file's thunk, its function) */
+	out->fn = (zero_fn)(dst + ((uintptr_t)r->fn - start < len ? (uintptr_t)r->fn - start : 0));
+	out->entry = dst + (r->place_entry ? (uintptr_t)r->place_entry - start : 0);
 	out->loop = r->loop_head ? dst + ((uintptr_t)r->loop_head - start) : 0;
 	out->point = point;
 	out->offset = offset;
@@ -117,7 +122,7 @@ void zero_unplace(struct zero_placed *p)
 {
 	if (!p->map)
 		return;
-	region_del(p->entry);
+	region_del((uintptr_t)p->map, p->map_len);
 	munmap(p->map, p->map_len);
 	memset(p, 0, sizeof(*p));
 }

@@ -6,10 +6,12 @@
  * The per-architecture entries live beside their assembly in
  * x86_64/registry.inc and aarch64/registry.inc.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "zeroing.h"
 #include "generic.h"
+#include "ksrc_int.h"
 
 #if defined(__x86_64__)
 #include "x86_64/routines.h"
@@ -41,6 +43,47 @@ const struct zero_routine zero_routines[] = {
 const size_t zero_nroutines = sizeof(zero_routines) / sizeof(zero_routines[0]);
 
 /*
+ * Loaded routines (kernel source files, ksrc.c), after the built-in ones.
+ * Registered before any thread starts and never removed, so readers need
+ * no lock.
+ */
+#define ZERO_MAX_LOADED 32
+static const struct zero_routine *loaded[ZERO_MAX_LOADED];
+static size_t nloaded;
+
+int zero_register(const struct zero_routine *r)
+{
+	if (zero_lookup(r->name))
+		return -EEXIST;
+	if (nloaded >= ZERO_MAX_LOADED)
+		return -ENOSPC;
+	loaded[nloaded++] = r;
+	return 0;
+}
+
+size_t zero_count(void)
+{
+	return zero_nroutines + nloaded;
+}
+
+const struct zero_routine *zero_at(size_t i)
+{
+	if (i < zero_nroutines)
+		return &zero_routines[i];
+	return i - zero_nroutines < nloaded ? loaded[i - zero_nroutines] : NULL;
+}
+
+size_t zero_index(const struct zero_routine *r)
+{
+	size_t i;
+
+	for (i = 0; i < zero_count(); i++)
+		if (zero_at(i) == r)
+			return i;
+	return (size_t)-1;
+}
+
+/*
  * Preference order for zero_default(): what the kernel itself would pick
  * first.  x86: clear_user is "rep stosb" only when the CPU makes it fast
  * (FSRS for clear_user, ERMS for clear_page_erms; FSRM implies the same
@@ -65,6 +108,9 @@ const struct zero_routine *zero_lookup(const char *name)
 	for (i = 0; i < zero_nroutines; i++)
 		if (!strcmp(zero_routines[i].name, name))
 			return &zero_routines[i];
+	for (i = 0; i < nloaded; i++)
+		if (!strcmp(loaded[i]->name, name))
+			return loaded[i];
 	return NULL;
 }
 
@@ -125,8 +171,9 @@ void zero_print_help(FILE *out)
 	size_t i;
 
 	fprintf(out, "%-28s %-8s %-7s %s\n", "routine", "arch", "place", "description");
-	for (i = 0; i < zero_nroutines; i++) {
-		const struct zero_routine *r = &zero_routines[i];
+	for (i = 0; i < zero_nroutines + nloaded; i++) {
+		const struct zero_routine *r = i < zero_nroutines ? &zero_routines[i] :
+					       loaded[i - zero_nroutines];
 		const char *why = NULL;
 		bool ok = zero_usable(r, &why);
 

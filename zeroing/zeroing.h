@@ -50,13 +50,28 @@ struct zero_routine {
 	 */
 	const void *code_start, *code_end, *loop_head;
 	const char *no_reloc_why;
+	/*
+	 * The ENTRY point placement aligns, if not code_start (a kernel file's
+	 * function inside its file's text); fn may also lie inside the range
+	 * (a thunk that adapts the kernel's convention): placed copies keep
+	 * both at their offsets.
+	 */
+	const void *place_entry;
 };
 
 /* The registry: every routine built for this architecture, usable or not. */
 extern const struct zero_routine zero_routines[];
 extern const size_t zero_nroutines;
 
-/* Lookup by exact name; NULL if unknown. */
+/*
+ * Every routine, built-in then loaded (zero_ksrc_load(), ksrc.h): index
+ * 0 .. zero_count() - 1.  zero_index() of a registered routine is stable.
+ */
+size_t zero_count(void);
+const struct zero_routine *zero_at(size_t i);
+size_t zero_index(const struct zero_routine *r);
+
+/* Lookup by exact name, built-in or loaded; NULL if unknown. */
 const struct zero_routine *zero_lookup(const char *name);
 /* Best usable routine on this CPU (what "default" means); never NULL. */
 const struct zero_routine *zero_default(void);
@@ -120,6 +135,14 @@ const char *zero_place_strerror(int err);
  * with the default action.  Idempotent; 0 or -errno.
  */
 int zero_fault_install(void);
+/*
+ * A loaded routine's exception table: pairs of (faulting instruction,
+ * fixup) offsets from start, for code at [start, start + len).  At most
+ * ZERO_FAULT_MAX_TABLES; 0 or -ENOSPC.  The table must stay valid.
+ */
+#define ZERO_FAULT_MAX_TABLES 64
+int zero_fault_add_table(uintptr_t start, size_t len, const uint32_t (*pairs)[2], size_t n);
+void zero_fault_del_table(uintptr_t start);
 
 /* ---- wrappers with other signatures ---------------------------------------- */
 

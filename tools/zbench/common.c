@@ -106,6 +106,7 @@ static const struct option zb_common_longopts[] = {
 	{ "format",   required_argument, NULL, ZB_OPT_FORMAT },
 	{ "json",     no_argument,       NULL, ZB_OPT_JSON },
 	{ "help",     no_argument,       NULL, 'h' },
+	ZERO_KSRC_LONGOPTS(ZB_OPT_KSRC),
 };
 
 /* The common long options followed by the command's, zero-terminated. */
@@ -130,7 +131,7 @@ static int zb_common_option(struct zb_common *cm, const struct zb_cmd *cmd, void
 {
 	switch (c) {
 	case 's': cm->size_str = optarg; return -1;
-	case 'f': cm->function = optarg; return -1;
+	case 'f': cm->function = optarg; cm->function_set = true; return -1;
 	case 'l': cm->loops_str = optarg; return -1;
 	case 'c': cm->cycles = true; return -1;
 	case ZB_OPT_JSON: cm->format = CZ_FORMAT_JSON; return -1;
@@ -139,6 +140,17 @@ static int zb_common_option(struct zb_common *cm, const struct zb_cmd *cmd, void
 			return -1;
 		fprintf(stderr, "Unknown format descriptor: '%s'\n", optarg);	/* perf's */
 		return 1;
+	case ZB_OPT_KSRC:
+	case ZB_OPT_KSRC + 1:
+	case ZB_OPT_KSRC + 2:
+	case ZB_OPT_KSRC + 3: {
+		char err[512];
+		int r = zero_ksrc_option(&cm->ksrc, c - ZB_OPT_KSRC, optarg, err, sizeof(err));
+
+		if (r < 0)
+			cz_err("%s", err);
+		return r > 0 ? 0 : r < 0 ? 2 : -1;
+	}
 	case 'h':
 		cmd->usage(stdout);
 		return 0;
@@ -195,6 +207,14 @@ int zb_check_common(struct zb_common *cm)
 			return 1;
 		}
 		cm->nr_loops = (unsigned)v;
+	}
+	if (cm->ksrc.n) {
+		char err[1024];
+
+		if (zero_ksrc_load_all(&cm->ksrc, cm->loaded, err, sizeof(err))) {
+			cz_err("%s", err);
+			return 1;
+		}
 	}
 	/* Outside JSON: say on stderr what the counter counts. */
 	if (cm->cycles && cm->format != CZ_FORMAT_JSON)

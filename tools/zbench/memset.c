@@ -54,8 +54,8 @@ static void list_functions(FILE *out)
 {
 	size_t i;
 
-	for (i = 0; i < zero_nroutines; i++) {
-		const struct zero_routine *r = &zero_routines[i];
+	for (i = 0; i < zero_count(); i++) {
+		const struct zero_routine *r = zero_at(i);
 		const char *why = NULL;
 
 		if (zero_usable(r, &why))
@@ -217,8 +217,8 @@ static int run_functions(struct memset_params *mp, const struct zero_routine *on
 	int ret = 0;
 	size_t i;
 
-	for (i = 0; i < (one ? 1 : zero_nroutines); i++) {
-		const struct zero_routine *r = one ? one : &zero_routines[i];
+	for (i = 0; i < (one ? 1 : zero_count()); i++) {
+		const struct zero_routine *r = one ? one : zero_at(i);
 		const char *name = one ? mp->cm.function : r->name;
 
 		if (!zero_usable(r, &why)) {
@@ -235,6 +235,41 @@ static int run_functions(struct memset_params *mp, const struct zero_routine *on
 			ret = 1;
 		}
 	}
+	return ret;
+}
+
+/*
+ * With --source: the loaded routines, after the ones -f names (a comma
+ * list of routines or perf's names: the built-in twins to compare with).
+ */
+static int run_with_sources(struct memset_params *mp)
+{
+	const struct zero_routine *list[64];
+	const char *names[64];
+	char fbuf[1024], *save = NULL, *tok;
+	size_t n = 0, i;
+	int ret = 0;
+
+	snprintf(fbuf, sizeof(fbuf), "%s", mp->cm.function_set ? mp->cm.function : "");
+	for (tok = strtok_r(fbuf, ",", &save); tok && n < 56; tok = strtok_r(NULL, ",", &save)) {
+		if (!(list[n] = zb_resolve(tok))) {
+			mp->cm.function = tok;
+			list_functions(zb_unknown_function(&mp->cm));
+			return 1;
+		}
+		names[n++] = tok;
+	}
+	for (i = 0; i < mp->cm.ksrc.n; i++) {
+		list[n] = mp->cm.loaded[i];
+		names[n++] = mp->cm.loaded[i]->name;
+	}
+	zb_json_begin(&mp->cm, ", \"chunk\": %" PRIu64, mp->chunk);
+	for (i = 0; i < n; i++) {
+		mp->cm.function = names[i];     /* the name results are printed under */
+		if (run_functions(mp, list[i]))
+			ret = 1;
+	}
+	zb_json_end(&mp->cm);
 	return ret;
 }
 
@@ -257,6 +292,8 @@ int zb_memset_main(int argc, char **argv)
 		return ret;
 	if (zb_check_common(&mp.cm) || memset_check(&mp))
 		return 1;
+	if (mp.cm.ksrc.n)
+		return run_with_sources(&mp);
 	/* Resolve before any JSON is written: an error never leaves half a document. */
 	if (strncmp(mp.cm.function, "all", 3) && !(r = zb_resolve(mp.cm.function))) {
 		list_functions(zb_unknown_function(&mp.cm));

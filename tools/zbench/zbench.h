@@ -17,6 +17,7 @@
 #include <getopt.h>
 
 #include "cli.h"
+#include "ksrc.h"
 #include "zeroing.h"
 
 /* perf's unit: "GB/sec" is 2^30 bytes per second (print_bps in mem-functions.c). */
@@ -59,6 +60,9 @@ struct zb_common {
 	bool cycles;
 	enum cz_format format;
 	bool json_open, json_first;
+	bool function_set;              /* -f given */
+	struct zero_ksrc_set ksrc;      /* --source ... */
+	const struct zero_routine *loaded[ZERO_KSRC_MAX_SOURCES];
 };
 
 /* A subcommand's own options, handled by its callback. */
@@ -71,7 +75,7 @@ struct zb_cmd {
 	int (*option)(void *ctx, int c, const char *arg);
 };
 /* Long-option values zb_parse_common keeps for itself. */
-enum { ZB_OPT_FORMAT = 200, ZB_OPT_JSON, ZB_OPT_FIRST_OWN = 256 };
+enum { ZB_OPT_FORMAT = 200, ZB_OPT_JSON, ZB_OPT_KSRC, ZB_OPT_FIRST_OWN = 256 };
 
 /*
  * Parse argv: the common options into cm, the rest through cmd->option.

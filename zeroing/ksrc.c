@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zero_ksrc_load(): a kernel source file as a routine (ksrc.h).  The steps
+ * are modules of their own: ksrc_build.c (private copy, patch, assemble,
+ * cache), ksrc_elf.c (the object -> an image with relocations, alternatives
+ * and exception table), ksrc_check.c (refuse a wrong routine); this file
+ * parses the request, picks the defaults of the well-known files, adapts
+ * the kernel's calling convention (the thunk, cz/thunk.S) and registers
+ * the result under a name that says file, symbol, patch and settings.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcompat/include/cz/records.h"
+#include "ksrc_int.h"
+
+/*
+ * Well-known files: the symbol run when none is named (the first one the
+ * file defines) and its loop label when the first-backward-branch rule
+ * picks a minor loop.  Kernel file names, as in Linux 6.1 .. 7.x.
+ */
+static const struct {
+	const char *file, *symbols[3], *label;
+} known[] = {
+	/* x86 __clear_user without FSRS: 6.2+ rep_stos_alternative, 6.1 clear_user_original */
+	{ "clear_page_64.S", { "rep_stos_alternative", "clear_user_original", "clear_page_orig" },
+	  ".Lunrolled" },
+	{ "memset_64.S", { "__memset", "memset", NULL }, NULL },
+	{ "clear_user.S", { "__arch_clear_user", NULL, NULL }, NULL },
+	{ "clear_page.S", { "__pi_clear_page", "clear_page", NULL }, NULL },
+	{ "memset.S", { "__pi_memset", "__memset", "memset" }, NULL },
+};
+
+/* The convention a kernel symbol's name implies, or 0. */
+static int conv_of(const char *sym)
+{
+	if (!strcmp(sym, "rep_stos_alternative") || !strncmp(sym, "clear_user_", 11))
+		return CZ_CONV_X86_RCX;      /* 6.1's clear_user_original/_rep_good/_erms too */
+	if (strstr(sym, "clear_page"))
+		return CZ_CONV_CLEAR_PAGE;
+	if (strstr(sym, "memset"))
+		return CZ_CONV_MEMSET;
+	if (strstr(sym, "clear_user"))
+		return CZ_CONV_CLEAR_USER;
+	return 0;
+}
+
+static int conv_named(const char *s)
+{
+	static const char *const names[] = { NULL, "clear_user", "rcx", "memset", "clear_page" };
+	int i;
+
+	for (i = 1; i < 5; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return 0;
+}
+
+static const char *conv_desc(int conv)
+{
+	switch (conv) {
+	case CZ_CONV_X86_RCX:
+		return "rdi=dst rcx=n -> rcx not cleared";
+	case CZ_CONV_MEMSET:
+		return "memset(dst, 0, n)";
+	case CZ_CONV_CLEAR_PAGE:
+		return "clear_page per aligned page, byte head/tail";
+	}
+	return "(dst, n) -> bytes not cleared";
+}
+
+/* PATH[:SYMBOL[@LABEL][%CONV]] -> req; a ':' followed by a '/' belongs to the path. */
+static int parse_source(const char *src, struct ksrc_req *q, bool *sym_given, char *err,
+			size_t errlen)
+{
+	const char *colon = strrchr(src, ':'), *base;
+	char rest[300] = "", *at, *pct;
+	size_t i;
+
+	if (colon && strchr(colon, '/'))
+		colon = NULL;
+	snprintf(q->path, sizeof(q->path), "%.*s", colon ? (int)(colon - src) : (int)strlen(src), src);
+	if (colon)
+		snprintf(rest, sizeof(rest), "%s", colon + 1);
+	pct = strchr(rest, '%');
+	if (pct) {
+		*pct++ = 0;
+		q->conv = conv_named(pct);
+		if (!q->conv) {
+			snprintf(err, errlen, "--source %s: unknown convention %s "
+				 "(clear_user, rcx, memset, clear_page)", src, pct);
+			return -EINVAL;
+		}
+	}
+	at = strchr(rest, '@');
+	if (at) {
+		*at++ = 0;
+		snprintf(q->label, sizeof(q->label), "%s", at);
+	}
+	snprintf(q->symbol, sizeof(q->symbol), "%s", rest);
+	*sym_given = rest[0] != 0;
+	base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
+#if defined(__x86_64__)
+	if (strstr(q->path, "arch/arm64/")) {
+#else
+	if (strstr(q->path, "arch/x86/")) {
+#endif
+		snprintf(err, errlen, "%s: architecture mismatch: a file of another architecture's "
+			 "tree (this cusezero runs %s code)", q->path, zero_arch_name(
+#if defined(__x86_64__)
+			 ZERO_ARCH_X86_64
+#else
+			 ZERO_ARCH_AARCH64
+#endif
+			 ));
+		return -EINVAL;
+	}
+	for (i = 0; !*sym_given && i < sizeof(known) / sizeof(known[0]); i++)
+		if (!strcmp(base, known[i].file) && !q->label[0] && known[i].label)
+			snprintf(q->label, sizeof(q->label), "%s", known[i].label);
+	return 0;
+}
+
+/* The default symbol of a well-known file: the first of its list it defines. */
+static int default_symbol(struct ksrc_req *q, char *err, size_t errlen)
+{
+	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
+	FILE *f;
+	char line[512];
+	size_t i, j;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if (strcmp(base, known[i].file))
+			continue;
+		for (j = 0; j < 3 && known[i].symbols[j]; j++) {
+			char want[160];
+			bool found = false;
+
+			snprintf(want, sizeof(want), "(%s)", known[i].symbols[j]);
+			f = fopen(q->path, "r");
+			while (f && !found && fgets(line, sizeof(line), f))
+				found = !strncmp(line, "SYM_", 4) && strstr(line, want);
+			if (f)
+				fclose(f);
+			if (found) {
+				snprintf(q->symbol, sizeof(q->symbol), "%s", known[i].symbols[j]);
+				return 0;
+			}
+		}
+	}
+	snprintf(err, errlen, "%s: name the function to run (--source %s:SYMBOL): "
+		 "no default for this file", q->path, q->path);
+	return -EINVAL;
+}
+
+int zero_ksrc_add_alt(struct zero_ksrc_opts *o, const char *val, char *err, size_t errlen)
+{
+	unsigned f;
+	bool on;
+
+	if (ksrc_feat_parse(val, &f, &on, err, errlen))
+		return -EINVAL;
+	if (o->nalts >= ZERO_KSRC_MAX_SETTINGS) {
+		snprintf(err, errlen, "--alt %s: at most %d", val, ZERO_KSRC_MAX_SETTINGS);
+		return -E2BIG;
+	}
+	o->alts[o->nalts++] = val;
+	return 0;
+}
+
+int zero_ksrc_add_config(struct zero_ksrc_opts *o, const char *val, char *err, size_t errlen)
+{
+	const char *eq = strchr(val, '=');
+	size_t i;
+
+	if (strncmp(val, "CONFIG_", 7) || !eq || eq == val + 7 || !eq[1]) {
+		snprintf(err, errlen, "--kconfig %s: expected CONFIG_NAME=y|n|VALUE", val);
+		return -EINVAL;
+	}
+	for (i = 0; val + i < eq; i++)
+		if (!(val[i] == '_' || (val[i] >= 'A' && val[i] <= 'Z') || (val[i] >= '0' && val[i] <= '9'))) {
+			snprintf(err, errlen, "--kconfig %s: bad symbol name", val);
+			return -EINVAL;
+		}
+	for (i = 1; eq[i]; i++)
+		if (!(eq[i] == '_' || eq[i] == 'x' || (eq[i] >= '0' && eq[i] <= '9') ||
+		      (eq[i] >= 'a' && eq[i] <= 'z') || (eq[i] >= 'A' && eq[i] <= 'Z'))) {
+			snprintf(err, errlen, "--kconfig %s: bad value (letters, digits, _)", val);
+			return -EINVAL;
+		}
+	if (o->nconfigs >= ZERO_KSRC_MAX_SETTINGS) {
+		snprintf(err, errlen, "--kconfig %s: at most %d", val, ZERO_KSRC_MAX_SETTINGS);
+		return -E2BIG;
+	}
+	o->configs[o->nconfigs++] = val;
+	return 0;
+}
+
+int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *err,
+		     size_t errlen)
+{
+	static const char *const names[] = { "--source", "--patch", "--alt", "--kconfig" };
+	struct zero_ksrc_opts *o = s->n ? &s->o[s->n - 1] : NULL;
+
+	if (which == 2 && !strcmp(arg, "help")) {
+		zero_ksrc_print_features(stdout);
+		return 1;
+	}
+	if (which == 0) {
+		if (s->n >= ZERO_KSRC_MAX_SOURCES) {
+			snprintf(err, errlen, "--source %s: at most %d", arg, ZERO_KSRC_MAX_SOURCES);
+			return -E2BIG;
+		}
+		memset(&s->o[s->n], 0, sizeof(s->o[0]));
+		s->o[s->n++].source = arg;
+		return 0;
+	}
+	if (!o) {
+		snprintf(err, errlen, "%s %s: give --source first (it applies to the last --source)",
+			 names[which & 3], arg);
+		return -EINVAL;
+	}
+	if (which == 1) {
+		if (o->patch) {
+			snprintf(err, errlen, "--patch %s: one patch per --source (%s has %s)", arg,
+				 o->source, o->patch);
+			return -EINVAL;
+		}
+		o->patch = arg;
+		return 0;
+	}
+	return which == 2 ? zero_ksrc_add_alt(o, arg, err, errlen) :
+	       zero_ksrc_add_config(o, arg, err, errlen);
+}
+
+int zero_ksrc_load_all(const struct zero_ksrc_set *s, const struct zero_routine **out,
+		       char *err, size_t errlen)
+{
+	unsigned i;
+	int ret;
+
+	for (i = 0; i < s->n; i++) {
+		ret = zero_ksrc_load(&s->o[i], &out[i], err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * "clear_user.S:__arch_clear_user+0001-align.patch,MOPS-off": file, symbol,
+ * patch, forced features and settings, shortened with a hash of the whole
+ * to fit the stats' name field (CUSEZERO_STATS_NAME, 40 bytes).
+ */
+static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req *q)
+{
+	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
+	char full[1024];
+	size_t n, i;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	n = (size_t)snprintf(full, sizeof(full), "%s:%s", base, q->symbol);
+	if (o->patch && n < sizeof(full))
+		n += (size_t)snprintf(full + n, sizeof(full) - n, "+%s",
+				      strrchr(o->patch, '/') ? strrchr(o->patch, '/') + 1 : o->patch);
+	for (i = 0; i < o->nalts && n < sizeof(full); i++)
+		n += (size_t)snprintf(full + n, sizeof(full) - n, ",%.*s-%s",
+				      (int)strcspn(o->alts[i], "="), o->alts[i], strchr(o->alts[i], '=') + 1);
+	for (i = 0; i < o->nconfigs && n < sizeof(full); i++)
+		n += (size_t)snprintf(full + n, sizeof(full) - n, ",%.*s-%s",
+				      (int)strcspn(o->configs[i] + 7, "="), o->configs[i] + 7,
+				      strchr(o->configs[i], '=') + 1);
+	if (strlen(full) > 39) {
+		for (i = 0; full[i]; i++)
+			h = (h ^ (unsigned char)full[i]) * 0x100000001b3ull;
+		snprintf(full + 32, sizeof(full) - 32, "~%06llx", (unsigned long long)(h & 0xffffff));
+	}
+	return strdup(full);
+}
+
+static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q,
+			struct ksrc_image *im, struct zero_routine **out)
+{
+	struct zero_routine *r = calloc(1, sizeof(*r));
+	char desc[600];
+	unsigned i;
+	size_t n;
+
+	if (!r)
+		return -ENOMEM;
+	n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s%s%s, %s; %s", q->path,
+			     o->patch ? " + " : "", o->patch ? o->patch : "", q->symbol,
+			     conv_desc(q->conv));
+	for (i = 0; i < im->nalts && n < sizeof(desc); i++)
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "%s %s%s %s",
+				      i ? "," : "; alternatives:", im->alts[i].feature & CZ_KF_NOT ? "!" : "",
+				      ksrc_feat_name(im->alts[i].feature), im->alts[i].applied ? "patched" : "kept");
+	r->name = routine_name(o, q);
+	r->desc = strdup(desc);
+	r->arch = ZERO_ARCH_ANY;
+#if defined(__x86_64__)
+	r->arch = ZERO_ARCH_X86_64;
+#elif defined(__aarch64__)
+	r->arch = ZERO_ARCH_AARCH64;
+#endif
+	if ((q->conv == CZ_CONV_CLEAR_USER || q->conv == CZ_CONV_X86_RCX) && im->nextable)
+		r->flags |= ZERO_F_CLEAR_USER;
+	if (q->conv == CZ_CONV_CLEAR_PAGE)
+		r->flags |= ZERO_F_PAGE;
+	r->fn = (zero_fn)(im->map + (q->conv == CZ_CONV_CLEAR_USER ? im->entry : im->thunk));
+	r->code_start = im->map;
+	r->code_end = im->map + im->text_len;
+	r->place_entry = im->map + im->entry;
+	r->loop_head = im->loop != (size_t)-1 ? im->map + im->loop : NULL;
+	if (!r->name || !r->desc) {
+		free((char *)r->name);
+		free((char *)r->desc);
+		free(r);
+		return -ENOMEM;
+	}
+	*out = r;
+	return 0;
+}
+
+static int forced_features(const struct zero_ksrc_opts *o, unsigned *f, bool *on, char *err,
+			   size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; i < o->nalts; i++)
+		if (ksrc_feat_parse(o->alts[i], &f[i], &on[i], err, errlen))
+			return -EINVAL;
+	return 0;
+}
+
+static int load_req(const struct zero_ksrc_opts *o, struct ksrc_req *q, char *err, size_t errlen)
+{
+	bool sym_given;
+	int ret;
+
+	memset(q, 0, sizeof(*q));
+	q->patch = o->patch;
+	q->configs = o->configs;
+	q->nconfigs = o->nconfigs;
+	ret = parse_source(o->source, q, &sym_given, err, errlen);
+	if (!ret && !sym_given)
+		ret = default_symbol(q, err, errlen);
+	if (ret)
+		return ret;
+	if (!q->conv)
+		q->conv = conv_of(q->symbol);
+	if (!q->conv) {
+		snprintf(err, errlen, "%s: %s: calling convention unknown: name one with "
+			 "%s:%s%%clear_user|rcx|memset|clear_page", q->path, q->symbol, q->path, q->symbol);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **out, char *err,
+		   size_t errlen)
+{
+	struct ksrc_req q;
+	struct ksrc_image im;
+	struct ksrc_load_req lq;
+	struct zero_routine *r = NULL;
+	unsigned forced[ZERO_KSRC_MAX_SETTINGS];
+	bool forced_on[ZERO_KSRC_MAX_SETTINGS];
+	char obj[PATH_MAX], meta[PATH_MAX], why[480], shown[PATH_MAX + 64];
+	int ret;
+
+	err[0] = 0;
+	ret = load_req(o, &q, err, errlen);
+	if (!ret)
+		ret = forced_features(o, forced, forced_on, err, errlen);
+	if (!ret)
+		ret = ksrc_build(&q, obj, sizeof(obj), meta, sizeof(meta), err, errlen);
+	if (ret)
+		return ret;
+	snprintf(shown, sizeof(shown), "%s%s", q.path, o->patch ? " (patched)" : "");
+	lq = (struct ksrc_load_req){ .obj = obj, .meta = meta, .display = shown, .symbol = q.symbol,
+				     .label = q.label, .forced = forced, .forced_on = forced_on,
+				     .nforced = o->nalts };
+	ret = ksrc_image_load(&lq, &im, err, errlen);
+	if (ret)
+		return ret;
+	ret = make_routine(o, &q, &im, &r);
+	/* the fault handler must know the table for the check's faults */
+	if (!ret)
+		ret = zero_fault_add_table((uintptr_t)im.map, im.text_len, im.extable, im.nextable);
+	if (!ret) {
+		ret = ksrc_check(r->fn, r->flags & ZERO_F_CLEAR_USER,
+				 !strcmp(q.symbol, "rep_stos_alternative"), why, sizeof(why));
+		if (ret)
+			snprintf(err, errlen, "%s: %s is incorrect, not measured: %s", shown, q.symbol, why);
+	}
+	if (!ret)
+		ret = zero_register(r);
+	if (ret) {
+		if (!err[0])
+			snprintf(err, errlen, "%s: %s", shown, strerror(-ret));
+		zero_fault_del_table((uintptr_t)im.map);
+		if (r) {
+			free((char *)r->name);
+			free((char *)r->desc);
+			free(r);
+		}
+		ksrc_image_free(&im);
+		return ret;
+	}
+	/* the image (and its table in the fault handler) stays for the life of the process */
+	*out = r;
+	return 0;
+}

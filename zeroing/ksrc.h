@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Kernel source files as routines: the kernel's own zeroing assembly
+ * (arch/x86/lib/clear_page_64.S, memset_64.S; arch/arm64/lib/clear_user.S,
+ * clear_page.S, memset.S -- unmodified, optionally with a patch applied to a
+ * private copy) assembled with cusezero's compatibility headers
+ * (zeroing/kcompat/), loaded, its alternatives patched as the kernel patches
+ * them at boot, its exception table joined to the fault handler's, checked,
+ * and registered under a name that says file, symbol and patch.  From then
+ * on it is a routine like the built-in ones: zero_lookup(), placement,
+ * the device, zbench, zab.
+ *
+ *     PATH[:SYMBOL[@LABEL][%CONV]]
+ *
+ * SYMBOL: the function (default per well-known file, see ksrc.c); LABEL: its
+ * loop head (default: the target of its first backward branch); CONV: the
+ * calling convention when the symbol's name does not say it (clear_user,
+ * rcx, memset, clear_page: cz/records.h).
+ */
+#ifndef ZEROING_KSRC_H
+#define ZEROING_KSRC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "zeroing.h"
+
+#define ZERO_KSRC_MAX_SETTINGS 16
+
+struct zero_ksrc_opts {
+	const char *source;                             /* PATH[:SYMBOL[@LABEL][%CONV]] */
+	const char *patch;                              /* a git format-patch or unified diff, or NULL */
+	const char *alts[ZERO_KSRC_MAX_SETTINGS];       /* FEATURE=on|off */
+	unsigned nalts;
+	const char *configs[ZERO_KSRC_MAX_SETTINGS];    /* CONFIG_X=y|n|VALUE */
+	unsigned nconfigs;
+};
+
+/*
+ * Option helpers for the programs: append --alt / --kconfig values after a
+ * syntax check.  0, or -EINVAL / -E2BIG with a one-line reason in err.
+ */
+int zero_ksrc_add_alt(struct zero_ksrc_opts *o, const char *val, char *err, size_t errlen);
+int zero_ksrc_add_config(struct zero_ksrc_opts *o, const char *val, char *err, size_t errlen);
+
+/*
+ * Build the file (or take it from the cache: one build per content), load,
+ * patch alternatives, check (a wrong routine is refused, never timed) and
+ * register it.  0 and *out, or a negative errno with one line in err naming
+ * the file and, where there is one, the line, macro or symbol.  Nothing is
+ * left loaded on failure.  Not thread-safe: call before starting threads.
+ */
+int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **out,
+		   char *err, size_t errlen);
+
+/*
+ * The options every program that takes a routine accepts, for a getopt_long
+ * table: --source, --patch, --alt, --kconfig, with values base .. base + 3.
+ * Each --source starts a new request; --patch, --alt and --kconfig apply to
+ * the last --source before them.
+ */
+#define ZERO_KSRC_LONGOPTS(base)					\
+	{ "source",  required_argument, NULL, (base) },			\
+	{ "patch",   required_argument, NULL, (base) + 1 },		\
+	{ "alt",     required_argument, NULL, (base) + 2 },		\
+	{ "kconfig", required_argument, NULL, (base) + 3 }
+#define ZERO_KSRC_MAX_SOURCES 8
+#define ZERO_KSRC_USAGE							\
+	"  --source PATH[:SYMBOL[@LABEL][%CONV]]  a kernel source file as a routine\n"	\
+	"                        (e.g. linux/arch/x86/lib/clear_page_64.S:clear_page_erms)\n" \
+	"  --patch FILE          apply FILE (git format-patch) to a copy of it first\n"	\
+	"  --alt FEATURE=on|off  force an alternative of the file (--alt help lists them)\n" \
+	"  --kconfig CONFIG_X=y|n|VALUE  a CONFIG_ symbol of the file's build\n"
+
+struct zero_ksrc_set {
+	struct zero_ksrc_opts o[ZERO_KSRC_MAX_SOURCES];
+	unsigned n;
+};
+
+/*
+ * One of the ZERO_KSRC_LONGOPTS (which = 0..3).  0 to go on; 1 after
+ * "--alt help" was printed (the program exits 0); -EINVAL with err.
+ */
+int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *err,
+		     size_t errlen);
+/*
+ * Load every request of s (zero_ksrc_load) into out[0 .. s->n).  0, or
+ * -errno with err.
+ */
+int zero_ksrc_load_all(const struct zero_ksrc_set *s, const struct zero_routine **out,
+		       char *err, size_t errlen);
+
+/* One line per supported feature name, for --alt help. */
+void zero_ksrc_print_features(FILE *out);
+
+#endif

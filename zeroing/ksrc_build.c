@@ -1,0 +1,645 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Building a kernel source file for zero_ksrc_load(): a private copy (the
+ * patch applied to it with GNU patch), assembled by the C compiler with
+ * cusezero's compatibility headers first in the include path
+ * (zeroing/kcompat/README.md), the thunk cz/thunk.S appended, and the
+ * backward branches listed by objdump for the loop-head search.
+ *
+ * One build per content: the key hashes the (patched) file, the symbol and
+ * convention, the CONFIG_ settings, the compatibility headers and the
+ * compiler's name; objects live in $CUSEZERO_KSRC_CACHE, else
+ * $XDG_CACHE_HOME/cusezero/ksrc, else ~/.cache/cusezero/ksrc, else
+ * /tmp/cusezero-ksrc-UID.  An entry is written under a temporary name and
+ * renamed into place, so concurrent builds of one file are harmless.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kcompat/include/cz/records.h"
+#include "ksrc_int.h"
+
+extern char **environ;
+
+#ifndef CZ_KSRC_CC
+#define CZ_KSRC_CC "cc"
+#endif
+
+#if defined(__x86_64__)
+#define KSRC_ARCH "x86_64"
+#elif defined(__aarch64__)
+#define KSRC_ARCH "aarch64"
+#else
+#define KSRC_ARCH "unknown"
+#endif
+
+/* ---- small helpers ----------------------------------------------------- */
+
+/* snprintf for paths and arguments: -ENAMETOOLONG instead of a cut string. */
+__attribute__((format(printf, 3, 4)))
+static int fmt(char *out, size_t len, const char *f, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(out, len, f, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int read_all(const char *path, char **buf, size_t *len)
+{
+	struct stat st;
+	char *p;
+	ssize_t r;
+	size_t off = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	}
+	p = malloc((size_t)st.st_size + 1);
+	if (!p) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (off < (size_t)st.st_size && (r = read(fd, p + off, (size_t)st.st_size - off)) > 0)
+		off += (size_t)r;
+	close(fd);
+	p[off] = 0;
+	*buf = p;
+	*len = off;
+	return 0;
+}
+
+static int write_all(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	size_t off = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	while (off < len && (r = write(fd, buf + off, len - off)) > 0)
+		off += (size_t)r;
+	if (close(fd) || off != len)
+		return -EIO;
+	return 0;
+}
+
+/* FNV-1a, 64 bits, continued from h. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+
+	while (n--) {
+		h ^= *s++;
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	return fnv(h, s, strlen(s) + 1);
+}
+
+/* ---- where things are ---------------------------------------------------- */
+
+static int is_dir(const char *p)
+{
+	struct stat st;
+
+	return p && !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+const char *ksrc_compat_dir(void)
+{
+	const char *env = getenv("CUSEZERO_KCOMPAT");
+
+	if (env && *env)
+		return is_dir(env) ? env : NULL;
+#ifdef CZ_PKGDATADIR
+	if (is_dir(CZ_PKGDATADIR "/kcompat"))
+		return CZ_PKGDATADIR "/kcompat";
+#endif
+#ifdef CZ_SRC_KCOMPAT_DIR
+	/* a program run from its build tree: the sources' copy */
+	if (is_dir(CZ_SRC_KCOMPAT_DIR))
+		return CZ_SRC_KCOMPAT_DIR;
+#endif
+	return NULL;
+}
+
+static int cache_dir(char *out, size_t len)
+{
+	const char *env = getenv("CUSEZERO_KSRC_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char tmp[PATH_MAX];
+	char *p;
+
+	if (env && *env)
+		snprintf(tmp, sizeof(tmp), "%s", env);
+	else if (xdg && *xdg)
+		snprintf(tmp, sizeof(tmp), "%s/cusezero/ksrc", xdg);
+	else if (home && *home && strcmp(home, "/"))
+		snprintf(tmp, sizeof(tmp), "%s/.cache/cusezero/ksrc", home);
+	else
+		snprintf(tmp, sizeof(tmp), "/tmp/cusezero-ksrc-%u", (unsigned)getuid());
+	/* mkdir -p */
+	for (p = tmp + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(tmp, 0755) && errno != EEXIST)
+		return -errno;
+	snprintf(out, len, "%s", tmp);
+	return 0;
+}
+
+/* The compiler (and objdump) used: $CUSEZERO_KSRC_CC, else the build's CC. */
+static const char *ksrc_cc(void)
+{
+	const char *env = getenv("CUSEZERO_KSRC_CC");
+
+	return env && *env ? env : CZ_KSRC_CC;
+}
+
+static void ksrc_objdump(char *out, size_t len)
+{
+	const char *env = getenv("CUSEZERO_KSRC_OBJDUMP"), *cc = ksrc_cc(), *sp;
+	size_t n;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return;
+	}
+	/* aarch64-linux-gnu-gcc -> aarch64-linux-gnu-objdump; gcc, cc, clang -> objdump */
+	sp = strchr(cc, ' ');
+	n = sp ? (size_t)(sp - cc) : strlen(cc);
+	if (n > 4 && !strncmp(cc + n - 4, "-gcc", 4))
+		snprintf(out, len, "%.*s-objdump", (int)(n - 4), cc);
+	else
+		snprintf(out, len, "objdump");
+}
+
+/* ---- the compat layer's content, for the cache key ----------------------- */
+
+static uint64_t compat_sum;
+
+static int compat_file(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+	char *buf;
+	size_t len;
+
+	(void)st;
+	(void)f;
+	if (type != FTW_F || read_all(path, &buf, &len))
+		return 0;
+	/* order-independent: the sum of each file's (name, content) hash */
+	compat_sum += fnv(fnv_str(0xcbf29ce484222325ull, path + strlen(ksrc_compat_dir())), buf, len);
+	free(buf);
+	return 0;
+}
+
+/* ---- running the tools ---------------------------------------------------- */
+
+/*
+ * Run argv with stdout and stderr to the given files (either may be NULL:
+ * /dev/null).  Returns the exit status, or -errno when it could not run.
+ */
+static int run(const char *const argv[], const char *out, const char *errf)
+{
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int st, ret;
+
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, out ? out : "/dev/null",
+					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	posix_spawn_file_actions_addopen(&fa, 2, errf ? errf : "/dev/null",
+					 O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	/* posix_spawn's argv is char *const []: it does not write the strings */
+	ret = posix_spawnp(&pid, argv[0], &fa, NULL, (char *const *)(uintptr_t)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (ret)
+		return -ret;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/*
+ * The first error line of a tool's stderr, with the private copy's path
+ * replaced by the user's: "clear_user.S:27: Error: unknown mnemonic ...".
+ */
+static void first_error(const char *errf, const char *tmpcopy, const char *shown,
+			char *err, size_t errlen)
+{
+	char line[1024], *hit = NULL, *p;
+	FILE *f = fopen(errf, "r");
+
+	err[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "rror") || strstr(line, "No such file")) {
+			hit = line;
+			break;
+		}
+	}
+	fclose(f);
+	if (!hit)
+		return;
+	hit[strcspn(hit, "\n")] = 0;
+	p = strstr(hit, tmpcopy);
+	if (p)
+		snprintf(err, errlen, "%.*s%s%s", (int)(p - hit), hit, shown, p + strlen(tmpcopy));
+	else
+		snprintf(err, errlen, "%s", hit);
+}
+
+/* ---- the patch --------------------------------------------------------------- */
+
+/*
+ * The part of a (git format-patch or plain unified) patch that changes the
+ * file whose path ends in `base`'s trailing components; written to out.
+ */
+static int patch_part(const char *patch, const char *path, const char *out, char *err,
+		      size_t errlen)
+{
+	char *buf, *line, *next, *keep = NULL, touched[512] = "";
+	size_t len, klen = 0, tlen = 0;
+	bool in = false;
+	int ret = read_all(patch, &buf, &len);
+
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", patch, strerror(-ret));
+		return ret;
+	}
+	keep = malloc(len + 1);
+	if (!keep) {
+		free(buf);
+		return -ENOMEM;
+	}
+	for (line = buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			next++;
+		if (!strncmp(line, "diff ", 5))
+			in = false;
+		if (!strncmp(line, "--- ", 4) && next && !strncmp(next, "+++ ", 4)) {
+			/* "+++ b/arch/arm64/lib/clear_user.S": a suffix of the given path? */
+			const char *name = next + 4, *end = strpbrk(name, "\t\n");
+			size_t n = end ? (size_t)(end - name) : strlen(name);
+			const char *rel = n > 2 && name[1] == '/' ? name + 2 : name;
+			size_t rn = n - (size_t)(rel - name), pl = strlen(path);
+
+			in = pl >= rn && !strncmp(path + pl - rn, rel, rn) &&
+			     (pl == rn || path[pl - rn - 1] == '/');
+			if (!in && tlen + rn + 3 < sizeof(touched))
+				tlen += (size_t)snprintf(touched + tlen, sizeof(touched) - tlen, "%s%.*s",
+							 tlen ? ", " : "", (int)rn, rel);
+		}
+		if (in) {
+			size_t n = next ? (size_t)(next - line) : strlen(line);
+
+			memcpy(keep + klen, line, n);
+			klen += n;
+		}
+	}
+	free(buf);
+	if (!klen) {
+		snprintf(err, errlen, "%s: changes no file ending in %s (it changes: %s)", patch, path,
+			 tlen ? touched : "nothing a unified diff names");
+		free(keep);
+		return -EINVAL;
+	}
+	ret = write_all(out, keep, klen);
+	free(keep);
+	return ret;
+}
+
+static int apply_patch(const struct ksrc_req *q, const char *dir, const char *copy, char *err,
+		       size_t errlen)
+{
+	char part[PATH_MAX], log[PATH_MAX], msg[512];
+	const char *argv[] = { "patch", "--batch", "--silent", "--forward", "-o", copy, q->path,
+			       "-i", part, NULL };
+	int ret;
+
+	if (fmt(part, sizeof(part), "%s/part.patch", dir))
+		return -ENAMETOOLONG;
+	if (fmt(log, sizeof(log), "%s/patch.log", dir))
+		return -ENAMETOOLONG;
+	ret = patch_part(q->patch, q->path, part, err, errlen);
+	if (ret)
+		return ret;
+	ret = run(argv, log, log);
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: cannot run patch (GNU patch): %s", q->patch, strerror(-ret));
+		return ret;
+	}
+	if (ret) {
+		FILE *f = fopen(log, "r");
+
+		msg[0] = 0;
+		if (f) {
+			if (!fgets(msg, sizeof(msg), f))
+				msg[0] = 0;
+			fclose(f);
+		}
+		msg[strcspn(msg, "\n")] = 0;
+		snprintf(err, errlen, "%s does not apply to %s: %s", q->patch, q->path,
+			 msg[0] ? msg : "patch failed");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- the key --------------------------------------------------------------- */
+
+static void build_key(const struct ksrc_req *q, const char *text, size_t len, char *key,
+		      size_t keylen)
+{
+	uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+	unsigned i;
+
+	if (!compat_sum)
+		nftw(ksrc_compat_dir(), compat_file, 16, FTW_PHYS);
+	a = fnv(a, text, len);
+	b = fnv(b, text, len);
+	a = fnv_str(fnv_str(fnv_str(a, q->symbol), ksrc_cc()), KSRC_ARCH);
+	b = fnv_str(fnv_str(b, q->label), q->symbol);
+	for (i = 0; i < q->nconfigs; i++) {
+		a = fnv_str(a, q->configs[i]);
+		b = fnv_str(b, q->configs[i]);
+	}
+	a = fnv(a, &q->conv, sizeof(q->conv)) ^ compat_sum;
+	b = fnv(b, &compat_sum, sizeof(compat_sum));
+	snprintf(key, keylen, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+}
+
+/* ---- assembling ------------------------------------------------------------- */
+
+/* -DCONFIG_X=V for "CONFIG_X=V" / "=y"; -UCONFIG_X and -DCZ_NO_CONFIG_X for "=n". */
+static int config_args(const struct ksrc_req *q, const char **argv, int n, char store[][160])
+{
+	unsigned i;
+
+	for (i = 0; i < q->nconfigs; i++) {
+		const char *eq = strchr(q->configs[i], '=');
+		int nl = (int)(eq - q->configs[i]);
+
+		if (!strcmp(eq + 1, "n")) {
+			snprintf(store[2 * i], 160, "-U%.*s", nl, q->configs[i]);
+			snprintf(store[2 * i + 1], 160, "-DCZ_NO_%.*s", nl, q->configs[i]);
+			argv[n++] = store[2 * i];
+			argv[n++] = store[2 * i + 1];
+		} else {
+			snprintf(store[2 * i], 160, "-D%.*s=%s", nl, q->configs[i],
+				 !strcmp(eq + 1, "y") ? "1" : eq + 1);
+			argv[n++] = store[2 * i];
+		}
+	}
+	return n;
+}
+
+static int assemble(const struct ksrc_req *q, const char *dir, const char *src, const char *obj,
+		    const char *shown, char *err, size_t errlen)
+{
+	const char *compat = ksrc_compat_dir();
+	char wrap[PATH_MAX], inc1[PATH_MAX], inc2[PATH_MAX], quote[PATH_MAX], sym[200], conv[64];
+	char errf[PATH_MAX], text[PATH_MAX + 64], ccbuf[256], cfg[2 * ZERO_KSRC_MAX_SETTINGS][160];
+	const char *argv[64 + 2 * ZERO_KSRC_MAX_SETTINGS];
+	char *save = NULL, *tok;
+	const char *slash = strrchr(q->path, '/');
+	int n = 0, ret;
+
+	if (fmt(wrap, sizeof(wrap), "%s/wrap.S", dir))
+		return -ENAMETOOLONG;
+	snprintf(text, sizeof(text), "#include \"%s\"\n#include <cz/thunk.S>\n", src);
+	ret = write_all(wrap, text, strlen(text));
+	if (ret)
+		return ret;
+	snprintf(ccbuf, sizeof(ccbuf), "%s", ksrc_cc());
+	for (tok = strtok_r(ccbuf, " ", &save); tok && n < 8; tok = strtok_r(NULL, " ", &save))
+		argv[n++] = tok;
+	snprintf(inc1, sizeof(inc1), "-I%s/arch/%s/include", compat, KSRC_ARCH);
+	snprintf(inc2, sizeof(inc2), "-I%s/include", compat);
+	/* the file's own folder for its "..." includes (the private copy is elsewhere) */
+	snprintf(quote, sizeof(quote), "-iquote%.*s", slash ? (int)(slash - q->path) : 1,
+		 slash ? q->path : ".");
+	snprintf(sym, sizeof(sym), "-DCZ_THUNK_SYM=%s", q->symbol);
+	snprintf(conv, sizeof(conv), "-DCZ_THUNK_CONV=%d", q->conv);
+	argv[n++] = "-c";
+	argv[n++] = "-x";
+	argv[n++] = "assembler-with-cpp";
+	argv[n++] = "-nostdinc";
+	argv[n++] = "-D__ASSEMBLY__";
+	argv[n++] = "-D__KERNEL__";
+	argv[n++] = inc1;
+	argv[n++] = inc2;
+	argv[n++] = quote;
+	argv[n++] = sym;
+	argv[n++] = conv;
+	argv[n++] = "-Wa,-L";   /* keep .L labels in the symbol table: SYMBOL@LABEL */
+	n = config_args(q, argv, n, cfg);
+	argv[n++] = wrap;
+	argv[n++] = "-o";
+	argv[n++] = obj;
+	argv[n] = NULL;
+	if (fmt(errf, sizeof(errf), "%s/cc.err", dir))
+		return -ENAMETOOLONG;
+	ret = run(argv, NULL, errf);
+	if (ret < 0) {
+		snprintf(err, errlen, "%s: cannot run the assembler %s: %s (CUSEZERO_KSRC_CC names another)",
+			 q->path, argv[0], strerror(-ret));
+		return ret;
+	}
+	if (ret) {
+		first_error(errf, src, shown, err, errlen);
+		if (strstr(err, "unknown mnemonic") || strstr(err, "unknown pseudo-op") ||
+		    strstr(err, "No such file") || strstr(err, "undefined"))
+			snprintf(err + strlen(err), errlen - strlen(err),
+				 " (a macro, header or symbol cusezero's kernel compat layer lacks: see %s/README.md)",
+				 compat);
+		if (!err[0])
+			snprintf(err, errlen, "%s: the assembler failed (status %d)", shown, ret);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The backward branches of every text section, from objdump -d:
+ * "bb SECTION BRANCH TARGET" (section offsets, hex).  A branch is any jump
+ * (x86 j*, loop*; arm64 b, b.cond, cbz/cbnz, tbz/tbnz), calls excluded.
+ */
+static int list_branches(const char *obj, const char *meta, const char *dir)
+{
+	char od[256], dis[PATH_MAX], line[1024], sec[128] = "";
+	const char *argv[] = { od, "-d", "-w", "--no-show-raw-insn", obj, NULL };
+	FILE *in, *out;
+	int ret;
+
+	ksrc_objdump(od, sizeof(od));
+	if (fmt(dis, sizeof(dis), "%s/objdump.txt", dir))
+		return -ENAMETOOLONG;
+	ret = run(argv, dis, NULL);
+	if (ret)
+		return ret < 0 ? ret : -EIO;
+	in = fopen(dis, "r");
+	out = fopen(meta, "w");
+	if (!in || !out) {
+		if (in)
+			fclose(in);
+		if (out)
+			fclose(out);
+		return -EIO;
+	}
+	while (fgets(line, sizeof(line), in)) {
+		unsigned long at, to;
+		char mn[32], *lt, *p;
+
+		if (sscanf(line, "Disassembly of section %127[^:]:", sec) == 1)
+			continue;
+		if (sscanf(line, " %lx: %31s", &at, mn) != 2 || !(lt = strstr(line, " <")))
+			continue;
+		if (strncmp(mn, "j", 1) && strncmp(mn, "loop", 4) && strcmp(mn, "b") &&
+		    strncmp(mn, "b.", 2) && strncmp(mn, "cb", 2) && strncmp(mn, "tb", 2))
+			continue;
+		/* the target is the hex number just before " <" */
+		for (p = lt; p > line && p[-1] != ' ' && p[-1] != '\t' && p[-1] != ','; p--)
+			;
+		if (sscanf(p, "%lx", &to) == 1 && to <= at)
+			fprintf(out, "bb %s %lx %lx\n", sec, at, to);
+	}
+	fclose(in);
+	return fclose(out) ? -EIO : 0;
+}
+
+/* ---- the whole step ----------------------------------------------------------- */
+
+static void rm_rf(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[PATH_MAX];
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			if (!fmt(p, sizeof(p), "%s/%s", dir, e->d_name))
+				unlink(p);
+		}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int build_in(const struct ksrc_req *q, const char *dir, const char *cache, char *obj,
+		    size_t objlen, char *meta, size_t metalen, char *err, size_t errlen)
+{
+	char copy[PATH_MAX], key[40], tobj[PATH_MAX], tmeta[PATH_MAX], shown[PATH_MAX + 16];
+	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
+	char *text;
+	size_t len;
+	int ret;
+
+	/* the private copy keeps the file's name, so messages read naturally */
+	if (fmt(copy, sizeof(copy), "%s/%s", dir, base))
+		return -ENAMETOOLONG;
+	if (q->patch) {
+		ret = apply_patch(q, dir, copy, err, errlen);
+		if (ret)
+			return ret;
+		snprintf(shown, sizeof(shown), "%s (patched)", q->path);
+	} else {
+		snprintf(shown, sizeof(shown), "%s", q->path);
+	}
+	ret = read_all(q->patch ? copy : q->path, &text, &len);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", q->path, strerror(-ret));
+		return ret;
+	}
+	if (!q->patch)
+		ret = write_all(copy, text, len);
+	build_key(q, text, len, key, sizeof(key));
+	free(text);
+	if (ret)
+		return ret;
+	if (fmt(obj, objlen, "%s/%s.o", cache, key) || fmt(meta, metalen, "%s/%s.branches", cache, key))
+		return -ENAMETOOLONG;
+	if (!access(obj, R_OK) && !access(meta, R_OK))
+		return 0;
+	if (fmt(tobj, sizeof(tobj), "%s/out.o", dir))
+		return -ENAMETOOLONG;
+	if (fmt(tmeta, sizeof(tmeta), "%s/out.branches", dir))
+		return -ENAMETOOLONG;
+	ret = assemble(q, dir, copy, tobj, shown, err, errlen);
+	if (ret)
+		return ret;
+	ret = list_branches(tobj, tmeta, dir);
+	if (ret) {
+		snprintf(err, errlen, "%s: objdump failed (%s): CUSEZERO_KSRC_OBJDUMP names another",
+			 q->path, ret < 0 ? strerror(-ret) : "exit status");
+		return -EIO;
+	}
+	if (rename(tmeta, meta) || rename(tobj, obj)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot store the build in %s: %s", q->path, cache,
+			 strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+int ksrc_build(const struct ksrc_req *q, char *obj, size_t objlen, char *meta, size_t metalen,
+	       char *err, size_t errlen)
+{
+	char cache[PATH_MAX], dir[PATH_MAX];
+	int ret;
+
+	if (!ksrc_compat_dir()) {
+		snprintf(err, errlen, "%s: cusezero's kernel compat headers are not installed "
+			 "(set CUSEZERO_KCOMPAT to the zeroing/kcompat folder of the sources)", q->path);
+		return -ENOENT;
+	}
+	ret = cache_dir(cache, sizeof(cache));
+	if (ret) {
+		snprintf(err, errlen, "%s: no build cache directory: %s (set CUSEZERO_KSRC_CACHE)",
+			 q->path, strerror(-ret));
+		return ret;
+	}
+	if (fmt(dir, sizeof(dir), "%s/tmp.XXXXXX", cache) || !mkdtemp(dir)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s: %s", q->path, dir, strerror(-ret));
+		return ret;
+	}
+	ret = build_in(q, dir, cache, obj, objlen, meta, metalen, err, errlen);
+	rm_rf(dir);
+	return ret;
+}

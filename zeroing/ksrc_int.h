@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Internal: the steps of zero_ksrc_load() (ksrc.c), one module each. */
+#ifndef ZEROING_KSRC_INT_H
+#define ZEROING_KSRC_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "zeroing.h"
+#include "ksrc.h"
+
+/* What to build: the parsed --source, --patch, --kconfig. */
+struct ksrc_req {
+	char path[4096];        /* the kernel file as given */
+	char symbol[128];
+	char label[128];        /* loop head label, or "" */
+	int conv;               /* CZ_CONV_* */
+	const char *patch;      /* or NULL */
+	const char *const *configs;
+	unsigned nconfigs;
+};
+
+/* ---- ksrc_build.c: private copy, patch, assemble, cache ------------------ */
+
+/*
+ * Assemble req's file (patched first) with the compatibility headers, or
+ * find it in the cache.  On success obj/meta name the cached object and its
+ * sidecar (backward branches from objdump, "bb SECTION BRANCH TARGET").
+ */
+int ksrc_build(const struct ksrc_req *req, char *obj, size_t objlen, char *meta,
+	       size_t metalen, char *err, size_t errlen);
+/* The compat layer's root directory (for messages), or NULL if none found. */
+const char *ksrc_compat_dir(void);
+
+/* ---- ksrc_feat.c: alternatives' features --------------------------------- */
+
+/* Parse FEATURE=on|off into a CZ_KF_* number and the forced state. */
+int ksrc_feat_parse(const char *s, unsigned *feature, bool *on, char *err, size_t errlen);
+/* Whether an alternative on `feature` (CZ_KF_NOT included) is applied here. */
+bool ksrc_feat_applies(unsigned feature, const unsigned *forced, const bool *forced_on,
+		       unsigned nforced);
+/* Whether this CPU can execute code that needs the feature (MOPS: no, ERMS: any x86). */
+bool ksrc_feat_executable(unsigned feature);
+const char *ksrc_feat_name(unsigned feature);
+
+/* ---- ksrc_elf.c: the relocatable object -> an executable image ----------- */
+
+struct ksrc_alt_applied {
+	unsigned feature;       /* CZ_KF_*, with CZ_KF_NOT */
+	bool applied;
+	size_t site;            /* image offset */
+};
+
+#define KSRC_MAX_ALTS 64
+
+struct ksrc_image {
+	unsigned char *map;             /* PROT_READ|PROT_EXEC once done */
+	size_t map_len;
+	size_t text_len;                /* code bytes at map[0..text_len) */
+	size_t entry, thunk;            /* image offsets of SYMBOL and cz_thunk */
+	size_t func_end;                /* SYMBOL + its size (for the loop search) */
+	size_t loop;                    /* image offset of the loop head, or SIZE_MAX */
+	uint32_t (*extable)[2];         /* (insn, fixup) image offsets */
+	size_t nextable;
+	struct ksrc_alt_applied alts[KSRC_MAX_ALTS];
+	unsigned nalts;
+};
+
+struct ksrc_load_req {
+	const char *obj, *meta;
+	const char *display;            /* the file's name in messages */
+	const char *symbol, *label;
+	const unsigned *forced;         /* --alt */
+	const bool *forced_on;
+	unsigned nforced;
+};
+
+int ksrc_image_load(const struct ksrc_load_req *q, struct ksrc_image *im, char *err,
+		    size_t errlen);
+void ksrc_image_free(struct ksrc_image *im);
+
+/* ---- ksrc_check.c: refuse a wrong routine before it is ever timed -------- */
+
+/* Fast exhaustive check of fn; 0, or -EINVAL with the first failing case. */
+int ksrc_check(zero_fn fn, bool fault_safe, bool exact_fault, char *err, size_t errlen);
+
+/* ---- registry.c: loaded routines join the built-in table ---------------- */
+
+int zero_register(const struct zero_routine *r);
+
+#endif
