@@ -39,6 +39,10 @@ static int conv_of(const char *sym)
 {
 	if (!strcmp(sym, "rep_stos_alternative") || !strncmp(sym, "clear_user_", 11))
 		return CZ_CONV_X86_RCX;      /* 6.1's clear_user_original/_rep_good/_erms too */
+#if defined(__x86_64__)
+	if (strstr(sym, "clear_pages"))
+		return CZ_CONV_X86_PAGES;    /* 7.x __clear_pages_unrolled */
+#endif
 	if (strstr(sym, "clear_page"))
 		return CZ_CONV_CLEAR_PAGE;
 	if (strstr(sym, "memset"))
@@ -50,10 +54,11 @@ static int conv_of(const char *sym)
 
 static int conv_named(const char *s)
 {
-	static const char *const names[] = { NULL, "clear_user", "rcx", "memset", "clear_page" };
+	static const char *const names[] = { NULL, "clear_user", "rcx", "memset", "clear_page",
+					     "pages" };
 	int i;
 
-	for (i = 1; i < 5; i++)
+	for (i = 1; i < 6; i++)
 		if (!strcmp(s, names[i]))
 			return i;
 	return 0;
@@ -68,6 +73,8 @@ static const char *conv_desc(int conv)
 		return "memset(dst, 0, n)";
 	case CZ_CONV_CLEAR_PAGE:
 		return "clear_page per aligned page, byte head/tail";
+	case CZ_CONV_X86_PAGES:
+		return "rdi=pages rcx=bytes on the aligned pages, byte head/tail";
 	}
 	return "(dst, n) -> bytes not cleared";
 }
@@ -76,9 +83,8 @@ static const char *conv_desc(int conv)
 static int parse_source(const char *src, struct ksrc_req *q, bool *sym_given, char *err,
 			size_t errlen)
 {
-	const char *colon = strrchr(src, ':'), *base;
+	const char *colon = strrchr(src, ':');
 	char rest[300] = "", *at, *pct;
-	size_t i;
 
 	if (colon && strchr(colon, '/'))
 		colon = NULL;
@@ -91,7 +97,7 @@ static int parse_source(const char *src, struct ksrc_req *q, bool *sym_given, ch
 		q->conv = conv_named(pct);
 		if (!q->conv) {
 			snprintf(err, errlen, "--source %s: unknown convention %s "
-				 "(clear_user, rcx, memset, clear_page)", src, pct);
+				 "(clear_user, rcx, memset, clear_page, pages)", src, pct);
 			return -EINVAL;
 		}
 	}
@@ -102,7 +108,6 @@ static int parse_source(const char *src, struct ksrc_req *q, bool *sym_given, ch
 	}
 	snprintf(q->symbol, sizeof(q->symbol), "%s", rest);
 	*sym_given = rest[0] != 0;
-	base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
 #if defined(__x86_64__)
 	if (strstr(q->path, "arch/arm64/")) {
 #else
@@ -118,10 +123,18 @@ static int parse_source(const char *src, struct ksrc_req *q, bool *sym_given, ch
 			 ));
 		return -EINVAL;
 	}
-	for (i = 0; !*sym_given && i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(base, known[i].file) && !q->label[0] && known[i].label)
-			snprintf(q->label, sizeof(q->label), "%s", known[i].label);
 	return 0;
+}
+
+/* A well-known function's main loop label where the first-backward-branch rule picks another. */
+static void default_label(struct ksrc_req *q)
+{
+	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
+	size_t i;
+
+	for (i = 0; !q->label[0] && i < sizeof(known) / sizeof(known[0]); i++)
+		if (known[i].label && !strcmp(base, known[i].file) && !strcmp(q->symbol, known[i].symbols[0]))
+			snprintf(q->label, sizeof(q->label), "%s", known[i].label);
 }
 
 /* The default symbol of a well-known file: the first of its list it defines. */
@@ -308,7 +321,7 @@ static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q
 #endif
 	if ((q->conv == CZ_CONV_CLEAR_USER || q->conv == CZ_CONV_X86_RCX) && im->nextable)
 		r->flags |= ZERO_F_CLEAR_USER;
-	if (q->conv == CZ_CONV_CLEAR_PAGE)
+	if (q->conv == CZ_CONV_CLEAR_PAGE || q->conv == CZ_CONV_X86_PAGES)
 		r->flags |= ZERO_F_PAGE;
 	r->fn = (zero_fn)(im->map + (q->conv == CZ_CONV_CLEAR_USER ? im->entry : im->thunk));
 	r->code_start = im->map;
@@ -350,11 +363,12 @@ static int load_req(const struct zero_ksrc_opts *o, struct ksrc_req *q, char *er
 		ret = default_symbol(q, err, errlen);
 	if (ret)
 		return ret;
+	default_label(q);
 	if (!q->conv)
 		q->conv = conv_of(q->symbol);
 	if (!q->conv) {
 		snprintf(err, errlen, "%s: %s: calling convention unknown: name one with "
-			 "%s:%s%%clear_user|rcx|memset|clear_page", q->path, q->symbol, q->path, q->symbol);
+			 "%s:%s%%clear_user|rcx|memset|clear_page|pages", q->path, q->symbol, q->path, q->symbol);
 		return -EINVAL;
 	}
 	return 0;

@@ -15,7 +15,7 @@
  * SYMBOL: the function (default per well-known file, see ksrc.c); LABEL: its
  * loop head (default: the target of its first backward branch); CONV: the
  * calling convention when the symbol's name does not say it (clear_user,
- * rcx, memset, clear_page: cz/records.h).
+ * rcx, memset, clear_page, pages: cz/records.h).
  */
 #ifndef ZEROING_KSRC_H
 #define ZEROING_KSRC_H

@@ -481,7 +481,8 @@ static int assemble(const struct ksrc_req *q, const char *dir, const char *src, 
 	}
 	if (ret) {
 		first_error(errf, src, shown, err, errlen);
-		if (strstr(err, "unknown mnemonic") || strstr(err, "unknown pseudo-op") ||
+		if (strstr(err, "unknown mnemonic") || strstr(err, "no such instruction") ||
+		    strstr(err, "unknown pseudo-op") ||
 		    strstr(err, "No such file") || strstr(err, "undefined"))
 			snprintf(err + strlen(err), errlen - strlen(err),
 				 " (a macro, header or symbol cusezero's kernel compat layer lacks: see %s/README.md)",

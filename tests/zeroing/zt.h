@@ -8,12 +8,17 @@
 #define TESTS_ZEROING_ZT_H
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "ksrc.h"
+#include "zeroing.h"
 
 #define ZT_CANARY 0xA5
 #define ZT_PAGE 4096u
@@ -158,6 +163,38 @@ static inline void zt_crash_install(void)
 	signal(SIGSEGV, zt_crash_handler);
 	signal(SIGBUS, zt_crash_handler);
 	signal(SIGILL, zt_crash_handler);
+}
+
+/*
+ * The routines a test walks, [*first, return): the built-in registry, or,
+ * when the test is given --source (and --patch, --alt, --kconfig: kernel
+ * source files loaded as routines, zeroing/ksrc.h), only the loaded ones --
+ * the same checks on the kernel's own files.  Exits on a bad option or a
+ * file that does not load.
+ */
+static inline size_t zt_routines(int argc, char **argv, size_t *first)
+{
+	static const struct option opts[] = { ZERO_KSRC_LONGOPTS(1000), { NULL, 0, NULL, 0 } };
+	static struct zero_ksrc_set set;
+	const struct zero_routine *loaded[ZERO_KSRC_MAX_SOURCES];
+	char err[1024];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c < 1000 || zero_ksrc_option(&set, c - 1000, optarg, err, sizeof(err))) {
+			printf("Bail out! bad option (--source PATH[:SYMBOL] --patch F --alt F=on|off)\n");
+			exit(1);
+		}
+	}
+	*first = 0;
+	if (!set.n)
+		return zero_nroutines;
+	if (zero_ksrc_load_all(&set, loaded, err, sizeof(err))) {
+		printf("Bail out! %s\n", err);
+		exit(1);
+	}
+	*first = zero_nroutines;
+	return zero_count();
 }
 
 #endif

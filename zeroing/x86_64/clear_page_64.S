@@ -135,8 +135,8 @@ ZR_LOOP(rep_stos_alternative)
 .Lrsa_u7:	movq	%rax, 56(%rdi)
 	addq	$64, %rdi
 	subq	$64, %rcx
-	cmpq	$63, %rcx
-	ja	.Lrsa_unrolled
+	cmpq	$64, %rcx			/* the kernel's compare, byte for byte */
+	jae	.Lrsa_unrolled
 	cmpl	$8, %ecx
 	jae	.Lrsa_word
 	testl	%ecx, %ecx

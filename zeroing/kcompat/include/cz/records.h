@@ -67,5 +67,7 @@
 #define CZ_CONV_X86_RCX     2  /* rdi = dst, rcx = n, rax = 0 -> rcx = bytes not cleared */
 #define CZ_CONV_MEMSET      3  /* memset(dst, 0, n) -> dst; the thunk returns 0 */
 #define CZ_CONV_CLEAR_PAGE  4  /* clear_page(page): each whole aligned page; head/tail by bytes */
+#define CZ_CONV_X86_PAGES   5  /* x86 7.x __clear_pages_unrolled: rdi = page-aligned dst,
+				  rcx = bytes (whole pages), rax = 0; head/tail by bytes */
 
 #endif

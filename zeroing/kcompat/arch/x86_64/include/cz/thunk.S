@@ -68,6 +68,42 @@ cz_thunk:
 	popq	%rbx
 	xorl	%eax, %eax
 	ret
+#elif CZ_THUNK_CONV == CZ_CONV_X86_PAGES
+	/* rbx = next byte, r12 = end; bytes up to a page boundary, one call for the whole pages, bytes */
+	pushq	%rbx
+	pushq	%r12
+	subq	$8, %rsp
+	movq	%rdi, %rbx
+	leaq	(%rdi,%rsi), %r12
+.Lcz_phead:
+	testl	$4095, %ebx
+	jz	.Lcz_pmid
+	cmpq	%r12, %rbx
+	jae	.Lcz_pdone
+	movb	$0, (%rbx)
+	incq	%rbx
+	jmp	.Lcz_phead
+.Lcz_pmid:
+	movq	%r12, %rcx
+	subq	%rbx, %rcx
+	andq	$-4096, %rcx
+	jz	.Lcz_ptail
+	movq	%rbx, %rdi
+	addq	%rcx, %rbx
+	xorl	%eax, %eax
+	call	CZ_THUNK_SYM
+.Lcz_ptail:
+	cmpq	%r12, %rbx
+	jae	.Lcz_pdone
+	movb	$0, (%rbx)
+	incq	%rbx
+	jmp	.Lcz_ptail
+.Lcz_pdone:
+	addq	$8, %rsp
+	popq	%r12
+	popq	%rbx
+	xorl	%eax, %eax
+	ret
 #elif CZ_THUNK_CONV == CZ_CONV_CLEAR_USER
 	jmp	CZ_THUNK_SYM	/* not called: the routine's entry is the symbol itself */
 #else
