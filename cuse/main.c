@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "cusezero.h"
+#include "ksrc.h"
 #include "front_cuse.h"
 #include "front_fuse.h"
 #include "fuse_uring_daemon.h"
@@ -51,7 +52,8 @@ static void cz_usage(FILE *out)
 "  --name NAME          CUSE device /dev/NAME (default cusezero)\n"
 "  --fuse MOUNTPOINT    FUSE front end: MOUNTPOINT/{zero,control,stats,stats.json}\n"
 "                       (automatic at /run/cusezero/NAME when CUSE is unavailable)\n"
-"  --routine NAME       zeroing routine (default: the best usable one)\n"
+"  --routine NAME       zeroing routine (default: the best usable one, or the first --source)\n"
+ZERO_KSRC_USAGE
 "  --align K            place the routine's code so its align point is at K mod 4096\n"
 "  --align-point P      entry | loop (default loop)\n"
 "  --chunk SIZE         bytes per routine call, 1B..1MB (default 4KB; units as perf, or 0x hex)\n"
@@ -86,12 +88,17 @@ enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
 	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY, OPT_POLL_US, OPT_COLOCATE,
+	OPT_KSRC, OPT_KSRC_LAST = OPT_KSRC + 3,
 };
+
+/* --source etc.: kernel source files loaded as routines at start (only there). */
+static struct zero_ksrc_set cz_ksrc;
 
 static const struct option cz_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "fuse", required_argument, NULL, OPT_FUSE },
 	{ "routine", required_argument, NULL, OPT_ROUTINE },
+	ZERO_KSRC_LONGOPTS(OPT_KSRC),
 	{ "align", required_argument, NULL, OPT_ALIGN },
 	{ "align-point", required_argument, NULL, OPT_POINT },
 	{ "chunk", required_argument, NULL, OPT_CHUNK },
@@ -175,6 +182,21 @@ static bool cz_opt_readpath(int c, const char *arg)
 	uint64_t v;
 
 	switch (c) {
+	case OPT_KSRC:
+	case OPT_KSRC + 1:
+	case OPT_KSRC + 2:
+	case OPT_KSRC_LAST: {
+		char err[512];
+		int r = zero_ksrc_option(&cz_ksrc, c - OPT_KSRC, arg, err, sizeof(err));
+
+		if (r > 0)
+			exit(0);        /* --alt help */
+		if (r < 0) {
+			cz_err("%s", err);
+			exit(CZ_EXIT_USAGE);
+		}
+		return true;
+	}
 	case OPT_ROUTINE:
 		cz_params.routine = arg;
 		return true;
@@ -418,6 +440,18 @@ int main(int argc, char **argv)
 	if (run && geteuid() != 0) {
 		cz_err("run: needs root (a private mount namespace and a bind mount)");
 		return 1;
+	}
+	if (cz_ksrc.n) {
+		const struct zero_routine *loaded[ZERO_KSRC_MAX_SOURCES];
+		char err[1024];
+
+		/* before the daemon forks or starts a thread: the check forks */
+		if (zero_ksrc_load_all(&cz_ksrc, loaded, err, sizeof(err))) {
+			cz_err("%s", err);
+			return 1;
+		}
+		if (!cz_params.routine)
+			cz_params.routine = loaded[0]->name;
 	}
 	cz_check_routine();
 	ret = zero_fault_install();

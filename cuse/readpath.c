@@ -44,7 +44,7 @@
 
 struct rp_config {
 	const struct zero_routine *routine;
-	unsigned ridx;                  /* index in zero_routines[] */
+	unsigned ridx;                  /* zero_index(): built-in, then loaded routines */
 	zero_fn fn;
 	bool placed_ok;
 	struct zero_placed placed;
@@ -112,7 +112,7 @@ static int rp_config_new(const struct zero_routine *r, int align, enum zero_poin
 	if (!c)
 		return -ENOMEM;
 	c->routine = r;
-	c->ridx = (unsigned)(r - zero_routines);
+	c->ridx = (unsigned)zero_index(r);
 	c->fn = r->fn;
 	c->align = align;
 	c->point = point;
@@ -411,11 +411,13 @@ void rp_get_stats(struct cusezero_stats *st)
 	st->writes = s.writes;
 	st->write_bytes = s.write_bytes;
 	st->total = s.total;
-	n = zero_nroutines < CUSEZERO_MAX_ROUTINES ? (unsigned)zero_nroutines : CUSEZERO_MAX_ROUTINES;
+	n = zero_count() < CUSEZERO_MAX_ROUTINES ? (unsigned)zero_count() : CUSEZERO_MAX_ROUTINES;
 	st->nroutines = n;
 	for (k = 0; k < n; k++) {
+		const struct zero_routine *zr = zero_at(k);
+
 		snprintf(st->per_routine[k].name, sizeof(st->per_routine[k].name), "%s",
-			 zero_routines[k].name);
+			 zr ? zr->name : "");
 		st->per_routine[k].c = s.per[k];
 	}
 }

@@ -66,7 +66,7 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	{ "kconfig", required_argument, NULL, (base) + 3 }
 #define ZERO_KSRC_MAX_SOURCES 8
 #define ZERO_KSRC_USAGE							\
-	"  --source PATH[:SYMBOL[@LABEL][%CONV]]  a kernel source file as a routine\n"	\
+	"  --source PATH[:SYMBOL[@LABEL]]  a kernel source file as a routine\n"	\
 	"                        (e.g. linux/arch/x86/lib/clear_page_64.S:clear_page_erms)\n" \
 	"  --patch FILE          apply FILE (git format-patch) to a copy of it first\n"	\
 	"  --alt FEATURE=on|off  force an alternative of the file (--alt help lists them)\n" \

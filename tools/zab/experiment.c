@@ -9,7 +9,7 @@
  *   [benchmark NAME]             cmd= unit= better=higher|lower group= in-device=auto|yes|no
  *   [variant NAME]               cmd= env.NAME= var.NAME= routine= align=
  *                                align-point= chunk= frontend=fuse|cuse threads=
- *                                cusezero-args=
+ *                                cusezero-args= source= patch= alt= kconfig=
  *
  * Every error is one line naming FILE:LINE and the bad key or value; a key
  * given twice in one section is an error (which one was meant?).
@@ -197,6 +197,28 @@ static int bench_key(struct zab_bench *b, const char *k, const char *v)
 	return 0;
 }
 
+/*
+ * source= patch= alt= kconfig=: a kernel source file as the variant's
+ * routine, handed to the variant's daemon as --source/--patch/--alt/
+ * --kconfig (in order: each applies to the last source), which also makes
+ * it the daemon's routine unless routine= names another.
+ */
+static int ksrc_key(struct zab_variant *x, const char *k, const char *v)
+{
+	char *args;
+
+	if (!*v || strchr(v, ' ') || strchr(v, '\t'))
+		return -EINVAL;         /* one word: the daemon's arguments are split on blanks */
+	if (strcmp(k, "source") && (!x->dev_args || !strstr(x->dev_args, "--source=")))
+		return -EINVAL;         /* patch=, alt=, kconfig= after a source= */
+	args = zab_xasprintf("%s%s--%s=%s", x->dev_args ? x->dev_args : "", x->dev_args ? " " : "",
+			     k, v);
+	free(x->dev_args);
+	x->dev_args = args;
+	x->device = true;
+	return 0;
+}
+
 static int variant_key(struct zab_variant *x, const char *k, const char *v)
 {
 	static const char *const dev_keys[] = {
@@ -220,6 +242,8 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 		x->cmd = zab_xstrdup(v);
 		return 0;
 	}
+	if (!strcmp(k, "source") || !strcmp(k, "patch") || !strcmp(k, "alt") || !strcmp(k, "kconfig"))
+		return ksrc_key(x, k, v);
 	if (!strcmp(k, "arch")) {
 		if (!valid_ident(v))
 			return -EINVAL;
@@ -543,7 +567,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 		if (ret == -ENOENT && env_like(key))
 			ret = kv_set(v->env, &v->nenv, key, eq + 1);
 		if (ret == -ENOENT)
-			cz_err("--variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args cmd env.X var.X, or an UPPER_CASE environment variable)",
+			cz_err("--variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args source patch alt kconfig cmd env.X var.X, or an UPPER_CASE environment variable)",
 				spec, key);
 		else if (ret)
 			cz_err("--variant '%s': bad value '%s' for '%s'", spec, eq + 1, key);

@@ -83,6 +83,7 @@ static void usage(FILE *f)
 "  [benchmark NAME]    cmd= unit= better=higher|lower group= in-device=\n"
 "  [variant NAME]      routine= align= align-point= chunk= frontend= threads=\n"
 "                      cusezero-args= env.NAME= var.NAME= cmd= arch=\n"
+"                      source=KERNEL.S[:SYMBOL] patch=FILE alt=FEATURE=on|off (a kernel file)\n"
 "\n"
 "In commands: {dev} (device path; /dev/zero for non-device variants), {routine},\n"
 "{align}, {chunk}, {variant}, {session}, and var.NAME / --var values.  Device\n"
