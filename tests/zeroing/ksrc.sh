@@ -41,6 +41,17 @@ aarch64) cc=${CUSEZERO_KSRC_CC:-aarch64-linux-gnu-gcc}; od=aarch64-linux-gnu-obj
 *) skip_all "no kernel files for $ZERO_ARCH" ;;
 esac
 command -v "$cc" >/dev/null || skip_all "no assembler $cc"
+# arm64 programs on another host run under qemu-aarch64: -cpu max has
+# FEAT_MOPS (the files' MOPS alternatives patched in), cortex-a57 has not
+cpus=native
+if [ "$ZERO_ARCH" = aarch64 ] && [ "$(uname -m)" != aarch64 ]; then
+	command -v qemu-aarch64 >/dev/null || skip_all "qemu-aarch64 not installed"
+	cpus="max cortex-a57"
+fi
+x() {	# x PROGRAM ARGS...: run an arm64 program under -cpu $cpu where needed
+	if [ "$cpu" = native ]; then "$@"; else qemu-aarch64 -cpu "$cpu" "$@"; fi
+}
+cpu=${cpus%% *}
 
 # run NAME PROGRAM ARGS...: one TAP line for a whole test program.
 run() {
@@ -83,15 +94,18 @@ for root in $roots; do
 			set -- "$@" --source "$root/arch/arm64/lib/$f.S"
 		done
 	fi
-	for t in routines fault placement; do
-		run "$v: $t on $(echo "$@" | grep -o -- '--source [^ ]*' | sed 's|.*/||' | tr '\n' ' ')" \
-			"$dir/$t" "$@"
+	for cpu in $cpus; do
+		for t in routines fault placement; do
+			run "$v: $t${cpu#native} on $(echo "$@" | grep -o -- '--source [^ ]*' | sed 's|.*/||' | tr '\n' ' ')" \
+				x "$dir/$t" "$@"
+		done
 	done
+	cpu=${cpus%% *}
 done
 
 # 3. fidelity: built-in ports against the kernel's files
 insns() {	# insns OUT ARGS...: the loop body, "offset instruction", up to the branch back
-	"$dir/ksrc-loop" code "$@" >"$tmp/bin" 2>"$tmp/err" || return 1
+	x "$dir/ksrc-loop" code "$@" >"$tmp/bin" 2>"$tmp/err" || return 1
 	"$od" -D -b binary -m "$odm" --no-show-raw-insn "$tmp/bin" |
 		awk '/^ *[0-9a-f]+:/ { sub(/^ +/, ""); sub(/[ \t]+\/\/.*/, ""); gsub(/[ \t]+/, " "); print
 			if ($0 ~ / (0x)?0$/) exit }'
@@ -101,8 +115,8 @@ fidelity() {	# fidelity BUILTIN KERNEL-SPEC
 	d=$(diff "$tmp/la" "$tmp/lb" | grep '^[<>]' | head -4 | tr '\n' ';')
 	ok "fidelity: $1's loop body = ${2##*/}'s ($(wc -l <"$tmp/lb") instructions)${d:+: differs: $d}" -- \
 		eval '[ -s "$tmp/la" ] && [ -z "$d" ]'
-	"$dir/ksrc-loop" faults "$1" >"$tmp/fa" 2>&1
-	"$dir/ksrc-loop" faults --source "$2" >"$tmp/fb" 2>&1
+	x "$dir/ksrc-loop" faults "$1" >"$tmp/fa" 2>&1
+	x "$dir/ksrc-loop" faults --source "$2" >"$tmp/fb" 2>&1
 	d=$(diff "$tmp/fa" "$tmp/fb" | grep '^[<>]' | head -2 | tr '\n' ';')
 	ok "fidelity: $1's fault returns = ${2##*/}'s${d:+: differ (k d returned): $d}" -- \
 		[ -z "$d" ]
@@ -112,7 +126,10 @@ for root in $roots; do
 		f=$root/arch/x86/lib/clear_page_64.S
 		has "$f" rep_stos_alternative && fidelity rep_stos_alternative "$f:rep_stos_alternative"
 	elif grep -q 'alternative_if_not ARM64_HAS_MOPS' "$root/arch/arm64/lib/clear_user.S"; then
+		# the quirk port is the path without MOPS: compare on a CPU without it
+		[ "$cpus" = native ] || cpu=cortex-a57
 		fidelity clear_user_arm64_quirk "$root/arch/arm64/lib/clear_user.S"
+		cpu=${cpus%% *}
 	fi
 done
 
@@ -129,6 +146,8 @@ if [ "$ZERO_ARCH" = x86_64 ]; then
 	drop='s/^\(17:[[:space:]]*\)movq %rax,56(%rdi)/\1nop/'
 else
 	rel=arch/arm64/lib/clear_user.S sym=__arch_clear_user psym=__arch_clear_user
+	# the dropped store is the loop's: the path without MOPS (7.x has both)
+	dropalt="--alt MOPS=off"
 	drop='0,/sttr[[:space:]]*xzr, \[x0\]/s/sttr[[:space:]]*xzr, \[x0\]/nop/'
 fi
 mkpatch() {	# mkpatch NAME SED-EXPRESSION: a unified diff a/REL -> b/REL
@@ -138,29 +157,31 @@ mkpatch() {	# mkpatch NAME SED-EXPRESSION: a unified diff a/REL -> b/REL
 	(cd "$tmp" && diff -u "a/$rel" "b/$rel") >"$tmp/$1"
 }
 mkpatch align.patch "s/^SYM_FUNC_START($psym)/\t.p2align 6\n&/"
-"$dir/ksrc-loop" where --source "$root/$rel:$psym" >"$tmp/w0" 2>&1
-ZB_PATCHED=$("$ZBENCH" memset -s 64KB -l 2 --format simple --source "$root/$rel:$psym" \
+x "$dir/ksrc-loop" where --source "$root/$rel:$psym" >"$tmp/w0" 2>&1
+ZB_PATCHED=$(x "$ZBENCH" memset -s 64KB -l 2 --format simple --source "$root/$rel:$psym" \
 	--patch "$tmp/align.patch" 2>&1)
 ok "a .p2align 6 patch loads and runs (zbench memset --patch --format simple: $(echo "$ZB_PATCHED" | tail -n 1))" -- \
 	sh -c "echo '$ZB_PATCHED' | tail -n 1 | grep -q '^ *[0-9][0-9.]*\$'"
 # where of the patched file: a copy with the patch applied
 mkdir -p "$tmp/p/${rel%/*}"
 cp "$tmp/b/$rel" "$tmp/p/$rel"
-"$dir/ksrc-loop" where --source "$tmp/p/$rel:$psym" >"$tmp/w1" 2>&1
+x "$dir/ksrc-loop" where --source "$tmp/p/$rel:$psym" >"$tmp/w1" 2>&1
 read -r _ e0 _ l0 <"$tmp/w0"
 read -r _ e1 _ l1 <"$tmp/w1"
 ok "the patch puts $psym at a 64-byte boundary (entry $e0 -> $e1) and its loop head moves with it ($l0 -> $l1)" -- \
 	eval '[ $((e1 % 64)) -eq 0 ] && [ $((l1 - e1)) -eq $((l0 - e0)) ] && [ "$l1" -ne 0 ] &&
 	      { [ "$ZERO_ARCH" != x86_64 ] || [ $((e0 % 64)) -ne 0 ]; }'
 mkpatch drop.patch "$drop"
-"$ZBENCH" memset -s 64KB --source "$root/$rel:$sym" --patch "$tmp/drop.patch" >/dev/null 2>"$tmp/e"
+# shellcheck disable=SC2086 # $dropalt: an option and its value, or nothing
+x "$ZBENCH" memset -s 64KB --source "$root/$rel:$sym" --patch "$tmp/drop.patch" ${dropalt:-} \
+	>/dev/null 2>"$tmp/e"
 rc=$?
 ok "a patch that drops a store is refused, never timed (exit $rc: $(cat "$tmp/e"))" -- \
 	sh -c "[ $rc -eq 1 ] && grep -q 'incorrect, not measured: .*not cleared' '$tmp/e' && [ \$(wc -l <'$tmp/e') -eq 1 ]"
 
 refused() {	# refused WHAT PATTERN ZBENCH-ARGS...: exit 1, one line matching PATTERN
 	what=$1 pat=$2; shift 2
-	"$ZBENCH" memset -s 4KB "$@" >/dev/null 2>"$tmp/e"
+	x "$ZBENCH" memset -s 4KB "$@" >/dev/null 2>"$tmp/e"
 	rc=$?
 	ok "$what: exit $rc, one line: $(head -n 1 "$tmp/e")" -- \
 		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/e') -eq 1 ] && grep -q -- '$pat' '$tmp/e'"

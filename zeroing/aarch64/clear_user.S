@@ -28,20 +28,24 @@
  *                           with the label AFTER the padding: no NOP runs
  *                           inside the loop.
  *   clear_user_arm64_quirk  the kernel's layout (CONFIG_AS_HAS_MOPS, CPU
- *                           without MOPS): "b .Lno_mops" over the five MOPS
- *                           instructions, and the source's "1: .p2align 4":
- *                           the label takes the address BEFORE the padding,
- *                           so the backward branch lands on the padding NOPs.
- *                           The loop label sits at function offset 36, so
- *                           .p2align 4 inserts 3 NOPs (offsets 36, 40, 44)
- *                           that execute on every 8-byte iteration.  Placed
- *                           here at 16 bytes past a 64-byte boundary, the
- *                           branch target is at line offset 52 and the loop
- *                           body at 64..79: the 7-instruction loop straddles
- *                           two I-cache lines, as in the regressed kernel
- *                           (6.9 s -> 9.0 s in the report).
+ *                           without MOPS): the "bti c" landing pad that
+ *                           arch/arm64/include/asm/linkage.h puts at every
+ *                           SYM_FUNC_START (unconditionally, 5.10 .. 7.x),
+ *                           "b .Lno_mops" over the five MOPS instructions,
+ *                           and the source's "1: .p2align 4": the label
+ *                           takes the address BEFORE the padding, so the
+ *                           backward branch lands on the padding NOPs.  The
+ *                           loop label sits at function offset 40, so
+ *                           .p2align 4 inserts 2 NOPs (offsets 40, 44) that
+ *                           execute on every 8-byte iteration.  Placed here
+ *                           at 16 bytes past a 64-byte boundary, the branch
+ *                           target is at line offset 56 and the loop body at
+ *                           64..79: the 6-instruction loop straddles two
+ *                           I-cache lines, as in the regressed kernel (6.9 s
+ *                           -> 9.0 s in the report).  tests/zeroing/ksrc.sh
+ *                           compares this loop with Linux 7.2's own file.
  *   clear_user_arm64_fixed  the 2025 fix: the same code after ".p2align 6":
- *                           still 3 NOPs in the loop (offsets 36..47), loop
+ *                           still 2 NOPs in the loop (offsets 40..47), loop
  *                           body at 48..63, all in one 64-byte line.
  *   clear_user_arm64_mops   the same kernel layout on a CPU with MOPS: the
  *                           alternative is patched to a NOP and the
@@ -49,7 +53,7 @@
  *                           usable() is false without HWCAP2_MOPS (QEMU 7.2
  *                           does not emulate FEAT_MOPS).
  * zero_place() moves any of them; the NOP count of the quirk is fixed at
- * assembly time (3), so a placed copy keeps executing 3 NOPs per iteration.
+ * assembly time (2), so a placed copy keeps executing 2 NOPs per iteration.
  *
  * Exception fixups (the kernel's):
  *   9: x0 = x2 - x0: everything from the faulting store's address to the end
@@ -79,6 +83,9 @@ zr_\name\()_loop:
 	.endm
 
 	.macro	clear_user_body name, mops_block, mops, quirk
+	.if \mops_block
+	bti	c			// the kernel's SYM_FUNC_START landing pad
+	.endif
 	add	x2, x0, x1
 	.if \mops_block
 	.if \mops
@@ -107,7 +114,7 @@ zr_\name\()_loop:
 	.if \quirk
 /*
  * The kernel's "1: .p2align 4": label first, so the loop branch lands on the
- * (here 3) padding NOPs in front of the 16-byte-aligned store.
+ * (here 2) padding NOPs in front of the 16-byte-aligned store.
  */
 1:	store_loop_label \name, \mops
 	.p2align 4
@@ -160,7 +167,7 @@ ZR_FUNC_START(clear_user_arm64)
 ZR_FUNC_END(clear_user_arm64)
 
 /*
- * 64-byte boundary + 16: the loop's branch target lands at line offset 52,
+ * 64-byte boundary + 16: the loop's branch target lands at line offset 56,
  * its body at 64..79 -- the straddling layout of the regressed kernel.
  */
 	.p2align 6
