@@ -10,10 +10,13 @@ struct fuse_session;
 /* Fork; the parent waits until the child calls lc_ready() (0) or dies (-1). */
 int lc_fork_until_ready(pid_t *child);
 void lc_ready(void);
-/* Open --pidfile before the fork (0 or -errno, logged); write our pid into it once set up. */
+/*
+ * Open and lock --pidfile before the fork (0 or -errno, logged): a regular
+ * file that no running daemon holds; write our pid into it once set up.
+ */
 int lc_pidfile_open(void);
 int lc_pidfile(void);
-/* The start failed before lc_ready: remove the pidfile. */
+/* The start failed before lc_ready: remove the pidfile if this start created it. */
 void lc_start_failed(void);
 /* Our SIGINT/SIGTERM/SIGHUP handlers: fuse_session_exit(se). 0 or -errno. */
 int lc_signals(struct fuse_session *se);

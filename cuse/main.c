@@ -445,8 +445,10 @@ int main(int argc, char **argv)
 		return run_main(argv + cmd);
 	if (!cz_params.foreground) {
 		ret = lc_fork_until_ready(&pid);
-		if (ret)
+		if (ret) {
+			lc_start_failed();
 			return 1;
+		}
 		if (pid)
 			return 0;
 	}

@@ -101,8 +101,10 @@ int run_main(char **cmd)
 	cz_params.foreground = false;
 	cz_log_init(true, cz_params.debug);
 	ret = lc_fork_until_ready(&daemon_pid);
-	if (ret)
+	if (ret) {
+		lc_start_failed();
 		return 1;
+	}
 	if (daemon_pid == 0) {
 		ret = cz_params.fuse_mnt ? ff_serve() : fc_serve();
 		if (ret)

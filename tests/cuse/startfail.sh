@@ -5,6 +5,9 @@
 # exit and one line naming the option, in the background (the parent
 # reports its child's failure) and with -f; nothing stays mounted, no daemon
 # keeps running, and no pidfile is left naming a dead or foreign process.
+# A --pidfile that is not a regular file (a device node) or that a running
+# daemon holds is refused and left as it was: a failed start removes only a
+# pidfile it created.
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 
@@ -38,6 +41,33 @@ for fg in "" -f; do
 		fi
 	done
 done
+
+# A --pidfile that is a device node: refused, and the node stays.
+M=$CZ_TMP/mnt-pfdev
+mkdir -p "$M"
+mknod "$CZ_TMP/full" c 1 7
+timeout -k 5 20 "$CUSEZERO" --fuse "$M" --pidfile "$CZ_TMP/full" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+st=$?
+ok "--pidfile naming a device node: exit $st, one line ($(cat "$CZ_TMP/err")), the node stays" -- \
+	eval '[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ] &&
+	      [ -c "$CZ_TMP/full" ] && cz_wait "! cz_mounted $M" 50'
+
+# A running daemon's pidfile, given to a second start that fails after
+# opening it (--transport uring cannot go with --user): it still names the
+# running daemon.
+if cz_start pfa; then
+	M=$CZ_TMP/mnt-pfb
+	mkdir -p "$M"
+	timeout -k 5 20 "$CUSEZERO" --fuse "$M" --pidfile "$CZ_TMP/pfa.pid" --transport uring \
+		--user nobody >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	st=$?
+	ok "a failed second start with a running daemon's --pidfile: exit $st ($(cat "$CZ_TMP/err")), the file still names the daemon" -- \
+		eval '[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ -n "$(cz_pid pfa)" ] &&
+		      [ "$(cat /proc/$(cz_pid pfa)/comm)" = cusezero ] && cz_wait "! cz_mounted $M" 50'
+	cz_stop pfa
+else
+	fail "start pfa: $(cat "$CZ_TMP/pfa.err")"
+fi
 
 # A privilege drop that fails: an ordinary user asking for root.
 if command -v setpriv >/dev/null && command -v fusermount3 >/dev/null; then
