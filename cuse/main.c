@@ -50,7 +50,9 @@ static void cz_usage(FILE *out)
 "\n"
 "  --name NAME          CUSE device /dev/NAME (default cusezero)\n"
 "  --fuse MOUNTPOINT    FUSE front end: MOUNTPOINT/{zero,control,stats,stats.json}\n"
-"                       (automatic at /run/cusezero/NAME when CUSE is unavailable)\n"
+"                       (automatic at /run/cusezero/NAME when CUSE is unavailable);\n"
+"                       an empty directory where nothing is mounted\n"
+"  --force-mount        mount over a directory that is not empty or is a mount point\n"
 "  --routine NAME       zeroing routine (default: the best usable one)\n"
 "  --align K            place the routine's code so its align point is at K mod 4096\n"
 "  --align-point P      entry | loop (default loop)\n"
@@ -86,11 +88,13 @@ enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
 	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY, OPT_POLL_US, OPT_COLOCATE,
+	OPT_FORCE_MOUNT,
 };
 
 static const struct option cz_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "fuse", required_argument, NULL, OPT_FUSE },
+	{ "force-mount", no_argument, NULL, OPT_FORCE_MOUNT },
 	{ "routine", required_argument, NULL, OPT_ROUTINE },
 	{ "align", required_argument, NULL, OPT_ALIGN },
 	{ "align-point", required_argument, NULL, OPT_POINT },
@@ -257,6 +261,9 @@ static bool cz_opt_device(int c, const char *arg)
 		if (!*arg)
 			cz_bad("--fuse", "''", "empty mount point");
 		cz_params.fuse_mnt = arg;
+		return true;
+	case OPT_FORCE_MOUNT:
+		cz_params.force_mount = true;
 		return true;
 	case OPT_MODE:		/* octal, as chmod(1) takes it */
 		if (cz_parse_mode(arg, &cz_params.mode))
