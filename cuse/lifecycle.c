@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -255,6 +256,23 @@ int lc_lookup_user(const char *user, uid_t *uid, gid_t *gid)
 	return 0;
 }
 
+/*
+ * `cusezero run`'s daemon stops (SIGTERM: a clean unmount) when run dies,
+ * SIGKILL included, instead of serving a mount nobody will stop.  The
+ * kernel clears the setting when our credentials change: lc_drop_privileges
+ * arms it again.
+ */
+static pid_t lc_parent;
+
+void lc_watch_parent(pid_t parent)
+{
+	lc_parent = parent;
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM))
+		cz_log("cannot watch for the end of `cusezero run`: %s", strerror(errno));
+	if (getppid() != parent)	/* it died before prctl */
+		kill(getpid(), SIGTERM);
+}
+
 int lc_drop_privileges(const char *user)
 {
 	uid_t uid;
@@ -268,5 +286,7 @@ int lc_drop_privileges(const char *user)
 		return -errno;
 	if (uid != 0 && setuid(0) == 0)   /* must not be able to regain root */
 		return -EPERM;
+	if (lc_parent)
+		lc_watch_parent(lc_parent);
 	return 0;
 }

@@ -21,6 +21,8 @@ void lc_start_failed(void);
 /* Our SIGINT/SIGTERM/SIGHUP handlers: fuse_session_exit(se). 0 or -errno. */
 int lc_signals(struct fuse_session *se);
 int lc_drop_privileges(const char *user);
+/* The daemon of `cusezero run`: SIGTERM when parent (run) dies, also after lc_drop_privileges. */
+void lc_watch_parent(pid_t parent);
 int lc_lookup_user(const char *user, uid_t *uid, gid_t *gid);
 
 #endif

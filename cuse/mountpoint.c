@@ -617,3 +617,16 @@ void mp_done(void)
 	close(mp_lock_fd);
 	mp_lock_fd = -1;
 }
+
+void mp_done_unmounted(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	struct mp_mount m;
+	int i;
+
+	if (mp_lock_fd < 0)
+		return;
+	for (i = 0; i < 1000 && mp_mount_at(mp_path, &m); i++)
+		nanosleep(&ts, NULL);
+	mp_done();
+}

@@ -21,6 +21,8 @@ int mp_prepare(const char *mnt, bool create, char *canon, size_t len);
 
 /* After unmounting: remove the directory if it is ours (made by us, or the fallback's). */
 void mp_done(void);
+/* mp_done once nothing is mounted at the path any more (10 s at most). */
+void mp_done_unmounted(void);
 
 /*
  * Root only: open (creating it) the lock file NAME in cusezero's directory
