@@ -185,12 +185,19 @@ int lc_fork_until_ready(pid_t *child)
 	char c;
 	ssize_t n;
 
-	if (pipe2(pfd, O_CLOEXEC))
+	/* The caller exits 1 on an error: it must not do so without a word. */
+	if (pipe2(pfd, O_CLOEXEC)) {
+		cz_log("cannot start the daemon: pipe: %s", strerror(errno));
 		return -errno;
+	}
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		cz_log("cannot start the daemon: fork: %s", strerror(errno));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -ECHILD;
+	}
 	if (pid == 0) {
 		close(pfd[0]);
 		lc_ready_fd = pfd[1];

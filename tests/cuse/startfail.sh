@@ -7,7 +7,8 @@
 # keeps running, and no pidfile is left naming a dead or foreign process.
 # A --pidfile that is not a regular file (a device node) or that a running
 # daemon holds is refused and left as it was: a failed start removes only a
-# pidfile it created.
+# pidfile it created.  Out of file descriptors (ulimit -n 5), the start
+# says why in one line too.
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 
@@ -68,6 +69,19 @@ if cz_start pfa; then
 else
 	fail "start pfa: $(cat "$CZ_TMP/pfa.err")"
 fi
+
+# Out of descriptors (ulimit -n 5), in the background: whatever runs out
+# first, the start says so in one line (or serves).
+M=$CZ_TMP/mnt-nofile
+mkdir -p "$M"
+for pf in "" "$CZ_TMP/nofile.pid"; do
+	(ulimit -n 5 && exec "$CUSEZERO" --fuse "$M" ${pf:+--pidfile "$pf"}) >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	st=$?
+	[ -s "$CZ_TMP/nofile.pid" ] && cz_stop nofile
+	cz_mounted "$M" && umount "$M"
+	ok "ulimit -n 5${pf:+, --pidfile}: exit $st, one line ($(cat "$CZ_TMP/err"))" -- \
+		eval '[ "$st" -eq 0 ] || [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ]'
+done
 
 # A privilege drop that fails: an ordinary user asking for root.
 if command -v setpriv >/dev/null && command -v fusermount3 >/dev/null; then
