@@ -524,6 +524,11 @@ int ff_prepare_mountpoint(const char *mnt, bool create)
 	return 0;
 }
 
+void ff_release_mountpoint(void)
+{
+	mp_done();
+}
+
 int ff_serve(void)
 {
 	char opts[256];

@@ -193,10 +193,12 @@ int lc_fork_until_ready(pid_t *child)
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
-		cz_log("cannot start the daemon: fork: %s", strerror(errno));
+		int err = errno;
+
+		cz_log("cannot start the daemon: fork: %s", strerror(err));
 		close(pfd[0]);
 		close(pfd[1]);
-		return -ECHILD;
+		return -err;
 	}
 	if (pid == 0) {
 		close(pfd[0]);

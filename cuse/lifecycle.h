@@ -7,7 +7,11 @@
 
 struct fuse_session;
 
-/* Fork; the parent waits until the child calls lc_ready() (0) or dies (-1). */
+/*
+ * Fork; the parent waits until the child calls lc_ready() (0) or fails
+ * (-ECHILD: it has cleaned up after itself), or no child could start
+ * (-errno, logged).
+ */
 int lc_fork_until_ready(pid_t *child);
 void lc_ready(void);
 /*

@@ -446,14 +446,18 @@ int main(int argc, char **argv)
 	}
 	if (cz_params.fuse_mnt && ff_prepare_mountpoint(cz_params.fuse_mnt, cz_params.fuse_fallback))
 		return 1;
-	if (lc_pidfile_open())
+	if (lc_pidfile_open()) {
+		ff_release_mountpoint();
 		return 1;
+	}
 	if (run)
 		return run_main(argv + cmd);
 	if (!cz_params.foreground) {
 		ret = lc_fork_until_ready(&pid);
 		if (ret) {
 			lc_start_failed();
+			if (ret != -ECHILD)	/* else the daemon did */
+				ff_release_mountpoint();
 			return 1;
 		}
 		if (pid)

@@ -607,12 +607,18 @@ int mp_prepare(const char *mnt, bool create, char *canon, size_t len)
 
 void mp_done(void)
 {
+	struct stat a, b;
+
 	if (mp_lock_fd < 0)
 		return;
 	if (mp_ours)
 		rmdir(mp_path);
-	/* Unlinked while locked: a start that opened it meanwhile sees the name gone. */
-	if (mp_key[0])
+	/*
+	 * Unlinked while locked: a start that opened it meanwhile sees the name
+	 * gone.  Only if the name is still ours (not a later start's file).
+	 */
+	if (mp_key[0] && !fstat(mp_lock_fd, &a) && !stat(mp_key, &b) && a.st_ino == b.st_ino &&
+	    a.st_dev == b.st_dev)
 		unlink(mp_key);
 	close(mp_lock_fd);
 	mp_lock_fd = -1;

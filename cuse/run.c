@@ -115,6 +115,8 @@ int run_main(char **cmd)
 	ret = lc_fork_until_ready(&daemon_pid);
 	if (ret) {
 		lc_start_failed();
+		if (ret != -ECHILD)	/* else the daemon did */
+			ff_release_mountpoint();
 		return 1;
 	}
 	if (daemon_pid == 0) {
