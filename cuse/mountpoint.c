@@ -505,7 +505,9 @@ static int mp_lock(const char *canon, const char *mnt)
 		       "(--force-mount mounts over it)", mnt);
 		return -ENOTEMPTY;
 	}
-	fd = geteuid() == 0 ? mp_lock_key(&d) : mp_lock_dir(canon);
+	fd = geteuid() == 0 ? mp_lock_key(&d) : -EPERM;
+	if (fd < 0 && fd != -EWOULDBLOCK)	/* no /run to write: the directory, as a user */
+		fd = mp_lock_dir(canon);
 	if (fd == -EWOULDBLOCK) {
 		cz_log("--fuse %s: another cusezero is starting, serving or stopping there", mnt);
 		return -EBUSY;
