@@ -22,9 +22,11 @@
  * in a directory only root can write, MP_LOCK_DIR, named after the mount
  * point's device and inode (every spelling of the path is the same
  * directory): a lock on the directory itself could be taken by any user who
- * can read it, and would keep root from mounting.  Without root (the mount
- * goes through fusermount3) there is no such directory to share: the lock
- * is on the directory itself.  Two starts before either has mounted contend
+ * can read it, and would keep root from mounting.  The file is removed
+ * when its daemon stops, except after --user (no longer root then: it stays
+ * for the next start on that directory).  Without root (the mount goes
+ * through fusermount3) there is no such directory to share: the lock is on
+ * the directory itself.  Two starts before either has mounted contend
  * for that lock: exactly one gets it.  Once a daemon has mounted, the path
  * leads into its file system instead, and a later start finds a live FUSE
  * mount there and refuses.

@@ -15,7 +15,7 @@ cz_require_fuse
 refused() {
 	n=$1 d=$2 what=$3; shift 3
 	before=$(nmounts "$d")
-	timeout -k 5 60 "$CUSEZERO" --fuse "$d" --pidfile "$CZ_TMP/$n.pid" "$@" \
+	timeout 60 "$CUSEZERO" --fuse "$d" --pidfile "$CZ_TMP/$n.pid" "$@" \
 		>"$CZ_TMP/out" 2>"$CZ_TMP/$n.err"
 	st=$?
 	after=$(nmounts "$d")

@@ -74,12 +74,12 @@ else
 	for p in $(pgrep -f -- "$CZ_TMP/cmd.pid"); do kill "$p"; done
 	cz_mounted "$R" && umount -l "$R"
 	rmdir "$R" 2>/dev/null
-	"$CUSEZERO" run --user nobody -- true 2>"$CZ_TMP/user.err" &
+	"$CUSEZERO" run --user 65534 -- true 2>"$CZ_TMP/user.err" &
 	rp=$!
 	wait "$rp"
 	st=$?
 	R=/run/cusezero/cusezero-run-$rp
-	ok "run --user nobody: exit $st, $R unmounted and removed ($(head -c 200 "$CZ_TMP/user.err"))" -- \
+	ok "run --user 65534: exit $st, $R unmounted and removed ($(head -c 200 "$CZ_TMP/user.err"))" -- \
 		eval '[ "$st" -eq 0 ] && cz_wait "! cz_mounted $R && ! [ -e $R ]" 100'
 	cz_mounted "$R" && umount -l "$R"
 	rmdir "$R" 2>/dev/null

@@ -47,7 +47,7 @@ done
 M=$CZ_TMP/mnt-pfdev
 mkdir -p "$M"
 mknod "$CZ_TMP/full" c 1 7
-timeout -k 5 20 "$CUSEZERO" --fuse "$M" --pidfile "$CZ_TMP/full" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+timeout 20 "$CUSEZERO" --fuse "$M" --pidfile "$CZ_TMP/full" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 st=$?
 ok "--pidfile naming a device node: exit $st, one line ($(cat "$CZ_TMP/err")), the node stays" -- \
 	eval '[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ] &&
@@ -59,8 +59,8 @@ ok "--pidfile naming a device node: exit $st, one line ($(cat "$CZ_TMP/err")), t
 if cz_start pfa; then
 	M=$CZ_TMP/mnt-pfb
 	mkdir -p "$M"
-	timeout -k 5 20 "$CUSEZERO" --fuse "$M" --pidfile "$CZ_TMP/pfa.pid" --transport uring \
-		--user nobody >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	timeout 20 "$CUSEZERO" --fuse "$M" --pidfile "$CZ_TMP/pfa.pid" --transport uring \
+		--user 65534 >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 	st=$?
 	ok "a failed second start with a running daemon's --pidfile: exit $st ($(cat "$CZ_TMP/err")), the file still names the daemon" -- \
 		eval '[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ -n "$(cz_pid pfa)" ] &&
