@@ -30,9 +30,10 @@
  * so the next, perhaps longer, text is not cut.  Opens drop the cache (no
  * keep_cache).
  *
- * The mount point (mountpoint.c): one daemon per mount point (a lock on the
- * directory), and the dead mount a SIGKILLed daemon leaves is detached by
- * the next start on the same path.
+ * The mount point (mountpoint.c): an empty directory where nothing is
+ * mounted, one daemon per mount point (a lock named after the directory),
+ * and the dead mount a SIGKILLed daemon leaves is detached by the next start
+ * on the same path.
  */
 #define FUSE_USE_VERSION 314
 
@@ -521,6 +522,11 @@ int ff_prepare_mountpoint(const char *mnt, bool create)
 		return ret;
 	snprintf(ff_zero, sizeof(ff_zero), "%s/zero", ff_mnt);
 	return 0;
+}
+
+void ff_release_mountpoint(void)
+{
+	mp_done();
 }
 
 int ff_serve(void)

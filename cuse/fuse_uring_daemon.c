@@ -23,7 +23,10 @@
 #define FUSE_USE_VERSION 314
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <fuse_lowlevel.h>
 #include <linux/fuse.h>
@@ -31,6 +34,7 @@
 #include "fuse_uring_daemon.h"
 #include "log.h"
 #include "loop.h"
+#include "mountpoint.h"
 #include "params.h"
 #include "readpath.h"
 #include "schedguard.h"
@@ -46,7 +50,8 @@ static struct {
 	unsigned first_slot;
 	bool cuse;		/* attached to the CUSE session (splice, --poll-us) */
 	bool switched_on;	/* we set enable_uring = Y: put it back at exit */
-} fud;
+	int users_fd;		/* fud_join: our shared lock on "uring-users" */
+} fud = { .users_fd = -1 };
 
 bool fud_transport_ok(const char *s)
 {
@@ -216,8 +221,70 @@ static int fud_enable_uring(void)
 	return ret;
 }
 
+/*
+ * The switch is the host's, and several uring daemons may need it: the
+ * first to stop must not turn it off under the others.  Each one holds a
+ * shared lock on the lock file "uring-users" for its life (the kernel drops
+ * it however the daemon dies, so the count needs no repair after SIGKILL);
+ * the lock of the file "uring" serialises joining and leaving, and its one
+ * byte says whether a cusezero switched it on ('1').  Found on with no
+ * cusezero user left, it is the administrator's (or a killed daemon's
+ * leftover): not ours to turn off.  The last user to leave (its lock on
+ * "uring-users" turns exclusive) turns off what a cusezero turned on.
+ * Without the lock files (not root) each daemon undoes only its own switch.
+ */
+static int fud_join(void)
+{
+	char path[PATH_MAX], flag = '0';
+	const char *why;
+	int mfd, ufd;
+
+	mfd = mp_lock_file("uring", path, sizeof(path));
+	if (mfd < 0)
+		return mfd;
+	ufd = mp_lock_file("uring-users", path, sizeof(path));
+	if (ufd < 0 || flock(mfd, LOCK_EX)) {
+		if (ufd >= 0)
+			close(ufd);
+		close(mfd);
+		return -EIO;
+	}
+	if (flock(ufd, LOCK_EX | LOCK_NB) && pread(mfd, &flag, 1, 0) != 1)
+		flag = '0';
+	if (cz_uring_probe(&why) == -EPERM && cz_uring_enable_param() == 0)
+		flag = '1';
+	if (pwrite(mfd, &flag, 1, 0) != 1 || flock(ufd, LOCK_SH))
+		cz_debug("--transport uring: the users' lock files: %s", strerror(errno));
+	fud.users_fd = ufd;
+	close(mfd);
+	return 0;
+}
+
+static void fud_leave(void)
+{
+	char path[PATH_MAX], flag = '0';
+	int mfd = mp_lock_file("uring", path, sizeof(path));
+
+	if (mfd >= 0 && !flock(mfd, LOCK_EX) && !flock(fud.users_fd, LOCK_EX | LOCK_NB) &&
+	    pread(mfd, &flag, 1, 0) == 1 && flag == '1') {
+		if (cz_uring_disable_param())
+			cz_log("--transport uring: could not put enable_uring back to N");
+		else
+			cz_debug("--transport uring: enable_uring put back to N (its last user)");
+		flag = '0';
+		if (pwrite(mfd, &flag, 1, 0) != 1)
+			cz_debug("--transport uring: %s: %s", path, strerror(errno));
+	}
+	close(fud.users_fd);
+	fud.users_fd = -1;
+	if (mfd >= 0)
+		close(mfd);
+}
+
 void fud_restore(void)
 {
+	if (fud.users_fd >= 0)
+		fud_leave();
 	if (!fud.switched_on)
 		return;
 	if (cz_uring_disable_param())
@@ -232,6 +299,8 @@ void fud_prepare(void)
 	const char *why;
 
 	if (fud_transport() != CZ_TRANSPORT_URING || cz_params.user || !fud.first_slot)
+		return;
+	if (fud_join() == 0)
 		return;
 	if (cz_uring_probe(&why) == -EPERM)
 		fud_enable_uring();	/* fud_start reports a failure */
@@ -278,7 +347,9 @@ int fud_start(struct fuse_session *se, unsigned long zero_ino)
 		return fud_attach_classic(se, true);
 	}
 	ret = cz_uring_probe(&why);
-	if (ret == -EPERM && p.transport == CZ_TRANSPORT_URING && fud_enable_uring() == 0)
+	/* Joined users share the switch: fud_join turned it on if it could. */
+	if (ret == -EPERM && p.transport == CZ_TRANSPORT_URING && fud.users_fd < 0 &&
+	    fud_enable_uring() == 0)
 		ret = cz_uring_probe(&why);
 	if (ret < 0) {
 		if (p.transport == CZ_TRANSPORT_URING) {

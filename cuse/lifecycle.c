@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,6 +28,9 @@
 #include "params.h"
 #include "util.h"
 #include <fuse_lowlevel.h>
+
+/* lc_pidfile_existing: the path is there but is not a regular file */
+#define EFTYPE_PIDFILE 1000
 
 static int lc_ready_fd = -1;
 static int lc_pidfd = -1;
@@ -70,20 +75,80 @@ int lc_signals(struct fuse_session *se)
  * --pidfile is opened before the fork and before anything is mounted, so a
  * path we cannot write ends the start at once (one line, exit 1) instead of
  * leaving a daemon that nobody can find; the child writes its pid into it
- * once set up (lc_pidfile).  A start that fails after that removes it.
+ * once set up (lc_pidfile).  A failed start removes only a pidfile it
+ * created: the path may name a device node (/dev/full: opening it for
+ * writing "works", the write fails) or another daemon's pidfile.  So an
+ * existing path must be a regular file, checked on an O_PATH descriptor
+ * before we open it for writing, and no running daemon may hold it: each
+ * daemon keeps an flock on its pidfile for its life, which the kernel drops
+ * however it dies (a stale pidfile is taken over).
  */
-int lc_pidfile_open(void)
+static bool lc_pid_created;
+static struct stat lc_pid_st;
+
+static int lc_pidfile_existing(const char *path)
 {
-	if (!cz_params.pidfile)
-		return 0;
-	lc_pidfd = open(cz_params.pidfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (lc_pidfd < 0) {
-		cz_log("--pidfile %s: %s", cz_params.pidfile, strerror(errno));
+	char proc[64];
+	struct stat st;
+	int fd, wfd;
+
+	fd = open(path, O_PATH | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		close(fd);
 		return -errno;
 	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EFTYPE_PIDFILE;
+	}
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	wfd = open(proc, O_WRONLY | O_CLOEXEC);
+	if (wfd < 0)
+		wfd = -errno;
+	close(fd);
+	return wfd;
+}
+
+int lc_pidfile_open(void)
+{
+	const char *path = cz_params.pidfile;
+	int fd, err;
+
+	if (!path)
+		return 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		lc_pid_created = true;
+	else
+		fd = errno == EEXIST ? lc_pidfile_existing(path) : -errno;
+	if (fd == -EFTYPE_PIDFILE) {
+		cz_log("--pidfile %s: not a regular file (left alone)", path);
+		return -EINVAL;
+	}
+	if (fd < 0) {
+		cz_log("--pidfile %s: %s", path, strerror(-fd));
+		return fd;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		err = errno;
+		close(fd);
+		cz_log("--pidfile %s: %s", path, err == EWOULDBLOCK ?
+		       "held by a running cusezero (left alone)" : strerror(err));
+		return err == EWOULDBLOCK ? -EBUSY : -err;
+	}
+	if (fstat(fd, &lc_pid_st) || (!lc_pid_created && ftruncate(fd, 0))) {
+		err = errno;
+		close(fd);
+		cz_log("--pidfile %s: %s", path, strerror(err));
+		return -err;
+	}
+	lc_pidfd = fd;
 	return 0;
 }
 
+/* Our pid into the pidfile; the descriptor stays open: its lock marks the file in use. */
 int lc_pidfile(void)
 {
 	int ret = 0;
@@ -92,18 +157,25 @@ int lc_pidfile(void)
 		return 0;
 	if (dprintf(lc_pidfd, "%d\n", (int)getpid()) < 0)
 		ret = -errno;
-	if (close(lc_pidfd) && !ret)
-		ret = -errno;
-	lc_pidfd = -1;
 	if (ret)
 		cz_log("--pidfile %s: %s", cz_params.pidfile, strerror(-ret));
 	return ret;
 }
 
+/* Only the file we created, and only if the path still leads to it. */
 void lc_start_failed(void)
 {
-	if (!lc_is_ready && cz_params.pidfile)
+	struct stat st;
+
+	if (lc_is_ready || lc_pidfd < 0)
+		return;
+	if (lc_pid_created && !stat(cz_params.pidfile, &st) && st.st_dev == lc_pid_st.st_dev &&
+	    st.st_ino == lc_pid_st.st_ino)
 		unlink(cz_params.pidfile);
+	else if (ftruncate(lc_pidfd, 0))
+		cz_debug("--pidfile %s: %s", cz_params.pidfile, strerror(errno));
+	close(lc_pidfd);
+	lc_pidfd = -1;
 }
 
 int lc_fork_until_ready(pid_t *child)
@@ -113,12 +185,21 @@ int lc_fork_until_ready(pid_t *child)
 	char c;
 	ssize_t n;
 
-	if (pipe2(pfd, O_CLOEXEC))
+	/* The caller exits 1 on an error: it must not do so without a word. */
+	if (pipe2(pfd, O_CLOEXEC)) {
+		cz_log("cannot start the daemon: pipe: %s", strerror(errno));
 		return -errno;
+	}
 	fflush(NULL);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
+	if (pid < 0) {
+		int err = errno;
+
+		cz_log("cannot start the daemon: fork: %s", strerror(err));
+		close(pfd[0]);
+		close(pfd[1]);
+		return -err;
+	}
 	if (pid == 0) {
 		close(pfd[0]);
 		lc_ready_fd = pfd[1];
@@ -184,6 +265,23 @@ int lc_lookup_user(const char *user, uid_t *uid, gid_t *gid)
 	return 0;
 }
 
+/*
+ * `cusezero run`'s daemon stops (SIGTERM: a clean unmount) when run dies,
+ * SIGKILL included, instead of serving a mount nobody will stop.  The
+ * kernel clears the setting when our credentials change: lc_drop_privileges
+ * arms it again.
+ */
+static pid_t lc_parent;
+
+void lc_watch_parent(pid_t parent)
+{
+	lc_parent = parent;
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM))
+		cz_log("cannot watch for the end of `cusezero run`: %s", strerror(errno));
+	if (getppid() != parent)	/* it died before prctl */
+		kill(getpid(), SIGTERM);
+}
+
 int lc_drop_privileges(const char *user)
 {
 	uid_t uid;
@@ -197,5 +295,7 @@ int lc_drop_privileges(const char *user)
 		return -errno;
 	if (uid != 0 && setuid(0) == 0)   /* must not be able to regain root */
 		return -EPERM;
+	if (lc_parent)
+		lc_watch_parent(lc_parent);
 	return 0;
 }

@@ -51,7 +51,9 @@ static void cz_usage(FILE *out)
 "\n"
 "  --name NAME          CUSE device /dev/NAME (default cusezero)\n"
 "  --fuse MOUNTPOINT    FUSE front end: MOUNTPOINT/{zero,control,stats,stats.json}\n"
-"                       (automatic at /run/cusezero/NAME when CUSE is unavailable)\n"
+"                       (automatic at /run/cusezero/NAME when CUSE is unavailable);\n"
+"                       an empty directory where nothing is mounted\n"
+"  --force-mount        mount over a directory that is not empty or is a mount point\n"
 "  --routine NAME       zeroing routine (default: the best usable one, or the first --source)\n"
 ZERO_KSRC_USAGE
 "  --align K            place the routine's code so its align point is at K mod 4096\n"
@@ -88,7 +90,7 @@ enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
 	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY, OPT_POLL_US, OPT_COLOCATE,
-	OPT_KSRC, OPT_KSRC_LAST = OPT_KSRC + 3,
+	OPT_FORCE_MOUNT, OPT_KSRC, OPT_KSRC_LAST = OPT_KSRC + 3,
 };
 
 /* --source etc.: kernel source files loaded as routines at start (only there). */
@@ -97,6 +99,7 @@ static struct zero_ksrc_set cz_ksrc;
 static const struct option cz_options[] = {
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "fuse", required_argument, NULL, OPT_FUSE },
+	{ "force-mount", no_argument, NULL, OPT_FORCE_MOUNT },
 	{ "routine", required_argument, NULL, OPT_ROUTINE },
 	ZERO_KSRC_LONGOPTS(OPT_KSRC),
 	{ "align", required_argument, NULL, OPT_ALIGN },
@@ -279,6 +282,9 @@ static bool cz_opt_device(int c, const char *arg)
 		if (!*arg)
 			cz_bad("--fuse", "''", "empty mount point");
 		cz_params.fuse_mnt = arg;
+		return true;
+	case OPT_FORCE_MOUNT:
+		cz_params.force_mount = true;
 		return true;
 	case OPT_MODE:		/* octal, as chmod(1) takes it */
 		if (cz_parse_mode(arg, &cz_params.mode))
@@ -473,14 +479,20 @@ int main(int argc, char **argv)
 	}
 	if (cz_params.fuse_mnt && ff_prepare_mountpoint(cz_params.fuse_mnt, cz_params.fuse_fallback))
 		return 1;
-	if (lc_pidfile_open())
+	if (lc_pidfile_open()) {
+		ff_release_mountpoint();
 		return 1;
+	}
 	if (run)
 		return run_main(argv + cmd);
 	if (!cz_params.foreground) {
 		ret = lc_fork_until_ready(&pid);
-		if (ret)
+		if (ret) {
+			lc_start_failed();
+			if (ret != -ECHILD)	/* else the daemon did */
+				ff_release_mountpoint();
 			return 1;
+		}
 		if (pid)
 			return 0;
 	}

@@ -18,6 +18,7 @@ struct cz_params {
 	const char *name;          /* CUSE device name, FUSE default mountpoint leaf */
 	const char *fuse_mnt;      /* FUSE front end when set */
 	bool fuse_fallback;        /* FUSE chosen because CUSE is unavailable */
+	bool force_mount;          /* --force-mount: over a mount point or a non-empty directory */
 	const char *routine;       /* NULL: zero_default() */
 	int align;                 /* CUSEZERO_ALIGN_NONE or 0..4095 */
 	enum zero_point point;

@@ -25,6 +25,7 @@
 #include "front_fuse.h"
 #include "lifecycle.h"
 #include "log.h"
+#include "mountpoint.h"
 #include "params.h"
 #include "run.h"
 #include "cli.h"
@@ -53,6 +54,17 @@ static void run_stop_daemon(pid_t pid)
 	cz_err("run: the daemon did not stop on SIGTERM; killing it");
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
+}
+
+/*
+ * A daemon that dropped privileges (--user) can neither unmount nor remove
+ * the directory it served: fusermount3's auto_unmount unmounts once the
+ * daemon is gone, and we, still root, remove the directory and the lock.
+ */
+static void run_cleanup_dropped(void)
+{
+	if (cz_params.fuse_mnt && cz_params.user)
+		mp_done_unmounted();
 }
 
 static void __attribute__((noreturn)) run_exec(const char *dev, char **cmd)
@@ -89,7 +101,7 @@ static void __attribute__((noreturn)) run_exec(const char *dev, char **cmd)
 int run_main(char **cmd)
 {
 	char dev[4200];
-	pid_t daemon_pid, pid;
+	pid_t daemon_pid, pid, parent = getpid();
 	int status, ret;
 
 	if (cz_params.fuse_mnt)
@@ -101,9 +113,14 @@ int run_main(char **cmd)
 	cz_params.foreground = false;
 	cz_log_init(true, cz_params.debug);
 	ret = lc_fork_until_ready(&daemon_pid);
-	if (ret)
+	if (ret) {
+		lc_start_failed();
+		if (ret != -ECHILD)	/* else the daemon did */
+			ff_release_mountpoint();
 		return 1;
+	}
 	if (daemon_pid == 0) {
+		lc_watch_parent(parent);
 		ret = cz_params.fuse_mnt ? ff_serve() : fc_serve();
 		if (ret)
 			lc_start_failed();
@@ -127,6 +144,7 @@ int run_main(char **cmd)
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	run_stop_daemon(daemon_pid);
+	run_cleanup_dropped();
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);

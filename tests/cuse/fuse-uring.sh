@@ -5,7 +5,8 @@
 # with --poison, so a request that skips the routine shows up), concurrent
 # readers and killed readers work, the requests really arrive by io_uring
 # (the daemon's debug summary counts them), the stats count them; auto falls
-# back to /dev/fuse with a note when enable_uring is N; uring sets it as root;
+# back to /dev/fuse with a note when enable_uring is N; uring sets it as root,
+# and puts it back when the last uring daemon that needed it stops;
 # a bad --transport is refused.  Needs root and a kernel with
 # CONFIG_FUSE_IO_URING; restores /sys/module/fuse/parameters/enable_uring.
 . "$top_srcdir/tests/cuse/lib.sh"
@@ -119,6 +120,28 @@ fi
 if cz_start on2 --transport uring; then
 	cz_stop on2 INT
 	param_back SIGINT on2
+fi
+# Two uring daemons started together, both finding enable_uring = N: the
+# first to stop leaves it on for the other, the last one puts it back.
+set_param N
+cz_start both1 --transport uring &
+b1=$!
+cz_start both2 --transport uring &
+b2=$!
+wait "$b1"
+s1=$?
+wait "$b2"
+s2=$?
+if [ "$s1:$s2" = 0:0 ]; then
+	cz_stop both1
+	ok "two uring daemons: the first stopped, enable_uring stays Y for the other (now $(cat "$PARAM"))" -- \
+		[ "$(cat "$PARAM")" = Y ]
+	cz_stop both2
+	param_back "the last of two uring daemons" both2
+else
+	fail "two uring daemons: start: $(cat "$CZ_TMP/both1.err" "$CZ_TMP/both2.err")"
+	cz_stop both1
+	cz_stop both2
 fi
 set_param Y
 if cz_start on3 --transport uring; then

@@ -4,7 +4,10 @@
 # /dev/zero bound to the device in a private mount namespace: they read
 # zeros through the daemon (its statistics count them), CUSEZERO_DEVICE is
 # exported, COMMAND's exit status is returned, and afterwards nothing is
-# mounted and the system's /dev/zero is untouched.
+# mounted and the system's /dev/zero is untouched.  A `cusezero run`
+# killed by SIGKILL takes its daemon with it (nothing stays mounted at the
+# fallback /run/cusezero/cusezero-run-PID, the directory goes), and so does
+# `run --user` when it ends.
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 command -v unshare >/dev/null || true
@@ -48,4 +51,37 @@ ok "after run: no mount on /dev/zero here" -- eval "! grep -q ' /dev/zero ' /pro
 ok "after run: /dev/zero is still the kernel's ($before)" -- [ "$(zero_id)" = "$before" ]
 n=$(head -c 100000 /dev/zero | tr -d '\000' | wc -c)
 ok "after run: /dev/zero still reads zeros" -- [ "$n" -eq 0 ]
+
+# The fallback (no --fuse): /run/cusezero/cusezero-run-PID, PID the run's.
+if [ -e /dev/cuse ]; then
+	skip "SIGKILL of cusezero run: /dev/cuse exists here (no FUSE fallback to look at)"
+	skip "run --user: /dev/cuse exists here (no FUSE fallback to look at)"
+else
+	"$CUSEZERO" run -- sh -c 'echo $$ >"$1"; exec sleep 300' sh "$CZ_TMP/cmd.pid" \
+		2>"$CZ_TMP/kill.err" &
+	rp=$!
+	R=/run/cusezero/cusezero-run-$rp
+	if cz_wait "[ -s '$CZ_TMP/cmd.pid' ]" 100; then
+		kill -KILL "$rp"
+		wait "$rp"
+		kill "$(cat "$CZ_TMP/cmd.pid")"
+		ok "SIGKILL of cusezero run: its daemon stops, $R unmounted and removed" -- \
+			cz_wait "! cz_mounted '$R' && ! [ -e '$R' ]" 100
+	else
+		fail "cusezero run -- sh: COMMAND did not start: $(cat "$CZ_TMP/kill.err")"
+	fi
+	# (a daemon left running names our COMMAND's pidfile on its command line)
+	for p in $(pgrep -f -- "$CZ_TMP/cmd.pid"); do kill "$p"; done
+	cz_mounted "$R" && umount -l "$R"
+	rmdir "$R" 2>/dev/null
+	"$CUSEZERO" run --user 65534 -- true 2>"$CZ_TMP/user.err" &
+	rp=$!
+	wait "$rp"
+	st=$?
+	R=/run/cusezero/cusezero-run-$rp
+	ok "run --user 65534: exit $st, $R unmounted and removed ($(head -c 200 "$CZ_TMP/user.err"))" -- \
+		eval '[ "$st" -eq 0 ] && cz_wait "! cz_mounted $R && ! [ -e $R ]" 100'
+	cz_mounted "$R" && umount -l "$R"
+	rmdir "$R" 2>/dev/null
+fi
 done_testing

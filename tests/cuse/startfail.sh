@@ -5,6 +5,10 @@
 # exit and one line naming the option, in the background (the parent
 # reports its child's failure) and with -f; nothing stays mounted, no daemon
 # keeps running, and no pidfile is left naming a dead or foreign process.
+# A --pidfile that is not a regular file (a device node) or that a running
+# daemon holds is refused and left as it was: a failed start removes only a
+# pidfile it created.  Out of file descriptors (ulimit -n 5), the start
+# says why in one line too.
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 
@@ -37,6 +41,46 @@ for fg in "" -f; do
 			umount -l "$M" 2>/dev/null
 		fi
 	done
+done
+
+# A --pidfile that is a device node: refused, and the node stays.
+M=$CZ_TMP/mnt-pfdev
+mkdir -p "$M"
+mknod "$CZ_TMP/full" c 1 7
+timeout 20 "$CUSEZERO" --fuse "$M" --pidfile "$CZ_TMP/full" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+st=$?
+ok "--pidfile naming a device node: exit $st, one line ($(cat "$CZ_TMP/err")), the node stays" -- \
+	eval '[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ] &&
+	      [ -c "$CZ_TMP/full" ] && cz_wait "! cz_mounted $M" 50'
+
+# A running daemon's pidfile, given to a second start that fails after
+# opening it (--transport uring cannot go with --user): it still names the
+# running daemon.
+if cz_start pfa; then
+	M=$CZ_TMP/mnt-pfb
+	mkdir -p "$M"
+	timeout 20 "$CUSEZERO" --fuse "$M" --pidfile "$CZ_TMP/pfa.pid" --transport uring \
+		--user 65534 >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	st=$?
+	ok "a failed second start with a running daemon's --pidfile: exit $st ($(cat "$CZ_TMP/err")), the file still names the daemon" -- \
+		eval '[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ -n "$(cz_pid pfa)" ] &&
+		      [ "$(cat /proc/$(cz_pid pfa)/comm)" = cusezero ] && cz_wait "! cz_mounted $M" 50'
+	cz_stop pfa
+else
+	fail "start pfa: $(cat "$CZ_TMP/pfa.err")"
+fi
+
+# Out of descriptors (ulimit -n 5), in the background: whatever runs out
+# first, the start says so in one line (or serves).
+M=$CZ_TMP/mnt-nofile
+mkdir -p "$M"
+for pf in "" "$CZ_TMP/nofile.pid"; do
+	(ulimit -n 5 && exec "$CUSEZERO" --fuse "$M" ${pf:+--pidfile "$pf"}) >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	st=$?
+	[ -s "$CZ_TMP/nofile.pid" ] && cz_stop nofile
+	cz_mounted "$M" && umount "$M"
+	ok "ulimit -n 5${pf:+, --pidfile}: exit $st, one line ($(cat "$CZ_TMP/err"))" -- \
+		eval '[ "$st" -eq 0 ] || [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ]'
 done
 
 # A privilege drop that fails: an ordinary user asking for root.
