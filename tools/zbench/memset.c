@@ -43,6 +43,8 @@ static void memset_usage(FILE *out)
 		"        --format <fmt>    default | simple (perf's formats) | json (every sample)\n"
 		"        --json            same as --format json\n"
 		"        --hugepages <sz>  2MB (hugetlb pool, else transparent huge pages) or 1GB (hugetlb)\n"
+		"        --source PATH[:SYMBOL]  a kernel source file as a routine (repeatable; run after -f's\n"
+		"                          comma list), with --patch FILE, --alt FEATURE=on|off, --kconfig X=V\n"
 		"    -h, --help            this text\n\n"
 		" Functions: every zeroing routine in the registry, and perf's names as aliases:\n"
 		" default = memset (glibc), x86-64-stosb = rep_stosb, x86-64-stosq = rep_stosq,\n"

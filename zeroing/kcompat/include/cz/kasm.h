@@ -12,8 +12,8 @@
  *   cz_kalt_record site, repl, feature, site_len, repl_len
  *	one cz_kalt entry.
  */
-#ifndef CZ_KCOMPAT_CZ_KASM_H
-#define CZ_KCOMPAT_CZ_KASM_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_CZ_KASM_H
+#define ZEROING_KCOMPAT_INCLUDE_CZ_KASM_H
 
 #include <cz/records.h>
 
@@ -60,4 +60,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_CZ_KASM_H */
+#endif /* ZEROING_KCOMPAT_INCLUDE_CZ_KASM_H */

@@ -29,8 +29,8 @@
  * Addresses are plain 64-bit relocations (R_X86_64_64, R_AARCH64_ABS64)
  * against the text sections; the loader resolves them itself.
  */
-#ifndef CZ_RECORDS_H
-#define CZ_RECORDS_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_CZ_RECORDS_H
+#define ZEROING_KCOMPAT_INCLUDE_CZ_RECORDS_H
 
 #define CZ_KEXTABLE_ENTRY_SIZE 16
 #define CZ_KALT_ENTRY_SIZE     24

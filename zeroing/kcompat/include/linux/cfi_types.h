@@ -5,9 +5,9 @@
  * Here: no CFI -- SYM_TYPED_FUNC_START is defined in linux/linkage.h and
  * just starts a global function (plus the arch entry pad: ENDBR / BTI).
  */
-#ifndef CZ_KCOMPAT_LINUX_CFI_TYPES_H
-#define CZ_KCOMPAT_LINUX_CFI_TYPES_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_LINUX_CFI_TYPES_H
+#define ZEROING_KCOMPAT_INCLUDE_LINUX_CFI_TYPES_H
 
 #include <linux/linkage.h>
 
-#endif /* CZ_KCOMPAT_LINUX_CFI_TYPES_H */
+#endif /* ZEROING_KCOMPAT_INCLUDE_LINUX_CFI_TYPES_H */

@@ -4,8 +4,8 @@
  * constants a C type suffix only when compiled as C.
  * Here: the assembly forms only -- every helper yields the bare number.
  */
-#ifndef CZ_KCOMPAT_LINUX_CONST_H
-#define CZ_KCOMPAT_LINUX_CONST_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_LINUX_CONST_H
+#define ZEROING_KCOMPAT_INCLUDE_LINUX_CONST_H
 
 #if defined(__ASSEMBLY__) || defined(__ASSEMBLER__)
 
@@ -22,4 +22,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_LINUX_CONST_H */
+#endif /* ZEROING_KCOMPAT_INCLUDE_LINUX_CONST_H */

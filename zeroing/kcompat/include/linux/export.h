@@ -5,8 +5,8 @@
  * Here: there are no modules; the loader finds functions by name in the
  * object's symbol table.  Every form expands to nothing (no section).
  */
-#ifndef CZ_KCOMPAT_LINUX_EXPORT_H
-#define CZ_KCOMPAT_LINUX_EXPORT_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_LINUX_EXPORT_H
+#define ZEROING_KCOMPAT_INCLUDE_LINUX_EXPORT_H
 
 #define EXPORT_SYMBOL(sym)
 #define EXPORT_SYMBOL_GPL(sym)
@@ -17,4 +17,4 @@
 #define EXPORT_SYMBOL_FOR_KVM(sym)
 #define EXPORT_SYMBOL_NOINSTR(sym)
 
-#endif /* CZ_KCOMPAT_LINUX_EXPORT_H */
+#endif /* ZEROING_KCOMPAT_INCLUDE_LINUX_EXPORT_H */

@@ -6,8 +6,8 @@
  * loader must accept code in these sections (.init.text, .head.text,
  * .ref.text) like .text.  No kernel file cusezero uses needs them.
  */
-#ifndef CZ_KCOMPAT_LINUX_INIT_H
-#define CZ_KCOMPAT_LINUX_INIT_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_LINUX_INIT_H
+#define ZEROING_KCOMPAT_INCLUDE_LINUX_INIT_H
 
 #if defined(__ASSEMBLY__) || defined(__ASSEMBLER__)
 #define __INIT		.section ".init.text", "ax"
@@ -20,4 +20,4 @@
 #define __REFDATA	.section ".ref.data", "aw"
 #endif
 
-#endif /* CZ_KCOMPAT_LINUX_INIT_H */
+#endif /* ZEROING_KCOMPAT_INCLUDE_LINUX_INIT_H */

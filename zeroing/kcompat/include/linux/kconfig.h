@@ -6,8 +6,8 @@
  * cz/kconfig.h of the architecture).  A boolean counts as enabled when it
  * is defined to 1; modules do not exist here, so IS_MODULE() is 0.
  */
-#ifndef CZ_KCOMPAT_LINUX_KCONFIG_H
-#define CZ_KCOMPAT_LINUX_KCONFIG_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_LINUX_KCONFIG_H
+#define ZEROING_KCOMPAT_INCLUDE_LINUX_KCONFIG_H
 
 /* Token-pasting test: CZ_KC_ONE_1 exists only for the spelling "1". */
 #define CZ_KC_ONE_1			junk,
@@ -21,4 +21,4 @@
 #define IS_ENABLED(option)		CZ_KC_TEST(option)
 #define IS_REACHABLE(option)		CZ_KC_TEST(option)
 
-#endif /* CZ_KCOMPAT_LINUX_KCONFIG_H */
+#endif /* ZEROING_KCOMPAT_INCLUDE_LINUX_KCONFIG_H */

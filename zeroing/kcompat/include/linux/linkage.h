@@ -15,8 +15,8 @@
  * The architecture's asm/linkage.h defines CZ_FUNC_ALIGN, CZ_FUNC_ENTRY
  * and may pre-define any SYM_* it spells differently.
  */
-#ifndef CZ_KCOMPAT_LINUX_LINKAGE_H
-#define CZ_KCOMPAT_LINUX_LINKAGE_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_LINUX_LINKAGE_H
+#define ZEROING_KCOMPAT_INCLUDE_LINUX_LINKAGE_H
 
 #include <cz/kconfig.h>
 #include <linux/stringify.h>
@@ -205,4 +205,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_LINUX_LINKAGE_H */
+#endif /* ZEROING_KCOMPAT_INCLUDE_LINUX_LINKAGE_H */

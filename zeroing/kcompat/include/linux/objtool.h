@@ -7,8 +7,8 @@
  * kernel's named arguments (UNWIND_HINT_REGS base=... offset=...,
  * ANNOTATE type=...) all work.
  */
-#ifndef CZ_KCOMPAT_LINUX_OBJTOOL_H
-#define CZ_KCOMPAT_LINUX_OBJTOOL_H
+#ifndef ZEROING_KCOMPAT_INCLUDE_LINUX_OBJTOOL_H
+#define ZEROING_KCOMPAT_INCLUDE_LINUX_OBJTOOL_H
 
 #if defined(__ASSEMBLY__) || defined(__ASSEMBLER__)
 
@@ -69,4 +69,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_LINUX_OBJTOOL_H */
+#endif /* ZEROING_KCOMPAT_INCLUDE_LINUX_OBJTOOL_H */

@@ -23,8 +23,8 @@
  * The blocks cannot nest, so the macros share the local labels
  * 7701 (first block) 7702 (its end) 7703 (second block) 7704 (its end).
  */
-#ifndef CZ_KCOMPAT_ASM_ALTERNATIVE_MACROS_H
-#define CZ_KCOMPAT_ASM_ALTERNATIVE_MACROS_H
+#ifndef ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ALTERNATIVE_MACROS_H
+#define ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ALTERNATIVE_MACROS_H
 
 #include <cz/kconfig.h>
 #include <cz/kasm.h>
@@ -108,4 +108,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_ASM_ALTERNATIVE_MACROS_H */
+#endif /* ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ALTERNATIVE_MACROS_H */

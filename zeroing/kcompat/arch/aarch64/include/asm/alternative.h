@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel: asm/alternative.h includes the alternative_* assembler macros. */
-#ifndef CZ_KCOMPAT_ASM_ALTERNATIVE_H
-#define CZ_KCOMPAT_ASM_ALTERNATIVE_H
+#ifndef ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ALTERNATIVE_H
+#define ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ALTERNATIVE_H
 
 #include <asm/alternative-macros.h>
 
-#endif /* CZ_KCOMPAT_ASM_ALTERNATIVE_H */
+#endif /* ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ALTERNATIVE_H */

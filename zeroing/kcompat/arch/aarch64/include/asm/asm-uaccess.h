@@ -14,8 +14,8 @@
  * Here: the same code and one cz_kextable entry per faultable
  * instruction; the window switches assemble to nothing.
  */
-#ifndef CZ_KCOMPAT_ASM_ASM_UACCESS_H
-#define CZ_KCOMPAT_ASM_ASM_UACCESS_H
+#ifndef ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ASM_UACCESS_H
+#define ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ASM_UACCESS_H
 
 #include <cz/kconfig.h>
 #include <cz/kasm.h>
@@ -76,4 +76,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_ASM_ASM_UACCESS_H */
+#endif /* ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ASM_UACCESS_H */

@@ -14,8 +14,8 @@
  * maintenance, per-cpu helpers) is deliberately missing: it needs kernel
  * state or privilege, and using it fails with an unknown-macro error.
  */
-#ifndef CZ_KCOMPAT_ASM_ASSEMBLER_H
-#define CZ_KCOMPAT_ASM_ASSEMBLER_H
+#ifndef ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ASSEMBLER_H
+#define ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ASSEMBLER_H
 
 #include <cz/kconfig.h>
 #include <linux/const.h>
@@ -39,4 +39,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_ASM_ASSEMBLER_H */
+#endif /* ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_ASSEMBLER_H */

@@ -7,8 +7,8 @@
  * numbers (cz/records.h).  A cap not listed stays an unknown name and is
  * refused when an alternative uses it.
  */
-#ifndef CZ_KCOMPAT_ASM_CPUCAPS_H
-#define CZ_KCOMPAT_ASM_CPUCAPS_H
+#ifndef ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_CPUCAPS_H
+#define ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_CPUCAPS_H
 
 #include <cz/records.h>
 
@@ -20,4 +20,4 @@
 #define ARM64_HAS_DCPOP		CZ_KF_ARM64_HAS_DCPOP	/* dc cvap */
 #define ARM64_HAS_DCPODP	CZ_KF_ARM64_HAS_DCPODP	/* dc cvadp */
 
-#endif /* CZ_KCOMPAT_ASM_CPUCAPS_H */
+#endif /* ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_CPUCAPS_H */

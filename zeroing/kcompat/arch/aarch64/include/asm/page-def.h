@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel and here: the base page size, from the configured page shift. */
-#ifndef CZ_KCOMPAT_ASM_PAGE_DEF_H
-#define CZ_KCOMPAT_ASM_PAGE_DEF_H
+#ifndef ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_PAGE_DEF_H
+#define ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_PAGE_DEF_H
 
 #include <cz/kconfig.h>
 #include <linux/const.h>
@@ -10,4 +10,4 @@
 #define PAGE_SIZE	(_AC(1, UL) << PAGE_SHIFT)
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 
-#endif /* CZ_KCOMPAT_ASM_PAGE_DEF_H */
+#endif /* ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_PAGE_DEF_H */

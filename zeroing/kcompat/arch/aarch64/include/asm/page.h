@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Kernel: asm/page.h includes the page geometry of asm/page-def.h. */
-#ifndef CZ_KCOMPAT_ASM_PAGE_H
-#define CZ_KCOMPAT_ASM_PAGE_H
+#ifndef ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_PAGE_H
+#define ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_PAGE_H
 
 #include <asm/page-def.h>
 
-#endif /* CZ_KCOMPAT_ASM_PAGE_H */
+#endif /* ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_ASM_PAGE_H */

@@ -11,8 +11,8 @@
  *            -UCONFIG_X also works for booleans whose default is n)
  *   unset    the default below.
  */
-#ifndef CZ_KCOMPAT_CZ_KCONFIG_H
-#define CZ_KCOMPAT_CZ_KCONFIG_H
+#ifndef ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_CZ_KCONFIG_H
+#define ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_CZ_KCONFIG_H
 
 #include <linux/kconfig.h>
 
@@ -91,4 +91,4 @@
 #error "CONFIG_CFI_CLANG (kCFI type hashes) is not supported"
 #endif
 
-#endif /* CZ_KCOMPAT_CZ_KCONFIG_H */
+#endif /* ZEROING_KCOMPAT_ARCH_AARCH64_INCLUDE_CZ_KCONFIG_H */

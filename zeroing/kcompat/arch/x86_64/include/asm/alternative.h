@@ -12,8 +12,8 @@
  * (cz/records.h).  An empty replacement ("") has repl_len 0: the whole
  * site becomes NOPs.
  */
-#ifndef CZ_KCOMPAT_ASM_ALTERNATIVE_H
-#define CZ_KCOMPAT_ASM_ALTERNATIVE_H
+#ifndef ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_ALTERNATIVE_H
+#define ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_ALTERNATIVE_H
 
 #include <cz/kconfig.h>
 #include <cz/kasm.h>
@@ -100,4 +100,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_ASM_ALTERNATIVE_H */
+#endif /* ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_ALTERNATIVE_H */

@@ -7,8 +7,8 @@
  * {from, to}.  The type must be EX_TYPE_DEFAULT or EX_TYPE_UACCESS (see
  * asm/extable_fixup_types.h); anything else stops assembly.
  */
-#ifndef CZ_KCOMPAT_ASM_ASM_H
-#define CZ_KCOMPAT_ASM_ASM_H
+#ifndef ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_ASM_H
+#define ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_ASM_H
 
 #include <cz/kconfig.h>
 #include <cz/kasm.h>
@@ -50,4 +50,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_ASM_ASM_H */
+#endif /* ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_ASM_H */

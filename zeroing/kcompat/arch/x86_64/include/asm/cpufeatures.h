@@ -6,8 +6,8 @@
  * numbers (cz/records.h).  A feature not listed stays an unknown name and
  * is refused when an alternative uses it.
  */
-#ifndef CZ_KCOMPAT_ASM_CPUFEATURES_H
-#define CZ_KCOMPAT_ASM_CPUFEATURES_H
+#ifndef ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_CPUFEATURES_H
+#define ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_CPUFEATURES_H
 
 #include <cz/records.h>
 
@@ -22,4 +22,4 @@
 #define X86_FEATURE_CLZERO	CZ_KF_X86_CLZERO /* AMD clzero */
 #define X86_FEATURE_SMAP	CZ_KF_X86_SMAP	/* stac/clac (never here) */
 
-#endif /* CZ_KCOMPAT_ASM_CPUFEATURES_H */
+#endif /* ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_CPUFEATURES_H */

@@ -7,8 +7,8 @@
  * below (they also write a register, e.g. the trap number into %eax) are
  * refused at assembly time; unnamed ones fail as unknown symbols.
  */
-#ifndef CZ_KCOMPAT_ASM_EXTABLE_FIXUP_TYPES_H
-#define CZ_KCOMPAT_ASM_EXTABLE_FIXUP_TYPES_H
+#ifndef ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_EXTABLE_FIXUP_TYPES_H
+#define ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_EXTABLE_FIXUP_TYPES_H
 
 #define EX_TYPE_NONE		0
 #define EX_TYPE_DEFAULT		1	/* resume at fixup */
@@ -16,4 +16,4 @@
 #define EX_TYPE_UACCESS		3	/* user access: resume at fixup */
 #define EX_TYPE_COPY		4	/* copy fault, %eax = trap: refused */
 
-#endif /* CZ_KCOMPAT_ASM_EXTABLE_FIXUP_TYPES_H */
+#endif /* ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_EXTABLE_FIXUP_TYPES_H */

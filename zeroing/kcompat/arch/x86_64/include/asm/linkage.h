@@ -13,8 +13,8 @@
  *   SYM_FUNC_ALIAS_MEMFUNC	a global alias (the kernel's non-UML form)
  *   SYM_PIC_ALIAS(sym)	a global alias __pi_<sym> of sym (7.2)
  */
-#ifndef CZ_KCOMPAT_ASM_LINKAGE_H
-#define CZ_KCOMPAT_ASM_LINKAGE_H
+#ifndef ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_LINKAGE_H
+#define ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_LINKAGE_H
 
 #include <cz/kconfig.h>
 
@@ -37,4 +37,4 @@
 #define SYM_FUNC_ALIAS_MEMFUNC	SYM_FUNC_ALIAS
 #define SYM_PIC_ALIAS(sym)	SYM_ALIAS(__pi_ ## sym, sym, SYM_L_GLOBAL)
 
-#endif /* CZ_KCOMPAT_ASM_LINKAGE_H */
+#endif /* ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_LINKAGE_H */

@@ -6,8 +6,8 @@
  * sequences assemble to nothing (they need kernel state or privileged
  * MSRs and change no result).
  */
-#ifndef CZ_KCOMPAT_ASM_NOSPEC_BRANCH_H
-#define CZ_KCOMPAT_ASM_NOSPEC_BRANCH_H
+#ifndef ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_NOSPEC_BRANCH_H
+#define ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_NOSPEC_BRANCH_H
 
 #include <linux/objtool.h>
 
@@ -38,4 +38,4 @@
 
 #endif /* __ASSEMBLY__ */
 
-#endif /* CZ_KCOMPAT_ASM_NOSPEC_BRANCH_H */
+#endif /* ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_NOSPEC_BRANCH_H */

@@ -5,12 +5,12 @@
  * Here: empty -- stac/clac are privileged, and a user-space "user
  * pointer" is ordinary memory.
  */
-#ifndef CZ_KCOMPAT_ASM_SMAP_H
-#define CZ_KCOMPAT_ASM_SMAP_H
+#ifndef ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_SMAP_H
+#define ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_SMAP_H
 
 #define ASM_STAC
 #define ASM_CLAC
 #define ASM_STAC_UNSAFE
 #define ASM_CLAC_UNSAFE
 
-#endif /* CZ_KCOMPAT_ASM_SMAP_H */
+#endif /* ZEROING_KCOMPAT_ARCH_X86_64_INCLUDE_ASM_SMAP_H */
