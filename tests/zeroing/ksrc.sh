@@ -49,7 +49,13 @@ if [ "$ZERO_ARCH" = aarch64 ] && [ "$(uname -m)" != aarch64 ]; then
 	cpus="max cortex-a57"
 fi
 x() {	# x PROGRAM ARGS...: run an arm64 program under -cpu $cpu where needed
-	if [ "$cpu" = native ]; then "$@"; else qemu-aarch64 -cpu "$cpu" "$@"; fi
+	if [ "$cpu" = native ]; then
+		"$@"
+	elif [ "$(head -c 4 "$1" | tr -d '\177')" = ELF ]; then
+		qemu-aarch64 -cpu "$cpu" "$@"
+	else
+		QEMU_CPU=$cpu "$@"      # test-arm64.sh's wrapper script: qemu reads QEMU_CPU
+	fi
 }
 cpu=${cpus%% *}
 

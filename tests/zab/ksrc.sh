@@ -1,0 +1,72 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: zab variants whose routine is a kernel source file
+# (source= patch= alt=): an alternative's two sides (x86 memset_64.S FSRS
+# on/off) and a file base vs patched (a .p2align 6 written here), each an
+# A/B through real cusezero daemons (FUSE), end to end and in device; each
+# daemon got the file's options; a patch= without a source= is refused.
+# Needs root, /dev/fuse, kernel sources (scripts/kernel-sources.sh) and an
+# assembler: the arm64 VM has none, so there it is a visible SKIP.
+. "$top_srcdir/tests/tap.sh"
+ZAB=${ZAB:-$top_builddir/zab}
+[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount per device variant needs root"
+[ -e /dev/fuse ] || skip_all "no /dev/fuse"
+[ -x "$CUSEZERO" ] && [ -x "$PREAD_Z100K" ] || skip_all "cusezero or pread_z100k not built"
+roots=${CUSEZERO_KERNEL_SOURCES:-$(ls -d /var/cache/cusezero-ksrc/*/linux-source-* 2>/dev/null)}
+[ -n "$roots" ] || skip_all "no kernel sources (scripts/kernel-sources.sh)"
+case $ZERO_ARCH in
+x86_64) cc=gcc ;;
+*) cc=$ZERO_ARCH-linux-gnu-gcc; [ "$(uname -m)" = "$ZERO_ARCH" ] && cc=gcc ;;
+esac
+command -v "${CUSEZERO_KSRC_CC:-$cc}" >/dev/null ||
+	skip_all "no assembler here (${CUSEZERO_KSRC_CC:-$cc}): kernel files cannot be built"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+TMPDIR=$tmp; export TMPDIR
+CUSEZERO_KSRC_CACHE=$tmp/cache; export CUSEZERO_KSRC_CACHE
+
+if [ "$ZERO_ARCH" = x86_64 ]; then
+	f= ; for r in $roots; do grep -q X86_FEATURE_FSRS "$r/arch/x86/lib/memset_64.S" && f=$r/arch/x86/lib/memset_64.S; done
+	alt=FSRS
+	rel=arch/x86/lib/clear_page_64.S sym=rep_stos_alternative
+else
+	f= ; for r in $roots; do grep -q ARM64_HAS_MOPS "$r/arch/arm64/lib/memset.S" && f=$r/arch/arm64/lib/memset.S; done
+	alt=MOPS
+	rel=arch/arm64/lib/clear_user.S sym=__arch_clear_user
+fi
+root=$(echo "$roots" | tr ' ' '\n' | tail -n 1)
+
+ab() {	# ab NAME VARIANT-A VARIANT-B: a short A/B; one TAP line per property
+	name=$1; shift
+	"$ZAB" run -b "pread=$PREAD_Z100K -n 300 --format simple {dev}" -v "$1" -v "$2" \
+		-S 1 -W 0 -R 2 --seed 1 --cusezero "$CUSEZERO" --no-progress \
+		--json "$tmp/$name.json" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	rc=$?
+	ok "$name: zab exit $rc$(grep -m 1 -v '^zab: ' "$tmp/$name.err" | sed 's/^/: /')" -- [ $rc -eq 0 ]
+	ok "$name: every cell measured, end to end and in device (no FAILED)" -- \
+		eval 'grep -q "in-device" "$tmp/$name.out" && ! grep -q FAILED "$tmp/$name.out"'
+	sed 's/^/# /' "$tmp/$name.out" | grep '│' | head -6
+}
+
+if [ -n "$f" ]; then
+	ab alt "on:source=$f,alt=$alt=on" "off:source=$f,alt=$alt=off"
+	ok "alt: the daemons were started with --source and --alt=$alt=on / =off" -- \
+		eval 'grep -q -- "--source=$f --alt=$alt=on" "$tmp/alt.json" &&
+		      grep -q -- "--source=$f --alt=$alt=off" "$tmp/alt.json"'
+else
+	skip "alt: no memset file with the $alt alternative in $roots"
+fi
+
+mkdir -p "$tmp/a/${rel%/*}" "$tmp/b/${rel%/*}"
+cp "$root/$rel" "$tmp/a/$rel"
+sed "s/^SYM_FUNC_START($sym)/\t.p2align 6\n&/" "$root/$rel" >"$tmp/b/$rel"
+(cd "$tmp" && diff -u "a/$rel" "b/$rel") >"$tmp/align.patch"
+ab patch "base:source=$root/$rel:$sym" "patched:source=$root/$rel:$sym,patch=$tmp/align.patch"
+ok "patch: the patched variant's daemon got --patch" -- \
+	grep -q -- "--patch=$tmp/align.patch" "$tmp/patch.json"
+
+"$ZAB" run -b 'x=echo 1' -v "a:patch=$tmp/align.patch" -v b --dry-run >/dev/null 2>"$tmp/e"
+rc=$?
+ok "a patch= without a source= is refused (exit $rc: $(head -n 1 "$tmp/e"))" -- \
+	eval '[ $rc -eq 2 ] && grep -q patch "$tmp/e"'
+done_testing
