@@ -439,14 +439,6 @@ int main(int argc, char **argv)
 	}
 	cmd = cz_parse(argc, argv, run);
 	cz_log_init(!cz_params.foreground, cz_params.debug);
-	if (cz_params.routine && !strcmp(cz_params.routine, "help")) {
-		zero_print_help(stdout);
-		return 0;
-	}
-	if (run && geteuid() != 0) {
-		cz_err("run: needs root (a private mount namespace and a bind mount)");
-		return 1;
-	}
 	if (cz_ksrc.n) {
 		const struct zero_routine *loaded[ZERO_KSRC_MAX_SOURCES];
 		char err[1024];
@@ -458,6 +450,14 @@ int main(int argc, char **argv)
 		}
 		if (!cz_params.routine)
 			cz_params.routine = loaded[0]->name;
+	}
+	if (cz_params.routine && !strcmp(cz_params.routine, "help")) {
+		zero_print_help(stdout);
+		return 0;
+	}
+	if (run && geteuid() != 0) {
+		cz_err("run: needs root (a private mount namespace and a bind mount)");
+		return 1;
 	}
 	cz_check_routine();
 	ret = zero_fault_install();
