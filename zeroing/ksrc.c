@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kcompat/include/cz/records.h"
+#include "ksrc.h"
 #include "ksrc_int.h"
 
 /*

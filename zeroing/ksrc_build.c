@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "kcompat/include/cz/records.h"
+#include "ksrc.h"
 #include "ksrc_int.h"
 
 extern char **environ;

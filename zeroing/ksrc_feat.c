@@ -18,6 +18,7 @@
 #include <strings.h>
 
 #include "kcompat/include/cz/records.h"
+#include "ksrc.h"
 #include "ksrc_int.h"
 
 struct feat {

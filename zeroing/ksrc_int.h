@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #include "zeroing.h"
-#include "ksrc.h"
 
 /* What to build: the parsed --source, --patch, --kconfig. */
 struct ksrc_req {
