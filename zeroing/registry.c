@@ -15,15 +15,26 @@
 
 #if defined(__x86_64__)
 #include "x86_64/routines.h"
+#define ZR_ARCH ZERO_ARCH_X86_64
+#define ZR_LIST "x86_64/registry.inc"
 #elif defined(__aarch64__)
 #include "aarch64/routines.h"
+#define ZR_ARCH ZERO_ARCH_AARCH64
+#define ZR_LIST "aarch64/registry.inc"
 #endif
 
+/* One entry per ZR_ROUTINE of the architecture's list: the name is typed once. */
+#define ZR_ROUTINE(nm, ds, fl, us)					\
+	{								\
+		.name = #nm, .desc = ds, .arch = ZR_ARCH, .flags = fl,	\
+		.fn = zr_##nm, .usable = us,				\
+		.code_start = (const void *)zr_##nm,			\
+		.code_end = zr_##nm##_end, .loop_head = zr_##nm##_loop,	\
+	},
+
 const struct zero_routine zero_routines[] = {
-#if defined(__x86_64__)
-#include "x86_64/registry.inc"
-#elif defined(__aarch64__)
-#include "aarch64/registry.inc"
+#ifdef ZR_LIST
+#include ZR_LIST
 #endif
 	{
 		.name = "memset",

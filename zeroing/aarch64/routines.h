@@ -10,18 +10,10 @@
 	size_t zr_##name(void *dst, size_t n);			\
 	extern const char zr_##name##_loop[], zr_##name##_end[]
 
-/* clear_user.S */
-ZR_DECLARE(clear_user_arm64);
-ZR_DECLARE(clear_user_arm64_quirk);
-ZR_DECLARE(clear_user_arm64_fixed);
-ZR_DECLARE(clear_user_arm64_mops);
-/* clear_page.S */
-ZR_DECLARE(clear_page_dczva);
-ZR_DECLARE(clear_page_stnp);
-ZR_DECLARE(clear_page_mops);
-/* memset.S */
-ZR_DECLARE(memset_arm64);
-ZR_DECLARE(memset_arm64_mops);
+/* Every routine of registry.inc (its one list of names). */
+#define ZR_ROUTINE(name, desc, flags, usable) ZR_DECLARE(name);
+#include "registry.inc"
+#undef ZR_ROUTINE
 
 /* usable.c: the registry's usable() predicates. */
 bool zr_aarch64_have_mops(const char **why);

@@ -12,16 +12,11 @@
 	size_t zr_##name(void *dst, size_t n);			\
 	extern const char zr_##name##_loop[], zr_##name##_end[]
 
-ZR_DECLARE(rep_stosb);
-ZR_DECLARE(rep_stosq);
-ZR_DECLARE(clear_user_arm64);
-ZR_DECLARE(clear_user_arm64_quirk);
-ZR_DECLARE(clear_user_arm64_fixed);
-ZR_DECLARE(clear_page_orig);
-ZR_DECLARE(rep_stos_alternative);
-ZR_DECLARE(avx2);
-ZR_DECLARE(avx512);
-ZR_DECLARE(nt);
+/* Every routine of registry.inc (its one list of names). */
+#define ZR_ROUTINE(name, desc, flags, usable) ZR_DECLARE(name);
+#include "registry.inc"
+#undef ZR_ROUTINE
+
 
 /* usable() predicates for registry.inc (registry.c is their only user). */
 static inline bool zr_x86_has_avx2(const char **why)
