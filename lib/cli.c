@@ -56,6 +56,11 @@ void cz_usage_die(const char *fmt, ...)
 	exit(CZ_EXIT_USAGE);
 }
 
+void cz_unknown_option(const char *opt)
+{
+	cz_usage_die("unknown option '%s' (see %s --help)", opt, cz_prog_name);
+}
+
 int cz_format_parse(const char *s, enum cz_format *out)
 {
 	if (!strcmp(s, "default") || !strcmp(s, "normal"))

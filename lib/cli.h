@@ -44,6 +44,13 @@ void cz_die(int status, const char *fmt, ...);
 __attribute__((format(printf, 1, 2), noreturn))
 void cz_usage_die(const char *fmt, ...);
 
+/*
+ * The one unknown-option message of every program, on one line:
+ * "PROG: unknown option 'OPT' (see PROG --help)", then exit(CZ_EXIT_USAGE).
+ */
+__attribute__((noreturn))
+void cz_unknown_option(const char *opt);
+
 /* "default" (or "normal"), "simple", "json": 0, or -EINVAL. */
 int cz_format_parse(const char *s, enum cz_format *out);
 #define CZ_FORMAT_NAMES "default, simple, json"
