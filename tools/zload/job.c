@@ -477,6 +477,33 @@ static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l,
 	return ret;
 }
 
+/*
+ * fio's ramp_time is over: what was measured so far is dropped, the run's
+ * clock and CPU times start now.  Errors and verify failures are kept: a
+ * failure during the ramp is still a failure.
+ */
+static void zl_ramp_done(struct zl_job *j, uint64_t now)
+{
+	struct zl_counters keep = j->c;
+
+	j->ramp_ios += keep.ios;
+	j->ramp_bytes += keep.bytes;
+	memset(&j->c, 0, sizeof(j->c));
+	j->c.errors = keep.errors;
+	j->c.verify_failures = keep.verify_failures;
+	memset(&j->hist, 0, sizeof(j->hist));
+	memset(&j->lat, 0, sizeof(j->lat));
+	memset(&j->slat, 0, sizeof(j->slat));
+	j->logs.bw.n = j->logs.iops.n = j->logs.lat.n = j->logs.clat.n = j->logs.slat.n = 0;
+	j->logs.win_start = now;
+	j->logs.win_ios = j->logs.win_bytes = 0;
+	j->logs.win_lat = j->logs.win_clat = j->logs.win_slat = 0;
+	j->t_start = now;
+	getrusage(RUSAGE_THREAD, &j->ru_start);
+	j->ramp_end = 0;
+	__atomic_store_n(&j->ramped, 1, __ATOMIC_RELEASE);
+}
+
 /* Reap every completion there is; returns how many. */
 static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l)
 {
@@ -503,8 +530,11 @@ static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop 
 	l->inflight -= seen;
 	if (seen > j->c.max_cqe_batch)
 		j->c.max_cqe_batch = seen;
-	__atomic_store_n(&j->live_ios, j->c.ios, __ATOMIC_RELAXED);
-	__atomic_store_n(&j->live_bytes, j->c.bytes, __ATOMIC_RELAXED);
+	if (j->ramp_end && now >= j->ramp_end)
+		zl_ramp_done(j, now);
+	/* Cumulative over the ramp: the supervisor's samples are differences. */
+	__atomic_store_n(&j->live_ios, j->ramp_ios + j->c.ios, __ATOMIC_RELAXED);
+	__atomic_store_n(&j->live_bytes, j->ramp_bytes + j->c.bytes, __ATOMIC_RELAXED);
 	return seen;
 }
 
@@ -590,6 +620,8 @@ void *zl_job_main(void *arg)
 		j->t_start = cz_now_ns();
 		j->logging = j->o->bw_log || j->o->iops_log || j->o->lat_log;
 		j->logs.win_start = j->t_start;
+		if (j->o->ramp_sec > 0)
+			j->ramp_end = j->t_start + (uint64_t)(j->o->ramp_sec * 1e9);
 		zl_run(j, slots);
 		j->t_end = cz_now_ns();
 		getrusage(RUSAGE_THREAD, &j->ru_end);

@@ -61,6 +61,13 @@ static void zl_sample(const struct zl_run *run, struct zl_job *jobs, uint64_t no
 
 		if (__atomic_load_n(&j->finished, __ATOMIC_ACQUIRE) || dt <= 0)
 			continue;
+		/* fio's ramp_time: no bandwidth samples before the measured run. */
+		if (j->o->ramp_sec > 0 && !__atomic_load_n(&j->ramped, __ATOMIC_ACQUIRE)) {
+			j->sample_ios = ios;
+			j->sample_bytes = bytes;
+			j->sample_t = now;
+			continue;
+		}
 		zl_stat_add(&j->bw, (double)(bytes - j->sample_bytes) / 1024.0 / dt);
 		zl_stat_add(&j->iops, (double)(ios - j->sample_ios) / dt);
 		j->sample_ios = ios;
@@ -98,7 +105,8 @@ static uint64_t zl_deadlines(const struct zl_run *run, struct zl_job *jobs, uint
 
 		if (o->time_sec <= 0)
 			continue;
-		end = start + (uint64_t)(o->time_sec * 1e9);
+		/* fio's runtime does not count the ramp. */
+		end = start + (uint64_t)((o->time_sec + o->ramp_sec) * 1e9);
 		if (now >= end)
 			__atomic_store_n(&jobs[i].stop, 1, __ATOMIC_RELAXED);
 		else if (end < next)

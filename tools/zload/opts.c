@@ -44,7 +44,7 @@ enum zl_scope {
 };
 
 enum {
-	ZO_BS, ZO_RW, ZO_QD, ZO_JOBS, ZO_TIME, ZO_SIZE, ZO_FIXEDBUFS, ZO_REGISTERFILES,
+	ZO_BS, ZO_RAMP, ZO_RW, ZO_QD, ZO_JOBS, ZO_TIME, ZO_SIZE, ZO_FIXEDBUFS, ZO_REGISTERFILES,
 	ZO_SQPOLL, ZO_SQPOLL_CPU, ZO_NONVECTORED, ZO_CPU, ZO_CPUS_ALLOWED, ZO_VERIFY,
 	ZO_BATCH_SUBMIT, ZO_BATCH_COMPLETE, ZO_FILENAME, ZO_NAME, ZO_DESCRIPTION,
 	ZO_IOENGINE, ZO_TIME_BASED, ZO_DIRECT, ZO_THREAD, ZO_NORANDOMMAP, ZO_RANDREPEAT,
@@ -72,6 +72,7 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "time",                       K_VAL,  S_JOB, ZO_TIME },
 	{ "runtime",                    K_VAL,  S_JOB, ZO_TIME },
 	{ "timeout",                    K_VAL,  S_JOB, ZO_TIME },
+	{ "ramp_time",                  K_VAL,  S_JOB, ZO_RAMP },
 	{ "size",                       K_VAL,  S_JOB, ZO_SIZE },
 	{ "fixedbufs",                  K_BOOL, S_JOB, ZO_FIXEDBUFS },
 	{ "registerfiles",              K_BOOL, S_JOB, ZO_REGISTERFILES },
@@ -136,6 +137,7 @@ static void zl_usage(FILE *f)
 		"  --size BYTES         each job reads BYTES (rounded up to --bs) and stops;\n"
 		"                       with --time_based, the offsets stay below BYTES instead\n"
 		"  --time_based         run for --runtime whatever --size says (default 0)\n"
+		"  --ramp_time SEC      run SEC seconds before measuring (not counted in --runtime)\n"
 		"  --fixedbufs          register the buffers, use IORING_OP_READ_FIXED\n"
 		"  --registerfiles      register the file, use IOSQE_FIXED_FILE\n"
 		"  --sqpoll             kernel SQ polling thread (IORING_SETUP_SQPOLL) [--sqthread_poll]\n"
@@ -364,6 +366,9 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 	case ZO_TIME:
 		o->time_sec = zl_parse_time(opt, arg);
 		o->have_time = true;
+		return true;
+	case ZO_RAMP:
+		o->ramp_sec = zl_parse_time(opt, arg);
 		return true;
 	case ZO_SIZE:
 		if (cz_parse_size(arg, &v) || v == 0)

@@ -45,6 +45,7 @@ struct zl_opts {
 	unsigned jobs;
 	bool random;			/* --rw randread */
 	double time_sec;		/* 0: no time limit */
+	double ramp_sec;		/* fio's ramp_time: run, then measure */
 	uint64_t size;			/* bytes per job, 0: no size limit */
 	bool fixedbufs;
 	bool registerfiles;
@@ -144,6 +145,9 @@ struct zl_job {
 	struct zl_stat bw, iops;
 	uint64_t sample_ios, sample_bytes, sample_t;
 	int stop;			/* this job's --runtime is over */
+	uint64_t ramp_end;		/* ns; 0: measuring */
+	int ramped;			/* the ramp is over (the supervisor samples) */
+	uint64_t ramp_ios, ramp_bytes;	/* done during the ramp (live counters) */
 	struct zl_logs logs;
 	bool logging;
 };
