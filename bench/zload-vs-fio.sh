@@ -1,29 +1,30 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
-# bench/zload-vs-fio.sh - zload against fio on the same reads at the same
-# batching (NOT a test).
+# bench/zload-vs-fio.sh - zload against fio on one and the same command line
+# (NOT a test).
 #
 # For /dev/zero and the `zero` file of a cusezero FUSE mount, at bs 4 KiB and
-# 100 KiB, qd 1 and 32, one job: fio (ioengine=io_uring) and zload run back to
-# back, alternating which goes first, RUNS times each; one line per case with
-# the median bandwidth of each and zload/fio.  Both get the SAME command-line
-# options (zload takes fio's names): --bs --iodepth --rw=read --runtime and
-# --iodepth_batch_submit / --iodepth_batch_complete_min, so both submit and
-# reap the same number of reads per io_uring_enter; both issue
-# IORING_OP_READV (fio gets nonvectored=0, its default being READ).  Batching
-# rows at qd 32: "1/1", fio's defaults (one read per submission, reap from
-# one), and "32/1" (the whole queue per submission, zload's default).  The
-# target is a ratio >= 1.0 at every row (zload is at least as efficient a load
-# generator).  Numbers on a shared machine are preliminary.
+# 100 KiB, qd 1 and 32, one job: fio and zload run back to back, alternating
+# which goes first, RUNS times each, with the IDENTICAL options string (fio's
+# spelling: --name --ioengine=io_uring --filename --rw --bs --iodepth
+# --runtime --time_based --size --output-format=json [--cpus_allowed]
+# [batching]); only the program name differs.  One line per case with the
+# median bandwidth of each and zload/fio.  Batching rows at qd 32:
+# "default", fio's defaults (no batching option: one read per submission,
+# reap from one, IORING_OP_READ in both), and "32/1"
+# (--iodepth_batch_submit=32 --iodepth_batch_complete_min=1, the whole queue
+# per submission).  The target is a ratio >= 1.0 at every row (zload is at
+# least as efficient a load generator).  Numbers on a shared machine are
+# preliminary.
 #
 #   bench/zload-vs-fio.sh [-n RUNS] [-t SECONDS] [-c CPU] [-d DEVICE]...
 #   ZLOAD=./zload CUSEZERO=./cusezero FIO=fio bench/zload-vs-fio.sh
 #
 #   -n RUNS     runs per tool and case (default 5)
-#   -t SECONDS  length of each run (default 2; both tools are time-based)
+#   -t SECONDS  length of each run, whole seconds (default 2; both time-based)
 #   -c CPU|off  the CPU both tools' job and the FUSE rows' cusezero daemon are
-#               pinned to (zload --cpu, fio --cpus_allowed, cusezero --cpu);
+#               pinned to (--cpus_allowed for both tools, cusezero --cpu);
 #               default: the first CPU this script may run on.  Co-located, a
 #               FUSE read costs no cross-CPU wake-up, whose cost depends on where
 #               the scheduler put the daemon and the job (unpinned, the FUSE
@@ -31,6 +32,7 @@
 #               0.91-1.01 one run, 1.08-1.36 co-located right after, on a
 #               2-vCPU VM).  off: nothing pinned.
 #   -d DEVICE   read DEVICE instead of the defaults (repeatable)
+#   The first line printed is the exact options string of the first row.
 # The FUSE rows need root, /dev/fuse and $CUSEZERO (default ./cusezero):
 # the script mounts the device on a temporary directory and unmounts it.
 set -u
@@ -45,11 +47,13 @@ while getopts n:t:c:d:h opt; do
 	t) SECS=$OPTARG ;;
 	c) CPU=$OPTARG ;;
 	d) DEVICES="$DEVICES $OPTARG" ;;
-	h) sed -n '3,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	h) sed -n '3,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) echo "zload-vs-fio: bad option (see -h)" >&2; exit 2 ;;
 	esac
 done
 case $RUNS in ''|*[!0-9]*|0) echo "zload-vs-fio: -n: invalid run count '$RUNS'" >&2; exit 2 ;; esac
+# Whole seconds: fio reads --runtime=0.5 as 0, i.e. no limit at all.
+case $SECS in ''|*[!0-9]*|0) echo "zload-vs-fio: -t: invalid seconds '$SECS' (a whole number > 0)" >&2; exit 2 ;; esac
 case $CPU in
 '') CPU=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status) ;;
 off) CPU= ;;
@@ -93,53 +97,50 @@ if [ -z "$DEVICES" ]; then
 	fi
 fi
 
-# The options both tools get, in fio's spelling: DEVICE BS QD SUBMIT COMPLETE.
+# The one options string both tools get: DEVICE BS QD BATCH (default or S/C).
+# size=1t: fio needs a size on a character device; 1t so time_based never
+# wraps (fio 3.33 can assert in td_io_queue when it reopens /dev/zero to wrap).
 common() {
-	echo "--filename=$1 --rw=read --bs=$2 --iodepth=$3 --iodepth_batch_submit=$4" \
-	     "--iodepth_batch_complete_min=$5 --runtime=$SECS"
+	batch=
+	[ "$4" = default ] || batch="--iodepth_batch_submit=${4%/*} --iodepth_batch_complete_min=${4#*/}"
+	echo "--name=zvf --ioengine=io_uring --filename=$1 --rw=read --bs=$2 --iodepth=$3" \
+	     "--runtime=$SECS --time_based --size=1t --output-format=json" \
+	     "${CPU:+--cpus_allowed=$CPU }$batch"
 }
 
-# Bytes/sec of one run on stdout (one line), nothing when the run failed.
-fio_bw() {	# DEVICE BS QD SUBMIT COMPLETE
-	# size= is required on a character device; 1t so time_based never wraps
-	# (fio 3.33 can assert in td_io_queue when it reopens /dev/zero to wrap).
+# Bytes/sec of one run of PROGRAM on stdout (one line), nothing when it failed.
+run_bw() {	# PROGRAM DEVICE BS QD BATCH
+	prog=$1; shift
 	# shellcheck disable=SC2046
-	if "$FIO" --name=zvf --ioengine=io_uring --nonvectored=0 --size=1t --time_based \
-		--numjobs=1 --output-format=json ${CPU:+--cpus_allowed=$CPU} $(common "$@") \
-		2>"$TMP/fio.err" >"$TMP/fio.json"; then
-		v=$(tr -d ' \n' <"$TMP/fio.json" | sed -n 's/.*"read":{[^}]*"bw_bytes":\([0-9]*\).*/\1/p')
+	if "$prog" $(common "$@") 2>"$TMP/err" >"$TMP/out.json"; then
+		v=$(tr -d ' \n' <"$TMP/out.json" | sed -n 's/.*"read":{[^}]*"bw_bytes":\([0-9]*\).*/\1/p')
 		[ -n "$v" ] && echo "$v" && return
 	fi
-	echo "# fio $* failed: $(grep -v '^$' "$TMP/fio.err" | head -n 1)" >&2
-}
-zload_bw() {	# DEVICE BS QD SUBMIT COMPLETE
-	# shellcheck disable=SC2046
-	v=$("$ZLOAD" --format simple ${CPU:+--cpu $CPU} $(common "$@") 2>"$TMP/zl.err") &&
-		[ -n "$v" ] && echo "$v" && return
-	echo "# zload $* failed: $(head -n 1 "$TMP/zl.err")" >&2
+	echo "# $prog $* failed: $(grep -v '^$' "$TMP/err" | head -n 1)" >&2
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version), $("$ZLOAD" --version)"
-echo "# batch = iodepth_batch_submit/iodepth_batch_complete_min, the same on both tools${CPU:+; both jobs and the FUSE daemon pinned to CPU $CPU (co-located; -c off: none)}"
+echo "# batch = iodepth_batch_submit/iodepth_batch_complete_min (default: none given)${CPU:+; both jobs and the FUSE daemon pinned to CPU $CPU (co-located; -c off: none)}"
+set -- $DEVICES
+echo "# options of the first row, identical for both: $(common "$1" 4k 1 default)"
 echo "# bandwidth in MiB/s (2^20 bytes/s), medians; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-20s %6s %3s %6s %12s %12s %7s\n' device bs qd batch "fio MiB/s" "zload MiB/s" ratio
+printf '%-20s %6s %3s %7s %12s %12s %7s\n' device bs qd batch "fio MiB/s" "zload MiB/s" ratio
 for dev in $DEVICES; do
 	for bs in 4k 100k; do
 		for qd in 1 32; do
-			batches=1/1
-			[ "$qd" -eq 32 ] && batches="1/1 32/1"
+			batches=default
+			[ "$qd" -eq 32 ] && batches="default 32/1"
 			for b in $batches; do
-				sub=${b%/*} comp=${b#*/}
 				: >"$TMP/f"; : >"$TMP/z"
 				r=1
 				while [ $r -le "$RUNS" ]; do
 					if [ $((r % 2)) -eq 1 ]; then
-						fio_bw "$dev" $bs $qd "$sub" "$comp" >>"$TMP/f"
-						zload_bw "$dev" $bs $qd "$sub" "$comp" >>"$TMP/z"
+						run_bw "$FIO" "$dev" $bs $qd "$b" >>"$TMP/f"
+						run_bw "$ZLOAD" "$dev" $bs $qd "$b" >>"$TMP/z"
 					else
-						zload_bw "$dev" $bs $qd "$sub" "$comp" >>"$TMP/z"
-						fio_bw "$dev" $bs $qd "$sub" "$comp" >>"$TMP/f"
+						run_bw "$ZLOAD" "$dev" $bs $qd "$b" >>"$TMP/z"
+						run_bw "$FIO" "$dev" $bs $qd "$b" >>"$TMP/f"
 					fi
 					r=$((r + 1))
 				done
@@ -148,7 +149,7 @@ for dev in $DEVICES; do
 				label=$dev
 				[ -n "$MNT" ] && [ "$dev" = "$MNT/zero" ] && label=cusezero-fuse/zero
 				awk -v n="$RUNS" -v nf="$nf" -v nz="$nz" -v d="$label" -v bs=$bs -v qd=$qd -v b="$b" -v f="$f" -v z="$z" 'BEGIN {
-					printf "%-20s %6s %3s %6s %12.1f %12.1f %7s %s\n", d, bs, qd, b,
+					printf "%-20s %6s %3s %7s %12.1f %12.1f %7s %s\n", d, bs, qd, b,
 					       f / 1048576, z / 1048576, (f > 0 ? sprintf("%.2f", z / f) : "n/a"),
 					       (nf < n || nz < n ? sprintf("(%d/%d fio, %d/%d zload runs ok)", nf, n, nz, n) : "") }'
 			done

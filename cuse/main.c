@@ -80,6 +80,9 @@ ZERO_KSRC_USAGE
 "  --user USER          drop privileges to USER (a name or a uid) after set-up\n"
 "  --pidfile FILE       write the daemon's pid once ready\n"
 "  --poison             (testing) fill the reply buffer with 0xa5 before each routine call\n"
+"  -o OPT[,OPT...]      libfuse's mount options: allow_other, default_permissions (both\n"
+"                       always on as root), rw, debug (-d), uid=N (--owner), gid=N\n"
+"                       (--group); any other is refused by name\n"
 "  -f                   stay in the foreground     -d  debug (implies -f)\n"
 "  -h, --help           this text\n"
 "Numbers are decimal (a leading 0 does not make them octal) or 0x hex; only --mode is octal.\n"
@@ -324,6 +327,49 @@ static bool cz_opt_device(int c, const char *arg)
 	return false;
 }
 
+/*
+ * -o: the FUSE mount options libfuse's programs take, mapped to what cusezero
+ * already does or to its own option; the rest are refused one by one (the
+ * mount's options are fixed: fsname, subtype, permissions checked by the
+ * kernel, a file that takes writes as /dev/zero does).
+ */
+static void cz_mount_opt(char *o)
+{
+	char *eq = strchr(o, '=');
+
+	if (!strcmp(o, "allow_other")) {
+		/* ff_serve adds it as root; a user's mount would need user_allow_other. */
+		if (geteuid())
+			cz_bad("-o", o, "needs root (cusezero mounts with allow_other as root)");
+	} else if (!strcmp(o, "default_permissions") || !strcmp(o, "rw")) {
+		/* always on */
+	} else if (!strcmp(o, "debug")) {
+		cz_params.debug = true;
+		cz_params.foreground = true;
+	} else if (eq && !strncmp(o, "uid=", 4)) {
+		cz_opt_device(OPT_OWNER, eq + 1);
+	} else if (eq && !strncmp(o, "gid=", 4)) {
+		cz_opt_device(OPT_GROUP, eq + 1);
+	} else if (!strcmp(o, "ro")) {
+		cz_bad("-o", o, "not offered: the zero file takes writes, as /dev/zero");
+	} else if (eq && !strncmp(o, "umask=", 6)) {
+		cz_bad("-o", o, "not offered: use --mode OCTAL");
+	} else {
+		cz_bad("-o", o, "not supported (allow_other, default_permissions, rw, debug, uid=, gid=)");
+	}
+}
+
+static void cz_mount_opts(const char *arg)
+{
+	char buf[512], *save = NULL, *o;
+
+	if (!*arg || strlen(arg) >= sizeof(buf))
+		cz_bad("-o", arg, "expected OPT[,OPT...]");
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (o = strtok_r(buf, ",", &save); o; o = strtok_r(NULL, ",", &save))
+		cz_mount_opt(o);
+}
+
 /* The process: privileges, pidfile, foreground, debug. */
 static bool cz_opt_process(int c, const char *arg)
 {
@@ -345,6 +391,9 @@ static bool cz_opt_process(int c, const char *arg)
 	case 'd':
 		cz_params.debug = true;
 		cz_params.foreground = true;
+		return true;
+	case 'o':
+		cz_mount_opts(arg);
 		return true;
 	case 'h':
 		cz_usage(stdout);
@@ -376,10 +425,11 @@ static int cz_operands(int argc, char **argv, bool run)
 /* Parse options; returns the index of COMMAND (after "--") for run, else argc. */
 static int cz_parse(int argc, char **argv, bool run)
 {
+	char bad[8];
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:fdh", cz_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:fdho:", cz_options, NULL)) != -1) {
 		if (c == OPT_COLOCATE) {
 			cz_parse_colocate(optarg, run);
 			continue;
@@ -390,8 +440,7 @@ static int cz_parse(int argc, char **argv, bool run)
 		if (c == ':')
 			cz_err("%s: missing value", argv[optind - 1]);
 		else
-			cz_err("%s: unknown option (see cusezero --help)",
-				argv[optind - 1]);
+			cz_err_unknown_option(cz_getopt_bad(argv, optind, optopt, bad, sizeof(bad)));
 		exit(2);
 	}
 	return cz_operands(argc, argv, run);

@@ -56,6 +56,27 @@ void cz_usage_die(const char *fmt, ...)
 	exit(CZ_EXIT_USAGE);
 }
 
+void cz_err_unknown_option(const char *opt)
+{
+	cz_err("unknown option '%s' (see %s --help)", opt, cz_prog_name);
+}
+
+void cz_unknown_option(const char *opt)
+{
+	cz_err_unknown_option(opt);
+	exit(CZ_EXIT_USAGE);
+}
+
+const char *cz_getopt_bad(char **argv, int optind, int optopt, char *buf, size_t len)
+{
+	/* A short option inside "-abc" is named alone; a long one as written. */
+	if (optopt) {
+		snprintf(buf, len, "-%c", optopt);
+		return buf;
+	}
+	return argv[optind - 1];
+}
+
 int cz_format_parse(const char *s, enum cz_format *out)
 {
 	if (!strcmp(s, "default") || !strcmp(s, "normal"))
@@ -85,7 +106,7 @@ void cz_version_print(FILE *out, const char *prog)
 
 void cz_version_arg(int argc, char **argv, const char *prog)
 {
-	if (argc > 1 && !strcmp(argv[1], "--version")) {
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		cz_version_print(stdout, prog);
 		exit(fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK);
 	}

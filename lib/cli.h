@@ -44,6 +44,17 @@ void cz_die(int status, const char *fmt, ...);
 __attribute__((format(printf, 1, 2), noreturn))
 void cz_usage_die(const char *fmt, ...);
 
+/*
+ * The one unknown-option message of every program, on one line:
+ * "PROG: unknown option 'OPT' (see PROG --help)", then exit(CZ_EXIT_USAGE).
+ */
+__attribute__((noreturn))
+void cz_unknown_option(const char *opt);
+/* The same line without the exit, for perf's 129 (zbench memset/mmap). */
+void cz_err_unknown_option(const char *opt);
+/* getopt's '?': the option it stopped at, "-x" or argv[optind - 1]. */
+const char *cz_getopt_bad(char **argv, int optind, int optopt, char *buf, size_t len);
+
 /* "default" (or "normal"), "simple", "json": 0, or -EINVAL. */
 int cz_format_parse(const char *s, enum cz_format *out);
 #define CZ_FORMAT_NAMES "default, simple, json"
@@ -53,7 +64,7 @@ const char *cz_version(void);
 /* "PROG (cusezero) 0.1 (git ...)\n" on out. */
 void cz_version_print(FILE *out, const char *prog);
 /* The one-line hook for a program with its own parser: when argv[1] is
- * --version, print the version and exit 0. */
+ * --version or -V, print the version and exit 0. */
 void cz_version_arg(int argc, char **argv, const char *prog);
 
 #endif

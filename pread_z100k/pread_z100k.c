@@ -156,8 +156,8 @@ static void pz_parse(int argc, char **argv, struct pz_params *p)
 			cz_usage_die("option '%s' needs a value", argv[optind - 1]);
 		default:
 			if (optopt)
-				cz_usage_die("unknown option '-%c' (see --help)", optopt);
-			cz_usage_die("unknown option '%s' (see --help)", argv[optind - 1]);
+				cz_usage_die("unknown option '-%c' (see %s --help)", optopt, prog);
+			cz_unknown_option(argv[optind - 1]);
 		}
 	}
 	if (optind < argc)

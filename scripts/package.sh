@@ -58,8 +58,12 @@ export DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-nocheck}"
 (cd "$src" && dpkg-buildpackage -us -uc -b) >"$build/deb/build.log" 2>&1 ||
 	{ tail -40 "$build/deb/build.log"; die "dpkg-buildpackage failed (log: $build/deb/build.log)"; }
 deb=$(ls "$build"/deb/cusezero_*.deb)
-ls -l "$deb"
-took "built $(basename "$deb")"
+dev=$(ls "$build"/deb/cusezero-dev_*.deb)
+ls -l "$deb" "$dev"
+# Debian keeps headers in the -dev package, and only there.
+dpkg-deb -c "$deb" | grep -q '/usr/include/' && die "$(basename "$deb") holds a header (cusezero-dev's)"
+dpkg-deb -c "$dev" | grep -q '/usr/include/cusezero.h$' || die "$(basename "$dev") lacks cusezero.h"
+took "built $(basename "$deb") and $(basename "$dev")"
 
 # ---- 2. lintian ------------------------------------------------------------
 step "lintian"

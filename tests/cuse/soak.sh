@@ -103,7 +103,7 @@ slot() {	# slot N KIND: one reader after another until $W/stop
 		read|readv|pread)
 			"$ZREADER" "$2" "$Z" "$d" "$((1 + $(rnd 1000000)))" >"$W/s$1.out" 2>&1 & ;;
 		pz)	"$PREAD_Z100K" --verify --json -n 2000 "$Z" >"$W/s$1.out" 2>&1 & ;;
-		uring)	"$ZLOAD" --verify --json --time "$d" --qd 4 --bs "$(pick 4KB 100KB 1MB)" "$Z" \
+		uring)	"$ZLOAD" --verify --json --nonvectored=0 --time "$d" --qd 4 --bs "$(pick 4KB 100KB 1MB)" "$Z" \
 				>"$W/s$1.out" 2>&1 & ;;
 		uread)	"$ZLOAD" --verify --json --nonvectored --time "$d" --qd 2 --bs 1MB "$Z" \
 				>"$W/s$1.out" 2>&1 & ;;

@@ -72,7 +72,7 @@ J=$("$Z" --json --qd 32 --size 4MB "$D")
 expect_eq "zload --qd 32 on the FUSE device: max_inflight" "$(json_val "$J" max_inflight)" 32
 # Completions arrive asynchronously here: --batch-complete 16 must reap at
 # least 16 per wait, so the loop runs at most ios/16 (+ the drain) times.
-J=$("$Z" --json --qd 32 --batch-complete 16 --size 8MB "$D")
+J=$("$Z" --json --qd 32 --batch-submit 32 --batch-complete 16 --size 8MB "$D")
 ios=$(json_val "$J" ios) calls=$(($(json_val "$J" submit_calls) + $(json_val "$J" wait_calls)))
 if [ -n "$ios" ] && [ "$calls" -le $((ios / 16 + 3)) ] && [ "$(json_val "$J" max_cqe_batch)" -ge 16 ]; then
 	pass "--batch-complete 16: $calls submit/wait calls for $ios reads (<= ios/16 + 3)"

@@ -83,7 +83,7 @@ if perl -MJSON::PP -e 1 2>/dev/null; then
 				exists $job->{usr_cpu} && exists $job->{sys_cpu} && $job->{usr_cpu} + $job->{sys_cpu} > 0 ? "cpu" : "x",
 				$r->{bw} == int($r->{bw_bytes} / 1024 + 0.5) ? "KiB" : "x") }
 		print join(" ", @o), " ", $j->{ios} == $j->{jobs}[0]{read}{total_ios} + $j->{jobs}[1]{read}{total_ios} ? "sum" : "x";' <"$TMP/j" 2>&1)
-	want="job0,slatN,clatN,latN,p50,minmax,lat>=clat,bw,iops,cpu,KiB job1,slatN,clatN,latN,p50,minmax,lat>=clat,bw,iops,cpu,KiB sum"
+	want="zload,slatN,clatN,latN,p50,minmax,lat>=clat,bw,iops,cpu,KiB zload,slatN,clatN,latN,p50,minmax,lat>=clat,bw,iops,cpu,KiB sum"
 	expect_eq "JSON jobs[]: fio's read object per job (slat/clat/lat N = reads, percentiles, bw and iops samples, CPU, KiB/s)" "$res" "$want"
 else
 	skip "perl JSON::PP missing: per-job JSON not parsed"

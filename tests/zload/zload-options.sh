@@ -23,11 +23,13 @@ check() { expect_eq "$1: $2" "$(json_val "$J" "$2")" "$3"; }
 S="--size 4MB --bs 4KB"
 
 if run_json default $S /dev/zero; then
-	check default op readv
+	# fio's defaults: IORING_OP_READ, one read per submission.
+	check default op read
 	check default ios 1024
 	check default bytes 4194304
-	check default ops_readv 1024
-	check default ops_read 0
+	check default ops_readv 0
+	check default ops_read 1024
+	check default batch_submit 1
 	check default ops_read_fixed 0
 	check default fixed_file_ops 0
 	check default max_inflight 1
@@ -47,9 +49,12 @@ if run_json default $S /dev/zero; then
 fi
 
 if run_json "--qd 32" $S --qd 32 /dev/zero; then
-	check "--qd 32" max_inflight 32
-	check "--qd 32" max_submit_batch 32
+	check "--qd 32 (fio's submit batch: 1)" max_submit_batch 1
 	check "--qd 32" ios 1024
+fi
+if run_json "--qd 32 --batch-submit 32" $S --qd 32 --batch-submit 32 /dev/zero; then
+	check "--qd 32 --batch-submit 32" max_inflight 32
+	check "--qd 32 --batch-submit 32" max_submit_batch 32
 fi
 if run_json "--qd 32 --batch-submit 8" $S --qd 32 --batch-submit 8 /dev/zero; then
 	check "--batch-submit 8" max_submit_batch 8
@@ -59,7 +64,7 @@ if run_json "--qd 32 --batch-submit 8" $S --qd 32 --batch-submit 8 /dev/zero; th
 	else fail "--batch-submit 8: max_inflight $m not in 8..32"; fi
 	check "--batch-submit 8" batch_submit 8
 fi
-if run_json "--qd 32 --batch-complete 8" $S --qd 32 --batch-complete 8 /dev/zero; then
+if run_json "--qd 32 --batch-complete 8" $S --qd 32 --batch-submit 32 --batch-complete 8 /dev/zero; then
 	check "--batch-complete 8" batch_complete 8
 	calls=$(($(json_val "$J" submit_calls) + $(json_val "$J" wait_calls)))
 	if [ "$calls" -le $((1024 / 8 + 3)) ]; then pass "--batch-complete 8: $calls submit/wait calls for 1024 reads"
@@ -77,12 +82,16 @@ fi
 if run_json "--registerfiles" $S --registerfiles /dev/zero; then
 	check "--registerfiles" fixed_file_ops 1024
 	check "--registerfiles" files_registered true
-	check "--registerfiles" ops_readv 1024
+	check "--registerfiles" ops_read 1024
 fi
 if run_json "--nonvectored" $S --nonvectored /dev/zero; then
 	check "--nonvectored" op read
 	check "--nonvectored" ops_read 1024
 	check "--nonvectored" ops_readv 0
+fi
+if run_json "--nonvectored=0" $S --nonvectored=0 /dev/zero; then
+	check "--nonvectored=0" op readv
+	check "--nonvectored=0" ops_readv 1024
 fi
 if run_json "--jobs 2" $S --jobs 2 /dev/zero; then
 	check "--jobs 2 (--size is per job)" ios 2048
@@ -168,7 +177,7 @@ if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eqx '[0-9]+'; then
 else
 	fail "--format simple: exit $rc, '$out'"
 fi
-out=$("$Z" $S --qd 4 /dev/zero); rc=$?
+out=$("$Z" $S --qd 4 --batch-submit 4 /dev/zero); rc=$?
 if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -q 'IOPS=[0-9]' &&
    printf '%s\n' "$out" | grep -q 'clat (usec): p50=[0-9.]* p90=[0-9.]* p99=[0-9.]* p99.9=[0-9.]* max=' &&
    printf '%s\n' "$out" | grep -q 'max_inflight=4'; then

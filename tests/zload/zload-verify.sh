@@ -29,7 +29,7 @@ ok "--verify on /dev/zero passes (qd 16, 100KB)" -- quiet "$Z" --verify --qd 16 
 J=$("$Z" --json --size 64KB --qd 8 /proc/self/mem 2>"$TMP/err"); rc=$?
 line=$(head -n 1 "$TMP/err")
 case $rc:$line in
-1:*"readv of 4096 bytes at offset 0 failed: res -5 (Input/output error)"*)
+1:*"read of 4096 bytes at offset 0 failed: res -5 (Input/output error)"*)
 	pass "failed CQE: exit 1, '$line'" ;;
 *)	fail "failed CQE on /proc/self/mem: exit $rc, '$line'" ;;
 esac

@@ -29,6 +29,7 @@ static void usage(FILE *f)
 	fputs(
 "usage: zab run [OPTIONS] [EXPERIMENT_FILE]\n"
 "       zab report [--style S] [--detail] [--export-* FILE] [--sut CLASS] FILE.json...\n"
+"       zab compare OLD.json NEW.json   (benchstat-style old / new / delta / p)\n"
 "\n"
 "An experiment is benchmarks (commands printing one number) x variants, run as\n"
 "S sessions of W warm-ups (discarded) and R measured repeats.  Each session starts\n"
@@ -924,6 +925,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return cmd_report(argc - 1, argv + 1);
-	cz_err("unknown command '%s' (expected run or report; see zab --help)", argv[1]);
+	if (!strcmp(argv[1], "compare"))
+		return zab_cmd_compare(argc - 1, argv + 1);
+	cz_err("unknown command '%s' (expected run, report or compare; see zab --help)", argv[1]);
 	return 2;
 }

@@ -171,6 +171,8 @@ static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, si
 void zab_cell_add(struct zab_cell *c, double x);
 void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
 void zab_result_free(struct zab_result *r);
+/* compare.c: zab compare OLD.json NEW.json; the exit status. */
+int zab_cmd_compare(int argc, char **argv);
 /* Build a result (and its JSON document) from a finished experiment. */
 struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
 			   struct zj *env, struct zj *devinfo, struct zj *sessinfo, uint64_t seed);

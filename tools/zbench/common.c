@@ -155,7 +155,6 @@ static int zb_common_option(struct zb_common *cm, const struct zb_cmd *cmd, void
 		cmd->usage(stdout);
 		return 0;
 	case '?':
-		cmd->usage(stderr);
 		return 129;	/* perf's usage_with_options() */
 	}
 	c = cmd->option(ctx, c, optarg);
@@ -166,7 +165,7 @@ int zb_parse_common(int argc, char **argv, struct zb_common *cm, const struct zb
 		    void *ctx)
 {
 	struct option *longopts = zb_longopts(cmd);
-	char shortopts[64];
+	char shortopts[64], bad[8];
 	int c, ret = -1;
 
 	if (!longopts) {
@@ -174,8 +173,13 @@ int zb_parse_common(int argc, char **argv, struct zb_common *cm, const struct zb
 		return 1;
 	}
 	snprintf(shortopts, sizeof(shortopts), "s:f:l:ch%s", cmd->shortopts);
-	while (ret < 0 && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1)
+	/* Our one-line message instead of getopt's, perf's exit status kept. */
+	opterr = 0;
+	while (ret < 0 && (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		ret = zb_common_option(cm, cmd, ctx, c);
+		if (c == '?')
+			cz_err_unknown_option(cz_getopt_bad(argv, optind, optopt, bad, sizeof(bad)));
+	}
 	free(longopts);
 	if (ret < 0 && optind < argc) {
 		fprintf(stderr, "zbench %s: unexpected argument '%s'\n", cmd->name, argv[optind]);

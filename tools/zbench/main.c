@@ -25,13 +25,13 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: zbench [--format default|simple|json] <command> [options]\n"
+		"Usage: zbench [-f|--format default|simple|json] <command> [options]\n"
 		"\n"
 		"  memset   time zeroing routines on a buffer (perf bench mem memset)\n"
 		"  mmap     time mmap + first touch of every page (perf bench mem mmap)\n"
 		"  align    place a routine at each code offset and compare throughput\n"
 		"\n"
-		"  --format FMT   output format of memset and mmap: default, simple, json\n"
+		"  -f, --format FMT  output format of memset and mmap: default, simple, json\n"
 		"  -h, --help     this text\n"
 		"  -V, --version  the version\n"
 		"\n"
@@ -66,13 +66,13 @@ static int parse_global(int argc, char **argv, int *i, bool *format_set)
 			cz_version_print(stdout, "zbench");
 			return CZ_EXIT_OK;
 		}
+		/* perf bench's global -f/--format. */
 		if (!strncmp(arg, "--format=", 9)) {
 			val = arg + 9;
-		} else if (!strcmp(arg, "--format") && *i + 1 < argc) {
+		} else if ((!strcmp(arg, "--format") || !strcmp(arg, "-f")) && *i + 1 < argc) {
 			val = argv[++*i];
 		} else {
-			fprintf(stderr, "zbench: unknown option '%s'\n", arg);
-			usage(stderr);
+			cz_err_unknown_option(arg);
 			return 129;	/* perf's usage_with_options() */
 		}
 		if (cz_format_parse(val, &zb_global_format)) {

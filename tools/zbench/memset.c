@@ -25,7 +25,7 @@
 
 struct memset_params {
 	struct zb_common cm;
-	const char *chunk_str, *huge_str;
+	const char *chunk_str, *huge_str, *page_str;
 	uint64_t chunk;
 	enum zb_huge huge;
 };
@@ -43,6 +43,7 @@ static void memset_usage(FILE *out)
 		"        --format <fmt>    default | simple (perf's formats) | json (every sample)\n"
 		"        --json            same as --format json\n"
 		"        --hugepages <sz>  2MB (hugetlb pool, else transparent huge pages) or 1GB (hugetlb)\n"
+		"    -p, --page <4KB>      perf's page size of the buffer: 4KB, 2MB or 1GB (--hugepages)\n"
 		"        --source PATH[:SYMBOL]  a kernel source file as a routine (repeatable; run after -f's\n"
 		"                          comma list), with --patch FILE, --alt FEATURE=on|off, --kconfig X=V\n"
 		"    -h, --help            this text\n\n"
@@ -182,6 +183,7 @@ out:
 static const struct option memset_options[] = {
 	{ "chunk",     required_argument, NULL, 'k' },
 	{ "hugepages", required_argument, NULL, ZB_OPT_FIRST_OWN },
+	{ "page",      required_argument, NULL, 'p' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -191,6 +193,8 @@ static int memset_option(void *ctx, int c, const char *arg)
 
 	if (c == 'k')
 		mp->chunk_str = arg;
+	else if (c == 'p')
+		mp->page_str = arg;
 	else
 		mp->huge_str = arg;
 	return 0;
@@ -207,6 +211,11 @@ static int memset_check(struct memset_params *mp)
 		mp->chunk = mp->cm.size;
 	if (mp->huge_str && (zb_parse_page(mp->huge_str, &mp->huge) || mp->huge == ZB_HUGE_NONE)) {
 		fprintf(stderr, "Invalid hugepages:%s (2MB or 1GB)\n", mp->huge_str);
+		return 1;
+	}
+	/* perf's -p takes the base page too: 4KB is the default buffer. */
+	if (mp->page_str && zb_parse_page(mp->page_str, &mp->huge)) {
+		fprintf(stderr, "Invalid page-size:%s (4KB, 2MB or 1GB)\n", mp->page_str);
 		return 1;
 	}
 	return 0;
@@ -278,7 +287,7 @@ static int run_with_sources(struct memset_params *mp)
 int zb_memset_main(int argc, char **argv)
 {
 	static const struct zb_cmd cmd = {
-		.name = "memset", .usage = memset_usage, .shortopts = "k:",
+		.name = "memset", .usage = memset_usage, .shortopts = "k:p:",
 		.longopts = memset_options, .option = memset_option,
 	};
 	struct memset_params mp = {

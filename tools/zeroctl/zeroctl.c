@@ -216,7 +216,7 @@ static int zc_option(struct zc_params *p, int c, const char *arg, const char *op
 		cz_err("%s: missing value", opt);
 		return 2;
 	}
-	cz_err("%s: unknown option", opt);
+	cz_err_unknown_option(opt);
 	return 2;
 }
 

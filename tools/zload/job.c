@@ -204,7 +204,29 @@ static int zl_file_wrap(struct zl_job *j)
 		/* Character devices, FIFOs-like files and size-less files. */
 		j->wrap = ZL_DEV_RANGE / j->o->bs * j->o->bs;
 	}
+	/* fio's time_based: --size is the region the offsets wrap in. */
+	if (j->o->time_based && j->o->size >= j->o->bs && j->o->size / j->o->bs * j->o->bs < j->wrap)
+		j->wrap = j->o->size / j->o->bs * j->o->bs;
 	return 0;
+}
+
+/* --cpus_allowed: fio's shared policy, every CPU of the list for every job. */
+static int zl_allow_cpus(const struct cz_cpulist *l)
+{
+	size_t size = CPU_ALLOC_SIZE(l->highest + 1);
+	cpu_set_t *set = CPU_ALLOC(l->highest + 1);
+	unsigned i;
+	int ret = 0;
+
+	if (!set)
+		return -ENOMEM;
+	CPU_ZERO_S(size, set);
+	for (i = 0; i < l->n; i++)
+		CPU_SET_S(l->cpu[i], size, set);
+	if (sched_setaffinity(0, size, set))
+		ret = -errno;
+	CPU_FREE(set);
+	return ret;
 }
 
 static int zl_setup(struct zl_job *j, struct zl_slot **slotsp, char **bufp, size_t *stridep)
@@ -223,8 +245,14 @@ static int zl_setup(struct zl_job *j, struct zl_slot **slotsp, char **bufp, size
 			j->setup_what = "pin to --cpu";
 			return ret;
 		}
+	} else if (o->cpus_shared) {
+		ret = zl_allow_cpus(&o->cpus);
+		if (ret) {
+			j->setup_what = "set --cpus_allowed for";
+			return ret;
+		}
 	}
-	j->fd = open(o->path, O_RDONLY);
+	j->fd = open(o->path, O_RDONLY | (o->direct ? O_DIRECT : 0));
 	if (j->fd < 0) {
 		j->setup_what = "open";
 		return -errno;
@@ -325,6 +353,9 @@ static void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t n
 
 	zl_hist_add(&j->hist, now > s->t_submit ? now - s->t_submit : 0);
 	zl_hist_add(&j->lat, now > s->t_prep ? now - s->t_prep : 0);
+	if (j->logging && res > 0)
+		zl_log_io(j, now, s->t_submit - s->t_prep, now > s->t_submit ? now - s->t_submit : 0,
+			  (unsigned)res);
 	if (res < 0) {
 		if (j->c.errors++ < ZL_MAX_ERR_LINES)
 			fprintf(stderr, "zload: job %d: %s of %u bytes at offset %llu failed: res %d (%s)\n",
@@ -446,6 +477,33 @@ static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l,
 	return ret;
 }
 
+/*
+ * fio's ramp_time is over: what was measured so far is dropped, the run's
+ * clock and CPU times start now.  Errors and verify failures are kept: a
+ * failure during the ramp is still a failure.
+ */
+static void zl_ramp_done(struct zl_job *j, uint64_t now)
+{
+	struct zl_counters keep = j->c;
+
+	j->ramp_ios += keep.ios;
+	j->ramp_bytes += keep.bytes;
+	memset(&j->c, 0, sizeof(j->c));
+	j->c.errors = keep.errors;
+	j->c.verify_failures = keep.verify_failures;
+	memset(&j->hist, 0, sizeof(j->hist));
+	memset(&j->lat, 0, sizeof(j->lat));
+	memset(&j->slat, 0, sizeof(j->slat));
+	j->logs.bw.n = j->logs.iops.n = j->logs.lat.n = j->logs.clat.n = j->logs.slat.n = 0;
+	j->logs.win_start = now;
+	j->logs.win_ios = j->logs.win_bytes = 0;
+	j->logs.win_lat = j->logs.win_clat = j->logs.win_slat = 0;
+	j->t_start = now;
+	getrusage(RUSAGE_THREAD, &j->ru_start);
+	j->ramp_end = 0;
+	__atomic_store_n(&j->ramped, 1, __ATOMIC_RELEASE);
+}
+
 /* Reap every completion there is; returns how many. */
 static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l)
 {
@@ -472,8 +530,11 @@ static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop 
 	l->inflight -= seen;
 	if (seen > j->c.max_cqe_batch)
 		j->c.max_cqe_batch = seen;
-	__atomic_store_n(&j->live_ios, j->c.ios, __ATOMIC_RELAXED);
-	__atomic_store_n(&j->live_bytes, j->c.bytes, __ATOMIC_RELAXED);
+	if (j->ramp_end && now >= j->ramp_end)
+		zl_ramp_done(j, now);
+	/* Cumulative over the ramp: the supervisor's samples are differences. */
+	__atomic_store_n(&j->live_ios, j->ramp_ios + j->c.ios, __ATOMIC_RELAXED);
+	__atomic_store_n(&j->live_bytes, j->ramp_bytes + j->c.bytes, __ATOMIC_RELAXED);
 	return seen;
 }
 
@@ -499,7 +560,7 @@ static int zl_run(struct zl_job *j, struct zl_slot *slots)
 {
 	const struct zl_opts *o = j->o;
 	struct zl_loop l = {
-		.limit = o->size ? (o->size + o->bs - 1) / o->bs : UINT64_MAX,
+		.limit = o->size && !o->time_based ? (o->size + o->bs - 1) / o->bs : UINT64_MAX,
 		.nfree = o->qd,
 	};
 	struct io_uring_cqe *cqe;
@@ -513,7 +574,8 @@ static int zl_run(struct zl_job *j, struct zl_slot *slots)
 		l.free_idx[i] = o->qd - 1 - i;
 
 	for (;;) {
-		bool issuing = !__atomic_load_n(&zl_stop, __ATOMIC_RELAXED) && l.issued < l.limit;
+		bool issuing = !__atomic_load_n(&zl_stop, __ATOMIC_RELAXED) &&
+			       !__atomic_load_n(&j->stop, __ATOMIC_RELAXED) && l.issued < l.limit;
 		unsigned n = issuing ? zl_issue(j, slots, &l) : 0;
 
 		if (!n && !l.inflight) {
@@ -556,6 +618,10 @@ void *zl_job_main(void *arg)
 	if (!__atomic_load_n(&zl_abort, __ATOMIC_RELAXED)) {
 		getrusage(RUSAGE_THREAD, &j->ru_start);
 		j->t_start = cz_now_ns();
+		j->logging = j->o->bw_log || j->o->iops_log || j->o->lat_log;
+		j->logs.win_start = j->t_start;
+		if (j->o->ramp_sec > 0)
+			j->ramp_end = j->t_start + (uint64_t)(j->o->ramp_sec * 1e9);
 		zl_run(j, slots);
 		j->t_end = cz_now_ns();
 		getrusage(RUSAGE_THREAD, &j->ru_end);

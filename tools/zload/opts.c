@@ -1,0 +1,858 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zload's options, from the command line and from fio job files, through one
+ * table so both spell every option alike.  fio's rules (fio(1), "Command line
+ * options", "Job file format", "Parameter types"):
+ *   - an option is exactly its name: no getopt prefix abbreviations, which
+ *     would turn --output into --output-format;
+ *   - "--name=VALUE" or "--name VALUE"; booleans take an optional "=1"/"=0";
+ *   - options before the first --name are global, each --name starts a job
+ *     that starts from them;
+ *   - a job file is INI: [global] and one section per job, "key=value" lines,
+ *     '#' and ';' comments, ${VAR} from the environment, $pagesize, $ncpus,
+ *     $mb_memory; every job section runs at the same time, as fio's do.
+ * What zload cannot do is refused by name (and line), never ignored.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "zload.h"
+
+#define ZL_MAX_QD	4096
+#define ZL_MAX_JOBS	64
+#define ZL_MAX_BS	(64ULL << 20)
+#define ZL_DEFAULT_TIME	5.0
+#define ZL_MAX_SECT	64
+
+enum zl_kind {
+	K_VAL,		/* needs a value */
+	K_BOOL,		/* optional =1 / =0 */
+	K_FLAG,		/* no value */
+};
+
+enum zl_scope {
+	S_JOB,		/* per job, command line and job files */
+	S_RUN,		/* the whole run, command line only (fio's too) */
+	S_ANY,		/* the whole run, anywhere */
+};
+
+enum {
+	ZO_BS, ZO_RAMP, ZO_RW, ZO_QD, ZO_JOBS, ZO_TIME, ZO_SIZE, ZO_FIXEDBUFS, ZO_REGISTERFILES,
+	ZO_SQPOLL, ZO_SQPOLL_CPU, ZO_NONVECTORED, ZO_CPU, ZO_CPUS_ALLOWED, ZO_VERIFY,
+	ZO_BATCH_SUBMIT, ZO_BATCH_COMPLETE, ZO_FILENAME, ZO_NAME, ZO_DESCRIPTION,
+	ZO_IOENGINE, ZO_TIME_BASED, ZO_DIRECT, ZO_THREAD, ZO_NORANDOMMAP, ZO_RANDREPEAT,
+	ZO_BW_LOG, ZO_LAT_LOG, ZO_IOPS_LOG, ZO_LOG_AVG, ZO_GROUP_REPORTING,
+	ZO_JSON, ZO_FORMAT, ZO_OUTPUT, ZO_SHARE, ZO_HELP, ZO_VERSION,
+};
+
+struct zl_optdef {
+	const char *name;
+	enum zl_kind kind;
+	enum zl_scope scope;
+	int id;
+};
+
+/* zload's names first, then fio's for the same option. */
+static const struct zl_optdef zl_optdefs[] = {
+	{ "bs",                         K_VAL,  S_JOB, ZO_BS },
+	{ "blocksize",                  K_VAL,  S_JOB, ZO_BS },
+	{ "rw",                         K_VAL,  S_JOB, ZO_RW },
+	{ "readwrite",                  K_VAL,  S_JOB, ZO_RW },
+	{ "qd",                         K_VAL,  S_JOB, ZO_QD },
+	{ "iodepth",                    K_VAL,  S_JOB, ZO_QD },
+	{ "jobs",                       K_VAL,  S_JOB, ZO_JOBS },
+	{ "numjobs",                    K_VAL,  S_JOB, ZO_JOBS },
+	{ "time",                       K_VAL,  S_JOB, ZO_TIME },
+	{ "runtime",                    K_VAL,  S_JOB, ZO_TIME },
+	{ "timeout",                    K_VAL,  S_JOB, ZO_TIME },
+	{ "ramp_time",                  K_VAL,  S_JOB, ZO_RAMP },
+	{ "size",                       K_VAL,  S_JOB, ZO_SIZE },
+	{ "fixedbufs",                  K_BOOL, S_JOB, ZO_FIXEDBUFS },
+	{ "registerfiles",              K_BOOL, S_JOB, ZO_REGISTERFILES },
+	{ "sqpoll",                     K_BOOL, S_JOB, ZO_SQPOLL },
+	{ "sqthread_poll",              K_BOOL, S_JOB, ZO_SQPOLL },
+	{ "sqpoll-cpu",                 K_VAL,  S_JOB, ZO_SQPOLL_CPU },
+	{ "sqthread_poll_cpu",          K_VAL,  S_JOB, ZO_SQPOLL_CPU },
+	{ "nonvectored",                K_BOOL, S_JOB, ZO_NONVECTORED },
+	{ "cpu",                        K_VAL,  S_JOB, ZO_CPU },
+	{ "cpus_allowed",               K_VAL,  S_JOB, ZO_CPUS_ALLOWED },
+	{ "verify",                     K_FLAG, S_JOB, ZO_VERIFY },
+	{ "batch-submit",               K_VAL,  S_JOB, ZO_BATCH_SUBMIT },
+	{ "iodepth_batch_submit",       K_VAL,  S_JOB, ZO_BATCH_SUBMIT },
+	{ "iodepth_batch",              K_VAL,  S_JOB, ZO_BATCH_SUBMIT },
+	{ "batch-complete",             K_VAL,  S_JOB, ZO_BATCH_COMPLETE },
+	{ "iodepth_batch_complete_min", K_VAL,  S_JOB, ZO_BATCH_COMPLETE },
+	{ "iodepth_batch_complete",     K_VAL,  S_JOB, ZO_BATCH_COMPLETE },
+	{ "filename",                   K_VAL,  S_JOB, ZO_FILENAME },
+	{ "name",                       K_VAL,  S_JOB, ZO_NAME },
+	{ "description",                K_VAL,  S_JOB, ZO_DESCRIPTION },
+	{ "ioengine",                   K_VAL,  S_JOB, ZO_IOENGINE },
+	{ "time_based",                 K_BOOL, S_JOB, ZO_TIME_BASED },
+	{ "direct",                     K_BOOL, S_JOB, ZO_DIRECT },
+	{ "thread",                     K_BOOL, S_JOB, ZO_THREAD },
+	{ "norandommap",                K_BOOL, S_JOB, ZO_NORANDOMMAP },
+	{ "randrepeat",                 K_BOOL, S_JOB, ZO_RANDREPEAT },
+	{ "write_bw_log",               K_VAL,  S_JOB, ZO_BW_LOG },
+	{ "write_lat_log",              K_VAL,  S_JOB, ZO_LAT_LOG },
+	{ "write_iops_log",             K_VAL,  S_JOB, ZO_IOPS_LOG },
+	{ "log_avg_msec",               K_VAL,  S_JOB, ZO_LOG_AVG },
+	{ "group_reporting",            K_BOOL, S_ANY, ZO_GROUP_REPORTING },
+	{ "json",                       K_FLAG, S_RUN, ZO_JSON },
+	{ "format",                     K_VAL,  S_RUN, ZO_FORMAT },
+	{ "output-format",              K_VAL,  S_RUN, ZO_FORMAT },
+	{ "output",                     K_VAL,  S_RUN, ZO_OUTPUT },
+	{ "device-share",               K_FLAG, S_RUN, ZO_SHARE },
+	{ "help",                       K_FLAG, S_RUN, ZO_HELP },
+	{ "version",                    K_FLAG, S_RUN, ZO_VERSION },
+};
+
+/* Where a value comes from: "--bs" or "job.fio:3: bs" (for messages). */
+struct zl_where {
+	char label[320];
+	const char *file;
+	unsigned line;
+};
+
+static void zl_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: zload [OPTIONS] DEVICE | JOBFILE...\n"
+		"Reads of DEVICE (a device or file) through io_uring; fio's names in [].\n"
+		"A JOBFILE is a fio job file ([global], [job] sections, key=value lines).\n"
+		"\n"
+		"  --bs SIZE            bytes per read (default 4KB; units B KB MB GB, binary)\n"
+		"                       [--blocksize]\n"
+		"  --rw read|randread   sequential (default) or random offsets [--readwrite]\n"
+		"  --qd N               reads in flight per job (default 1, max %d) [--iodepth]\n"
+		"  --jobs N             threads, each with its own ring (default 1) [--numjobs]\n"
+		"  --time SEC           run for SEC seconds (default %.0f unless --size; suffixes\n"
+		"                       us ms s m h d) [--runtime, --timeout]\n"
+		"  --size BYTES         each job reads BYTES (rounded up to --bs) and stops;\n"
+		"                       with --time_based, the offsets stay below BYTES instead\n"
+		"  --time_based         run for --runtime whatever --size says (default 0)\n"
+		"  --ramp_time SEC      run SEC seconds before measuring (not counted in --runtime)\n"
+		"  --fixedbufs          register the buffers, use IORING_OP_READ_FIXED\n"
+		"  --registerfiles      register the file, use IOSQE_FIXED_FILE\n"
+		"  --sqpoll             kernel SQ polling thread (IORING_SETUP_SQPOLL) [--sqthread_poll]\n"
+		"  --sqpoll-cpu N       pin the SQ thread to CPU N (needs --sqpoll) [--sqthread_poll_cpu]\n"
+		"  --nonvectored        IORING_OP_READ (default 1, as fio's engine where the kernel\n"
+		"                       has it); --nonvectored=0 uses IORING_OP_READV\n"
+		"  --direct             open with ZO_DIRECT (default 0)\n"
+		"  --cpu LIST           pin job i to the i-th CPU of LIST (\"0\", \"0-1\", \"0,2\")\n"
+		"  --cpus_allowed LIST  every job may run on any CPU of LIST (fio's shared policy)\n"
+		"  --verify             every byte read must be zero (exit 1 naming the offset)\n"
+		"  --batch-submit N     prepare at most N reads per submission (default 1, fio's)\n"
+		"                       [--iodepth_batch_submit, --iodepth_batch]\n"
+		"  --batch-complete N   wait for at least N completions at a time (default 1)\n"
+		"                       [--iodepth_batch_complete_min, --iodepth_batch_complete]\n"
+		"  --filename DEVICE    DEVICE as an option (fio's way)\n"
+		"  --name NAME          start a job called NAME (options before it are global)\n"
+		"  --ioengine io_uring  the only engine (accepted for fio's command lines)\n"
+		"  --write_bw_log P     fio's logs: P_bw.N.log, P_iops.N.log, P_lat.N.log,\n"
+		"  --write_iops_log P   P_clat.N.log, P_slat.N.log (N: job number from 1)\n"
+		"  --write_lat_log P\n"
+		"  --log_avg_msec MS    average the logs over MS (default 0: a line per read in\n"
+		"                       lat logs, per 500 ms in bw and iops logs)\n"
+		"  --group_reporting    report all jobs as one\n"
+		"  --device-share       when DEVICE is a cusezero device: print on stderr what its\n"
+		"                       daemon counted during the run (routine GB/s, the routine's\n"
+		"                       share of the daemon's busy time); nothing otherwise\n"
+		"  --output FILE        write the report to FILE\n"
+		"  --output-format FMT  normal (or default) | simple (bytes/sec only) | json |\n"
+		"                       json+ | terse [--format]\n"
+		"  --json               same as --output-format=json\n"
+		"  -h, --help           this text\n"
+		"  -V, --version        the version\n"
+		"\n"
+		"Options are matched whole (no abbreviations).  Boolean options take an\n"
+		"optional =1 or =0, as fio's do.  Bandwidth is printed as fio prints it:\n"
+		"MiB/s (2^20 bytes) with MB/s (10^6 bytes) in parentheses.  Setup flags the\n"
+		"kernel rejects are dropped with a note.  Exit status: 0 ok, 1 a failed read\n"
+		"or --verify mismatch, 2 a bad option.\n",
+		ZL_MAX_QD, ZL_DEFAULT_TIME);
+}
+
+static char *zl_strdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		cz_die(CZ_EXIT_FAILURE, "out of memory");
+	return d;
+}
+
+static void *zl_grow(void *p, size_t n, size_t size)
+{
+	p = realloc(p, n * size);
+	if (!p)
+		cz_die(CZ_EXIT_FAILURE, "out of memory");
+	return p;
+}
+
+static void zl_setstr(char **dst, const char *s)
+{
+	free(*dst);
+	*dst = zl_strdup(s);
+}
+
+static void zl_opts_init(struct zl_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->bs = 4096;
+	o->qd = 1;
+	o->jobs = 1;
+	o->sqpoll_cpu = -1;
+	/* fio's defaults: one read per submission, reap from one, IORING_OP_READ. */
+	o->batch_submit = 1;
+	o->batch_complete = 1;
+	o->nonvectored = true;
+	o->cpus.highest = -1;
+}
+
+static void zl_opts_free(struct zl_opts *o)
+{
+	unsigned i;
+
+	free(o->name);
+	free(o->path);
+	free(o->bw_log);
+	free(o->iops_log);
+	free(o->lat_log);
+	for (i = 0; i < o->ngiven; i++) {
+		free(o->given[i].key);
+		free(o->given[i].val);
+	}
+	free(o->given);
+	cz_cpulist_free(&o->cpus);
+}
+
+/* A deep copy: a job starts from the global options. */
+static void zl_opts_copy(struct zl_opts *d, const struct zl_opts *s)
+{
+	unsigned i;
+
+	*d = *s;
+	d->name = s->name ? zl_strdup(s->name) : NULL;
+	d->path = s->path ? zl_strdup(s->path) : NULL;
+	d->bw_log = s->bw_log ? zl_strdup(s->bw_log) : NULL;
+	d->iops_log = s->iops_log ? zl_strdup(s->iops_log) : NULL;
+	d->lat_log = s->lat_log ? zl_strdup(s->lat_log) : NULL;
+	d->given = s->ngiven ? zl_grow(NULL, s->ngiven, sizeof(*d->given)) : NULL;
+	for (i = 0; i < s->ngiven; i++) {
+		d->given[i].key = zl_strdup(s->given[i].key);
+		d->given[i].val = zl_strdup(s->given[i].val);
+	}
+	d->cpus.cpu = NULL;
+	if (s->cpus.n) {
+		d->cpus.cpu = zl_grow(NULL, s->cpus.n, sizeof(*d->cpus.cpu));
+		memcpy(d->cpus.cpu, s->cpus.cpu, s->cpus.n * sizeof(*d->cpus.cpu));
+	}
+}
+
+/* Remember "key": "value" for fio's "job options" (last one wins). */
+static void zl_given_add(struct zl_opts *o, const char *key, const char *val)
+{
+	unsigned i;
+
+	for (i = 0; i < o->ngiven; i++)
+		if (!strcmp(o->given[i].key, key))
+			break;
+	if (i == o->ngiven) {
+		o->given = zl_grow(o->given, o->ngiven + 1, sizeof(*o->given));
+		o->given[o->ngiven++].key = zl_strdup(key);
+	} else {
+		free(o->given[i].val);
+	}
+	o->given[i].val = zl_strdup(val ? val : "");
+}
+
+static unsigned zl_parse_uint(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+
+	if (cz_parse_u64(arg, min, max, &v))
+		cz_usage_die("%s: invalid value '%s' (an integer in %" PRIu64 "..%" PRIu64 ")",
+			     opt, arg, min, max);
+	return (unsigned)v;
+}
+
+/* fio's boolean: absent value = 1; 1/0, true/false, yes/no, on/off. */
+static bool zl_parse_bool(const char *opt, const char *arg)
+{
+	static const char *const yes[] = { "1", "true", "yes", "on" };
+	static const char *const no[] = { "0", "false", "no", "off" };
+	size_t i;
+
+	if (!arg)
+		return true;
+	for (i = 0; i < CZ_ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(arg, yes[i]))
+			return true;
+		if (!strcasecmp(arg, no[i]))
+			return false;
+	}
+	cz_usage_die("%s: invalid value '%s' (1 or 0)", opt, arg);
+}
+
+/* Seconds, or a number with us / ms / s / m / h / d as fio's time options take. */
+static double zl_parse_time(const char *opt, const char *arg)
+{
+	static const struct { const char *suffix; double mul; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "m", 60 },
+		{ "h", 3600 }, { "d", 86400 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	for (i = 0; !errno && end != arg && i < CZ_ARRAY_SIZE(units); i++) {
+		if (strcasecmp(end, units[i].suffix))
+			continue;
+		v *= units[i].mul;
+		if (v > 0 && v <= 1e6)
+			return v;
+		break;
+	}
+	cz_usage_die("%s: invalid duration '%s' (seconds > 0, or with us ms s m h d)", opt, arg);
+}
+
+/* fio's "bs=4k,8k" is read,write: zload reads, so the first is the one. */
+static uint64_t zl_parse_bs(const char *opt, const char *arg)
+{
+	char buf[64];
+	const char *comma = strchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+	uint64_t v;
+
+	if (len < sizeof(buf)) {
+		memcpy(buf, arg, len);
+		buf[len] = '\0';
+		if (!cz_parse_size(buf, &v) && v > 0 && v <= ZL_MAX_BS)
+			return v;
+	}
+	cz_usage_die("%s: invalid size '%s' (1B..64MB, units B KB MB GB; one size: no ranges)",
+		     opt, arg);
+}
+
+/* The value options of a job; false when id is not one. */
+static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
+{
+	uint64_t v;
+
+	switch (id) {
+	case ZO_BS:
+		o->bs = (uint32_t)zl_parse_bs(opt, arg);
+		return true;
+	case ZO_RW:
+		if (strcmp(arg, "read") && strcmp(arg, "randread"))
+			cz_usage_die("%s: invalid value '%s' (read or randread: zload only reads)", opt, arg);
+		o->random = !strcmp(arg, "randread");
+		return true;
+	case ZO_QD:
+		o->qd = zl_parse_uint(opt, arg, 1, ZL_MAX_QD);
+		return true;
+	case ZO_JOBS:
+		o->jobs = zl_parse_uint(opt, arg, 1, ZL_MAX_JOBS);
+		return true;
+	case ZO_TIME:
+		o->time_sec = zl_parse_time(opt, arg);
+		o->have_time = true;
+		return true;
+	case ZO_RAMP:
+		o->ramp_sec = zl_parse_time(opt, arg);
+		return true;
+	case ZO_SIZE:
+		if (cz_parse_size(arg, &v) || v == 0)
+			cz_usage_die("%s: invalid size '%s' (> 0, units B KB MB GB TB)", opt, arg);
+		o->size = v;
+		return true;
+	case ZO_SQPOLL_CPU:
+		o->sqpoll_cpu = (int)zl_parse_uint(opt, arg, 0, CZ_CPU_MAX - 1);
+		return true;
+	case ZO_CPU:
+	case ZO_CPUS_ALLOWED:
+		cz_cpulist_free(&o->cpus);
+		if (cz_parse_cpulist(arg, &o->cpus))
+			cz_usage_die("%s: invalid CPU list '%s' (e.g. 0, 0-1, 0,2; CPUs < %d)",
+				     opt, arg, CZ_CPU_MAX);
+		o->cpus_shared = id == ZO_CPUS_ALLOWED;
+		return true;
+	case ZO_BATCH_SUBMIT:
+		o->batch_submit = zl_parse_uint(opt, arg, 1, ZL_MAX_QD);
+		return true;
+	case ZO_BATCH_COMPLETE:
+		o->batch_complete = zl_parse_uint(opt, arg, 1, ZL_MAX_QD);
+		return true;
+	case ZO_LOG_AVG:
+		o->log_avg_msec = zl_parse_uint(opt, arg, 0, 3600000);
+		return true;
+	}
+	return false;
+}
+
+/* The strings and fio's options zload accepts for what it already does. */
+static bool zl_set_string(struct zl_opts *o, int id, const char *opt, const char *arg)
+{
+	switch (id) {
+	case ZO_FILENAME:
+		zl_setstr(&o->path, arg);
+		return true;
+	case ZO_NAME:
+		zl_setstr(&o->name, arg);
+		return true;
+	case ZO_DESCRIPTION:
+		return true;
+	case ZO_IOENGINE:
+		if (!strcmp(arg, "io_uring"))
+			return true;
+		cz_usage_die("%s=%s: zload runs io_uring only (--ioengine=io_uring)", opt, arg);
+	case ZO_BW_LOG:
+		zl_setstr(&o->bw_log, arg);
+		return true;
+	case ZO_IOPS_LOG:
+		zl_setstr(&o->iops_log, arg);
+		return true;
+	case ZO_LAT_LOG:
+		zl_setstr(&o->lat_log, arg);
+		return true;
+	}
+	return false;
+}
+
+/* Booleans; fio's that only have zload's behaviour must be 1. */
+static void zl_set_bool(struct zl_opts *o, int id, const char *opt, const char *arg)
+{
+	bool v = zl_parse_bool(opt, arg);
+
+	switch (id) {
+	case ZO_FIXEDBUFS:
+		o->fixedbufs = v;
+		break;
+	case ZO_REGISTERFILES:
+		o->registerfiles = v;
+		break;
+	case ZO_SQPOLL:
+		o->sqpoll = v;
+		break;
+	case ZO_NONVECTORED:
+		o->nonvectored = v;
+		break;
+	case ZO_TIME_BASED:
+		o->time_based = v;
+		break;
+	case ZO_DIRECT:
+		o->direct = v;
+		break;
+	case ZO_THREAD:
+		/* zload's jobs are threads: thread=0 (processes) is not offered. */
+		if (!v)
+			cz_usage_die("%s=0: zload's jobs are threads (thread=1 only)", opt);
+		break;
+	case ZO_NORANDOMMAP:
+		/* zload's random offsets are drawn freely, as fio's with norandommap. */
+		if (!v)
+			cz_usage_die("%s=0: zload keeps no random map (norandommap=1 only)", opt);
+		break;
+	case ZO_RANDREPEAT:
+		if (!v)
+			cz_usage_die("%s=0: zload's random offsets repeat every run (randrepeat=1 only)",
+				     opt);
+		break;
+	}
+}
+
+/* One job option (not --name on the command line: that starts a job). */
+static void zl_set(struct zl_opts *o, const struct zl_optdef *d, const char *opt, const char *arg)
+{
+	if (d->id == ZO_VERIFY)
+		o->verify = true;
+	else if (d->kind == K_BOOL)
+		zl_set_bool(o, d->id, opt, arg);
+	else if (!zl_set_value(o, d->id, opt, arg))
+		zl_set_string(o, d->id, opt, arg);
+	zl_given_add(o, d->name, arg ? arg : "1");
+}
+
+/* The options of the whole run; false for a job option. */
+static bool zl_set_run(struct zl_run *run, const struct zl_optdef *d, const char *opt,
+		       const char *arg)
+{
+	static const struct { const char *name; enum zl_format f; } formats[] = {
+		{ "normal", ZL_OUT_NORMAL }, { "default", ZL_OUT_NORMAL },
+		{ "simple", ZL_OUT_SIMPLE }, { "json", ZL_OUT_JSON },
+		{ "json+", ZL_OUT_JSONPLUS }, { "terse", ZL_OUT_TERSE },
+	};
+	size_t i;
+
+	switch (d->id) {
+	case ZO_GROUP_REPORTING:
+		run->group_reporting = zl_parse_bool(opt, arg);
+		return true;
+	case ZO_JSON:
+		run->format = ZL_OUT_JSON;
+		return true;
+	case ZO_SHARE:
+		run->device_share = true;
+		return true;
+	case ZO_OUTPUT:
+		run->output = arg;
+		return true;
+	case ZO_HELP:
+		zl_usage(stdout);
+		exit(fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK);
+	case ZO_VERSION:
+		cz_version_print(stdout, "zload");
+		exit(fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK);
+	case ZO_FORMAT:
+		for (i = 0; i < CZ_ARRAY_SIZE(formats); i++) {
+			if (!strcmp(arg, formats[i].name)) {
+				run->format = formats[i].f;
+				return true;
+			}
+		}
+		cz_usage_die("%s: unknown format '%s' (normal, simple, json, json+, terse)", opt, arg);
+	}
+	return false;
+}
+
+static const struct zl_optdef *zl_lookup(const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < CZ_ARRAY_SIZE(zl_optdefs); i++)
+		if (strlen(zl_optdefs[i].name) == len && !strncmp(zl_optdefs[i].name, name, len))
+			return &zl_optdefs[i];
+	return NULL;
+}
+
+/* What the parser builds: the global options, the jobs, the positional args. */
+struct zl_parser {
+	struct zl_run *run;
+	struct zl_opts global;
+	struct zl_opts *cur;		/* &global, or the job being read */
+	char **pos;
+	unsigned npos;
+};
+
+static struct zl_opts *zl_new_sect(struct zl_parser *p, const char *name)
+{
+	struct zl_run *run = p->run;
+	struct zl_opts *o;
+
+	if (run->nsect == ZL_MAX_SECT)
+		cz_usage_die("more than %d jobs", ZL_MAX_SECT);
+	run->sect = zl_grow(run->sect, run->nsect + 1, sizeof(*run->sect));
+	o = &run->sect[run->nsect++];
+	zl_opts_copy(o, &p->global);
+	zl_setstr(&o->name, name);
+	return o;
+}
+
+/* Apply one option spelled NAME[=VALUE] (job files) or --NAME[=VALUE]. */
+static void zl_apply(struct zl_parser *p, const struct zl_optdef *d, const char *arg,
+		     const struct zl_where *w)
+{
+	if (d->scope == S_RUN && w->file)
+		cz_usage_die("%s: '%s' is a command-line option (as in fio)", w->label, d->name);
+	if (d->kind == K_FLAG && arg)
+		cz_usage_die("%s: takes no value (got '%s')", w->label, arg);
+	if (d->kind == K_VAL && (!arg || (!*arg && d->id != ZO_DESCRIPTION)))
+		cz_usage_die("%s: needs a value", w->label);
+	if (d->scope != S_JOB) {
+		zl_set_run(p->run, d, w->label, arg);
+		return;
+	}
+	if (d->id == ZO_NAME && !w->file) {
+		p->cur = zl_new_sect(p, arg);
+		zl_given_add(p->cur, "name", arg);
+		return;
+	}
+	zl_set(p->cur, d, w->label, arg);
+}
+
+static void zl_parse_cmdline(struct zl_parser *p, int argc, char **argv)
+{
+	struct zl_where w = { .file = NULL };
+	bool opts_done = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *eq, *arg = NULL;
+		const struct zl_optdef *d;
+		size_t len;
+
+		if (opts_done || a[0] != '-' || !a[1]) {
+			p->pos = zl_grow(p->pos, p->npos + 1, sizeof(*p->pos));
+			p->pos[p->npos++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			opts_done = true;
+			continue;
+		}
+		d = NULL;
+		if (!strcmp(a, "-h"))
+			d = zl_lookup("help", 4);
+		else if (!strcmp(a, "-V"))
+			d = zl_lookup("version", 7);
+		else if (a[1] == '-') {
+			eq = strchr(a + 2, '=');
+			len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+			d = zl_lookup(a + 2, len);
+			arg = eq ? eq + 1 : NULL;
+		}
+		if (!d)
+			cz_unknown_option(a);
+		snprintf(w.label, sizeof(w.label), "--%s", d->name);
+		if (d->kind == K_VAL && !arg) {
+			if (i + 1 >= argc)
+				cz_usage_die("option '%s' needs a value", a);
+			arg = argv[++i];
+		}
+		zl_apply(p, d, arg, &w);
+	}
+}
+
+/* Expand ${VAR}, $pagesize, $ncpus, $mb_memory in a job file's value. */
+static void zl_expand(const struct zl_where *w, const char *in, char *out, size_t size)
+{
+	size_t used = 0;
+
+	while (*in) {
+		char name[128], val[64];
+		const char *v = NULL, *s = in + 1;
+		size_t n = 0;
+
+		if (*in != '$') {
+			if (used + 1 < size)
+				out[used++] = *in;
+			in++;
+			continue;
+		}
+		if (*s == '{') {
+			const char *e = strchr(s, '}');
+
+			if (!e || (size_t)(e - s - 1) >= sizeof(name))
+				cz_usage_die("%s: unterminated '${' in '%s'", w->label, in);
+			n = (size_t)(e - s - 1);
+			memcpy(name, s + 1, n);
+			name[n] = '\0';
+			v = getenv(name);
+			if (!v)
+				cz_usage_die("%s: ${%s} is not set in the environment", w->label, name);
+			in = e + 1;
+		} else {
+			while (isalnum((unsigned char)s[n]) || s[n] == '_')
+				n++;
+			if (n == 8 && !strncmp(s, "pagesize", n))
+				snprintf(val, sizeof(val), "%ld", sysconf(_SC_PAGESIZE));
+			else if (n == 5 && !strncmp(s, "ncpus", n))
+				snprintf(val, sizeof(val), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+			else if (n == 9 && !strncmp(s, "mb_memory", n))
+				snprintf(val, sizeof(val), "%lld", (long long)sysconf(_SC_PHYS_PAGES) *
+					 sysconf(_SC_PAGESIZE) >> 20);
+			else
+				cz_usage_die("%s: unsupported '$%.*s' (zload expands ${VAR}, $pagesize, "
+					     "$ncpus, $mb_memory)", w->label, (int)(n ? n : 1), s);
+			v = val;
+			in = s + n;
+		}
+		used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s", v);
+	}
+	if (used >= size)
+		cz_usage_die("%s: value too long", w->label);
+	out[used] = '\0';
+}
+
+static char *zl_trim(char *s)
+{
+	char *e = s + strlen(s);
+
+	while (isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* One "key[=value]" line of a job file into the current section. */
+static void zl_job_line(struct zl_parser *p, char *s, struct zl_where *w)
+{
+	char *eq = strchr(s, '='), *key = s, *val = NULL, buf[4096];
+	const struct zl_optdef *d;
+
+	if (eq) {
+		*eq = '\0';
+		key = zl_trim(s);
+		val = zl_trim(eq + 1);
+	}
+	snprintf(w->label, sizeof(w->label), "%s:%u: %s", w->file, w->line, key);
+	d = zl_lookup(key, strlen(key));
+	if (!d)
+		cz_usage_die("%s:%u: option '%s' is not supported by zload (see zload(1), JOB FILES)",
+			     w->file, w->line, key);
+	if (val) {
+		zl_expand(w, val, buf, sizeof(buf));
+		val = buf;
+	}
+	zl_apply(p, d, val, w);
+}
+
+static void zl_parse_jobfile(struct zl_parser *p, const char *path)
+{
+	struct zl_where w = { .file = path };
+	FILE *f = fopen(path, "r");
+	char line[4096], *s, *e;
+
+	if (!f)
+		cz_die(CZ_EXIT_FAILURE, "open %s: %s", path, strerror(errno));
+	p->cur = &p->global;
+	while (fgets(line, sizeof(line), f)) {
+		w.line++;
+		s = zl_trim(line);
+		if (!*s || *s == '#' || *s == ';')
+			continue;
+		if (*s == '[') {
+			e = strchr(s, ']');
+			if (!e || e == s + 1)
+				cz_usage_die("%s:%u: bad section header '%s'", path, w.line, s);
+			*e = '\0';
+			p->cur = !strcmp(s + 1, "global") ? &p->global : zl_new_sect(p, s + 1);
+			continue;
+		}
+		if (!strncmp(s, "include ", 8))
+			cz_usage_die("%s:%u: 'include' is not supported by zload", path, w.line);
+		zl_job_line(p, s, &w);
+	}
+	if (ferror(f))
+		cz_die(CZ_EXIT_FAILURE, "read %s: %s", path, strerror(errno));
+	fclose(f);
+}
+
+/*
+ * A regular file whose first line that says something is a [section].  Only
+ * its first 4 KiB are read, and a NUL byte says "data": the FUSE device's
+ * zero file is a regular file of 1 EiB of zeros without a newline.
+ */
+static bool zl_is_jobfile(const char *path)
+{
+	struct stat st;
+	char buf[4097], *s, *nl;
+	size_t n;
+	FILE *f;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return false;
+	f = fopen(path, "r");
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	if (memchr(buf, '\0', n))
+		return false;
+	buf[n] = '\0';
+	for (s = buf; *s; s = nl + 1) {
+		nl = strchr(s, '\n');
+		if (nl)
+			*nl = '\0';
+		s = zl_trim(s);
+		if (*s && *s != '#' && *s != ';')
+			return *s == '[';
+		if (!nl)
+			break;
+	}
+	return false;
+}
+
+/* Cross-option rules and defaults of one job, after every option is known. */
+static void zl_validate(struct zl_opts *o, bool named)
+{
+	char n[80] = "";
+	unsigned i;
+
+	/* Several jobs: say which one. */
+	if (named)
+		snprintf(n, sizeof(n), "job '%.64s': ", o->name);
+	if (o->sqpoll_cpu >= 0 && !o->sqpoll)
+		cz_usage_die("%s--sqpoll-cpu %d: needs --sqpoll", n, o->sqpoll_cpu);
+	if (o->batch_submit > o->qd)
+		cz_usage_die("%s--batch-submit %u: larger than --qd %u", n, o->batch_submit, o->qd);
+	if (o->batch_complete > o->qd)
+		cz_usage_die("%s--batch-complete %u: larger than --qd %u", n, o->batch_complete,
+			     o->qd);
+	/* A CPU this process may not run on (offline, or outside taskset's mask). */
+	for (i = 0; i < o->cpus.n; i++)
+		if (!cz_cpu_allowed(o->cpus.cpu[i]))
+			cz_usage_die("%s--cpu: CPU %d is not one this process may run on (see nproc, taskset)",
+				     n, o->cpus.cpu[i]);
+	if (!o->have_time && (!o->size || o->time_based))
+		o->time_sec = ZL_DEFAULT_TIME;
+}
+
+/* Positional arguments: job files, and at most one DEVICE for jobs without one. */
+static void zl_positional(struct zl_parser *p)
+{
+	const char *dev = NULL;
+	bool dev_used = false;
+	unsigned i;
+
+	for (i = 0; i < p->npos; i++) {
+		if (zl_is_jobfile(p->pos[i])) {
+			zl_parse_jobfile(p, p->pos[i]);
+			continue;
+		}
+		if (dev)
+			cz_usage_die("unexpected argument '%s' (one DEVICE only)", p->pos[i]);
+		dev = p->pos[i];
+	}
+	if (!p->run->nsect)
+		zl_new_sect(p, p->global.name ? p->global.name : "zload");
+	for (i = 0; i < p->run->nsect; i++) {
+		struct zl_opts *o = &p->run->sect[i];
+
+		if (!o->path && dev) {
+			o->path = zl_strdup(dev);
+			dev_used = true;
+		}
+		if (!o->path)
+			cz_usage_die("missing DEVICE (a device or file to read; see --help)");
+		zl_validate(o, p->run->nsect > 1);
+		p->run->total_jobs += o->jobs;
+	}
+	if (dev && !dev_used)
+		cz_usage_die("unexpected argument '%s' (every job has its --filename)", dev);
+	if (p->run->total_jobs > ZL_MAX_JOBS)
+		cz_usage_die("%u jobs in all: at most %d", p->run->total_jobs, ZL_MAX_JOBS);
+}
+
+void zl_parse_args(int argc, char **argv, struct zl_run *run)
+{
+	struct zl_parser p = { .run = run };
+
+	memset(run, 0, sizeof(*run));
+	run->format = ZL_OUT_NORMAL;
+	zl_opts_init(&p.global);
+	p.cur = &p.global;
+	zl_parse_cmdline(&p, argc, argv);
+	zl_positional(&p);
+	zl_opts_free(&p.global);
+	free(p.pos);
+}
+
+void zl_run_free(struct zl_run *run)
+{
+	unsigned i;
+
+	for (i = 0; i < run->nsect; i++)
+		zl_opts_free(&run->sect[i]);
+	free(run->sect);
+}
