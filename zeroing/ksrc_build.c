@@ -6,7 +6,7 @@
  * (zeroing/kcompat/README.md), the thunk cz/thunk.S appended, and the
  * backward branches listed by objdump for the loop-head search.
  *
- * One build per content: the key hashes the (patched) file, the symbol and
+ * One build per content: the key hashes the file, the patch's changes, the symbol and
  * convention, the CONFIG_ settings, the compatibility headers and the
  * compiler's name; objects live in $CUSEZERO_KSRC_CACHE, else
  * $XDG_CACHE_HOME/cusezero/ksrc, else ~/.cache/cusezero/ksrc, else
@@ -343,21 +343,38 @@ static int patch_part(const char *patch, const char *path, const char *out, char
 	return ret;
 }
 
-static int apply_patch(const struct ksrc_req *q, const char *dir, const char *copy, char *err,
-		       size_t errlen)
+/*
+ * The hash of a patch part's changes: its lines without the file-name
+ * headers ("--- a/...", "+++ b/..." carry dates and folders that do not
+ * change the result), so one change is one cache entry wherever the patch
+ * was written.
+ */
+static int patch_hash(const char *part, uint64_t *h)
 {
-	char part[PATH_MAX], log[PATH_MAX], msg[512];
+	char line[4096];
+	FILE *f = fopen(part, "r");
+
+	if (!f)
+		return -errno;
+	*h = 0xcbf29ce484222325ull;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "--- ", 4) && strncmp(line, "+++ ", 4))
+			*h = fnv(*h, line, strlen(line));
+	fclose(f);
+	return 0;
+}
+
+/* GNU patch applies the part to a private copy of the file. */
+static int apply_patch(const struct ksrc_req *q, const char *dir, const char *part,
+		       const char *copy, char *err, size_t errlen)
+{
+	char log[PATH_MAX], msg[512];
 	const char *argv[] = { "patch", "--batch", "--silent", "--forward", "-o", copy, q->path,
 			       "-i", part, NULL };
 	int ret;
 
-	if (fmt(part, sizeof(part), "%s/part.patch", dir))
-		return -ENAMETOOLONG;
 	if (fmt(log, sizeof(log), "%s/patch.log", dir))
 		return -ENAMETOOLONG;
-	ret = patch_part(q->patch, q->path, part, err, errlen);
-	if (ret)
-		return ret;
 	ret = run(argv, log, log);
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: cannot run patch (GNU patch): %s", q->patch, strerror(-ret));
@@ -382,8 +399,8 @@ static int apply_patch(const struct ksrc_req *q, const char *dir, const char *co
 
 /* ---- the key --------------------------------------------------------------- */
 
-static void build_key(const struct ksrc_req *q, const char *text, size_t len, char *key,
-		      size_t keylen)
+static void build_key(const struct ksrc_req *q, const char *text, size_t len, uint64_t patch,
+		      char *key, size_t keylen)
 {
 	uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
 	unsigned i;
@@ -398,7 +415,7 @@ static void build_key(const struct ksrc_req *q, const char *text, size_t len, ch
 		a = fnv_str(a, q->configs[i]);
 		b = fnv_str(b, q->configs[i]);
 	}
-	a = fnv(a, &q->conv, sizeof(q->conv)) ^ compat_sum;
+	a = fnv(fnv(a, &patch, sizeof(patch)), &q->conv, sizeof(q->conv)) ^ compat_sum;
 	b = fnv(b, &compat_sum, sizeof(compat_sum));
 	snprintf(key, keylen, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }
@@ -566,30 +583,29 @@ static int build_in(const struct ksrc_req *q, const char *dir, const char *cache
 		    size_t objlen, char *meta, size_t metalen, char *err, size_t errlen)
 {
 	char copy[PATH_MAX], key[40], tobj[PATH_MAX], tmeta[PATH_MAX], shown[PATH_MAX + 16];
+	char part[PATH_MAX];
 	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
+	uint64_t ph = 0;
 	char *text;
 	size_t len;
 	int ret;
 
 	/* the private copy keeps the file's name, so messages read naturally */
-	if (fmt(copy, sizeof(copy), "%s/%s", dir, base))
+	if (fmt(copy, sizeof(copy), "%s/%s", dir, base) || fmt(part, sizeof(part), "%s/part.patch", dir))
 		return -ENAMETOOLONG;
-	if (q->patch) {
-		ret = apply_patch(q, dir, copy, err, errlen);
-		if (ret)
-			return ret;
-		snprintf(shown, sizeof(shown), "%s (patched)", q->path);
-	} else {
-		snprintf(shown, sizeof(shown), "%s", q->path);
-	}
-	ret = read_all(q->patch ? copy : q->path, &text, &len);
+	snprintf(shown, sizeof(shown), "%s%s", q->path, q->patch ? " (patched)" : "");
+	if (q->patch && ((ret = patch_part(q->patch, q->path, part, err, errlen)) ||
+			 (ret = patch_hash(part, &ph))))
+		return ret;
+	ret = read_all(q->path, &text, &len);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", q->path, strerror(-ret));
 		return ret;
 	}
+	/* the key is the file as given and the patch's changes: a hit needs neither patch nor cc */
+	build_key(q, text, len, ph, key, sizeof(key));
 	if (!q->patch)
 		ret = write_all(copy, text, len);
-	build_key(q, text, len, key, sizeof(key));
 	free(text);
 	if (ret)
 		return ret;
@@ -597,6 +613,8 @@ static int build_in(const struct ksrc_req *q, const char *dir, const char *cache
 		return -ENAMETOOLONG;
 	if (!access(obj, R_OK) && !access(meta, R_OK))
 		return 0;
+	if (q->patch && (ret = apply_patch(q, dir, part, copy, err, errlen)))
+		return ret;
 	if (fmt(tobj, sizeof(tobj), "%s/out.o", dir))
 		return -ENAMETOOLONG;
 	if (fmt(tmeta, sizeof(tmeta), "%s/out.branches", dir))
