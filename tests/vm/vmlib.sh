@@ -166,6 +166,18 @@ vm_add_device_tests() {
 	done
 	mkdir -p "$r$src" "$r$bld" "$r/usr/bin"
 	cp -R "$src/tests" "$src/experiments" "$r$src/" || vm_missing "copying $src/tests"
+	# kernel source files built on the host (tests/zab/ksrc-prebuild.sh): the
+	# compat headers (part of the cache key) and the files, at their paths
+	mkdir -p "$r$src/zeroing"
+	cp -R "$src/zeroing/kcompat" "$r$src/zeroing/" || vm_missing "copying $src/zeroing/kcompat"
+	if [ -s "$bld/tests/zab/ksrc-prebuilt/files" ]; then
+		mkdir -p "$r$bld/tests/zab"
+		cp -R "$bld/tests/zab/ksrc-prebuilt" "$r$bld/tests/zab/" ||
+			vm_missing "copying $bld/tests/zab/ksrc-prebuilt"
+		while read -r f; do
+			mkdir -p "$r$(dirname "$f")" && cp "$f" "$r$f" || vm_missing "copying $f"
+		done <"$bld/tests/zab/ksrc-prebuilt/files"
+	fi
 	elfs=
 	for f in $(find "$bld" -type f -perm -u+x ! -name '*.o' ! -path '*/qemu-wrap/*' ! -path '*/.libs/*'); do
 		vm_is_elf "$f" || continue
