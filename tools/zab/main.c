@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "zab.h"
 #include "cli.h"
@@ -200,28 +201,44 @@ static void write_one(const struct out_file *of, FILE *f, const struct out_what 
 		zab_render_csv(f, w->r, w->n);
 }
 
-/* Replace the file's content with the output: 0, or -1 after one line. */
+/*
+ * Replace the file's content with the output: 0, or -1 after one line.
+ * Only a regular file has old content to drop: a pipe, FIFO or device
+ * cannot be truncated and is written as it is (a failed ftruncate there
+ * used to skip the write and leave the reader with nothing).
+ */
 static int out_write(struct out_file *of, const struct out_what *w, const struct out_opts *oo)
 {
-	int ret = 0;
+	struct stat st;
+	int err = 0;
 
 	if (!of->path)
 		return 0;
 	if (!of->f) {
 		write_one(of, stdout, w, oo);
-		return fflush(stdout) ? -1 : 0;
+		return cz_stdout_flush();
 	}
-	if (ftruncate(fileno(of->f), 0) == 0)
+	if (fstat(fileno(of->f), &st))
+		err = errno;
+	else if (S_ISREG(st.st_mode) && ftruncate(fileno(of->f), 0))
+		err = errno;
+	if (!err) {
+		errno = 0;
 		write_one(of, of->f, w, oo);
-	if (ferror(of->f) | fclose(of->f)) {
-		cz_err("%s %s: %s", of->opt, of->path, strerror(errno));
-		ret = -1;
+		if (fflush(of->f) || ferror(of->f))
+			err = errno ? errno : EIO;
 	}
+	if (fclose(of->f) && !err)
+		err = errno;
 	of->f = NULL;
-	return ret;
+	if (!err)
+		return 0;
+	cz_err("%s %s: %s", of->opt, of->path, strerror(err));
+	return -1;
 }
 
-/* The table (stdout, or stderr when an export goes to stdout), then the files.  0 or 2. */
+/* The table (stdout, or stderr when an export goes to stdout), then the files: 0, or 1
+ * when any of them was not written (a result not written is a failure). */
 static int output(struct zab_result *const *r, size_t n, const struct zj *doc, struct out_opts *oo)
 {
 	FILE *f = out_stdout(oo) ? stderr : stdout;
@@ -233,9 +250,11 @@ static int output(struct zab_result *const *r, size_t n, const struct zj *doc, s
 		fputc('\n', f);
 		zab_render(f, r, n, ZAB_STYLE_DETAIL);
 	}
+	if (f == stdout && cz_stdout_flush())
+		ret = 1;
 	fflush(f);
 	if (out_write(&oo->json, &w, oo) | out_write(&oo->md, &w, oo) | out_write(&oo->csv, &w, oo))
-		ret = 2;
+		ret = 1;
 	return ret;
 }
 
@@ -679,7 +698,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	r.doc = zab_result_json(&r, &e, zab_environment(), devinfo, sessinfo, ro.seed);
 	if (output(&rp, 1, r.doc, &oo))
-		ret = 2;
+		ret = 1;
 out:
 	zj_free(devinfo);
 	zj_free(sessinfo);

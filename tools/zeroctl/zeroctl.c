@@ -379,7 +379,7 @@ int main(int argc, char **argv)
 				 !p.reset)))
 		ret = zc_show(fd, &p);
 	close(fd);
-	if (fflush(stdout) && !ret)
+	if (cz_stdout_flush() && !ret)
 		ret = 1;
 	return ret;
 }

@@ -499,13 +499,12 @@ int main(int argc, char **argv)
 		status = CZ_EXIT_FAILURE;
 	} else {
 		zl_report(&o, jobs);
-		fflush(stdout);
+		if (cz_stdout_flush())	/* the report before the device's share on stderr */
+			status = CZ_EXIT_FAILURE;
 		cz_devshare_end(&share, "zload", stderr);
 		if (zl_failures(&o, jobs))
 			status = CZ_EXIT_FAILURE;
 	}
-	if (fflush(stdout))
-		status = CZ_EXIT_FAILURE;
 	cz_cpulist_free(&o.cpus);
 	free(jobs);
 	return status;
