@@ -709,6 +709,12 @@ out:
 
 /* ---- report ---------------------------------------------------------------------- */
 
+/*
+ * The most a result file may hold.  zab's own are a few hundred bytes per
+ * sample; without a bound `zab report /dev/zero` read forever.
+ */
+#define ZAB_JSON_MAX (256u << 20)
+
 static struct zj *load_json(const char *path)
 {
 	FILE *f = fopen(path, "r");
@@ -726,8 +732,22 @@ static struct zj *load_json(const char *path)
 		if (n + 4096 + 1 > cap)
 			text = zab_xrealloc(text, cap = 2 * cap + 8192);
 		got = fread(text + n, 1, 4096, f);
+		/* JSON text holds no NUL byte: binary data, stop at once. */
+		if (memchr(text + n, 0, got) || n + got > ZAB_JSON_MAX) {
+			cz_err("%s: not a zab result: %s", path, n + got > ZAB_JSON_MAX ?
+			       "larger than 256 MiB" : "binary data (a NUL byte)");
+			fclose(f);
+			free(text);
+			return NULL;
+		}
 		n += got;
 	} while (got > 0);
+	if (ferror(f)) {
+		cz_err("%s: %s", path, strerror(errno));
+		fclose(f);
+		free(text);
+		return NULL;
+	}
 	fclose(f);
 	text[n] = 0;
 	doc = zj_parse(text, &err, &line);
@@ -747,36 +767,62 @@ static size_t find_name(char *const *names, size_t n, const char *s)
 	return n;
 }
 
+/*
+ * Where each of src's benchmarks (bmap) and variants (vmap) lands in dst,
+ * numbering the new ones after dst's: 0, or -E2BIG past ZAB_MAX_ITEMS.
+ * dst is not touched, so a refused merge leaves it consistent (its names
+ * and its cells array agree) for zab_result_free.
+ */
+static int merge_map(const struct zab_result *dst, const struct zab_result *src,
+		     size_t *bmap, size_t *vmap, size_t *nb, size_t *nv)
+{
+	char *bnames[2 * ZAB_MAX_ITEMS], *vnames[2 * ZAB_MAX_ITEMS];
+	size_t b, v;
+
+	for (b = 0; b < dst->nb; b++)
+		bnames[b] = dst->b[b].name;
+	for (v = 0; v < dst->nv; v++)
+		vnames[v] = dst->vname[v];
+	*nb = dst->nb;
+	*nv = dst->nv;
+	for (b = 0; b < src->nb; b++) {
+		bmap[b] = find_name(bnames, *nb, src->b[b].name);
+		if (bmap[b] == *nb)
+			bnames[(*nb)++] = src->b[b].name;
+	}
+	for (v = 0; v < src->nv; v++) {
+		vmap[v] = find_name(vnames, *nv, src->vname[v]);
+		if (vmap[v] == *nv)
+			vnames[(*nv)++] = src->vname[v];
+	}
+	return *nb > ZAB_MAX_ITEMS || *nv > ZAB_MAX_ITEMS ? -E2BIG : 0;
+}
+
 /* Merge src into dst (same SUT class): pool samples of matching cells, add new ones. */
 static int merge(struct zab_result *dst, const struct zab_result *src, const char *file)
 {
 	size_t bmap[ZAB_MAX_ITEMS], vmap[ZAB_MAX_ITEMS], onb = dst->nb, onv = dst->nv, b, v, i;
-	char *bnames[ZAB_MAX_ITEMS];
+	size_t nb, nv;
 	struct zab_cell *cells;
 
-	for (b = 0; b < dst->nb; b++)
-		bnames[b] = dst->b[b].name;
+	if (merge_map(dst, src, bmap, vmap, &nb, &nv)) {
+		cz_err("%s: merging makes more than %d benchmarks or variants", file,
+		       ZAB_MAX_ITEMS);
+		return -E2BIG;
+	}
 	for (b = 0; b < src->nb; b++) {
-		bmap[b] = find_name(bnames, dst->nb, src->b[b].name);
-		if (bmap[b] == dst->nb) {
-			if (dst->nb == ZAB_MAX_ITEMS)
-				goto full;
-			dst->b[dst->nb].name = zab_xstrdup(src->b[b].name);
-			dst->b[dst->nb].group = zab_xstrdup(src->b[b].group);
-			dst->b[dst->nb].unit = zab_xstrdup(src->b[b].unit);
-			dst->b[dst->nb].higher = src->b[b].higher;
-			bnames[dst->nb] = dst->b[dst->nb].name;
-			dst->nb++;
-		}
+		if (bmap[b] < onb)
+			continue;
+		dst->b[bmap[b]].name = zab_xstrdup(src->b[b].name);
+		dst->b[bmap[b]].group = zab_xstrdup(src->b[b].group);
+		dst->b[bmap[b]].unit = zab_xstrdup(src->b[b].unit);
+		dst->b[bmap[b]].higher = src->b[b].higher;
 	}
-	for (v = 0; v < src->nv; v++) {
-		vmap[v] = find_name(dst->vname, dst->nv, src->vname[v]);
-		if (vmap[v] == dst->nv) {
-			if (dst->nv == ZAB_MAX_ITEMS)
-				goto full;
-			dst->vname[dst->nv++] = zab_xstrdup(src->vname[v]);
-		}
-	}
+	for (v = 0; v < src->nv; v++)
+		if (vmap[v] >= onv)
+			dst->vname[vmap[v]] = zab_xstrdup(src->vname[v]);
+	dst->nb = nb;
+	dst->nv = nv;
 	cells = zab_xmalloc(dst->nb * dst->nv * sizeof(*cells));
 	for (b = 0; b < onb; b++)
 		for (v = 0; v < onv; v++)
@@ -798,10 +844,6 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	if (dst->warmups == src->warmups && dst->repeats == src->repeats)
 		dst->sessions += src->sessions;
 	return 0;
-full:
-	cz_err("%s: merging makes more than %d benchmarks or variants", file,
-		ZAB_MAX_ITEMS);
-	return -E2BIG;
 }
 
 static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, struct zj *arr,
