@@ -582,6 +582,9 @@ int ff_serve(void)
 	}
 	if (cz_params.fuse_fallback)
 		cz_debug("serving %s", ff_zero);
+	ret = loop_prepare(se, cz_params.threads);	/* a start that cannot serve fails */
+	if (ret)
+		goto err_signals;
 	lc_ready();
 	ret = loop_run(se, cz_params.threads, NULL);
 err_signals:
