@@ -149,6 +149,36 @@ static void check_routine_fault(void)
 	rp_reset_stats();
 }
 
+/* A routine that skips every byte (and says it cleared them all). */
+static size_t skip_all(void *dst, size_t n)
+{
+	(void)dst;
+	(void)n;
+	return 0;
+}
+
+/*
+ * The tests below rely on --poison to expose a skipped byte: check that it
+ * is on.  After a real read the buffer holds zeros, so without the poison a
+ * routine that skips bytes would still leave a zero reply.
+ */
+static void check_poison(void)
+{
+	const unsigned char *buf;
+	zero_fn old;
+	size_t i, n = 0;
+
+	rp_read(8192);
+	old = rp_test_swap_fn(skip_all);
+	buf = rp_read(8192);
+	rp_test_swap_fn(old);
+	for (i = 0; i < 8192; i++)
+		n += buf[i] == 0xa5;
+	tap_ok(n == 8192, "poison on (rp_init): a routine that skips every byte leaves 0xa5 "
+	       "in all %zu of 8192 bytes", n);
+	rp_reset_stats();
+}
+
 int main(void)
 {
 	static const int aligns[] = { CUSEZERO_ALIGN_NONE, 0, 61, 4095 };
@@ -168,6 +198,7 @@ int main(void)
 	tap_ok(ret == 0, "rp_thread_attach(0): %d", ret);
 	if (ret)
 		return tap_done();
+	check_poison();
 
 	for (r = 0; r < zero_nroutines; r++) {
 		const struct zero_routine *zr = &zero_routines[r];
