@@ -9,7 +9,7 @@ Z=$ZLOAD
 # bad DESC WANTED-SUBSTRING -- ARGS...
 bad() {
 	desc=$1 want=$2; shift 2; [ "$1" = -- ] && shift
-	one_line_error "$desc" -- "$Z" "$@"
+	one_line_error "$desc" -- timeout 60 "$Z" "$@"	# bounded: a refused size must not run
 	case $ERRLINE in
 	*"$want"*) ;;
 	*) fail "$desc: error line does not name '$want': '$ERRLINE'" ;;
