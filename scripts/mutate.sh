@@ -66,8 +66,8 @@ build() {	# incremental after the first: only what a mutant touched
 	../configure --enable-werror) >"$log.configure" 2>&1 || { echo "mutate: configure failed (see $log.configure)"; exit 1; }
 build || { echo "mutate: the unmutated tree does not build (see $log.build)"; exit 1; }
 
-wanted() {	# wanted NAME: in the names given (all when none)
-	[ $# -eq 0 ] && return 0
+wanted() {	# wanted NAME [GIVEN...]: NAME is among GIVEN (any NAME when none)
+	[ $# -eq 1 ] && return 0
 	n=$1; shift
 	for w in "$@"; do [ "$w" = "$n" ] && return 0; done
 	return 1
@@ -111,4 +111,4 @@ echo
 cat "$table"
 [ -n "$out" ] && cp "$table" "$out"
 $keep && echo "mutate: copy kept in $tmp"
-[ "$ns" -eq 0 ] && [ "$nx" -eq 0 ]
+[ "$nk" -gt 0 ] && [ "$ns" -eq 0 ] && [ "$nx" -eq 0 ]
