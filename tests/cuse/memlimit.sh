@@ -28,7 +28,7 @@ for kb in 30000 45000 60000 75000 90000 120000; do
 	st=$?
 	if [ "$st" -ne 0 ]; then
 		ok "ulimit -v $kb: start fails (exit $st), one line, nothing mounted: $(head -c 200 "$CZ_TMP/$n.err")" -- \
-			sh -c "[ $st -ne 124 ] && [ \$(wc -l <'$CZ_TMP/$n.err') -eq 1 ] && ! grep -q '^\$' '$CZ_TMP/$n.err'" 
+			sh -c "[ $st -ne 124 ] && [ \$(wc -l <'$CZ_TMP/$n.err') -eq 1 ] && ! grep -q '^\$' '$CZ_TMP/$n.err'"
 		ok "ulimit -v $kb: nothing left mounted" -- sh -c "! awk '\$5 == \"$M\"' /proc/self/mountinfo | grep -q ."
 		continue
 	fi
@@ -48,7 +48,7 @@ for kb in 30000 45000 60000 75000 90000 120000; do
 		wait $r1; s1=$?
 		wait $r2; s2=$?
 		ok "ulimit -v $kb: start exit 0, reads served (cmp $s1, dd $s2: $(cat "$CZ_TMP/cmp.out" "$CZ_TMP/dd.err" | head -c 200))" -- \
-			[ "$s1" -eq 0 ] && [ "$s2" -eq 0 ]
+			sh -c "[ $s1 -eq 0 ] && [ $s2 -eq 0 ]"
 	fi
 	cz_stop "$n" || { kill -9 "$(cz_pid "$n")" 2>/dev/null; free_mount "$M"; }
 	umount -l "$M" 2>/dev/null

@@ -179,6 +179,29 @@ static void check_poison(void)
 	rp_reset_stats();
 }
 
+/*
+ * The routine clears the request and nothing past it: with a chunk that
+ * does not divide the size, the last call is shorter (a full chunk there
+ * would write past the reply, up to the end of the thread's buffer).
+ */
+static void check_no_overrun(void)
+{
+	unsigned char *buf = rp_thread_buffer();
+	const size_t size = 10000, chunk = 3000;
+	size_t i, bad = 0;
+
+	rp_set_chunk(chunk);
+	memset(buf, 0x5a, 2 * size);
+	rp_read(size);
+	for (i = size; i < 2 * size; i++)
+		bad += buf[i] != 0x5a;
+	tap_ok(first_nonzero(buf, size) == size && !bad,
+	       "read of %zu B in %zu B chunks: reply zero, the %zu bytes after it untouched "
+	       "(%zu changed)", size, chunk, size, bad);
+	rp_set_chunk(4096);
+	rp_reset_stats();
+}
+
 int main(void)
 {
 	static const int aligns[] = { CUSEZERO_ALIGN_NONE, 0, 61, 4095 };
@@ -199,6 +222,7 @@ int main(void)
 	if (ret)
 		return tap_done();
 	check_poison();
+	check_no_overrun();
 
 	for (r = 0; r < zero_nroutines; r++) {
 		const struct zero_routine *zr = &zero_routines[r];

@@ -16,7 +16,7 @@ short() {
 	b=$(json_val "$out" io_bytes)
 	s=$(json_val "$out" short_ios)
 	ok "$2: one read of 4 KiB returns $n bytes: io_bytes $b, short_ios $s (exit $st$(head -c 200 "$TMP/err"))" -- \
-		[ "$st" -eq 0 ] && [ "$n" -gt 0 ] && [ "$n" -lt 4096 ] && [ "$b" = "$n" ] && [ "$s" = 1 ]
+		sh -c "[ '$st' -eq 0 ] && [ '$n' -gt 0 ] && [ '$n' -lt 4096 ] && [ '$b' = '$n' ] && [ '$s' = 1 ]"
 }
 
 short /proc/version "/proc/version (a file with no size)"
