@@ -107,7 +107,12 @@ build || echo "mutate: the restored tree does not build (see $log.build)"
 nk=$(grep -c ' killed' "$table")
 ns=$(grep -c ' survived ' "$table")
 nx=$(grep -c -e ' NOT-PLANTED ' -e ' NO-BUILD ' "$table")
-echo "mutate: $nk killed, $ns survived, $nx not run (not planted or no build)" >>"$table"
+# every mutant asked for has its row (a test that read the list would drop some)
+nwant=$(printf '%s\n' "$MUTANTS" | while IFS='@' read -r name rest; do
+	wanted "$name" "$@" && echo "$name"; done | wc -l)
+nrows=$(($(wc -l <"$table") - 1))
+[ "$nrows" -eq "$nwant" ] || nx=$((nx + nwant - nrows))
+echo "mutate: $nk killed, $ns survived, $nx not run (not planted, no build, or lost)" >>"$table"
 echo
 cat "$table"
 [ -n "$out" ] && cp "$table" "$out"
