@@ -13,11 +13,13 @@
  * cache) and a read of n bytes is answered with n bytes, up to max_pages
  * (256 = 1 MiB here; libfuse negotiates it from its 1 MiB receive buffer).
  *
- * Size of `zero`: reported as CZ_ZERO_SIZE (1 EiB), not 0.  Regular reads on
- * direct-io files ignore i_size, but the kernel's fuse_direct_IO() path (used
- * for O_DIRECT reads from io_uring / AIO) stops at i_size, so a size of 0
- * would make those return EOF.  /dev/zero is endless anyway: `cat` or `cp`
- * of either never ends.
+ * Size of `zero`: reported as CZ_ZERO_SIZE, the largest offset there is
+ * (2^63 - 1, the kernel's MAX_LFS_FILESIZE), not 0.  Regular reads on
+ * direct-io files ignore i_size, but the kernel's asynchronous read paths
+ * (io_uring and AIO, with or without O_DIRECT) stop at i_size, so a size of
+ * 0 made those return EOF -- and 1 EiB, an earlier choice, made them return
+ * EOF at 1 EiB where pread(2) and the kernel's /dev/zero return zeros.
+ * /dev/zero is endless anyway: `cat` or `cp` of either never ends.
  *
  * Size of the text files (control, stats, stats.json): FF_TEXT_MAX, the
  * most any of them holds, not their length -- as sysfs reports PAGE_SIZE
@@ -62,7 +64,7 @@
 #include <fuse_lowlevel.h>
 #include "reply.h"
 
-#define CZ_ZERO_SIZE (1ULL << 60)
+#define CZ_ZERO_SIZE INT64_MAX
 #define FF_TIMEOUT 86400.0
 #define FF_TEXT_MAX 16384	/* a page multiple: the text files' buffer and size */
 _Static_assert(FF_TEXT_MAX <= CZ_MAX_REQUEST, "a text file's reply fits the read-path buffer");
@@ -588,6 +590,9 @@ int ff_serve(void)
 	}
 	if (cz_params.fuse_fallback)
 		cz_debug("serving %s", ff_zero);
+	ret = loop_prepare(se, cz_params.threads);	/* a start that cannot serve fails */
+	if (ret)
+		goto err_signals;
 	lc_ready();
 	ret = loop_run(se, cz_params.threads, NULL);
 err_signals:

@@ -7,6 +7,12 @@
 
 struct fuse_session;
 
+/*
+ * Every serving thread's buffers, allocated before anything is served (so a
+ * start under a memory limit fails instead of a worker failing later):
+ * 0 or -errno after one log line.  loop_run calls it if the caller did not.
+ */
+int loop_prepare(struct fuse_session *se, unsigned nthreads);
 /* after_request: called after each request until it returns true (e.g. CUSE readiness). */
 int loop_run(struct fuse_session *se, unsigned nthreads, bool (*after_request)(void));
 /*

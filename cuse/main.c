@@ -478,6 +478,7 @@ int main(int argc, char **argv)
 	int cmd, ret;
 	pid_t pid;
 
+	cz_cli_init("cusezero");
 	cz_version_arg(argc, argv, "cusezero");
 	if (run) {
 		argv++;

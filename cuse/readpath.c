@@ -275,6 +275,22 @@ const void *rp_read(size_t size)
 	return buf;
 }
 
+#ifdef CZ_READPATH_TEST
+/*
+ * tests/cuse/readpath.c only (built with -DCZ_READPATH_TEST): run fn in
+ * place of the current routine -- one that skips bytes, which no routine in
+ * the registry does -- to see --poison at work.  Returns the previous fn.
+ */
+zero_fn rp_test_swap_fn(zero_fn fn)
+{
+	struct rp_config *c = atomic_load(&rp_current);
+	zero_fn old = c->fn;
+
+	c->fn = fn;
+	return old;
+}
+#endif
+
 void rp_set_poison(bool on)
 {
 	rp_poison = on;

@@ -28,6 +28,9 @@ void *rp_thread_buffer(void);
 void rp_count_write(size_t size);
 /* --poison: fill the reply with 0xa5 before the routine runs (set before serving). */
 void rp_set_poison(bool on);
+#ifdef CZ_READPATH_TEST
+zero_fn rp_test_swap_fn(zero_fn fn);	/* tests only: see readpath.c */
+#endif
 /*
  * A change of settings, applied as a whole or not at all (rp_apply): the
  * fields not set keep their value; an offset of CUSEZERO_ALIGN_NONE without

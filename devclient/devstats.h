@@ -46,6 +46,7 @@ double cz_devdelta_share(const struct cz_devdelta *d);
 struct cz_devshare {
 	int fd;
 	bool on;
+	uint64_t t_before;      /* cz_now_ns() just after the first reading */
 	struct cusezero_stats before;
 };
 

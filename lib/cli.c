@@ -1,18 +1,53 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 /* Generated at build time from `git describe` (see lib/local.am). */
 #include "cz-version.h"
 
 static const char *cz_prog_name = PACKAGE_NAME;
+static bool cz_stdout_reported;
+
+int cz_stdout_flush(void)
+{
+	int err;
+
+	errno = 0;
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	/* A write that failed before (buffer already dropped) left no errno. */
+	err = errno;
+	if (!cz_stdout_reported)
+		cz_err("standard output: %s", err ? strerror(err) : "write error");
+	cz_stdout_reported = true;
+	return -1;
+}
+
+/*
+ * Output goes through stdio, whose buffer is written when it fills or at
+ * exit: a program cannot see an ENOSPC or EIO at its printf.  Checking once
+ * here, on every way out (return from main, exit() after an error), means no
+ * program can forget it.  _exit: the exit handlers already ran or are
+ * running; the status becomes 1 whatever it was going to be.
+ */
+static void cz_stdout_at_exit(void)
+{
+	if (cz_stdout_flush())
+		_exit(CZ_EXIT_FAILURE);
+}
 
 void cz_cli_init(const char *prog)
 {
+	static bool registered;
+
 	cz_prog_name = prog;
+	if (!registered && !atexit(cz_stdout_at_exit))
+		registered = true;
 }
 
 const char *cz_prog(void)
@@ -108,6 +143,6 @@ void cz_version_arg(int argc, char **argv, const char *prog)
 {
 	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
 		cz_version_print(stdout, prog);
-		exit(fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK);
+		exit(cz_stdout_flush() ? CZ_EXIT_FAILURE : CZ_EXIT_OK);
 	}
 }

@@ -12,6 +12,10 @@
  *                and error goes to stderr.
  *   --version    "PROG (cusezero) VERSION", plus "git DESCRIBE" in a build
  *                from a git checkout (generated at build time: lib/cz-version.h).
+ *   output       a result that was not written is a failure: standard output
+ *                is flushed and checked at exit (cz_cli_init registers it),
+ *                and a failed write -- now or earlier -- is one error line
+ *                and exit status 1.
  */
 #ifndef LIB_CLI_H
 #define LIB_CLI_H
@@ -30,8 +34,18 @@ enum cz_format {
 	CZ_FORMAT_JSON,		/* one JSON document, nothing else on stdout */
 };
 
-/* The name every message starts with (default "cusezero"). */
+/*
+ * The name every message starts with (default "cusezero"); also registers
+ * the check of standard output at exit (see cz_stdout_flush).  Every
+ * program calls it first thing in main().
+ */
 void cz_cli_init(const char *prog);
+/*
+ * Flush standard output and check every write made to it so far: 0, or -1
+ * after one error line "PROG: standard output: WHY" (printed once, however
+ * often this is called).  At exit a failure makes the status 1.
+ */
+int cz_stdout_flush(void);
 const char *cz_prog(void);
 
 /* "PROG: MESSAGE\n" on stderr. */

@@ -290,9 +290,9 @@ int main(int argc, char **argv)
 		pz_print_json(&p, secs);
 		break;
 	}
-	fflush(stdout);
+	ret = cz_stdout_flush();	/* the result before the device's share on stderr */
 	cz_devshare_end(&share, prog, stderr);
 	close(fd);
 	free(buf);
-	return fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK;
+	return ret ? CZ_EXIT_FAILURE : CZ_EXIT_OK;
 }

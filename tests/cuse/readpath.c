@@ -149,6 +149,59 @@ static void check_routine_fault(void)
 	rp_reset_stats();
 }
 
+/* A routine that skips every byte (and says it cleared them all). */
+static size_t skip_all(void *dst, size_t n)
+{
+	(void)dst;
+	(void)n;
+	return 0;
+}
+
+/*
+ * The tests below rely on --poison to expose a skipped byte: check that it
+ * is on.  After a real read the buffer holds zeros, so without the poison a
+ * routine that skips bytes would still leave a zero reply.
+ */
+static void check_poison(void)
+{
+	const unsigned char *buf;
+	zero_fn old;
+	size_t i, n = 0;
+
+	rp_read(8192);
+	old = rp_test_swap_fn(skip_all);
+	buf = rp_read(8192);
+	rp_test_swap_fn(old);
+	for (i = 0; i < 8192; i++)
+		n += buf[i] == 0xa5;
+	tap_ok(n == 8192, "poison on (rp_init): a routine that skips every byte leaves 0xa5 "
+	       "in all %zu of 8192 bytes", n);
+	rp_reset_stats();
+}
+
+/*
+ * The routine clears the request and nothing past it: with a chunk that
+ * does not divide the size, the last call is shorter (a full chunk there
+ * would write past the reply, up to the end of the thread's buffer).
+ */
+static void check_no_overrun(void)
+{
+	unsigned char *buf = rp_thread_buffer();
+	const size_t size = 10000, chunk = 3000;
+	size_t i, bad = 0;
+
+	rp_set_chunk(chunk);
+	memset(buf, 0x5a, 2 * size);
+	rp_read(size);
+	for (i = size; i < 2 * size; i++)
+		bad += buf[i] != 0x5a;
+	tap_ok(first_nonzero(buf, size) == size && !bad,
+	       "read of %zu B in %zu B chunks: reply zero, the %zu bytes after it untouched "
+	       "(%zu changed)", size, chunk, size, bad);
+	rp_set_chunk(4096);
+	rp_reset_stats();
+}
+
 int main(void)
 {
 	static const int aligns[] = { CUSEZERO_ALIGN_NONE, 0, 61, 4095 };
@@ -168,6 +221,8 @@ int main(void)
 	tap_ok(ret == 0, "rp_thread_attach(0): %d", ret);
 	if (ret)
 		return tap_done();
+	check_poison();
+	check_no_overrun();
 
 	for (r = 0; r < zero_nroutines; r++) {
 		const struct zero_routine *zr = &zero_routines[r];

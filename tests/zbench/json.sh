@@ -36,6 +36,27 @@ ok "--format json memset -f all: $n functions, 1 sample each" -- test "$(json_co
 "$ZBENCH" mmap --json -f demand -s 2MB -l 4 >"$tmpdir/mm" 2>/dev/null
 ok "mmap --json: 1 function, 4 samples" -- test "$(json_count "$tmpdir/mm" 2>&1)" = "1 4"
 
+# GB is 2^30 bytes, as perf's: the document says so ("gb") and every
+# function's gb_per_sec is its bytes_per_sec / 2^30 (1e9 would be 7% off).
+if [ "$parser" = perl ]; then
+	gb_check() { perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my $bad = 0;
+		for my $f (@{$j->{functions}}) {
+			my $r = $f->{gb_per_sec} * 1073741824 / $f->{bytes_per_sec};
+			$bad++ if abs($r - 1) > 1e-4;
+		}
+		printf "%s %d\n", $j->{gb}, $bad' <"$1"; }
+elif [ "$parser" = python3 ]; then
+	gb_check() { python3 -c 'import json, sys; j = json.load(sys.stdin)
+bad = sum(abs(f["gb_per_sec"] * 2**30 / f["bytes_per_sec"] - 1) > 1e-4 for f in j["functions"])
+print(int(j["gb"]), bad)' <"$1"; }
+else
+	gb_check() { jq -r '"\(.gb) \([.functions[] | select(((.gb_per_sec * 1073741824 / .bytes_per_sec) - 1) | fabs > 0.0001)] | length)"' <"$1"; }
+fi
+for f in m mm; do
+	ok "$f: gb is 2^30 and gb_per_sec = bytes_per_sec / 2^30 ($(gb_check "$tmpdir/$f" 2>&1))" -- \
+		test "$(gb_check "$tmpdir/$f" 2>&1)" = "1073741824 0"
+done
+
 # JSON is alone on stdout: a bad function, value or command leaves stdout
 # empty (no half document), the reason goes to stderr.
 for args in "memset --json -f bogus" "mmap --json -f bogus" "memset --json -s 0" \

@@ -55,6 +55,7 @@ static int fault_case(const struct zero_routine *r, const struct zt_buf *b, size
 	char why[160];
 
 	zt_fill(b, dst);
+	zt_fault_call();
 	ret = r->fn(dst, n);
 	if (ret > n || ret < d) {
 		snprintf(msg, msglen, "k=%zu n=%zu: returned %zu, bytes in the guard %zu", k, n, ret, d);
@@ -185,6 +186,8 @@ int main(int argc, char **argv)
 	tap_ok(zero_fault_install() == 0, "zero_fault_install() is idempotent");
 	if (ret)
 		return tap_done();
+	ret = zt_fault_bound();
+	tap_ok(ret == 0, "a bound of %d faults per call in front of it: %d", ZT_FAULTS_PER_CALL, ret);
 
 	for (i = first; i < count; i++) {
 		const struct zero_routine *r = zero_at(i);

@@ -89,8 +89,10 @@ static int check_copy(const struct zero_placed *p, const struct zt_buf *b, char 
 			size_t n = fault_k[i] + fault_d[j], want, got;
 
 			zt_fill(b, dst);
+			zt_fault_call();
 			want = r->fn(dst, n);
 			zt_fill(b, dst);
+			zt_fault_call();
 			got = p->fn(dst, n);
 			if (got != want || got < fault_d[j]) {
 				snprintf(msg, len, "fault k=%zu n=%zu: copy returned %zu, original %zu",
@@ -161,6 +163,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	ret = zero_fault_install();
+	if (!ret)
+		ret = zt_fault_bound();	/* a fixup that faults forever ends the test */
 	if (ret) {
 		printf("Bail out! zero_fault_install: %s\n", strerror(-ret));
 		return 1;

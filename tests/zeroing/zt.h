@@ -197,4 +197,56 @@ static inline size_t zt_routines(int argc, char **argv, size_t *first)
 	return zero_count();
 }
 
+/*
+ * A bound on the faults of one routine call.  The fault handler resumes at
+ * a fixup that returns; a fixup resuming at the wrong address -- the
+ * faulting store itself -- faults again forever, and the test would spin
+ * until make's timeout instead of failing.  zt_fault_bound() chains a
+ * counter in front of the installed handler; zt_fault_call() starts a call.
+ * A correct call faults once or twice (a fixup's byte loop may fault again).
+ */
+#define ZT_FAULTS_PER_CALL 64
+
+static struct sigaction zt_prev_segv __attribute__((unused));
+static struct sigaction zt_prev_bus __attribute__((unused));
+static volatile sig_atomic_t zt_faults __attribute__((unused));
+
+static inline void zt_fault_count(int sig, siginfo_t *si, void *uc)
+{
+	static const char msg[] = "Bail out! more than 64 faults in one routine call: "
+				  "a fixup resumes where it faulted?\n";
+	const struct sigaction *prev = sig == SIGBUS ? &zt_prev_bus : &zt_prev_segv;
+
+	if (++zt_faults > ZT_FAULTS_PER_CALL) {
+		if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+			_exit(2);
+		_exit(1);
+	}
+	if (prev->sa_flags & SA_SIGINFO) {
+		prev->sa_sigaction(sig, si, uc);
+		return;
+	}
+	/* no handler before ours: the default action, on the re-executed store */
+	signal(sig, SIG_DFL);
+}
+
+/* After zero_fault_install(): 0 or -errno. */
+static inline int zt_fault_bound(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = zt_fault_count;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGSEGV, &sa, &zt_prev_segv) || sigaction(SIGBUS, &sa, &zt_prev_bus))
+		return -errno;
+	return 0;
+}
+
+static inline void zt_fault_call(void)
+{
+	zt_faults = 0;
+}
+
 #endif

@@ -122,4 +122,20 @@ else
 	skip "no script(1) to give pread_z100k a terminal"
 fi
 
+# A device that reports full reads and writes nothing (preadnop.so): the
+# buffer still holds zeros (fresh pages, then the last call), so only the
+# 0xA5 fill before each call shows it.  LD_PRELOAD cannot go before a
+# sanitizer's runtime: skipped there.
+nop=$top_builddir/tests/zload/preadnop.so
+if [ ! -f "$nop" ]; then
+	skip "--verify, a read that writes nothing: $nop not built"
+elif ldd "$P" 2>/dev/null | grep -q 'lib[at]san'; then
+	skip "--verify, a read that writes nothing: sanitizer build (no LD_PRELOAD)"
+else
+	LD_PRELOAD=$nop "$P" --verify -n 3 -s 4KB /dev/zero >/dev/null 2>"$TMP/err"
+	rc=$?
+	ok "--verify, a read that writes nothing: exit $rc, $(cat "$TMP/err")" -- \
+		sh -c "[ $rc -eq 1 ] && grep -q 'verify: call 1: byte at offset 0 = 0xa5' '$TMP/err'"
+fi
+
 done_testing

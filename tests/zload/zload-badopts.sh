@@ -9,7 +9,7 @@ Z=$ZLOAD
 # bad DESC WANTED-SUBSTRING -- ARGS...
 bad() {
 	desc=$1 want=$2; shift 2; [ "$1" = -- ] && shift
-	one_line_error "$desc" -- "$Z" "$@"
+	one_line_error "$desc" -- timeout 60 "$Z" "$@"	# bounded: a refused size must not run
 	case $ERRLINE in
 	*"$want"*) ;;
 	*) fail "$desc: error line does not name '$want': '$ERRLINE'" ;;
@@ -25,6 +25,9 @@ bad "--jobs 0"           "--jobs"          -- --jobs 0 /dev/zero
 bad "--time abc"         "--time"          -- --time abc /dev/zero
 bad "--time 0"           "--time"          -- --time 0 /dev/zero
 bad "--size 0"           "--size"          -- --size 0 /dev/zero
+# past the largest file offset (2^63 - 1): 2^64 - 1 rounded up to --bs wrapped to 0 I/Os
+bad "--size 2^64-1"      "18446744073709551615" -- --size 18446744073709551615 /dev/zero
+bad "--size 2^63"        "9223372036854775808"  -- --size 9223372036854775808 /dev/zero
 bad "--cpu x"            "--cpu"           -- --cpu x /dev/zero
 bad "--cpu 100"          "--cpu"           -- --cpu 100 /dev/zero
 bad "--sqpoll-cpu alone" "--sqpoll"        -- --sqpoll-cpu 0 /dev/zero

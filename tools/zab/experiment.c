@@ -461,27 +461,64 @@ static int loader_directory(const char *path)
 	return -EISDIR;
 }
 
+/*
+ * The longest line and the most text an experiment file may hold.  getline
+ * grew without bound on /dev/zero (no newline ever comes): read a bounded
+ * line by hand.  1 on a line, 0 at the end, -1 after one error line.
+ */
+#define ZAB_LINE_MAX 65536
+#define ZAB_FILE_MAX (16u << 20)
+
+static int read_line(FILE *f, char *buf, size_t *total, const char *where)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(f)) != EOF) {
+		if (!c || n + 1 >= ZAB_LINE_MAX || ++*total > ZAB_FILE_MAX) {
+			cz_err("%s: %s", where, !c ? "binary data (a NUL byte), not an experiment" :
+			       n + 1 >= ZAB_LINE_MAX ? "line longer than 64 KiB" :
+			       "file larger than 16 MiB");
+			return -1;
+		}
+		buf[n++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	buf[n] = 0;
+	return n > 0;
+}
+
 int zab_experiment_load(struct zab_experiment *e, const char *path)
 {
 	struct loader ld = { .e = e, .sect = NONE };
-	char *line = NULL, *s;
-	size_t cap = 0;
-	int ret = 0;
+	char *line = zab_xmalloc(ZAB_LINE_MAX), *s;
+	size_t total = 0;
+	int ret = 0, got;
 	struct stat st;
 	FILE *f;
 
-	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		free(line);
 		return loader_directory(path);
+	}
 	f = fopen(path, "r");
 	if (!f) {
-		cz_err("%s: %s", path, strerror(errno));
-		return -errno;
+		ret = -errno;
+		cz_err("%s: %s", path, strerror(-ret));
+		free(line);
+		return ret;
 	}
 	free(e->file);
 	e->file = zab_xstrdup(path);
-	while (!ret && getline(&line, &cap, f) > 0) {
+	while (!ret) {
 		ld.lineno++;
 		snprintf(ld.where, sizeof(ld.where), "%s:%d", path, ld.lineno);
+		got = read_line(f, line, &total, ld.where);
+		if (got <= 0) {
+			ret = got;
+			break;
+		}
 		s = trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;

@@ -340,6 +340,15 @@ static struct zj *parse_container(struct parser *ps, bool obj)
 		if (!item)
 			goto fail;
 		if (obj) {
+			/* Which of two values was meant?  Refused, never one silently. */
+			if (zj_get(v, key)) {
+				static char msg[128];	/* outlives the parse, as err must */
+
+				snprintf(msg, sizeof(msg), "key '%.64s' given twice in one object", key);
+				ps->err = msg;
+				zj_free(item);
+				goto fail;
+			}
 			zj_set(v, key, item);
 			free(key);
 			key = NULL;
@@ -363,6 +372,59 @@ fail:
 	free(key);
 	zj_free(v);
 	return NULL;
+}
+
+/* The length of [0-9]+ at s. */
+static size_t digits(const char *s)
+{
+	size_t n = 0;
+
+	while (isdigit((unsigned char)s[n]))
+		n++;
+	return n;
+}
+
+/*
+ * strtod takes far more than a number: "-nan", "inf", "0x10", "0x1p4", and
+ * 1e999 as HUGE_VAL.  A result file or a benchmark's output holding one of
+ * those is garbage, not a sample, so the text is checked against the
+ * grammar first -- RFC 8259's for JSON; for a benchmark's output a plain
+ * decimal (an optional sign, digits with an optional point, an exponent) --
+ * and the value must be finite.  Underflow to 0 or a denormal is a number.
+ */
+bool zab_number(const char *s, bool json, char **end, double *x)
+{
+	const char *p = s;
+	size_t n;
+
+	if (*p == '-' || (!json && *p == '+'))
+		p++;
+	n = digits(p);
+	if (json && (!n || (p[0] == '0' && n > 1)))
+		return false;	/* no digit, or a leading zero */
+	p += n;
+	if (*p == '.') {
+		size_t frac = digits(p + 1);
+
+		if (json ? !frac : !frac && !n)
+			return false;
+		p += 1 + frac;
+		n += frac;
+	}
+	if (!n)
+		return false;
+	if (*p == 'e' || *p == 'E') {
+		const char *q = p + 1 + (p[1] == '+' || p[1] == '-');
+
+		if (!digits(q))
+			return false;
+		p = q + digits(q);
+	}
+	errno = 0;
+	*x = strtod(s, end);
+	if (*end != p || !isfinite(*x))
+		return false;
+	return true;
 }
 
 static struct zj *parse_value(struct parser *ps)
@@ -404,14 +466,14 @@ static struct zj *parse_value(struct parser *ps)
 		break;
 	default:
 		if (*ps->p == '-' || isdigit((unsigned char)*ps->p)) {
-			errno = 0;
-			v = zj_num(strtod(ps->p, &end));
-			if (end == ps->p) {
-				free(v);
-				break;
+			double x;
+
+			if (!zab_number(ps->p, true, &end, &x)) {
+				ps->err = "not a JSON number, or out of range";
+				return NULL;
 			}
 			ps->p = end;
-			return v;
+			return zj_num(x);
 		}
 	}
 	ps->err = *ps->p ? "unexpected character" : "unexpected end of input";
@@ -672,6 +734,12 @@ static int bad_doc(const char *file, const char *what)
 	return -EINVAL;
 }
 
+static int bad_doc2(const char *file, const char *what, const char *name)
+{
+	cz_err("%s: not a zab result: %s: %s", file, what, name);
+	return -EINVAL;
+}
+
 static size_t index_of(char *const *names, size_t n, const char *s)
 {
 	size_t i;
@@ -682,13 +750,118 @@ static size_t index_of(char *const *names, size_t n, const char *s)
 	return n;
 }
 
+/*
+ * A count of the experiment ("sessions": 4): absent is 0 (files from before
+ * it was written); present it must be a whole number min..1000000, the range
+ * zab run takes -- a cast of -5 or 1e300 to unsigned is no count at all.
+ */
+static int get_count(const struct zj *ex, const char *key, unsigned min, unsigned *out,
+		     const char *file)
+{
+	struct zj *v = zj_get(ex, key);
+	char what[96];
+
+	if (!v)
+		return 0;
+	if (v->t != ZJ_NUM || v->num != floor(v->num) || v->num < min || v->num > 1000000) {
+		snprintf(what, sizeof(what), "expected a whole number from %u to 1000000", min);
+		return bad_doc2(file, key, what);
+	}
+	*out = (unsigned)v->num;
+	return 0;
+}
+
+static int result_benchmarks(struct zab_result *r, const struct zj *doc, const char *file)
+{
+	struct zj *arr = zj_get(doc, "benchmarks"), *o;
+	const char *s;
+	size_t i;
+
+	if (!arr || arr->t != ZJ_ARR || !arr->n || arr->n > ZAB_MAX_ITEMS)
+		return bad_doc(file, "\"benchmarks\" missing, empty or too long");
+	for (i = 0; i < arr->n; i++) {
+		o = arr->items[i];
+		s = zj_get_str(o, "name");
+		if (!s)
+			return bad_doc(file, "a benchmark without a name");
+		for (size_t j = 0; j < r->nb; j++)
+			if (!strcmp(r->b[j].name, s))
+				return bad_doc2(file, "benchmark named twice", s);
+		r->b[i].name = zab_xstrdup(s);
+		s = zj_get_str(o, "group");
+		r->b[i].group = zab_xstrdup(s ? s : "");
+		s = zj_get_str(o, "unit");
+		r->b[i].unit = zab_xstrdup(s ? s : "");
+		s = zj_get_str(o, "better");
+		r->b[i].higher = !s || strcmp(s, "lower");
+		r->nb++;
+	}
+	return 0;
+}
+
+static int result_variants(struct zab_result *r, const struct zj *doc, const char *file)
+{
+	struct zj *arr = zj_get(doc, "variants");
+	const char *s;
+	size_t i;
+
+	if (!arr || arr->t != ZJ_ARR || !arr->n || arr->n > ZAB_MAX_ITEMS)
+		return bad_doc(file, "\"variants\" missing, empty or too long");
+	for (i = 0; i < arr->n; i++) {
+		s = zj_get_str(arr->items[i], "name");
+		if (!s)
+			return bad_doc(file, "a variant without a name");
+		if (index_of(r->vname, r->nv, s) != r->nv)
+			return bad_doc2(file, "variant named twice", s);
+		r->vname[i] = zab_xstrdup(s);
+		r->nv++;
+	}
+	return 0;
+}
+
+/* One cell: its samples (finite numbers), failed and error.  seen: cells already read. */
+static int result_cell(struct zab_result *r, const struct zj *o, bool *seen, const char *file)
+{
+	const char *bn = zj_get_str(o, "benchmark"), *vn = zj_get_str(o, "variant"), *s;
+	struct zab_cell *c;
+	struct zj *x, *fl;
+	char what[160];
+	size_t b = r->nb, v, j;
+
+	for (j = 0; bn && j < r->nb; j++)
+		if (!strcmp(r->b[j].name, bn))
+			b = j;
+	v = vn ? index_of(r->vname, r->nv, vn) : r->nv;
+	if (b == r->nb || v == r->nv)
+		return bad_doc(file, "a cell names an unknown benchmark or variant");
+	/* Two cells for one pair would be pooled silently: which file is right? */
+	if (seen[b * r->nv + v]) {
+		snprintf(what, sizeof(what), "benchmark '%s', variant '%s'", bn, vn);
+		return bad_doc2(file, "a cell given twice", what);
+	}
+	seen[b * r->nv + v] = true;
+	c = zab_cell(r, b, v);
+	x = zj_get(o, "samples");
+	for (j = 0; x && x->t == ZJ_ARR && j < x->n; j++) {
+		if (x->items[j]->t != ZJ_NUM || !isfinite(x->items[j]->num))
+			return bad_doc(file, "a sample is not a number");
+		zab_cell_add(c, x->items[j]->num);
+	}
+	fl = zj_get(o, "failed");
+	c->failed = fl && fl->t == ZJ_BOOL && fl->b;
+	s = zj_get_str(o, "error");
+	c->error = zab_xstrdup(s);
+	return 0;
+}
+
 int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file)
 {
-	struct zj *ex, *arr, *o, *x;
-	char *bnames[ZAB_MAX_ITEMS];
+	struct zj *ex, *arr;
 	const char *s;
+	bool *seen;
 	double d;
-	size_t i, j, b, v;
+	size_t i;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
 	r->doc = doc;
@@ -701,39 +874,15 @@ int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file)
 	r->sut = zab_xstrdup(s ? s : "unknown");
 	s = zj_get_str(ex, "name");
 	r->title = zab_xstrdup(s ? s : "");
-	if (zj_get_num(ex, "sessions", &d))
-		r->sessions = (unsigned)d;
-	if (zj_get_num(ex, "warmups", &d))
-		r->warmups = (unsigned)d;
-	if (zj_get_num(ex, "repeats", &d))
-		r->repeats = (unsigned)d;
-
-	arr = zj_get(doc, "benchmarks");
-	if (!arr || arr->t != ZJ_ARR || !arr->n || arr->n > ZAB_MAX_ITEMS)
-		return bad_doc(file, "\"benchmarks\" missing, empty or too long");
-	for (i = 0; i < arr->n; i++) {
-		o = arr->items[i];
-		if (!zj_get_str(o, "name"))
-			return bad_doc(file, "a benchmark without a name");
-		r->b[i].name = zab_xstrdup(zj_get_str(o, "name"));
-		s = zj_get_str(o, "group");
-		r->b[i].group = zab_xstrdup(s ? s : "");
-		s = zj_get_str(o, "unit");
-		r->b[i].unit = zab_xstrdup(s ? s : "");
-		s = zj_get_str(o, "better");
-		r->b[i].higher = !s || strcmp(s, "lower");
-		bnames[i] = r->b[i].name;
-		r->nb++;
-	}
-	arr = zj_get(doc, "variants");
-	if (!arr || arr->t != ZJ_ARR || !arr->n || arr->n > ZAB_MAX_ITEMS)
-		return bad_doc(file, "\"variants\" missing, empty or too long");
-	for (i = 0; i < arr->n; i++) {
-		if (!zj_get_str(arr->items[i], "name"))
-			return bad_doc(file, "a variant without a name");
-		r->vname[i] = zab_xstrdup(zj_get_str(arr->items[i], "name"));
-		r->nv++;
-	}
+	if (get_count(ex, "sessions", 1, &r->sessions, file) ||
+	    get_count(ex, "warmups", 0, &r->warmups, file) ||
+	    get_count(ex, "repeats", 1, &r->repeats, file))
+		return -EINVAL;
+	ret = result_benchmarks(r, doc, file);
+	if (!ret)
+		ret = result_variants(r, doc, file);
+	if (ret)
+		return ret;
 	s = zj_get_str(ex, "base");
 	r->base = s ? index_of(r->vname, r->nv, s) : 0;
 	if (r->base == r->nv)
@@ -742,28 +891,9 @@ int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file)
 	arr = zj_get(doc, "cells");
 	if (!arr || arr->t != ZJ_ARR)
 		return bad_doc(file, "\"cells\" missing");
-	for (i = 0; i < arr->n; i++) {
-		struct zab_cell *c;
-		struct zj *fl;
-
-		o = arr->items[i];
-		s = zj_get_str(o, "benchmark");
-		b = s ? index_of(bnames, r->nb, s) : r->nb;
-		s = zj_get_str(o, "variant");
-		v = s ? index_of(r->vname, r->nv, s) : r->nv;
-		if (b == r->nb || v == r->nv)
-			return bad_doc(file, "a cell names an unknown benchmark or variant");
-		c = zab_cell(r, b, v);
-		x = zj_get(o, "samples");
-		for (j = 0; x && x->t == ZJ_ARR && j < x->n; j++) {
-			if (x->items[j]->t != ZJ_NUM)
-				return bad_doc(file, "a sample is not a number");
-			zab_cell_add(c, x->items[j]->num);
-		}
-		fl = zj_get(o, "failed");
-		c->failed = fl && fl->t == ZJ_BOOL && fl->b;
-		s = zj_get_str(o, "error");
-		c->error = zab_xstrdup(s);
-	}
-	return 0;
+	seen = zab_xmalloc(r->nb * r->nv * sizeof(*seen));
+	for (i = 0, ret = 0; !ret && i < arr->n; i++)
+		ret = result_cell(r, arr->items[i], seen, file);
+	free(seen);
+	return ret;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "zab.h"
 #include "cli.h"
@@ -202,28 +203,44 @@ static void write_one(const struct out_file *of, FILE *f, const struct out_what 
 		zab_render_csv(f, w->r, w->n);
 }
 
-/* Replace the file's content with the output: 0, or -1 after one line. */
+/*
+ * Replace the file's content with the output: 0, or -1 after one line.
+ * Only a regular file has old content to drop: a pipe, FIFO or device
+ * cannot be truncated and is written as it is (a failed ftruncate there
+ * used to skip the write and leave the reader with nothing).
+ */
 static int out_write(struct out_file *of, const struct out_what *w, const struct out_opts *oo)
 {
-	int ret = 0;
+	struct stat st;
+	int err = 0;
 
 	if (!of->path)
 		return 0;
 	if (!of->f) {
 		write_one(of, stdout, w, oo);
-		return fflush(stdout) ? -1 : 0;
+		return cz_stdout_flush();
 	}
-	if (ftruncate(fileno(of->f), 0) == 0)
+	if (fstat(fileno(of->f), &st))
+		err = errno;
+	else if (S_ISREG(st.st_mode) && ftruncate(fileno(of->f), 0))
+		err = errno;
+	if (!err) {
+		errno = 0;
 		write_one(of, of->f, w, oo);
-	if (ferror(of->f) | fclose(of->f)) {
-		cz_err("%s %s: %s", of->opt, of->path, strerror(errno));
-		ret = -1;
+		if (fflush(of->f) || ferror(of->f))
+			err = errno ? errno : EIO;
 	}
+	if (fclose(of->f) && !err)
+		err = errno;
 	of->f = NULL;
-	return ret;
+	if (!err)
+		return 0;
+	cz_err("%s %s: %s", of->opt, of->path, strerror(err));
+	return -1;
 }
 
-/* The table (stdout, or stderr when an export goes to stdout), then the files.  0 or 2. */
+/* The table (stdout, or stderr when an export goes to stdout), then the files: 0, or 1
+ * when any of them was not written (a result not written is a failure). */
 static int output(struct zab_result *const *r, size_t n, const struct zj *doc, struct out_opts *oo)
 {
 	FILE *f = out_stdout(oo) ? stderr : stdout;
@@ -235,9 +252,11 @@ static int output(struct zab_result *const *r, size_t n, const struct zj *doc, s
 		fputc('\n', f);
 		zab_render(f, r, n, ZAB_STYLE_DETAIL);
 	}
+	if (f == stdout && cz_stdout_flush())
+		ret = 1;
 	fflush(f);
 	if (out_write(&oo->json, &w, oo) | out_write(&oo->md, &w, oo) | out_write(&oo->csv, &w, oo))
-		ret = 2;
+		ret = 1;
 	return ret;
 }
 
@@ -681,7 +700,7 @@ static int cmd_run(int argc, char **argv)
 	}
 	r.doc = zab_result_json(&r, &e, zab_environment(), devinfo, sessinfo, ro.seed);
 	if (output(&rp, 1, r.doc, &oo))
-		ret = 2;
+		ret = 1;
 out:
 	zj_free(devinfo);
 	zj_free(sessinfo);
@@ -691,6 +710,12 @@ out:
 }
 
 /* ---- report ---------------------------------------------------------------------- */
+
+/*
+ * The most a result file may hold.  zab's own are a few hundred bytes per
+ * sample; without a bound `zab report /dev/zero` read forever.
+ */
+#define ZAB_JSON_MAX (256u << 20)
 
 static struct zj *load_json(const char *path)
 {
@@ -709,8 +734,22 @@ static struct zj *load_json(const char *path)
 		if (n + 4096 + 1 > cap)
 			text = zab_xrealloc(text, cap = 2 * cap + 8192);
 		got = fread(text + n, 1, 4096, f);
+		/* JSON text holds no NUL byte: binary data, stop at once. */
+		if (memchr(text + n, 0, got) || n + got > ZAB_JSON_MAX) {
+			cz_err("%s: not a zab result: %s", path, n + got > ZAB_JSON_MAX ?
+			       "larger than 256 MiB" : "binary data (a NUL byte)");
+			fclose(f);
+			free(text);
+			return NULL;
+		}
 		n += got;
 	} while (got > 0);
+	if (ferror(f)) {
+		cz_err("%s: %s", path, strerror(errno));
+		fclose(f);
+		free(text);
+		return NULL;
+	}
 	fclose(f);
 	text[n] = 0;
 	doc = zj_parse(text, &err, &line);
@@ -730,36 +769,62 @@ static size_t find_name(char *const *names, size_t n, const char *s)
 	return n;
 }
 
+/*
+ * Where each of src's benchmarks (bmap) and variants (vmap) lands in dst,
+ * numbering the new ones after dst's: 0, or -E2BIG past ZAB_MAX_ITEMS.
+ * dst is not touched, so a refused merge leaves it consistent (its names
+ * and its cells array agree) for zab_result_free.
+ */
+static int merge_map(const struct zab_result *dst, const struct zab_result *src,
+		     size_t *bmap, size_t *vmap, size_t *nb, size_t *nv)
+{
+	char *bnames[2 * ZAB_MAX_ITEMS], *vnames[2 * ZAB_MAX_ITEMS];
+	size_t b, v;
+
+	for (b = 0; b < dst->nb; b++)
+		bnames[b] = dst->b[b].name;
+	for (v = 0; v < dst->nv; v++)
+		vnames[v] = dst->vname[v];
+	*nb = dst->nb;
+	*nv = dst->nv;
+	for (b = 0; b < src->nb; b++) {
+		bmap[b] = find_name(bnames, *nb, src->b[b].name);
+		if (bmap[b] == *nb)
+			bnames[(*nb)++] = src->b[b].name;
+	}
+	for (v = 0; v < src->nv; v++) {
+		vmap[v] = find_name(vnames, *nv, src->vname[v]);
+		if (vmap[v] == *nv)
+			vnames[(*nv)++] = src->vname[v];
+	}
+	return *nb > ZAB_MAX_ITEMS || *nv > ZAB_MAX_ITEMS ? -E2BIG : 0;
+}
+
 /* Merge src into dst (same SUT class): pool samples of matching cells, add new ones. */
 static int merge(struct zab_result *dst, const struct zab_result *src, const char *file)
 {
 	size_t bmap[ZAB_MAX_ITEMS], vmap[ZAB_MAX_ITEMS], onb = dst->nb, onv = dst->nv, b, v, i;
-	char *bnames[ZAB_MAX_ITEMS];
+	size_t nb, nv;
 	struct zab_cell *cells;
 
-	for (b = 0; b < dst->nb; b++)
-		bnames[b] = dst->b[b].name;
+	if (merge_map(dst, src, bmap, vmap, &nb, &nv)) {
+		cz_err("%s: merging makes more than %d benchmarks or variants", file,
+		       ZAB_MAX_ITEMS);
+		return -E2BIG;
+	}
 	for (b = 0; b < src->nb; b++) {
-		bmap[b] = find_name(bnames, dst->nb, src->b[b].name);
-		if (bmap[b] == dst->nb) {
-			if (dst->nb == ZAB_MAX_ITEMS)
-				goto full;
-			dst->b[dst->nb].name = zab_xstrdup(src->b[b].name);
-			dst->b[dst->nb].group = zab_xstrdup(src->b[b].group);
-			dst->b[dst->nb].unit = zab_xstrdup(src->b[b].unit);
-			dst->b[dst->nb].higher = src->b[b].higher;
-			bnames[dst->nb] = dst->b[dst->nb].name;
-			dst->nb++;
-		}
+		if (bmap[b] < onb)
+			continue;
+		dst->b[bmap[b]].name = zab_xstrdup(src->b[b].name);
+		dst->b[bmap[b]].group = zab_xstrdup(src->b[b].group);
+		dst->b[bmap[b]].unit = zab_xstrdup(src->b[b].unit);
+		dst->b[bmap[b]].higher = src->b[b].higher;
 	}
-	for (v = 0; v < src->nv; v++) {
-		vmap[v] = find_name(dst->vname, dst->nv, src->vname[v]);
-		if (vmap[v] == dst->nv) {
-			if (dst->nv == ZAB_MAX_ITEMS)
-				goto full;
-			dst->vname[dst->nv++] = zab_xstrdup(src->vname[v]);
-		}
-	}
+	for (v = 0; v < src->nv; v++)
+		if (vmap[v] >= onv)
+			dst->vname[vmap[v]] = zab_xstrdup(src->vname[v]);
+	dst->nb = nb;
+	dst->nv = nv;
 	cells = zab_xmalloc(dst->nb * dst->nv * sizeof(*cells));
 	for (b = 0; b < onb; b++)
 		for (v = 0; v < onv; v++)
@@ -781,10 +846,6 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	if (dst->warmups == src->warmups && dst->repeats == src->repeats)
 		dst->sessions += src->sessions;
 	return 0;
-full:
-	cz_err("%s: merging makes more than %d benchmarks or variants", file,
-		ZAB_MAX_ITEMS);
-	return -E2BIG;
 }
 
 static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, struct zj *arr,

@@ -275,9 +275,8 @@ static bool parse_number(const char *s, double *x)
 	s = skip_blank_and_comments(s);
 	if (!*s)
 		return false;
-	errno = 0;
-	*x = strtod(s, &end);
-	if (end == s || errno || !isfinite(*x))
+	/* a plain decimal: strtod alone took 0x10 as 16, and inf and nan */
+	if (!zab_number(s, false, &end, x))
 		return false;
 	return !*skip_blank_and_comments(end);
 }

@@ -48,6 +48,11 @@ void zj_free(struct zj *v);
 void zj_write(FILE *f, const struct zj *v);
 /* Parse; NULL on error with *err (static text) and *line set. */
 struct zj *zj_parse(const char *text, const char **err, int *line);
+/*
+ * A finite number at s in JSON's grammar (json) or as a plain decimal (a
+ * benchmark's output: no hex, inf, nan): true with *x and *end past it.
+ */
+bool zab_number(const char *s, bool json, char **end, double *x);
 
 /* ---- experiment --------------------------------------------------------- */
 

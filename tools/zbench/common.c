@@ -196,7 +196,7 @@ int zb_check_common(struct zb_common *cm)
 
 	if (cm->format == CZ_FORMAT_DEFAULT)
 		printf("# Running 'mem/%s' benchmark:\n", cm->bench);
-	fflush(stdout);
+	cz_stdout_flush();
 	if (cm->cycles && !zb_ticks_available(&why)) {
 		fprintf(stderr, "Failed to open cycles counter: %s\n", why);
 		return 1;
@@ -260,14 +260,14 @@ void zb_json_end(struct zb_common *cm)
 	if (cm->json_open)
 		printf("\n ]}\n");
 	cm->json_open = false;
-	fflush(stdout);
+	cz_stdout_flush();
 }
 
 void zb_print_function(const struct zb_common *cm, const char *name, const char *desc)
 {
 	if (cm->format != CZ_FORMAT_JSON)
 		printf("# function '%s' (%s)\n", name, desc);
-	fflush(stdout);
+	cz_stdout_flush();
 }
 
 void zb_print_alloc_failed(const struct zb_common *cm, bool huge)
@@ -275,14 +275,14 @@ void zb_print_alloc_failed(const struct zb_common *cm, bool huge)
 	if (cm->format != CZ_FORMAT_JSON)
 		printf("# Memory allocation failed - maybe size (%s) %s?\n", cm->size_str,
 		       huge ? "has insufficient hugepages" : "is too large");
-	fflush(stdout);
+	cz_stdout_flush();
 }
 
 void zb_print_copying(const struct zb_common *cm)
 {
 	if (cm->format == CZ_FORMAT_DEFAULT)
 		printf("# Copying %s bytes ...\n\n", cm->size_str);
-	fflush(stdout);
+	cz_stdout_flush();
 }
 
 static void zb_json_sep(struct zb_common *cm)
@@ -337,7 +337,7 @@ void zb_print_result(struct zb_common *cm, const struct zb_result *r)
 		zb_print_json(cm, r, result);
 		break;
 	}
-	fflush(stdout);
+	cz_stdout_flush();
 }
 
 void zb_print_failed(struct zb_common *cm, const char *name)
@@ -347,7 +347,7 @@ void zb_print_failed(struct zb_common *cm, const char *name)
 	zb_json_sep(cm);
 	cz_json_string(stdout, name);
 	printf(", \"failed\": true}");
-	fflush(stdout);
+	cz_stdout_flush();
 }
 
 /* ---- buffers --------------------------------------------------------------------- */

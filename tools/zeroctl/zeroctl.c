@@ -9,9 +9,13 @@
  * /dev/zero inside `cusezero run`.  The settings given are sent in one
  * CUSEZERO_IOC_SET_CONFIG: the daemon applies them all or none (a refused
  * value changes nothing), then --reset, then --stats.  Without options it
- * prints the current settings.  If the file does not answer the ioctls
- * (ENOTTY), the FUSE sibling files MNT/control and MNT/stats are used (one
- * write: all or nothing there too).
+ * prints the current settings.
+ *
+ * zeroctl talks only to a cusezero device and only through its ioctls: the
+ * file is identified first (a character device -- the CUSE node -- or a
+ * file on a FUSE mount, answering CUSEZERO_IOC_GET_STATS with this header's
+ * version).  It never writes a file beside DEVICE: a directory may hold an
+ * unrelated file named control, and a write there would destroy it.
  *
  * When the daemon refuses a change (EINVAL), zeroctl names the value by the
  * rules the daemon applies (the same libzeroing: routine known and usable
@@ -21,13 +25,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "cusezero.h"
@@ -43,8 +48,10 @@ struct zc_params {
 	bool align_set, point_set, chunk_set, stats, json, reset;
 	struct cusezero_align align;
 	uint64_t chunk;
-	char dir[PATH_MAX];      /* FUSE mount dir, for the control-file fallback */
 };
+
+/* statfs(2)'s f_type of every FUSE mount (linux/magic.h). */
+#define ZC_FUSE_SUPER_MAGIC 0x65735546
 
 static void zc_usage(FILE *out)
 {
@@ -75,61 +82,46 @@ static int zc_err(const char *what, const char *val, int err)
 	return 1;
 }
 
-/* FUSE fallback: write the commands to MNT/control in one write. */
-static int zc_control_write(const struct zc_params *p, const char *cmd)
+static int zc_not_ours(const char *dev, const char *why)
 {
-	char path[PATH_MAX + 16];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "%s/control", p->dir);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? ENOTTY : errno;
-	if (write(fd, cmd, strlen(cmd)) < 0)
-		ret = errno;
-	if (close(fd) && !ret)
-		ret = errno;
-	return ret;
+	cz_err("%s: not a cusezero device (%s)", dev, why);
+	return 1;
 }
 
-static int zc_cat(const struct zc_params *p, const char *leaf)
+/*
+ * Is fd a cusezero device?  0, or the exit status after one error line.
+ * A CUSE node is a character device; the FUSE zero file (and /dev/zero bound
+ * over by `cusezero run`) sits on a FUSE mount.  Either must answer
+ * GET_STATS -- open to every user -- with our stats version: an unrelated
+ * file's ioctl is ENOTTY, and another FUSE file system's is refused too.
+ */
+static int zc_identify(int fd, const char *dev)
 {
-	char path[PATH_MAX + 16], buf[16384];
-	ssize_t n;
-	int fd;
+	struct cusezero_stats st;
+	struct statfs sfs;
+	struct stat sb;
+	char why[96];
 
-	snprintf(path, sizeof(path), "%s/%s", p->dir, leaf);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT ? ENOTTY : errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		fwrite(buf, 1, (size_t)n, stdout);
-	close(fd);
-	return n < 0 ? errno : 0;
-}
-
-static int zc_do(int fd, unsigned long cmd, void *arg, const struct zc_params *p,
-		 const char *fallback_cmd)
-{
-	if (!ioctl(fd, cmd, arg))
-		return 0;
-	if ((errno == ENOTTY || errno == ENOSYS) && fallback_cmd)
-		return zc_control_write(p, fallback_cmd);
-	return errno;
-}
-
-/* Does fd answer the cusezero ioctls, or is there a control file beside it? */
-static bool zc_is_cusezero(int fd, const struct zc_params *p)
-{
-	struct cusezero_routine r;
-	char path[PATH_MAX + 16];
-
-	if (!ioctl(fd, CUSEZERO_IOC_GET_ROUTINE, &r))
-		return true;
-	if (errno != ENOTTY && errno != ENOSYS && errno != EINVAL)
-		return true;	/* it is one, but says something else (EPERM, EIO...) */
-	snprintf(path, sizeof(path), "%s/control", p->dir);
-	return !access(path, F_OK);
+	if (fstat(fd, &sb))
+		return zc_err(dev, NULL, errno);
+	if (S_ISREG(sb.st_mode)) {
+		if (fstatfs(fd, &sfs))
+			return zc_err(dev, NULL, errno);
+		if (sfs.f_type != ZC_FUSE_SUPER_MAGIC)
+			return zc_not_ours(dev, "a regular file outside any FUSE mount");
+	} else if (!S_ISCHR(sb.st_mode)) {
+		return zc_not_ours(dev, "neither a character device nor a FUSE file");
+	}
+	if (ioctl(fd, CUSEZERO_IOC_GET_STATS, &st)) {
+		snprintf(why, sizeof(why), "it answers no cusezero ioctl: %s", strerror(errno));
+		return zc_not_ours(dev, why);
+	}
+	if (st.version != CUSEZERO_STATS_VERSION) {
+		snprintf(why, sizeof(why), "statistics version %u, expected %u",
+			 (unsigned)st.version, (unsigned)CUSEZERO_STATS_VERSION);
+		return zc_not_ours(dev, why);
+	}
+	return 0;
 }
 
 static const struct option zc_options[] = {
@@ -223,7 +215,6 @@ static int zc_option(struct zc_params *p, int c, const char *arg, const char *op
 /* Options and DEVICE into p: 0, or the exit status (-1: exit 0). */
 static int zc_parse(struct zc_params *p, int argc, char **argv)
 {
-	char tmp[PATH_MAX];
 	int c, ret;
 
 	opterr = 0;
@@ -237,42 +228,28 @@ static int zc_parse(struct zc_params *p, int argc, char **argv)
 		return 2;
 	}
 	p->device = argv[optind];
-	snprintf(tmp, sizeof(tmp), "%s", p->device);
-	snprintf(p->dir, sizeof(p->dir), "%s", dirname(tmp));
 	return 0;
 }
 
-/* The settings as one SET_CONFIG, and as control-file text for the fallback. */
-static void zc_config(const struct zc_params *p, struct cusezero_config *cfg, char *cmd,
-		      size_t len)
+/* The settings as one SET_CONFIG. */
+static void zc_config(const struct zc_params *p, struct cusezero_config *cfg)
 {
-	size_t n = 0;
-
 	memset(cfg, 0, sizeof(*cfg));
-	cmd[0] = '\0';
 	if (p->routine) {
 		cfg->set |= CUSEZERO_SET_ROUTINE;
 		snprintf(cfg->routine, sizeof(cfg->routine), "%s", p->routine);
-		n += (size_t)snprintf(cmd + n, len - n, "routine=%s ", p->routine);
 	}
 	if (p->align_set) {
 		cfg->set |= CUSEZERO_SET_OFFSET;
 		cfg->offset = p->align.offset;
-		if (p->align.offset == CUSEZERO_ALIGN_NONE)
-			n += (size_t)snprintf(cmd + n, len - n, "align=none ");
-		else
-			n += (size_t)snprintf(cmd + n, len - n, "align=%d ", (int)p->align.offset);
 	}
 	if (p->point_set) {
 		cfg->set |= CUSEZERO_SET_POINT;
 		cfg->point = p->align.point;
-		n += (size_t)snprintf(cmd + n, len - n, "align_point=%s ",
-				      sf_point_name(p->align.point));
 	}
 	if (p->chunk_set) {
 		cfg->set |= CUSEZERO_SET_CHUNK;
 		cfg->chunk = p->chunk;
-		snprintf(cmd + n, len - n, "chunk=%llu", (unsigned long long)p->chunk);
 	}
 }
 
@@ -335,12 +312,11 @@ static int zc_refused(int fd, const struct zc_params *p)
 static int zc_apply(int fd, const struct zc_params *p)
 {
 	struct cusezero_config cfg;
-	char cmd[256];
 	int err;
 
-	zc_config(p, &cfg, cmd, sizeof(cmd));
+	zc_config(p, &cfg);
 	if (cfg.set) {
-		err = zc_do(fd, CUSEZERO_IOC_SET_CONFIG, &cfg, p, cmd);
+		err = ioctl(fd, CUSEZERO_IOC_SET_CONFIG, &cfg) ? errno : 0;
 		if (err == EINVAL)
 			return zc_refused(fd, p);
 		if (err)
@@ -350,7 +326,7 @@ static int zc_apply(int fd, const struct zc_params *p)
 				      p->point_set ? p->point_arg : p->chunk_arg, err);
 	}
 	if (p->reset) {
-		err = zc_do(fd, CUSEZERO_IOC_RESET_STATS, NULL, p, "reset");
+		err = ioctl(fd, CUSEZERO_IOC_RESET_STATS) ? errno : 0;
 		if (err)
 			return zc_err("--reset", NULL, err);
 	}
@@ -362,14 +338,9 @@ static int zc_show(int fd, const struct zc_params *p)
 {
 	struct cusezero_stats st;
 	char buf[16384];
-	int err;
 
-	if (ioctl(fd, CUSEZERO_IOC_GET_STATS, &st)) {
-		err = errno;
-		if (err == ENOTTY || err == ENOSYS)
-			err = zc_cat(p, p->json ? "stats.json" : p->stats ? "stats" : "control");
-		return err ? zc_err(p->device, NULL, err) : 0;
-	}
+	if (ioctl(fd, CUSEZERO_IOC_GET_STATS, &st))
+		return zc_err(p->device, NULL, errno);
 	if (p->stats) {
 		if (sf_format(&st, p->json, buf, sizeof(buf)) < 0)
 			return zc_err("--stats", NULL, ENOSPC);
@@ -394,21 +365,21 @@ int main(int argc, char **argv)
 	ret = zc_parse(&p, argc, argv);
 	if (ret)
 		return ret < 0 ? 0 : ret;
-	fd = open(p.device, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO given by mistake must not wait for a writer. */
+	fd = open(p.device, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return zc_err(p.device, NULL, errno);
-	if (!zc_is_cusezero(fd, &p)) {
-		cz_err("%s: not a cusezero device (it answers no cusezero ioctl "
-			"and has no control file beside it)", p.device);
+	ret = zc_identify(fd, p.device);
+	if (ret) {
 		close(fd);
-		return 1;
+		return ret;
 	}
 	ret = zc_apply(fd, &p);
 	if (!ret && (p.stats || (!p.routine && !p.align_set && !p.point_set && !p.chunk_set &&
 				 !p.reset)))
 		ret = zc_show(fd, &p);
 	close(fd);
-	if (fflush(stdout) && !ret)
+	if (cz_stdout_flush() && !ret)
 		ret = 1;
 	return ret;
 }

@@ -247,7 +247,8 @@ int main(int argc, char **argv)
 		status = CZ_EXIT_FAILURE;
 	} else {
 		zl_report(&run, jobs);
-		fflush(stdout);
+		if (cz_stdout_flush())	/* the report before the device's share on stderr */
+			status = CZ_EXIT_FAILURE;
 		cz_devshare_end(&share, "zload", stderr);
 		if (zl_failures(&run, jobs))
 			status = CZ_EXIT_FAILURE;
@@ -255,7 +256,7 @@ int main(int argc, char **argv)
 			if (zl_log_write(&jobs[i]))
 				status = CZ_EXIT_FAILURE;
 	}
-	if (fflush(stdout) || ferror(stdout))
+	if (cz_stdout_flush())
 		status = CZ_EXIT_FAILURE;
 	for (i = 0; i < run.total_jobs; i++)
 		zl_log_free(&jobs[i]);

@@ -373,6 +373,13 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 	case ZO_SIZE:
 		if (cz_parse_size(arg, &v) || v == 0)
 			cz_usage_die("%s: invalid size '%s' (> 0, units B KB MB GB TB)", opt, arg);
+		/*
+		 * No file offset goes past 2^63 - 1 (loff_t); above it the count
+		 * of reads (size rounded up to --bs) wrapped to 0: no I/O, exit 0.
+		 */
+		if (v > INT64_MAX)
+			cz_usage_die("%s: size '%s' is past the largest file offset (2^63 - 1 bytes)",
+				     opt, arg);
 		o->size = v;
 		return true;
 	case ZO_SQPOLL_CPU:

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: what zab reads back is checked as strictly as what it writes.
+# Result files: numbers in JSON's grammar only (no -nan, inf, 0x10, 0x1p4,
+# 1e999), counts that are whole numbers in range, no cell or key given
+# twice; a merge past the limit of benchmarks or variants is one error line
+# (not a crash); endless or binary input ends with an error.  A benchmark
+# printing a hex number is a failed run, not 16.
+. "$top_srcdir/tests/zab/lib.sh"
+
+# result FILE NB NV [SAMPLE] [EXTRA_EXPERIMENT_MEMBER]: a result file with
+# benchmarks b0.. and variants v0.., each cell holding three samples.
+result() {
+	awk -v nb="$2" -v nv="$3" -v sample="${4:-1.5}" -v extra="${5:-}" 'BEGIN {
+		printf "{\"zab\": 1, \"sut\": \"t\", \"experiment\": {\"name\": \"t\", "
+		printf "\"sessions\": 1, \"warmups\": 0, \"repeats\": 3%s},\n", extra
+		printf "\"benchmarks\": ["
+		for (b = 0; b < nb; b++)
+			printf "%s{\"name\": \"b%d\", \"unit\": \"x\"}", b ? ", " : "", b
+		printf "],\n\"variants\": ["
+		for (v = 0; v < nv; v++)
+			printf "%s{\"name\": \"v%d\"}", v ? ", " : "", v
+		printf "],\n\"cells\": ["
+		for (b = 0; b < nb; b++)
+			for (v = 0; v < nv; v++)
+				printf "%s{\"benchmark\": \"b%d\", \"variant\": \"v%d\", \"samples\": [%s, 2, 3]}", \
+					(b || v) ? ",\n" : "", b, v, sample
+		printf "]}\n"
+	}' >"$1"
+}
+# refused DESC WANT_REGEX FILE...: zab report exits 2, one line matching, no signal
+refused() {
+	d=$1; want=$2; shift 2
+	timeout 60 "$ZAB" report "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	n=$(wc -l <"$tmp/err")
+	if [ $rc -eq 2 ] && [ "$n" -eq 1 ] && grep -q -E -- "$want" "$tmp/err"; then
+		pass "$d: $(cat "$tmp/err")"
+	else
+		fail "$d: exit $rc, $n stderr lines, wanted /$want/: $(head -c 300 "$tmp/err" | tr '\n' ' ')"
+	fi
+}
+
+# Merging past the limit (64): 63 benchmarks + 2 new ones, then variants.
+result "$tmp/b63.json" 63 2
+sed 's/"b0"/"new0"/g; s/"b1"/"new1"/g' "$tmp/b63.json" >"$tmp/b-new.json"
+refused "merge to 65 benchmarks" "more than 64 benchmarks or variants" "$tmp/b63.json" "$tmp/b-new.json"
+result "$tmp/v63.json" 1 63
+sed 's/"v0"/"new0"/g; s/"v1"/"new1"/g' "$tmp/v63.json" >"$tmp/v-new.json"
+refused "merge to 65 variants" "more than 64 benchmarks or variants" "$tmp/v63.json" "$tmp/v-new.json"
+# ... and exactly 64 is fine.
+sed 's/"b0"/"new0"/g' "$tmp/b63.json" >"$tmp/b-one-new.json"
+timeout 60 "$ZAB" report "$tmp/b63.json" "$tmp/b-one-new.json" >/dev/null 2>"$tmp/err"
+ok "merge to exactly 64 benchmarks: exit $?" -- [ ! -s "$tmp/err" ]
+
+# Numbers outside JSON's grammar or range, as a sample.
+for x in -nan nan -inf inf Infinity 1e999 -1e999 0x10 0x1p4 +1 .5 1. 01 - 1e; do
+	result "$tmp/num.json" 1 2 "$x"
+	refused "sample $x" "num.json" "$tmp/num.json"
+done
+result "$tmp/num.json" 1 2 "-1.5e-3"
+ok "sample -1.5e-3 (JSON's grammar) is read" -- sh -c "'$ZAB' report '$tmp/num.json' >/dev/null"
+# Counts: whole numbers in range.
+for kv in '"repeats": -5' '"sessions": 1e300' '"warmups": 1.5' '"sessions": 0' '"repeats": "3"'; do
+	result "$tmp/count.json" 1 2 1 ", $kv"
+	# (the member given last wins in the generator: remove the earlier one)
+	k=$(echo "$kv" | cut -d'"' -f2)
+	sed "0,/\"$k\": [0-9]*, */s///" "$tmp/count.json" >"$tmp/count2.json"
+	refused "experiment $kv" "'?$k'?" "$tmp/count2.json"
+done
+# The same cell twice, a key twice, a benchmark or variant named twice.
+result "$tmp/dup.json" 1 2
+sed 's/"cells": \[/"cells": [{"benchmark": "b0", "variant": "v0", "samples": [9]},\n/' \
+	"$tmp/dup.json" >"$tmp/dup-cell.json"
+refused "a cell given twice" "b0.*v0" "$tmp/dup-cell.json"
+sed 's/"samples": \[1.5, 2, 3\]}/"samples": [1.5, 2, 3], "samples": [9]}/' \
+	"$tmp/dup.json" >"$tmp/dup-key.json"
+refused "a key given twice in an object" "samples" "$tmp/dup-key.json"
+sed 's/{"name": "v1"}/{"name": "v0"}/' "$tmp/dup.json" >"$tmp/dup-var.json"
+refused "a variant named twice" "v0" "$tmp/dup-var.json"
+
+# Endless and binary input: an error, bounded in time and memory.
+refused "report /dev/zero" "/dev/zero" /dev/zero
+timeout 60 "$ZAB" run /dev/zero --dry-run >/dev/null 2>"$tmp/err"
+rc=$?
+ok "run /dev/zero: exit $rc, one line ($(head -c 200 "$tmp/err"))" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q /dev/zero '$tmp/err'"
+
+# A benchmark printing a hex number: a failed run (FAILED), never 16.
+"$ZAB" run -b "h=$FAKE --print 0x10" --group fake -v a -v b -R 1 --seed 1 \
+	>"$tmp/out" 2>"$tmp/err"
+rc=$?
+ok "benchmark printing 0x10: exit $rc, cells FAILED" -- \
+	sh -c "[ $rc -eq 1 ] && grep -q FAILED '$tmp/out' && ! grep -q '16\.00' '$tmp/out'"
+done_testing

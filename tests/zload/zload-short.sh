@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: zload counts the bytes each read returned, not --bs: a short
+# read (a file whose text is shorter than --bs, the FUSE control file) is
+# counted as what it returned, and as a short read.
+. "$top_srcdir/tests/zload/zload-lib.sh"
+Z=$ZLOAD
+[ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
+
+# short FILE DESC: one read of 4 KiB at offset 0 of FILE, whose text is n
+# bytes (read by cat: wc -c may believe the file's size).
+short() {
+	n=$(cat "$1" | wc -c)
+	out=$("$Z" --size 4KB --bs 4KB --json "$1" 2>"$TMP/err")
+	st=$?
+	b=$(json_val "$out" io_bytes)
+	s=$(json_val "$out" short_ios)
+	ok "$2: one read of 4 KiB returns $n bytes: io_bytes $b, short_ios $s (exit $st$(head -c 200 "$TMP/err"))" -- \
+		sh -c "[ '$st' -eq 0 ] && [ '$n' -gt 0 ] && [ '$n' -lt 4096 ] && [ '$b' = '$n' ] && [ '$s' = 1 ]"
+}
+
+short /proc/version "/proc/version (a file with no size)"
+if [ -x "$CUSEZERO" ] && [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ]; then
+	mkdir -p "$TMP/mnt"
+	if "$CUSEZERO" --fuse "$TMP/mnt" --pidfile "$TMP/pid" 2>"$TMP/start"; then
+		short "$TMP/mnt/control" "the FUSE control file"
+		kill "$(cat "$TMP/pid")"
+		i=0
+		while mountpoint -q "$TMP/mnt" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	else
+		fail "cusezero did not start: $(cat "$TMP/start")"
+	fi
+else
+	skip "the FUSE control file: no root, /dev/fuse or cusezero"
+fi
+done_testing
