@@ -55,6 +55,11 @@ ok "zeroctl --stats: routine GB/s, busy time, routine share" -- \
 "$ZEROCTL" "$Z" --stats --json >"$tmp/stats.json"
 ok "zeroctl --stats --json: busy_ns and routine_share" -- \
 	sh -c "grep -q '\"busy_ns\":[1-9]' '$tmp/stats.json' && grep -q '\"routine_share\":' '$tmp/stats.json'"
+ok "zeroctl --stats --json: per-request quantiles and the preempted share" -- \
+	sh -c "grep -Eq '\"request_p50_ns_4k\":[0-9.]+,\"request_p90_ns_4k\":[0-9.]+,\"request_p99_ns_4k\":[0-9.]+,\"preempted_share\":[0-9.]+' '$tmp/stats.json'"
+# the histogram holds one entry per request: its quantiles order, p50 <= p90 <= p99
+ok "request quantiles are ordered" -- \
+	sh -c "sed 's/.*request_p50_ns_4k\":\([0-9.]*\),\"request_p90_ns_4k\":\([0-9.]*\),\"request_p99_ns_4k\":\([0-9.]*\).*/\1 \2 \3/' '$tmp/stats.json' | awk '{ exit !(\$1 > 0 && \$1 <= \$2 && \$2 <= \$3) }'"
 "$ZEROCTL" "$Z" --reset
 "$ZEROCTL" "$Z" --stats >"$tmp/stats"
 ok "after reset: busy_ns restarts (0 requests: routine share '-')" -- grep -q '^routine_share *-$' "$tmp/stats"
@@ -70,6 +75,10 @@ ok "rows: pread, pread in-device, pread in-device per chunk" -- \
 	sh -c "grep -q '| pread (bytes/sec) ' '$tmp/out' && grep -q '| pread in-device (bytes/sec) ' '$tmp/out' && grep -q '| pread in-device per chunk (ns) ' '$tmp/out'"
 ok "each in-device cell has S x R = 4 samples, none FAILED" -- \
 	sh -c "[ \$(grep -c ',pread in-device[^,]*,.*,[a-z]*,[a-z]*,4,' '$tmp/dev.csv') -eq 4 ] && ! grep -q FAILED '$tmp/out'"
+ok "JSON: each in-device sample with its run's preempted share" -- \
+	sh -c "[ \$(grep -c '\"sample_preempted\"' '$tmp/dev.json') -eq 4 ]"
+ok "footer: the preempted share per variant" -- \
+	grep -q 'In device: the median request of each run; requests that looked preempted' "$tmp/out"
 ok "JSON names each class's source" -- \
 	sh -c "grep -q '\"source\": \"device: bytes per second of routine time\"' '$tmp/dev.json' && grep -q '\"source\": \"device: routine ns per chunk\"' '$tmp/dev.json'"
 

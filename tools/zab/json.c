@@ -447,8 +447,44 @@ void zab_cell_add(struct zab_cell *c, double x)
 		c->x = zab_xrealloc(c->x, c->cap * sizeof(*c->x));
 		if (c->sess)
 			c->sess = zab_xrealloc(c->sess, c->cap * sizeof(*c->sess));
+		if (c->pre)
+			c->pre = zab_xrealloc(c->pre, c->cap * sizeof(*c->pre));
+		if (c->off)
+			c->off = zab_xrealloc(c->off, c->cap * sizeof(*c->off));
 	}
+	if (c->pre)
+		c->pre[c->n] = NAN;
+	if (c->off)
+		c->off[c->n] = -1;
 	c->x[c->n++] = x;
+}
+
+void zab_cell_set_pre(struct zab_cell *c, double share)
+{
+	size_t i;
+
+	if (!c->n)
+		return;
+	if (!c->pre) {
+		c->pre = zab_xmalloc(c->cap * sizeof(*c->pre));
+		for (i = 0; i < c->n; i++)
+			c->pre[i] = NAN;
+	}
+	c->pre[c->n - 1] = share;
+}
+
+void zab_cell_set_off(struct zab_cell *c, int offset)
+{
+	size_t i;
+
+	if (!c->n)
+		return;
+	if (!c->off) {
+		c->off = zab_xmalloc(c->cap * sizeof(*c->off));
+		for (i = 0; i < c->n; i++)
+			c->off[i] = -1;
+	}
+	c->off[c->n - 1] = offset;
 }
 
 void zab_cell_add_session(struct zab_cell *c, double x, unsigned session)
@@ -471,6 +507,8 @@ void zab_result_free(struct zab_result *r)
 	for (i = 0; r->cells && i < r->nb * r->nv; i++) {
 		free(r->cells[i].x);
 		free(r->cells[i].sess);
+		free(r->cells[i].pre);
+		free(r->cells[i].off);
 		free(r->cells[i].error);
 	}
 	for (i = 0; i < r->nb; i++) {
@@ -645,6 +683,17 @@ static void cells_json(struct zj *doc, const struct zab_result *r)
 				x = zj_set(o, "sample_sessions", zj_new(ZJ_ARR));
 				for (i = 0; i < c->n; i++)
 					zj_push(x, zj_num(c->sess[i]));
+			}
+			if (c->pre) {
+				/* NaN (unknown) as null: JSON has no NaN */
+				x = zj_set(o, "sample_preempted", zj_new(ZJ_ARR));
+				for (i = 0; i < c->n; i++)
+					zj_push(x, isnan(c->pre[i]) ? zj_new(ZJ_NULL) : zj_num(c->pre[i]));
+			}
+			if (c->off) {
+				x = zj_set(o, "sample_offsets", zj_new(ZJ_ARR));
+				for (i = 0; i < c->n; i++)
+					zj_push(x, c->off[i] < 0 ? zj_new(ZJ_NULL) : zj_num(c->off[i]));
 			}
 			zj_set(o, "failed", zj_bool(c->failed));
 			zj_set(o, "error", zj_str(c->error));

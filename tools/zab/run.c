@@ -649,8 +649,15 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	}
 	if (!d.requests || !d.routine_ns)
 		return;
-	zab_cell_add_session(zab_cell(rn->r, rr, v), cz_devdelta_rate(&d), rn->session + 1);
-	zab_cell_add_session(zab_cell(rn->r, rn_ns, v), cz_devdelta_ns_per_chunk(&d), rn->session + 1);
+	/*
+	 * The median request, not the totals: one request preempted inside
+	 * its routine calls adds a whole time slice to the totals (doc/DESIGN.md).
+	 */
+	zab_cell_add_session(zab_cell(rn->r, rr, v), cz_devdelta_median_rate(&d), rn->session + 1);
+	zab_cell_set_pre(zab_cell(rn->r, rr, v), cz_hist_preempted(d.hist));
+	zab_cell_add_session(zab_cell(rn->r, rn_ns, v), cz_devdelta_median_ns_per_chunk(&d),
+			     rn->session + 1);
+	zab_cell_set_pre(zab_cell(rn->r, rn_ns, v), cz_hist_preempted(d.hist));
 }
 
 /* One attempt: run, parse, record.  NULL on success, else why it failed (malloc'd). */

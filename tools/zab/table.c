@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zab.h"
+#include "devstats.h"
 #include "stats.h"
+#include "zab.h"
 
 #define ZAB_FEW 5
 
@@ -412,6 +413,44 @@ static void few_samples(FILE *f, const struct zab_result *r, const char *bullet)
 	fprintf(f, "): their confidence intervals are wide and their (R)/(I) fragile; add sessions or repeats.\n");
 }
 
+/*
+ * The in-device classes are the median request of each run; the share of
+ * requests that looked preempted says how busy the machine was beside it
+ * (a median holds until half of them are).
+ */
+static void preempted_note(FILE *f, const struct zab_result *r, const char *bullet)
+{
+	size_t b, v, i, n;
+	double sum, max;
+	bool first = true;
+
+	for (b = 0; b < r->nb; b++) {
+		if (r->b[b].kind != ZAB_RK_DEV_RATE)
+			continue;
+		for (v = 0; v < r->nv; v++) {
+			const struct zab_cell *c = zab_cell(r, b, v);
+
+			for (i = n = 0, sum = max = 0; c->pre && i < c->n; i++)
+				if (!isnan(c->pre[i])) {
+					sum += c->pre[i];
+					max = c->pre[i] > max ? c->pre[i] : max;
+					n++;
+				}
+			if (!n)
+				continue;
+			if (first)
+				fprintf(f, "%sIn device: the median request of each run; requests "
+					"that looked preempted (over %.0fx the run's median), mean "
+					"(worst run):", bullet, CZ_PREEMPT_FACTOR);
+			fprintf(f, "%s %s / %s %.2f%% (%.2f%%)", first ? "" : ";", r->b[b].group,
+				r->vname[v], sum / (double)n * 100, max * 100);
+			first = false;
+		}
+	}
+	if (!first)
+		fprintf(f, ".\n");
+}
+
 static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 {
 	size_t b, v;
@@ -423,6 +462,7 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 	fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
 		r->vname[r->base]);
 	few_samples(f, r, bullet);
+	preempted_note(f, r, bullet);
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
 			const struct zab_cell *c = zab_cell(r, b, v);

@@ -140,6 +140,10 @@ struct zab_cell {
 	size_t n, cap;
 	bool failed;
 	char *error;         /* why it failed (command and output) */
+	double *pre;         /* per sample: share of its run's requests that looked
+			      * preempted (in-device classes), NaN unknown; NULL: none */
+	int *off;            /* per sample: its run's placement offset (placement
+			      * random/sweep), -1 unknown; NULL: fixed placement */
 };
 
 /* What a result class measures: the command's number or the daemon's counters over the run. */
@@ -170,6 +174,9 @@ static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, si
 
 void zab_cell_add(struct zab_cell *c, double x);
 void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
+/* Facts of the sample just added (allocating the array on first use). */
+void zab_cell_set_pre(struct zab_cell *c, double share);
+void zab_cell_set_off(struct zab_cell *c, int offset);
 void zab_result_free(struct zab_result *r);
 /* Build a result (and its JSON document) from a finished experiment. */
 struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
