@@ -45,6 +45,25 @@ struct cstat {
 	const char *flag;    /* "(R) ", "(I) " or "" */
 };
 
+/*
+ * Placement varied per run: the change is the mean per-layout change and
+ * the flag its paired 95% interval (doc/layouts.md), not the runs pooled.
+ */
+static void layout_verdict(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
+{
+	struct zab_lstat lb, lv;
+	struct zab_lpair p;
+	bool hi = r->b[b].higher;
+
+	if (zab_layout_stat(zab_cell(r, b, r->base), hi, &lb) &&
+	    zab_layout_stat(zab_cell(r, b, v), hi, &lv) && zab_layout_pair(&lb, &lv, hi, &p)) {
+		cs->pct = p.pct;
+		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
+	}
+	zab_lstat_free(&lb);
+	zab_lstat_free(&lv);
+}
+
 static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
 {
 	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
@@ -61,6 +80,10 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 		return;
 	cs->cmp = true;
 	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
+	if (c->off && base->off) {
+		layout_verdict(r, b, v, cs);
+		return;
+	}
 	/* no confidence interval from a single sample: never flagged */
 	if (bs.n >= 2 && cs->s.n >= 2 && cz_ci_disjoint(&bs, &cs->s))
 		cs->flag = cs->pct < 0 ? "(R) " : "(I) ";
@@ -451,6 +474,54 @@ static void preempted_note(FILE *f, const struct zab_result *r, const char *bull
 		fprintf(f, ".\n");
 }
 
+/* "pread: layout: a 14%* / b 3% ...; b vs a: no difference over 16 layouts (...)". */
+static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const char *bullet)
+{
+	struct zab_lstat ls[ZAB_MAX_ITEMS];
+	struct zab_lpair p;
+	bool hi = r->b[b].higher;
+	size_t v;
+
+	for (v = 0; v < r->nv; v++)
+		zab_layout_stat(zab_cell(r, b, v), hi, &ls[v]);
+	fprintf(f, "%s%s: layout (best vs worst layout mean; * the two differ):", bullet, r->b[b].name);
+	for (v = 0; v < r->nv; v++)
+		if (ls[v].nl)
+			fprintf(f, "%s %s %.1f%%%s", v ? " /" : "", r->vname[v], ls[v].sens_pct,
+				ls[v].sens_sig ? "*" : "");
+	fprintf(f, "; share of the variance from layout:");
+	for (v = 0; v < r->nv; v++)
+		if (ls[v].nl && isnan(ls[v].share))
+			fprintf(f, "%s %s n/a", v ? " /" : "", r->vname[v]);
+		else if (ls[v].nl)
+			fprintf(f, "%s %s %.0f%%", v ? " /" : "", r->vname[v], ls[v].share * 100);
+	for (v = 0; v < r->nv; v++) {
+		if (v == r->base || !ls[v].nl || !ls[r->base].nl)
+			continue;
+		if (!zab_layout_pair(&ls[r->base], &ls[v], hi, &p)) {
+			fprintf(f, "; %s vs %s: fewer than 2 common layouts", r->vname[v],
+				r->vname[r->base]);
+			continue;
+		}
+		fprintf(f, "; %s vs %s over %zu layouts: %s%+.2f%% (95%% CI %+.2f..%+.2f), %s better at "
+			"%zu/%zu layouts, worse at %zu/%zu", r->vname[v], r->vname[r->base], p.nl,
+			p.flag ? "" : "no difference, ", p.pct, p.ci_lo, p.ci_hi, r->vname[v],
+			p.better, p.nl, p.worse, p.nl);
+	}
+	fprintf(f, ".\n");
+	for (v = 0; v < r->nv; v++)
+		zab_lstat_free(&ls[v]);
+}
+
+static void layout_notes(FILE *f, const struct zab_result *r, const char *bullet)
+{
+	size_t b;
+
+	for (b = 0; b < r->nb; b++)
+		if (zab_cell(r, b, r->base)->off)
+			layout_row_note(f, r, b, bullet);
+}
+
 static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 {
 	size_t b, v;
@@ -462,6 +533,7 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 	fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
 		r->vname[r->base]);
 	few_samples(f, r, bullet);
+	layout_notes(f, r, bullet);
 	preempted_note(f, r, bullet);
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
@@ -507,6 +579,7 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 		render_plain(f, &t);
 		t_free(&t);
 		few_samples(f, r, "");
+		layout_notes(f, r, "");
 		break;
 	case ZAB_STYLE_DETAIL:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
@@ -582,6 +655,39 @@ static const char *csv_verdict(const struct zab_result *r, size_t b, size_t v, c
 	return !*cs->flag ? "none" : cs->flag[1] == 'R' ? "R" : "I";
 }
 
+/*
+ * The layout columns (empty for fixed placement): layouts, sensitivity,
+ * share, best and worst offsets, layouts better / worse than the base, and
+ * the per-layout cells as "OFFSET:RUNS:MEAN" separated by ';'.
+ */
+static void csv_layouts(FILE *f, const struct zab_result *r, size_t b, size_t v)
+{
+	struct zab_lstat ls, lb;
+	struct zab_lpair p = { 0 };
+	bool paired = false;
+	size_t j;
+
+	if (!zab_layout_stat(zab_cell(r, b, v), r->b[b].higher, &ls)) {
+		fputs(",,,,,,,,", f);
+		return;
+	}
+	if (v != r->base && zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &lb)) {
+		paired = zab_layout_pair(&lb, &ls, r->b[b].higher, &p);
+		zab_lstat_free(&lb);
+	}
+	fprintf(f, ",%zu", ls.nl);
+	csv_num(f, ls.sens_pct);
+	csv_num(f, ls.share);
+	fprintf(f, ",%u,%u", ls.off[ls.best], ls.off[ls.worst]);
+	if (paired)
+		fprintf(f, ",%zu,%zu,", p.better, p.worse);
+	else
+		fputs(",,,", f);
+	for (j = 0; j < ls.nl; j++)
+		fprintf(f, "%s%u:%zu:%.6g", j ? ";" : "", ls.off[j], ls.n[j], ls.mean[j]);
+	zab_lstat_free(&ls);
+}
+
 static void csv_cell(FILE *f, const struct zab_result *r, size_t b, size_t v)
 {
 	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
@@ -618,6 +724,7 @@ static void csv_cell(FILE *f, const struct zab_result *r, size_t b, size_t v)
 	if (cs.cmp)
 		p = cz_mann_whitney_p(base->x, base->n, c->x, c->n);
 	csv_num(f, p);
+	csv_layouts(f, r, b, v);
 	fputc('\n', f);
 }
 
@@ -626,7 +733,9 @@ void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n)
 	size_t i, b, v;
 
 	fputs("sut,group,result_class,unit,better,variant,base,n,mean,stddev,ci_low,ci_high,cv,"
-	      "median,min,max,change_pct,verdict,mann_whitney_p\n", f);
+	      "median,min,max,change_pct,verdict,mann_whitney_p,layouts,layout_sensitivity_pct,"
+	      "layout_share,layout_best_offset,layout_worst_offset,better_layouts,worse_layouts,"
+	      "layout_means\n", f);
 	for (i = 0; i < n; i++)
 		for (b = 0; b < r[i]->nb; b++)
 			for (v = 0; v < r[i]->nv; v++)
