@@ -626,7 +626,8 @@ static void filter_arch(struct zab_experiment *e)
 
 /*
  * A device variant placed per run needs a routine that can be placed (its
- * reason otherwise), and no align= of its own (which one would hold?).
+ * reason otherwise).  Its own align= is where its daemon starts; each run
+ * then moves it (so one file gives both: --placement fixed runs the own).
  */
 static int placement_check(const struct zab_experiment *e)
 {
@@ -638,11 +639,6 @@ static int placement_check(const struct zab_experiment *e)
 
 		if (zab_var_placement(e, v)->mode == ZAB_PLACE_FIXED || !x->device)
 			continue;
-		if (x->align) {
-			cz_err("%s: variant '%s': align= and placement=%s exclude each other",
-				x->where, x->name, zab_var_placement(e, v)->spec);
-			return -EINVAL;
-		}
 		r = x->routine ? zero_lookup(x->routine) : zero_default();
 		if (r && !r->code_start) {
 			cz_err("%s: variant '%s': routine %s cannot be placed (placement=%s): %s",

@@ -658,7 +658,8 @@ static const char *csv_verdict(const struct zab_result *r, size_t b, size_t v, c
 /*
  * The layout columns (empty for fixed placement): layouts, sensitivity,
  * share, best and worst offsets, layouts better / worse than the base, and
- * the per-layout cells as "OFFSET:RUNS:MEAN" separated by ';'.
+ * the per-layout cells as "OFFSET:RUNS:MEAN" separated by ';', and whether
+ * the best and worst layouts differ (yes/no).
  */
 static void csv_layouts(FILE *f, const struct zab_result *r, size_t b, size_t v)
 {
@@ -668,7 +669,7 @@ static void csv_layouts(FILE *f, const struct zab_result *r, size_t b, size_t v)
 	size_t j;
 
 	if (!zab_layout_stat(zab_cell(r, b, v), r->b[b].higher, &ls)) {
-		fputs(",,,,,,,,", f);
+		fputs(",,,,,,,,,", f);
 		return;
 	}
 	if (v != r->base && zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &lb)) {
@@ -685,6 +686,7 @@ static void csv_layouts(FILE *f, const struct zab_result *r, size_t b, size_t v)
 		fputs(",,,", f);
 	for (j = 0; j < ls.nl; j++)
 		fprintf(f, "%s%u:%zu:%.6g", j ? ";" : "", ls.off[j], ls.n[j], ls.mean[j]);
+	fprintf(f, ",%s", ls.sens_sig ? "yes" : "no");
 	zab_lstat_free(&ls);
 }
 
@@ -735,7 +737,7 @@ void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n)
 	fputs("sut,group,result_class,unit,better,variant,base,n,mean,stddev,ci_low,ci_high,cv,"
 	      "median,min,max,change_pct,verdict,mann_whitney_p,layouts,layout_sensitivity_pct,"
 	      "layout_share,layout_best_offset,layout_worst_offset,better_layouts,worse_layouts,"
-	      "layout_means\n", f);
+	      "layout_means,layout_sensitive\n", f);
 	for (i = 0; i < n; i++)
 		for (b = 0; b < r[i]->nb; b++)
 			for (v = 0; v < r[i]->nv; v++)

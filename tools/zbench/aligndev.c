@@ -216,6 +216,20 @@ int zb_aligndev_open(const struct align_params *ap, struct align_dev **out)
 	return 0;
 }
 
+int zb_aligndev_select(struct align_dev *d, const struct zero_routine *r)
+{
+	struct cusezero_align none = { .offset = CUSEZERO_ALIGN_NONE, .point = CUSEZERO_POINT_LOOP };
+	struct cusezero_routine name = { { 0 } };
+
+	snprintf(name.name, sizeof(name.name), "%s", r->name);
+	if (ioctl(d->fd, CUSEZERO_IOC_SET_ALIGN, &none) || ioctl(d->fd, CUSEZERO_IOC_SET_ROUTINE, &name)) {
+		fprintf(stderr, "zbench align: --device %s: selecting %s: %s\n", d->path, r->name,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* ---- one sample -------------------------------------------------------------------------- */
 
 /* Switch the placement and read it back: the sample is only valid at the requested one. */
