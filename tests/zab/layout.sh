@@ -82,6 +82,20 @@ ok "code effect only: JSON verdict improvement, change within 1 point of 5%" -- 
 ok "code effect only: small sensitivity (< 5%), layout share < 50%" -- \
 	json "$tmp/code.json" "all(c['over_layouts']['sensitivity_pct'] < 5 and c['over_layouts']['layout_share'] < 0.5 for c in d['cells'])"
 
+# --- in process: zbench memset placed at {offset} ---------------------------------------
+ZBENCH=$top_builddir/zbench
+rel=$("$ZBENCH" align -f help 2>/dev/null | sed -n 's/^	\([a-z0-9_]*\) \.\.\. .*/\1/p' | head -n 1)
+if [ -n "$rel" ]; then
+	"$ZAB" run -b "memset=$ZBENCH memset -f $rel -s 64KB -l 2 --align {offset} --format simple" \
+		-v a -v b --placement random:0..12:4 -R 4 --seed 2 --style plain \
+		--export-json "$tmp/mem.json" >/dev/null 2>"$tmp/err"
+	ok "in process: zbench memset --align {offset} under placement = random (exit 0)" -- [ $? -eq 0 ]
+	ok "in process: the offsets recorded, paired" -- \
+		json "$tmp/mem.json" "len(d['cells'][0]['sample_offsets']) == 4 and d['cells'][0]['sample_offsets'] == d['cells'][1]['sample_offsets']"
+else
+	tap_skip "in process: no relocatable routine here"
+fi
+
 # --- errors -------------------------------------------------------------------------
 for bad in 'random:0..5000' 'sometimes' 'sweep:@middle' 'random:'; do
 	exp "$tmp/bad" "$bad" "$FAKE"

@@ -108,6 +108,14 @@ if [ $# -eq 2 ]; then
 		grep -q "invalid --compare 'c_store_loop': compiled C" "$tmpdir/e"
 	"$ZBENCH" align --compare "$1,$2" --json --offsets 0 >/dev/null 2>"$tmpdir/e"
 	ok "--compare of routines --json: refused" -- grep -q 'invalid --json' "$tmpdir/e"
+	# zbench memset --align: a placed copy in process (zab's placement for in-process benchmarks)
+	"$ZBENCH" memset -f "$1" -s 64KB -l 2 --align 8 --format simple >"$tmpdir/m" 2>"$tmpdir/e"
+	ok "memset -f $1 --align 8: exit 0, a number" -- sh -c "[ \$? -eq 0 ] || exit 1; grep -Eq '^[0-9.]+$' '$tmpdir/m'"
+	"$ZBENCH" memset -f "$1" -s 64KB --align 4096 >/dev/null 2>"$tmpdir/e"
+	ok "memset --align 4096: refused" -- grep -q 'Invalid align:4096' "$tmpdir/e"
+	"$ZBENCH" memset -f c_store_loop -s 64KB --align 8 >/dev/null 2>"$tmpdir/e"
+	ok "memset --align with a routine that cannot be placed: refused with the reason" -- \
+		grep -q 'cannot place c_store_loop at offset 8: .*compiled C' "$tmpdir/e"
 else
 	tap_skip "--compare of routines: fewer than two relocatable routines here"
 fi
