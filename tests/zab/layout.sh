@@ -47,6 +47,9 @@ ok "the same seed draws the same offsets" -- \
 "$ZAB" run "$tmp/rec" --seed 8 --style plain --export-json "$tmp/rec3.json" >/dev/null 2>&1
 ok "another seed draws others" -- \
 	json "$tmp/rec3.json" "d['cells'][0]['sample_offsets'] != json.load(open('$tmp/rec.json'))['cells'][0]['sample_offsets']"
+"$ZAB" run "$tmp/rec" --seed 7 --dry-run >"$tmp/dry" 2>/dev/null
+ok "--dry-run prints each run's offset, the recorded ones" -- \
+	sh -c "[ \"\$(grep '^  repeat' '$tmp/dry' | sed 's/.* a@\\([0-9]*\\).*/\\1/' | tr '\\n' ' ')\" = \"\$(python3 -c \"import json; print(' '.join(str(o) for o in json.load(open('$tmp/rec.json'))['cells'][0]['sample_offsets']) + ' ')\")\" ]"
 exp "$tmp/sweep" 'sweep:0..12:4' "sh -c 'echo \$((1000 + ZAB_OFFSET))'"
 "$ZAB" run "$tmp/sweep" --seed 1 --style plain --export-json "$tmp/sweep.json" >/dev/null 2>&1
 ok "placement = sweep: the set in turn, 8 runs per offset" -- \

@@ -913,6 +913,19 @@ static int session_cpu(const struct runner *rn, unsigned s)
 	return rn->coloc ? rn->cpus[(rn->cpu0 + s) % rn->ncpus] : -1;
 }
 
+/* A variant in the printed order; placed per run: "@OFFSET" (warm-ups: the session's first). */
+static void dry_variant(const struct runner *rn, size_t v, unsigned s, unsigned k)
+{
+	const struct zab_experiment *e = rn->e;
+	int off = zab_placement_offset(zab_var_placement(e, v), rn->o->seed, s, e->repeats,
+				       k < e->warmups ? 0 : k - e->warmups);
+
+	if (off < 0)
+		printf(" %s", e->var[v].name);
+	else
+		printf(" %s@%d", e->var[v].name, off);
+}
+
 static void dry_run(const struct runner *rn)
 {
 	const struct zab_experiment *e = rn->e;
@@ -931,7 +944,7 @@ static void dry_run(const struct runner *rn)
 				zab_order_round(e->order, rn->o->seed, s, k * (unsigned)e->nbench + (unsigned)b,
 						e->nvar, perm);
 				for (i = 0; i < e->nvar; i++)
-					printf(" %s", e->var[perm[i]].name);
+					dry_variant(rn, perm[i], s, k);
 				printf("\n");
 			}
 	}
