@@ -99,6 +99,12 @@ else
 	tap_skip "in process: no relocatable routine here"
 fi
 
+for good in 'random@entry' 'sweep:0,8,16@loop' 'random:0..63' 'fixed'; do
+	exp "$tmp/good" "$good" "$FAKE"
+	"$ZAB" run "$tmp/good" --dry-run >/dev/null 2>"$tmp/err"
+	ok "placement = $good: accepted" -- [ $? -eq 0 ]
+done
+
 # --- errors -------------------------------------------------------------------------
 for bad in 'random:0..5000' 'sometimes' 'sweep:@middle' 'random:'; do
 	exp "$tmp/bad" "$bad" "$FAKE"

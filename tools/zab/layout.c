@@ -84,7 +84,7 @@ int zab_placement_parse(const char *s, struct zab_placement *p)
 {
 	const char *colon = strchr(s, ':'), *at;
 	char *set;
-	size_t len = colon ? (size_t)(colon - s) : strlen(s);
+	size_t len = strcspn(s, ":@");
 	int ret;
 
 	zab_placement_free(p);
@@ -100,7 +100,10 @@ int zab_placement_parse(const char *s, struct zab_placement *p)
 		return -EINVAL;
 	if (colon && !colon[1])
 		return -EINVAL;         /* "random:" names no set */
-	set = zab_xstrdup(colon ? colon + 1 : ZAB_PLACE_DEFAULT_SET);
+	if (s[len] == '@')              /* "random@entry": the default set */
+		set = zab_xasprintf("%s%s", ZAB_PLACE_DEFAULT_SET, s + len);
+	else
+		set = zab_xstrdup(colon ? colon + 1 : ZAB_PLACE_DEFAULT_SET);
 	at = strchr(set, '@');
 	ret = 0;
 	if (at) {
