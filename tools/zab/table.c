@@ -91,6 +91,7 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 
 static char *base_text(const struct zab_result *r, size_t b, bool unit)
 {
+	struct zab_lstat ls;
 	struct cstat cs;
 
 	cell_stat(r, b, r->base, &cs);
@@ -98,6 +99,11 @@ static char *base_text(const struct zab_result *r, size_t b, bool unit)
 		return zab_xstrdup("FAILED");
 	if (!cs.ok)
 		return zab_xstrdup("-");
+	/* placed per run: the base's figure is its mean over layouts (doc/layouts.md) */
+	if (zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &ls)) {
+		cs.s.mean = ls.grand;
+		zab_lstat_free(&ls);
+	}
 	if (unit && *r->b[b].unit)
 		return zab_xasprintf("%.2f %s", cs.s.mean, r->b[b].unit);
 	return zab_xasprintf("%.2f", cs.s.mean);
