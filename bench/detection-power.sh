@@ -21,7 +21,7 @@
 # A and B are zab variant settings (routine=, align=, align-point=, chunk=,
 # cusezero-args=, ...: see zab --help).  --placement P is zab's (a code offset
 # per run, the verdict over layouts; the table then also counts, per variant,
-# the experiments whose best and worst layouts differ, with the median
+# the experiments where layout matters (ANOVA p < 0.05), with the median
 # sensitivity).  Programs from $top_builddir (default
 # build/ of this checkout).  Root (FUSE mounts).  Not a test: measure on a
 # quiet machine and say how quiet it was.

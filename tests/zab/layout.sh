@@ -82,8 +82,10 @@ ok "code effect only: b better at 8/8 layouts, worse at 0/8" -- \
 	grep -q 'b better at 8/8 layouts, worse at 0/8' "$tmp/out"
 ok "code effect only: JSON verdict improvement, change within 1 point of 5%" -- \
 	json "$tmp/code.json" "d['cells'][1]['paired_by_layout']['verdict'] == 'improvement' and abs(d['cells'][1]['paired_by_layout']['change_pct'] - 5) < 1"
-ok "code effect only: small sensitivity (< 5%), layout share < 50%" -- \
-	json "$tmp/code.json" "all(c['over_layouts']['sensitivity_pct'] < 5 and c['over_layouts']['layout_share'] < 0.5 for c in d['cells'])"
+ok "code effect only: small sensitivity (< 5%), not significant (ANOVA p > 0.05), layout share < 50%" -- \
+	json "$tmp/code.json" "all(c['over_layouts']['sensitivity_pct'] < 5 and not c['over_layouts']['sensitivity_significant'] and c['over_layouts']['layout_p'] > 0.05 and c['over_layouts']['layout_share'] < 0.5 for c in d['cells'])"
+ok "layout effect only: ANOVA p < 0.001" -- \
+	json "$tmp/lay.json" "all(c['over_layouts']['layout_p'] < 0.001 for c in d['cells'])"
 
 # --- in process: zbench memset placed at {offset} ---------------------------------------
 ZBENCH=$top_builddir/zbench

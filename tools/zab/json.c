@@ -691,6 +691,7 @@ static void layouts_json(struct zj *o, const struct zab_result *r, size_t b, siz
 	zj_set(l, "ci_hi", zj_num(ls.ci_hi));
 	zj_set(l, "sensitivity_pct", zj_num(ls.sens_pct));
 	zj_set(l, "sensitivity_significant", zj_bool(ls.sens_sig));
+	zj_set(l, "layout_p", isnan(ls.sens_p) ? zj_new(ZJ_NULL) : zj_num(ls.sens_p));
 	zj_set(l, "best_offset", zj_num(ls.off[ls.best]));
 	zj_set(l, "worst_offset", zj_num(ls.off[ls.worst]));
 	zj_set(l, "layout_share", isnan(ls.share) ? zj_new(ZJ_NULL) : zj_num(ls.share));

@@ -10,9 +10,9 @@
  * Two levels: layouts, and runs within a layout.  A variant's figure is the
  * mean of its per-layout means, with a Student-t interval from their spread,
  * which contains the between-layout variance (one-way random-effects model).
- * Layout sensitivity is best vs worst per-layout mean and the share of the
+ * Layout sensitivity is best vs worst per-layout mean, the share of the
  * variance the layout explains (the intraclass correlation of the ANOVA
- * estimates).  The A/B verdict is paired by layout: the per-layout changes,
+ * estimates) and the ANOVA's F test of "layout does not matter".  The A/B verdict is paired by layout: the per-layout changes,
  * their mean and its t interval.
  */
 #include <errno.h>
@@ -201,6 +201,7 @@ static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
 				ssw += (c->x[i] - ls->mean[j]) * (c->x[i] - ls->mean[j]);
 	ls->share = NAN;
 	ls->sd_within = NAN;
+	ls->sens_p = NAN;
 	if (N <= ls->nl || ls->nl < 2)
 		return;         /* no layout measured twice, or one layout: not separable */
 	msb = ssb / (double)(ls->nl - 1);
@@ -211,10 +212,17 @@ static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
 		s2l = 0;
 	ls->sd_within = sqrt(msw);
 	ls->share = s2l + msw > 0 ? s2l / (s2l + msw) : 0;
+	/* does layout matter at all?  The ANOVA F test of s2_L = 0 */
+	ls->sens_p = msw > 0 ? cz_f_sf(msb / msw, (double)(ls->nl - 1), (double)(N - ls->nl)) :
+		     msb > 0 ? 0 : 1;
 }
 
-/* Best vs worst per-layout mean; significant when their 95% t intervals do not overlap. */
-static void layout_spread(const struct zab_cell *c, struct zab_lstat *ls, bool higher)
+/*
+ * Best vs worst per-layout mean.  Whether it is more than noise is the
+ * ANOVA's F test (layout_anova), not the two extremes' intervals: the
+ * extremes of many layouts are selected, and are often single runs.
+ */
+static void layout_spread(struct zab_lstat *ls, bool higher)
 {
 	size_t j, best = 0, worst = 0;
 
@@ -227,24 +235,7 @@ static void layout_spread(const struct zab_cell *c, struct zab_lstat *ls, bool h
 	ls->best = best;
 	ls->worst = worst;
 	ls->sens_pct = ls->grand ? fabs(ls->mean[best] - ls->mean[worst]) / ls->grand * 100 : 0;
-	ls->sens_sig = false;
-	if (ls->n[best] >= 2 && ls->n[worst] >= 2 && best != worst) {
-		struct cz_summary a, b;
-		double *xa = zab_xmalloc(c->n * sizeof(*xa)), *xb = zab_xmalloc(c->n * sizeof(*xb));
-		size_t i, na = 0, nb = 0;
-
-		for (i = 0; i < c->n; i++) {
-			if (c->off[i] == (int)ls->off[best])
-				xa[na++] = c->x[i];
-			else if (c->off[i] == (int)ls->off[worst])
-				xb[nb++] = c->x[i];
-		}
-		cz_summarize(xa, na, &a);
-		cz_summarize(xb, nb, &b);
-		ls->sens_sig = cz_ci_disjoint(&a, &b);
-		free(xa);
-		free(xb);
-	}
+	ls->sens_sig = !isnan(ls->sens_p) && ls->sens_p < 0.05;
 }
 
 bool zab_layout_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls)
@@ -282,7 +273,7 @@ bool zab_layout_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls
 	ls->ci_lo = s.ci_lo;
 	ls->ci_hi = s.ci_hi;
 	layout_anova(c, ls);
-	layout_spread(c, ls, higher);
+	layout_spread(ls, higher);
 	return true;
 }
 

@@ -490,7 +490,7 @@ static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const
 
 	for (v = 0; v < r->nv; v++)
 		zab_layout_stat(zab_cell(r, b, v), hi, &ls[v]);
-	fprintf(f, "%s%s: layout (best vs worst layout mean; * the two differ):", bullet, r->b[b].name);
+	fprintf(f, "%s%s: layout (best vs worst layout mean; * layout matters, ANOVA p < 0.05):", bullet, r->b[b].name);
 	for (v = 0; v < r->nv; v++)
 		if (ls[v].nl)
 			fprintf(f, "%s %s %.1f%%%s", v ? " /" : "", r->vname[v], ls[v].sens_pct,
@@ -665,7 +665,7 @@ static const char *csv_verdict(const struct zab_result *r, size_t b, size_t v, c
  * The layout columns (empty for fixed placement): layouts, sensitivity,
  * share, best and worst offsets, layouts better / worse than the base, and
  * the per-layout cells as "OFFSET:RUNS:MEAN" separated by ';', and whether
- * the best and worst layouts differ (yes/no).
+ * layout matters (the ANOVA's F test at 5%: yes/no).
  */
 static void csv_layouts(FILE *f, const struct zab_result *r, size_t b, size_t v)
 {

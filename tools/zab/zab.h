@@ -247,7 +247,8 @@ struct zab_lstat {
 	double share;        /* share of the variance between layouts (0..1), NaN: unknown */
 	size_t best, worst;  /* indexes of the best and worst per-layout means */
 	double sens_pct;     /* |best - worst| / grand, per cent */
-	bool sens_sig;       /* best and worst 95% intervals disjoint */
+	double sens_p;       /* one-way ANOVA F test p of no layout effect, NaN: unknown */
+	bool sens_sig;       /* sens_p < 0.05 */
 };
 
 struct zab_lpair {
