@@ -87,6 +87,13 @@ ok "code effect only: small sensitivity (< 5%), not significant (ANOVA p > 0.05)
 ok "layout effect only: ANOVA p < 0.001" -- \
 	json "$tmp/lay.json" "all(c['over_layouts']['layout_p'] < 0.001 for c in d['cells'])"
 
+# --- a session (CPU) effect, no layout effect: sessions are blocks, not layouts ----------
+exp "$tmp/sess" 'random:0..60:4' "$FAKE --sd 0.01 --session-effect 0.2"
+"$ZAB" run "$tmp/sess" --seed 1 -S 4 -R 8 --style grid --export-json "$tmp/sess.json" >"$tmp/out" 2>"$tmp/err"
+ok "session effect only: layout does not matter (ANOVA p > 0.05, sensitivity < 10%)" -- \
+	json "$tmp/sess.json" "all(not c['over_layouts']['sensitivity_significant'] and c['over_layouts']['sensitivity_pct'] < 10 for c in d['cells'])"
+ok "session effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) -?[0-9]' '$tmp/out'"
+
 # --- in process: zbench memset placed at {offset} ---------------------------------------
 ZBENCH=$top_builddir/zbench
 rel=$("$ZBENCH" align -f help 2>/dev/null | sed -n 's/^	\([a-z0-9_]*\) \.\.\. .*/\1/p' | head -n 1)

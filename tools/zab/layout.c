@@ -184,11 +184,15 @@ static size_t cell_offsets(const struct zab_cell *c, unsigned *out)
 	return k;
 }
 
-/* One-way random-effects ANOVA: the share of the variance between layouts. */
+/*
+ * One-way random-effects ANOVA: the share of the variance between layouts.
+ * Session blocks removed beforehand cost the within-layout sum its
+ * blocks - 1 degrees of freedom.
+ */
 static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
 {
 	double ssb = 0, ssw = 0, sumn2 = 0, n0, msb, msw, s2l;
-	size_t i, j, N = 0;
+	size_t i, j, N = 0, dfb = ls->blocks ? ls->blocks - 1 : 0;
 
 	for (j = 0; j < ls->nl; j++) {
 		N += ls->n[j];
@@ -202,10 +206,10 @@ static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
 	ls->share = NAN;
 	ls->sd_within = NAN;
 	ls->sens_p = NAN;
-	if (N <= ls->nl || ls->nl < 2)
+	if (N <= ls->nl + dfb || ls->nl < 2)
 		return;         /* no layout measured twice, or one layout: not separable */
 	msb = ssb / (double)(ls->nl - 1);
-	msw = ssw / (double)(N - ls->nl);
+	msw = ssw / (double)(N - ls->nl - dfb);
 	n0 = ((double)N - sumn2 / (double)N) / (double)(ls->nl - 1);
 	s2l = (msb - msw) / n0;
 	if (s2l < 0)
@@ -213,7 +217,7 @@ static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
 	ls->sd_within = sqrt(msw);
 	ls->share = s2l + msw > 0 ? s2l / (s2l + msw) : 0;
 	/* does layout matter at all?  The ANOVA F test of s2_L = 0 */
-	ls->sens_p = msw > 0 ? cz_f_sf(msb / msw, (double)(ls->nl - 1), (double)(N - ls->nl)) :
+	ls->sens_p = msw > 0 ? cz_f_sf(msb / msw, (double)(ls->nl - 1), (double)(N - ls->nl - dfb)) :
 		     msb > 0 ? 0 : 1;
 }
 
@@ -238,18 +242,70 @@ static void layout_spread(struct zab_lstat *ls, bool higher)
 	ls->sens_sig = !isnan(ls->sens_p) && ls->sens_p < 0.05;
 }
 
-bool zab_layout_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls)
+/*
+ * Sessions are blocks: each runs on its own CPU with fresh daemons, and a
+ * CPU's speed moves every run of its session alike (on a 2-vCPU VM one
+ * vCPU ran rep_stosb at 34 ns per chunk, the other at 54).  A layout drawn
+ * in one session only would carry that as a layout effect, so each sample
+ * is scaled by its session's mean relative to the cell's (an additive
+ * model on the log scale).  NULL: one session, or sessions not known.
+ */
+static double *session_adjusted(const struct zab_cell *c, unsigned *blocks)
 {
+	unsigned smax = 0, k, nsess = 0;
+	double *sum, *x, g = 0;
+	size_t i, *n;
+
+	for (i = 0; c->sess && i < c->n; i++)
+		smax = c->sess[i] > smax ? c->sess[i] : smax;
+	if (!smax)
+		return NULL;
+	sum = calloc(smax + 1, sizeof(*sum));
+	n = calloc(smax + 1, sizeof(*n));
+	x = zab_xmalloc(c->n * sizeof(*x));
+	if (!sum || !n)
+		abort();
+	for (i = 0; i < c->n; i++) {
+		sum[c->sess[i]] += c->x[i];
+		n[c->sess[i]]++;
+		g += c->x[i];
+	}
+	g /= (double)c->n;
+	for (k = 0; k <= smax; k++)
+		nsess += n[k] > 0;
+	for (i = 0; i < c->n; i++) {
+		double m = sum[c->sess[i]] / (double)n[c->sess[i]];
+
+		x[i] = m ? c->x[i] * g / m : c->x[i];
+	}
+	free(sum);
+	free(n);
+	if (nsess < 2) {
+		free(x);
+		return NULL;
+	}
+	*blocks = nsess;
+	return x;
+}
+
+bool zab_layout_stat(const struct zab_cell *cell, bool higher, struct zab_lstat *ls)
+{
+	struct zab_cell adj = *cell, *c = &adj;
 	struct cz_summary s;
 	size_t i, j, N = 0;
+	double *x;
 
 	memset(ls, 0, sizeof(*ls));
-	if (!c->off || c->failed || !c->n)
+	if (!cell->off || cell->failed || !cell->n)
 		return false;
+	x = session_adjusted(cell, &ls->blocks);
+	if (x)
+		adj.x = x;
 	ls->off = zab_xmalloc(c->n * sizeof(*ls->off));
 	ls->nl = cell_offsets(c, ls->off);
 	if (!ls->nl) {
 		zab_lstat_free(ls);
+		free(x);
 		return false;
 	}
 	ls->mean = calloc(ls->nl, sizeof(*ls->mean));
@@ -274,6 +330,7 @@ bool zab_layout_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls
 	ls->ci_hi = s.ci_hi;
 	layout_anova(c, ls);
 	layout_spread(ls, higher);
+	free(x);
 	return true;
 }
 

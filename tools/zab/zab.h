@@ -238,6 +238,7 @@ void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned
 
 struct zab_lstat {
 	size_t nl;           /* layouts (distinct offsets) */
+	unsigned blocks;     /* sessions removed as blocks (0: none) */
 	unsigned *off;       /* [nl] sorted */
 	double *mean;        /* [nl] per-layout mean */
 	size_t *n;           /* [nl] runs per layout */
