@@ -536,8 +536,12 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 	fprintf(f, "\n%s%u session%s x (%u warm-up%s + %u repeat%s) = %u measured runs per cell.",
 		bullet, r->sessions, r->sessions == 1 ? "" : "s", r->warmups, r->warmups == 1 ? "" : "s",
 		r->repeats, r->repeats == 1 ? "" : "s", r->sessions * r->repeats);
-	fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
-		r->vname[r->base]);
+	if (zab_cell(r, 0, r->base)->off)
+		fprintf(f, " Change vs %s over layouts (mean per-layout change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, paired by layout, excludes 0.\n",
+			r->vname[r->base]);
+	else
+		fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
+			r->vname[r->base]);
 	few_samples(f, r, bullet);
 	layout_notes(f, r, bullet);
 	preempted_note(f, r, bullet);
