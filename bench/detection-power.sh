@@ -10,19 +10,24 @@
 # settings twice for an A/A run: then every (R)/(I) is a false alarm.
 #
 #   bench/detection-power.sh [-K N] [-S N -W N -R N] [--count N] [--size SIZE]
-#                            [--zab-args 'ARGS'] A B
+#                            [--placement P] [--zab-args 'ARGS'] A B
 #   bench/detection-power.sh routine=rep_stosb routine=c_store_loop
 #   bench/detection-power.sh routine=clear_user_arm64_quirk,align=44 \
 #                            routine=clear_user_arm64_quirk,align=48
 #   bench/detection-power.sh routine=rep_stosb routine=rep_stosb          # A/A
+#   bench/detection-power.sh --placement random:0..60:4 \
+#       routine=clear_user_arm64_fixed routine=clear_user_arm64_quirk     # over layouts
 #
 # A and B are zab variant settings (routine=, align=, align-point=, chunk=,
-# cusezero-args=, ...: see zab --help).  Programs from $top_builddir (default
+# cusezero-args=, ...: see zab --help).  --placement P is zab's (a code offset
+# per run, the verdict over layouts; the table then also counts, per variant,
+# the experiments where layout matters (ANOVA p < 0.05), with the median
+# sensitivity).  Programs from $top_builddir (default
 # build/ of this checkout).  Root (FUSE mounts).  Not a test: measure on a
 # quiet machine and say how quiet it was.
 set -eu
 
-K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args=
+K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args= placement=
 die() { echo "detection-power: $*" >&2; exit 2; }
 num() { case $2 in ''|*[!0-9]*) die "$1: expected a number, got '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
@@ -34,7 +39,8 @@ while [ $# -gt 0 ]; do
 	--count) count=${2:?}; num --count "$count"; shift 2 ;;
 	--size) size=${2:?}; shift 2 ;;
 	--zab-args) zab_args=${2?}; shift 2 ;;
-	-h|--help) sed -n '4,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--placement) placement=${2:?}; shift 2 ;;
+	-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) die "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
@@ -52,7 +58,8 @@ done
 work=$(mktemp -d /tmp/detection-power.XXXXXX)
 trap 'rm -rf "$work"' EXIT INT TERM
 
-echo "detection power: A = $A  vs  B = $B"
+[ -n "$placement" ] && zab_args="--placement $placement $zab_args"
+echo "detection power: A = $A  vs  B = $B${placement:+  (placement $placement)}"
 echo "$K experiments of $S sessions x ($W warm-up + $R repeats), pread $size x $count per run, co-located"
 echo "CPU: $(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n 1); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 k=1
@@ -91,5 +98,24 @@ awk -F, '
 	}' "$work/rows"
 [ -s "$work/failed" ] &&
 	echo "$(wc -l <"$work/failed") of $K experiments failed as a whole (not in the table): $(tr '\n' ' ' <"$work/failed")"
+# Over layouts: per result class and variant, experiments with a significant best vs worst
+# layout (CSV: variant 6, sensitivity 21, layout_sensitive 28) and the median sensitivity.
+if [ -n "$placement" ]; then
+	echo
+	printf '%-40s %8s %16s %18s\n' "result class / variant" "layouts" "sensitive (k/K)" "median best-worst"
+	cat "$work"/*.csv 2>/dev/null | awk -F, '$1 != "sut" && $20 != "" {
+		key = $3 " / " $6
+		if (!(key in seen)) { seen[key] = 1; order[++n] = key }
+		nexp[key]++; sig[key] += $28 == "yes"; lay[key] = $20; s[key, nexp[key]] = $21 }
+	END {
+		for (i = 1; i <= n; i++) {
+			c = order[i]; k = nexp[c]
+			for (a = 1; a <= k; a++) for (b = a + 1; b <= k; b++)
+				if (s[c, b] < s[c, a]) { t = s[c, a]; s[c, a] = s[c, b]; s[c, b] = t }
+			med = k % 2 ? s[c, (k + 1) / 2] : (s[c, k / 2] + s[c, k / 2 + 1]) / 2
+			printf "%-40s %8d %12d/%-3d %17.1f%%\n", c, lay[c], sig[c], k, med
+		}
+	}'
+fi
 sort -n "$work/times" | awk '{ t[NR] = $1 } END { printf "\nexperiment time: min %d s, median %d s, max %d s; load after: ", t[1], t[int((NR + 1) / 2)], t[NR] }'
 cut -d' ' -f1-3 /proc/loadavg

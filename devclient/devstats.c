@@ -30,6 +30,7 @@ int cz_devstats_delta(const struct cusezero_stats *before, const struct cusezero
 		      struct cz_devdelta *d)
 {
 	const struct cusezero_counters *a = &before->total, *b = &after->total;
+	unsigned i;
 
 	memset(d, 0, sizeof(*d));
 	if (b->requests < a->requests || b->bytes < a->bytes || b->ns < a->ns ||
@@ -43,7 +44,60 @@ int cz_devstats_delta(const struct cusezero_stats *before, const struct cusezero
 	d->busy_ns = after->busy_ns - before->busy_ns;
 	d->elapsed_ns = after->elapsed_ns - before->elapsed_ns;
 	d->chunk = after->chunk;
+	for (i = 0; i < CUSEZERO_HIST_BUCKETS; i++) {
+		if (after->hist[i] < before->hist[i])
+			return -ESTALE;
+		d->hist[i] = after->hist[i] - before->hist[i];
+	}
 	return 0;
+}
+
+double cz_hist_quantile(const uint64_t *hist, double q)
+{
+	double n = 0, target, cum = 0;
+	unsigned i;
+
+	for (i = 0; i < CUSEZERO_HIST_BUCKETS; i++)
+		n += (double)hist[i];
+	if (n == 0)
+		return 0;
+	target = q * n;
+	for (i = 0; i < CUSEZERO_HIST_BUCKETS; i++) {
+		if (!hist[i])
+			continue;
+		/* assume the bucket's requests spread evenly over its width */
+		if (cum + (double)hist[i] >= target)
+			return (double)cusezero_hist_low(i) + (double)cusezero_hist_width(i) *
+			       (target - cum) / (double)hist[i];
+		cum += (double)hist[i];
+	}
+	return (double)cusezero_hist_low(CUSEZERO_HIST_BUCKETS - 1);
+}
+
+double cz_hist_preempted(const uint64_t *hist)
+{
+	double med = cz_hist_quantile(hist, 0.5), n = 0, above = 0;
+	unsigned i;
+
+	for (i = 0; i < CUSEZERO_HIST_BUCKETS; i++) {
+		n += (double)hist[i];
+		/* whole buckets only: a bucket is counted when it starts above the bar */
+		if ((double)cusezero_hist_low(i) > CZ_PREEMPT_FACTOR * med)
+			above += (double)hist[i];
+	}
+	return n ? above / n : -1;
+}
+
+double cz_devdelta_median_rate(const struct cz_devdelta *d)
+{
+	double m = cz_hist_quantile(d->hist, 0.5);
+
+	return m > 0 ? CUSEZERO_HIST_UNIT / (m / 1e9) : 0;
+}
+
+double cz_devdelta_median_ns_per_chunk(const struct cz_devdelta *d)
+{
+	return cz_hist_quantile(d->hist, 0.5) * (double)d->chunk / CUSEZERO_HIST_UNIT;
 }
 
 double cz_devdelta_rate(const struct cz_devdelta *d)

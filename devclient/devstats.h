@@ -23,7 +23,24 @@ struct cz_devdelta {
 	uint64_t requests, bytes, routine_ns, errors;
 	uint64_t busy_ns, elapsed_ns;
 	uint64_t chunk;          /* the device's chunk at the end of the run */
+	uint64_t hist[CUSEZERO_HIST_BUCKETS];   /* requests by routine ns per 4 KiB */
 };
+
+/*
+ * The per-request distribution (struct cusezero_stats.hist, or a delta of
+ * two): the value at quantile q (0..1) in ns per CUSEZERO_HIST_UNIT bytes,
+ * interpolated linearly inside its bucket; 0 when the histogram is empty.
+ */
+double cz_hist_quantile(const uint64_t *hist, double q);
+/*
+ * Share (0..1) of the requests that look preempted: routine time above
+ * CZ_PREEMPT_FACTOR times the median.  An undisturbed request varies by a
+ * few per cent; a request that lost its CPU to another task pays at least
+ * a context switch pair and that task's slice, so it lands far above.
+ * -1 when the histogram is empty.
+ */
+#define CZ_PREEMPT_FACTOR 2.0
+double cz_hist_preempted(const uint64_t *hist);
 
 /* GET_STATS on fd: 0, or -errno (-ENOTTY/-ENOSYS: not a cusezero device). */
 int cz_devstats_get(int fd, struct cusezero_stats *st);
@@ -36,6 +53,12 @@ double cz_devdelta_rate(const struct cz_devdelta *d);
 double cz_devdelta_ns_per_chunk(const struct cz_devdelta *d);
 /* routine_ns / busy_ns, or -1 when the daemon reported no busy time. */
 double cz_devdelta_share(const struct cz_devdelta *d);
+/*
+ * The robust figures (doc/DESIGN.md, "In-device measurement"): the same
+ * two, from the median request instead of the totals; 0 when no request.
+ */
+double cz_devdelta_median_rate(const struct cz_devdelta *d);
+double cz_devdelta_median_ns_per_chunk(const struct cz_devdelta *d);
 
 /*
  * --device-share of pread_z100k and zload: begin() opens path and takes

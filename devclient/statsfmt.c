@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "devstats.h"
 #include "statsfmt.h"
 
 const char *sf_point_name(uint32_t point)
@@ -67,6 +68,23 @@ static void sf_text_derived(struct sf_out *o, const struct cusezero_stats *st)
 	else
 		sf_printf(o, "routine_share   %.1f%%\n", share * 100);
 	sf_printf(o, "elapsed_ns      %" PRIu64 "\n", st->elapsed_ns);
+	if (!st->total.requests)
+		return;
+	/* per-request quantiles: what the totals hide when some requests were preempted */
+	sf_printf(o, "request_p50     %.1f ns per 4 KiB\nrequest_p90     %.1f ns per 4 KiB\n"
+		  "request_p99     %.1f ns per 4 KiB\npreempted       %.2f%%\n",
+		  cz_hist_quantile(st->hist, 0.5), cz_hist_quantile(st->hist, 0.9),
+		  cz_hist_quantile(st->hist, 0.99), cz_hist_preempted(st->hist) * 100);
+}
+
+static void sf_json_hist(struct sf_out *o, const struct cusezero_stats *st)
+{
+	if (!st->total.requests)
+		return;
+	sf_printf(o, ",\"request_p50_ns_4k\":%.1f,\"request_p90_ns_4k\":%.1f"
+		  ",\"request_p99_ns_4k\":%.1f,\"preempted_share\":%.4f",
+		  cz_hist_quantile(st->hist, 0.5), cz_hist_quantile(st->hist, 0.9),
+		  cz_hist_quantile(st->hist, 0.99), cz_hist_preempted(st->hist));
 }
 
 /* Routine names are [a-z0-9_] (registry rule), so no JSON escaping is needed. */
@@ -95,6 +113,7 @@ int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 			sf_printf(&o, ",\"routine_gbps\":%.3f", gbps);
 		if (share >= 0)
 			sf_printf(&o, ",\"routine_share\":%.4f", share);
+		sf_json_hist(&o, st);
 		sf_printf(&o, ",\"per_routine\":[");
 		for (i = 0; i < st->nroutines && i < CUSEZERO_MAX_ROUTINES; i++) {
 			const struct cusezero_routine_stats *r = &st->per_routine[i];

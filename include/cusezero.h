@@ -32,6 +32,10 @@
 #define CUSEZERO_MAX_ROUTINES  64      /* per-routine counters kept for this many */
 #define CUSEZERO_CHUNK_MAX     (1u << 20)
 #define CUSEZERO_ALIGN_NONE    (-1)    /* run the routine's original code */
+#define CUSEZERO_HIST_BITS     5       /* log-linear histogram: 32 buckets per power of two */
+#define CUSEZERO_HIST_GROUP    (1u << CUSEZERO_HIST_BITS)
+#define CUSEZERO_HIST_BUCKETS  1024    /* values up to 2^36 ns (68 s) per 4096 bytes */
+#define CUSEZERO_HIST_UNIT     4096u   /* hist values are ns per this many bytes */
 
 enum cusezero_point {
 	CUSEZERO_POINT_ENTRY = 0,       /* the function's first instruction */
@@ -83,8 +87,50 @@ struct cusezero_stats {
 	 */
 	uint64_t busy_ns;
 	uint64_t elapsed_ns;
+	/*
+	 * Version 3.  hist: the distribution of the routine time of single
+	 * requests, as time per 4096 bytes of the request (so requests of any
+	 * size land on one scale), counted since the start or the last reset,
+	 * all routines together.  Totals over a run are inflated by one
+	 * preempted request; a quantile of this distribution is not.  The
+	 * buckets are log-linear (cusezero_hist_index below): values below
+	 * 2 * CUSEZERO_HIST_GROUP ns are exact, above each power of two is
+	 * split into CUSEZERO_HIST_GROUP buckets (at most 1/32 = 3.1% wide);
+	 * the last bucket holds everything from its lower bound up.
+	 */
+	uint64_t hist[CUSEZERO_HIST_BUCKETS];
 };
-#define CUSEZERO_STATS_VERSION 2
+#define CUSEZERO_STATS_VERSION 3
+
+/* The _IOC size field has 14 bits: the whole struct must stay below 16 KiB. */
+_Static_assert(sizeof(struct cusezero_stats) < (1u << 14), "stats too large for an ioctl");
+
+/* Bucket of a value in ns per 4096 bytes. */
+static inline unsigned cusezero_hist_index(uint64_t v)
+{
+	unsigned msb, shift, idx;
+
+	if (v < 2 * CUSEZERO_HIST_GROUP)
+		return (unsigned)v;
+	msb = 63 - (unsigned)__builtin_clzll(v);
+	shift = msb - CUSEZERO_HIST_BITS;
+	idx = (shift + 1) * CUSEZERO_HIST_GROUP + (unsigned)((v >> shift) - CUSEZERO_HIST_GROUP);
+	return idx < CUSEZERO_HIST_BUCKETS ? idx : CUSEZERO_HIST_BUCKETS - 1;
+}
+
+/* Lowest value of bucket idx; the bucket spans [low, low + width). */
+static inline uint64_t cusezero_hist_low(unsigned idx)
+{
+	if (idx < 2 * CUSEZERO_HIST_GROUP)
+		return idx;
+	return (uint64_t)(idx % CUSEZERO_HIST_GROUP + CUSEZERO_HIST_GROUP) <<
+	       (idx / CUSEZERO_HIST_GROUP - 1);
+}
+
+static inline uint64_t cusezero_hist_width(unsigned idx)
+{
+	return idx < 2 * CUSEZERO_HIST_GROUP ? 1 : 1ull << (idx / CUSEZERO_HIST_GROUP - 1);
+}
 
 #define CUSEZERO_IOC_GET_ROUTINE _IOR(CUSEZERO_IOC_MAGIC, 1, struct cusezero_routine)
 #define CUSEZERO_IOC_SET_ROUTINE _IOW(CUSEZERO_IOC_MAGIC, 2, struct cusezero_routine)

@@ -147,3 +147,56 @@ double cz_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
 	p = erfc(z / sqrt(2));
 	return p > 1 ? 1 : p;
 }
+
+/*
+ * Continued fraction of the regularized incomplete beta function (modified
+ * Lentz), valid for x < (a + 1) / (a + b + 2): Abramowitz and Stegun 26.5.8.
+ */
+static double betacf(double a, double b, double x)
+{
+	double c = 1, d = 1 - (a + b) * x / (a + 1), h, num, del;
+	int m;
+
+	d = fabs(d) < 1e-300 ? 1e300 : 1 / d;
+	h = d;
+	for (m = 1; m <= 300; m++) {
+		num = m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m));
+		d = 1 + num * d;
+		d = fabs(d) < 1e-300 ? 1e300 : 1 / d;
+		c = 1 + num / c;
+		c = fabs(c) < 1e-300 ? 1e-300 : c;
+		h *= d * c;
+		num = -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+		d = 1 + num * d;
+		d = fabs(d) < 1e-300 ? 1e300 : 1 / d;
+		c = 1 + num / c;
+		c = fabs(c) < 1e-300 ? 1e-300 : c;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-12)
+			break;
+	}
+	return h;
+}
+
+static double ibeta(double a, double b, double x)
+{
+	double front;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x));
+	if (x < (a + 1) / (a + b + 2))
+		return front * betacf(a, b, x) / a;
+	return 1 - front * betacf(b, a, 1 - x) / b;
+}
+
+double cz_f_sf(double f, double d1, double d2)
+{
+	if (!(f > 0) || !(d1 > 0) || !(d2 > 0))
+		return 1;
+	/* P(F > f) = I_{d2 / (d2 + d1 f)}(d2 / 2, d1 / 2): A&S 26.6.2 */
+	return ibeta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+}

@@ -23,6 +23,8 @@ double cz_median(const double *x, size_t n);
 double cz_t975(size_t df);
 /* True when the two 95% confidence intervals do not overlap (the Fastpath rule). */
 bool cz_ci_disjoint(const struct cz_summary *a, const struct cz_summary *b);
+/* P(F > f) for Snedecor's F with (d1, d2) degrees of freedom (a one-way ANOVA's p-value). */
+double cz_f_sf(double f, double d1, double d2);
 /* Two-sided Mann-Whitney U p-value (exact for small samples, normal approx. with tie correction otherwise). */
 double cz_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb);
 

@@ -202,6 +202,25 @@ static void check_no_overrun(void)
 	rp_reset_stats();
 }
 
+static uint64_t hist_total(const struct cusezero_stats *st)
+{
+	uint64_t n = 0;
+	unsigned k;
+
+	for (k = 0; k < CUSEZERO_HIST_BUCKETS; k++)
+		n += st->hist[k];
+	return n;
+}
+
+static size_t zero_sizes(void)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < CZ_ARRAY_SIZE(sizes); i++)
+		n += !sizes[i];
+	return n;
+}
+
 int main(void)
 {
 	static const int aligns[] = { CUSEZERO_ALIGN_NONE, 0, 61, 4095 };
@@ -289,6 +308,19 @@ int main(void)
 			break;
 	tap_ok(i < st.nroutines && st.per_routine[i].c.requests == CZ_ARRAY_SIZE(sizes),
 	       "per-routine counters of %s", st.routine);
+	/* every request of a non-zero size lands in the histogram once; reset empties it */
+	tap_ok(hist_total(&st) == CZ_ARRAY_SIZE(sizes) - zero_sizes(),
+	       "histogram: %llu entries for %zu requests of a non-zero size",
+	       (unsigned long long)hist_total(&st), CZ_ARRAY_SIZE(sizes) - zero_sizes());
+	rp_reset_stats();
+	rp_get_stats(&st2);
+	tap_ok(hist_total(&st2) == 0, "histogram after reset: %llu entries",
+	       (unsigned long long)hist_total(&st2));
+	for (i = 0; i < 100; i++)
+		rp_read(4096);
+	rp_get_stats(&st2);
+	tap_ok(hist_total(&st2) == 100, "100 reads of 4096 B after reset: %llu entries",
+	       (unsigned long long)hist_total(&st2));
 
 	/* invalid settings: EINVAL, nothing changed */
 	rp_get_stats(&st);
@@ -326,5 +358,8 @@ int main(void)
 	       "%u switches under %lu concurrent reads: %lu non-zero replies, %llu routine errors",
 	       switches, atomic_load(&reads), atomic_load(&bad_bytes),
 	       (unsigned long long)st.total.errors);
+	tap_ok(hist_total(&st) == st.total.requests,
+	       "per-request histogram merged over 5 threads: %llu entries, %llu requests",
+	       (unsigned long long)hist_total(&st), (unsigned long long)st.total.requests);
 	return tap_done();
 }

@@ -3,10 +3,15 @@
  * A deterministic fake benchmark for zab's tests: prints one number drawn
  * from a normal or lognormal distribution.  The draw depends only on --seed,
  * $ZAB_SEED and $ZAB_RUN (set by zab for every run), so a whole experiment
- * replays exactly.  $FAKE_SCALE multiplies the mean (a known shift).
+ * replays exactly.  $FAKE_SCALE multiplies the mean (a known shift: a code
+ * effect).  --offset-effect REL plants a layout effect: the mean moves by up
+ * to +-REL depending only on $ZAB_OFFSET (the run's placement), the same for
+ * every variant, as a loop's alignment would.  --session-effect REL moves
+ * it by +-REL in odd / even $ZAB_SESSION, as a session's CPU would.
  *
  *   fakebench [--mean M] [--sd REL] [--dist normal|lognormal] [--seed N]
- *             [--log FILE] [--print TEXT] [--fail]
+ *             [--offset-effect REL] [--session-effect REL] [--log FILE]
+ *             [--print TEXT] [--fail]
  */
 #include <math.h>
 #include <stdint.h>
@@ -37,7 +42,7 @@ static double env_num(const char *name, double dflt)
 
 int main(int argc, char **argv)
 {
-	double mean = 1000, sd = 0.01, scale = env_num("FAKE_SCALE", 1), z, x;
+	double mean = 1000, sd = 0.01, scale = env_num("FAKE_SCALE", 1), z, x, oeff = 0, seff = 0;
 	const char *dist = "normal", *logf_ = NULL, *print = NULL;
 	uint64_t seed = 1, st;
 	int i, fail = 0;
@@ -59,6 +64,10 @@ int main(int argc, char **argv)
 			sd = strtod(v, NULL);
 		else if (!strcmp(a, "--dist"))
 			dist = v;
+		else if (!strcmp(a, "--offset-effect"))
+			oeff = strtod(v, NULL);
+		else if (!strcmp(a, "--session-effect"))
+			seff = strtod(v, NULL);
 		else if (!strcmp(a, "--seed"))
 			seed = strtoull(v, NULL, 0);
 		else if (!strcmp(a, "--log"))
@@ -90,6 +99,14 @@ int main(int argc, char **argv)
 		printf("%s\n", print);
 		return 0;
 	}
+	if (oeff && getenv("ZAB_OFFSET")) {
+		uint64_t o = mix((uint64_t)env_num("ZAB_OFFSET", 0) + 0xabcdef);
+
+		/* a fixed pseudo-random factor in [1 - oeff, 1 + oeff] per offset */
+		mean *= 1 + oeff * (2.0 * (double)(o >> 11) / 9007199254740992.0 - 1);
+	}
+	if (seff)
+		mean *= (long)env_num("ZAB_SESSION", 1) % 2 ? 1 + seff : 1 - seff;
 	st = mix(seed) ^ mix((uint64_t)env_num("ZAB_SEED", 0) * 7919) ^
 	     mix((uint64_t)env_num("ZAB_RUN", 0) + 0x1234567);
 	z = sqrt(-2 * log(uniform(&st))) * cos(2 * M_PI * uniform(&st));

@@ -55,6 +55,11 @@ ok "zeroctl --stats: routine GB/s, busy time, routine share" -- \
 "$ZEROCTL" "$Z" --stats --json >"$tmp/stats.json"
 ok "zeroctl --stats --json: busy_ns and routine_share" -- \
 	sh -c "grep -q '\"busy_ns\":[1-9]' '$tmp/stats.json' && grep -q '\"routine_share\":' '$tmp/stats.json'"
+ok "zeroctl --stats --json: per-request quantiles and the preempted share" -- \
+	sh -c "grep -Eq '\"request_p50_ns_4k\":[0-9.]+,\"request_p90_ns_4k\":[0-9.]+,\"request_p99_ns_4k\":[0-9.]+,\"preempted_share\":[0-9.]+' '$tmp/stats.json'"
+# the histogram holds one entry per request: its quantiles order, p50 <= p90 <= p99
+ok "request quantiles are ordered" -- \
+	sh -c "sed 's/.*request_p50_ns_4k\":\([0-9.]*\),\"request_p90_ns_4k\":\([0-9.]*\),\"request_p99_ns_4k\":\([0-9.]*\).*/\1 \2 \3/' '$tmp/stats.json' | awk '{ exit !(\$1 > 0 && \$1 <= \$2 && \$2 <= \$3) }'"
 "$ZEROCTL" "$Z" --reset
 "$ZEROCTL" "$Z" --stats >"$tmp/stats"
 ok "after reset: busy_ns restarts (0 requests: routine share '-')" -- grep -q '^routine_share *-$' "$tmp/stats"
@@ -70,8 +75,29 @@ ok "rows: pread, pread in-device, pread in-device per chunk" -- \
 	sh -c "grep -q '| pread (bytes/sec) ' '$tmp/out' && grep -q '| pread in-device (bytes/sec) ' '$tmp/out' && grep -q '| pread in-device per chunk (ns) ' '$tmp/out'"
 ok "each in-device cell has S x R = 4 samples, none FAILED" -- \
 	sh -c "[ \$(grep -c ',pread in-device[^,]*,.*,[a-z]*,[a-z]*,4,' '$tmp/dev.csv') -eq 4 ] && ! grep -q FAILED '$tmp/out'"
+ok "JSON: each in-device sample with its run's preempted share" -- \
+	sh -c "[ \$(grep -c '\"sample_preempted\"' '$tmp/dev.json') -eq 4 ]"
+ok "footer: the preempted share per variant" -- \
+	grep -q 'In device: the median request of each run; requests that looked preempted' "$tmp/out"
 ok "JSON names each class's source" -- \
 	sh -c "grep -q '\"source\": \"device: bytes per second of routine time\"' '$tmp/dev.json' && grep -q '\"source\": \"device: routine ns per chunk\"' '$tmp/dev.json'"
+
+# placement = random in the device: per run the offset drawn ($ZAB_OFFSET), the one the daemon
+# runs at during the run (zeroctl), and the one recorded (read back from its stats) are one
+"$ZAB" run -b "pread=sh -c 'echo \$ZAB_VARIANT \$ZAB_OFFSET \$($ZEROCTL {dev} --stats | sed -n \"s/^align *\\([0-9]*\\) (loop)\$/\\1/p\") >>$tmp/placed; $PREAD_Z100K --format simple -n 50 {dev}'" \
+	--unit bytes/sec -v 'a:routine=clear_user_arm64_fixed,placement=random:0..60:4' \
+	-v 'b:routine=clear_user_arm64_quirk,placement=random:0..60:4' -S 2 -W 1 -R 3 --seed 5 \
+	--cusezero "$CUSEZERO" --style grid --export-json "$tmp/placed.json" >"$tmp/out" 2>"$tmp/err"
+ok "placement = random in the device: exit 0" -- [ $? -eq 0 ]
+ok "every run: the daemon ran at the offset drawn" -- \
+	sh -c "[ \$(wc -l <'$tmp/placed') -eq 16 ] && awk 'NF != 3 || \$2 != \$3 { bad = 1 } END { exit bad }' '$tmp/placed'"
+# the log has warm-ups too: the recorded offsets are the measured runs' (3 of every 4 per session)
+for v in a b; do
+	drawn=$(awk -v v=$v '$1 == v { n++; if (n % 4 != 1) printf "%s ", $2 }' "$tmp/placed")
+	rec=$(sed -n '/"variant": "'$v'"/,/"failed"/p' "$tmp/placed.json" | grep -m1 '"sample_offsets"' | tr -d '[],' | sed 's/.*: //')
+	ok "variant $v: offsets recorded from the daemon's stats = drawn ($rec)" -- [ "$drawn" = "$rec " ]
+done
+ok "in-device classes carry the offsets too" -- [ "$(grep -c '"sample_offsets"' "$tmp/placed.json")" -eq 6 ]
 
 # a variant without a device: no in-device classes unless asked; asked, its cells stay empty
 "$ZAB" run -b "pread=$PREAD_Z100K --format simple -n 100 {dev}" -v 'kernel' -v 'dev:routine=c_store_loop' \

@@ -79,6 +79,19 @@ ok "no daemon left from the sweeps" -- sh -c "! pgrep -f -- '--fuse $tmpdir/zben
 "$ZBENCH" align -f "$routine" --offsets 0 --device /dev/zero >/dev/null 2>"$tmpdir/e"; rc=$?
 ok "--device /dev/zero: exit $rc, not a cusezero device" -- \
 	sh -c "[ $rc -ne 0 ] && [ \$(wc -l <'$tmpdir/e') -eq 1 ] && grep -q 'not a cusezero device' '$tmpdir/e'"
+# --compare A,B of two routines in one daemon: both at each offset, the daemon switched per sample
+two=$("$ZBENCH" align -f help 2>&1 | sed -n 's/^	\([a-z0-9_]*\) \.\.\. .*/\1/p' | head -n 2 | tr '\n' ',')
+two=${two%,}
+case $two in
+*,*)
+	"$ZBENCH" align --compare "$two" --offsets 0,8 -r 2 -l 5 --device new >"$tmpdir/cmp" 2>"$tmpdir/e"
+	ok "--device new --compare $two: exit 0" -- test $? -eq 0
+	ok "--compare in device: a verdict over layouts in device and end to end" -- \
+		sh -c "grep -q '^# B vs A over 2 layouts, in device: ' '$tmpdir/cmp' && grep -q '^# B vs A over 2 layouts, end to end: ' '$tmpdir/cmp'"
+	ok "--compare in device: no mount left" -- test "$(leftovers)" -eq "$before"
+	;;
+*) tap_skip "--compare in device: fewer than two relocatable routines" ;;
+esac
 "$ZBENCH" align -f "$routine" --offsets 0 --reader true >/dev/null 2>"$tmpdir/e"; rc=$?
 ok "--reader without --device: refused" -- sh -c "[ $rc -ne 0 ] && grep -q -- '--reader' '$tmpdir/e'"
 done_testing

@@ -87,4 +87,37 @@ ok "align --cpu x: exit $rc, naming --cpu" -- sh -c "test $rc -ne 0 && grep -q -
 "$ZBENCH" align -f no_such_routine >/dev/null 2>&1
 ok "align -f no_such_routine: non-zero exit" -- test $? -ne 0
 
+# --compare A,B of two routines: both at every offset, the ratio per offset, a verdict over layouts
+rel=$("$ZBENCH" align -f help 2>&1 | sed -n 's/^	\([a-z0-9_]*\) \.\.\. .*/\1/p' | head -n 2 | tr '\n' ' ')
+set -- $rel
+ALIGN_STEP=1; [ "$ZERO_ARCH" = aarch64 ] && ALIGN_STEP=4
+if [ $# -eq 2 ]; then
+	"$ZBENCH" align --compare "$1,$2" --offsets 0..12 -r 3 -l 2 >"$tmpdir/cmp" 2>"$tmpdir/e"
+	ok "align --compare $1,$2: exit 0" -- test $? -eq 0
+	ok "--compare of routines: a row per offset with B/A and its interval" -- \
+		sh -c "[ \$(grep -Ec '^ +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.-]+\.\.[0-9.-]+' '$tmpdir/cmp') -eq \$(seq 0 $ALIGN_STEP 12 | wc -l) ]"
+	ok "--compare of routines: the verdict over layouts" -- \
+		grep -Eq "^# B vs A over [0-9]+ layouts: .*(no difference|B faster|B slower) over layouts; B faster at [0-9]+/[0-9]+ layouts, slower at [0-9]+/[0-9]+ \(B = $2, A = $1\)" "$tmpdir/cmp"
+	"$ZBENCH" align --compare "$1,$2" --offsets 0,8 -r 2 -l 1 --csv >"$tmpdir/cmp" 2>/dev/null
+	ok "--compare of routines --csv: a header and a row per offset" -- \
+		sh -c "head -n 1 '$tmpdir/cmp' | grep -q '^class,offset,a_median_gbps,b_median_gbps,ratio,' && [ \$(wc -l <'$tmpdir/cmp') -eq 3 ]"
+	"$ZBENCH" align --compare "$1,$1" --offsets 0 >/dev/null 2>"$tmpdir/e"
+	ok "--compare A,A: refused" -- grep -q 'the same routine twice' "$tmpdir/e"
+	"$ZBENCH" align --compare "$1,c_store_loop" --offsets 0 >/dev/null 2>"$tmpdir/e"
+	ok "--compare with a routine that cannot be placed: refused with the reason" -- \
+		grep -q "invalid --compare 'c_store_loop': compiled C" "$tmpdir/e"
+	"$ZBENCH" align --compare "$1,$2" --json --offsets 0 >/dev/null 2>"$tmpdir/e"
+	ok "--compare of routines --json: refused" -- grep -q 'invalid --json' "$tmpdir/e"
+	# zbench memset --align: a placed copy in process (zab's placement for in-process benchmarks)
+	"$ZBENCH" memset -f "$1" -s 64KB -l 2 --align 8 --format simple >"$tmpdir/m" 2>"$tmpdir/e"
+	ok "memset -f $1 --align 8: exit 0, a number" -- sh -c "[ \$? -eq 0 ] || exit 1; grep -Eq '^[0-9.]+$' '$tmpdir/m'"
+	"$ZBENCH" memset -f "$1" -s 64KB --align 4096 >/dev/null 2>"$tmpdir/e"
+	ok "memset --align 4096: refused" -- grep -q 'Invalid align:4096' "$tmpdir/e"
+	"$ZBENCH" memset -f c_store_loop -s 64KB --align 8 >/dev/null 2>"$tmpdir/e"
+	ok "memset --align with a routine that cannot be placed: refused with the reason" -- \
+		grep -q 'cannot place c_store_loop at offset 8: .*compiled C' "$tmpdir/e"
+else
+	tap_skip "--compare of routines: fewer than two relocatable routines here"
+fi
+
 done_testing

@@ -5,11 +5,11 @@
  *   # comment                    ; comment
  *   [experiment]                 name= sessions= warmups= repeats= retries= timeout=
  *                                order=random|interleave|sequential colocate=auto|off|CPU
- *                                base= var.NAME=
+ *                                base= var.NAME= placement=
  *   [benchmark NAME]             cmd= unit= better=higher|lower group= in-device=auto|yes|no
  *   [variant NAME]               cmd= env.NAME= var.NAME= routine= align=
  *                                align-point= chunk= frontend=fuse|cuse threads=
- *                                cusezero-args= source= patch= alt= kconfig=
+ *                                cusezero-args= placement= source= patch= alt= kconfig=
  *
  * Every error is one line naming FILE:LINE and the bad key or value; a key
  * given twice in one section is an error (which one was meant?).
@@ -27,9 +27,10 @@
 #include "cli.h"
 #include "zab.h"
 #include "util.h"
+#include "zeroing.h"
 
 static const char *const builtin_vars[] = {
-	"dev", "routine", "align", "chunk", "variant", "session", "cmd",
+	"dev", "routine", "align", "chunk", "variant", "session", "cmd", "offset", "point",
 };
 
 const char *zab_order_name(enum zab_order o)
@@ -160,6 +161,8 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 		return zab_order_parse(v, &e->order);
 	if (!strcmp(k, "colocate"))
 		return zab_colocate_parse(v, &e->colocate);
+	if (!strcmp(k, "placement"))
+		return zab_placement_parse(v, &e->placement);
 	if (!strcmp(k, "base")) {
 		free(e->base);
 		e->base = zab_xstrdup(v);
@@ -244,6 +247,8 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 	}
 	if (!strcmp(k, "source") || !strcmp(k, "patch") || !strcmp(k, "alt") || !strcmp(k, "kconfig"))
 		return ksrc_key(x, k, v);
+	if (!strcmp(k, "placement"))
+		return zab_placement_parse(v, &x->placement);
 	if (!strcmp(k, "arch")) {
 		if (!valid_ident(v))
 			return -EINVAL;
@@ -604,7 +609,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 		if (ret == -ENOENT && env_like(key))
 			ret = kv_set(v->env, &v->nenv, key, eq + 1);
 		if (ret == -ENOENT)
-			cz_err("--variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args source patch alt kconfig cmd env.X var.X, or an UPPER_CASE environment variable)",
+			cz_err("--variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args placement source patch alt kconfig cmd env.X var.X, or an UPPER_CASE environment variable)",
 				spec, key);
 		else if (ret)
 			cz_err("--variant '%s': bad value '%s' for '%s'", spec, eq + 1, key);
@@ -680,6 +685,32 @@ static void filter_arch(struct zab_experiment *e)
 	e->nvar = j;
 }
 
+/*
+ * A device variant placed per run needs a routine that can be placed (its
+ * reason otherwise).  Its own align= is where its daemon starts; each run
+ * then moves it (so one file gives both: --placement fixed runs the own).
+ */
+static int placement_check(const struct zab_experiment *e)
+{
+	const struct zero_routine *r;
+	size_t v;
+
+	for (v = 0; v < e->nvar; v++) {
+		const struct zab_variant *x = &e->var[v];
+
+		if (zab_var_placement(e, v)->mode == ZAB_PLACE_FIXED || !x->device)
+			continue;
+		r = x->routine ? zero_lookup(x->routine) : zero_default();
+		if (r && !r->code_start) {
+			cz_err("%s: variant '%s': routine %s cannot be placed (placement=%s): %s",
+				x->where, x->name, r->name, zab_var_placement(e, v)->spec,
+				r->no_reloc_why ? r->no_reloc_why : "not relocatable");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int zab_experiment_check(struct zab_experiment *e)
 {
 	struct zab_kv kv[3 * ZAB_MAX_ITEMS];
@@ -752,6 +783,8 @@ int zab_experiment_check(struct zab_experiment *e)
 			}
 		}
 	}
+	if (placement_check(e))
+		return -EINVAL;
 	if (!e->sessions)
 		e->sessions = 1;
 	if (!e->repeats)
@@ -786,6 +819,7 @@ void zab_experiment_free(struct zab_experiment *e)
 	free(e->name);
 	free(e->file);
 	free(e->base);
+	zab_placement_free(&e->placement);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -805,6 +839,7 @@ static void variant_free(struct zab_variant *v)
 		free(v->threads);
 		free(v->dev_args);
 		free(v->where);
+		zab_placement_free(&v->placement);
 	}
 	memset(v, 0, sizeof(*v));
 }

@@ -509,8 +509,44 @@ void zab_cell_add(struct zab_cell *c, double x)
 		c->x = zab_xrealloc(c->x, c->cap * sizeof(*c->x));
 		if (c->sess)
 			c->sess = zab_xrealloc(c->sess, c->cap * sizeof(*c->sess));
+		if (c->pre)
+			c->pre = zab_xrealloc(c->pre, c->cap * sizeof(*c->pre));
+		if (c->off)
+			c->off = zab_xrealloc(c->off, c->cap * sizeof(*c->off));
 	}
+	if (c->pre)
+		c->pre[c->n] = NAN;
+	if (c->off)
+		c->off[c->n] = -1;
 	c->x[c->n++] = x;
+}
+
+void zab_cell_set_pre(struct zab_cell *c, double share)
+{
+	size_t i;
+
+	if (!c->n)
+		return;
+	if (!c->pre) {
+		c->pre = zab_xmalloc(c->cap * sizeof(*c->pre));
+		for (i = 0; i < c->n; i++)
+			c->pre[i] = NAN;
+	}
+	c->pre[c->n - 1] = share;
+}
+
+void zab_cell_set_off(struct zab_cell *c, int offset)
+{
+	size_t i;
+
+	if (!c->n)
+		return;
+	if (!c->off) {
+		c->off = zab_xmalloc(c->cap * sizeof(*c->off));
+		for (i = 0; i < c->n; i++)
+			c->off[i] = -1;
+	}
+	c->off[c->n - 1] = offset;
 }
 
 void zab_cell_add_session(struct zab_cell *c, double x, unsigned session)
@@ -533,6 +569,8 @@ void zab_result_free(struct zab_result *r)
 	for (i = 0; r->cells && i < r->nb * r->nv; i++) {
 		free(r->cells[i].x);
 		free(r->cells[i].sess);
+		free(r->cells[i].pre);
+		free(r->cells[i].off);
 		free(r->cells[i].error);
 	}
 	for (i = 0; i < r->nb; i++) {
@@ -635,6 +673,8 @@ static void experiment_json(struct zj *doc, const struct zab_result *r,
 	zj_set(ex, "base", zj_str(r->vname[r->base]));
 	zj_set(ex, "vars", kv_obj(e->vars, e->nvars));
 	zj_set(ex, "colocate", zj_str(colocate_name(&e->colocate)));
+	/* the offsets of each run follow from this and the seed (sample_offsets has them) */
+	zj_set(ex, "placement", zj_str(e->placement.spec ? e->placement.spec : "fixed"));
 	if (e->colocate.mode == ZAB_COLOC_CPU)
 		zj_set(ex, "colocate_cpu", zj_num(e->colocate.cpu));
 	/* per session: the CPU its daemons and benchmarks ran on (null: not co-located) */
@@ -674,6 +714,8 @@ static void variants_json(struct zj *doc, const struct zab_result *r,
 			zj_set(o, "cmd", zj_str(vv->cmd));
 		zj_set(o, "env", kv_obj(vv->env, vv->nenv));
 		zj_set(o, "vars", kv_obj(vv->vars, vv->nvars));
+		zj_set(o, "placement", zj_str(zab_var_placement(e, v)->spec ?
+					      zab_var_placement(e, v)->spec : "fixed"));
 		if (!vv->device)
 			continue;
 		s = zj_set(o, "device", zj_new(ZJ_OBJ));
@@ -686,6 +728,50 @@ static void variants_json(struct zj *doc, const struct zab_result *r,
 		if (devinfo && v < devinfo->n)
 			zj_set(s, "sessions", zj_dup(devinfo->items[v]));
 	}
+}
+
+/* Per-layout cells and the figures over layouts (placement random/sweep). */
+static void layouts_json(struct zj *o, const struct zab_result *r, size_t b, size_t v)
+{
+	struct zab_lstat ls, lb;
+	struct zab_lpair p;
+	struct zj *arr, *l, *pj;
+	size_t j;
+
+	if (!zab_layout_stat(zab_cell(r, b, v), r->b[b].higher, &ls))
+		return;
+	arr = zj_set(o, "layouts", zj_new(ZJ_ARR));
+	for (j = 0; j < ls.nl; j++) {
+		l = zj_push(arr, zj_new(ZJ_OBJ));
+		zj_set(l, "offset", zj_num(ls.off[j]));
+		zj_set(l, "runs", zj_num((double)ls.n[j]));
+		zj_set(l, "mean", zj_num(ls.mean[j]));
+	}
+	l = zj_set(o, "over_layouts", zj_new(ZJ_OBJ));
+	zj_set(l, "mean", zj_num(ls.grand));
+	zj_set(l, "ci_lo", zj_num(ls.ci_lo));
+	zj_set(l, "ci_hi", zj_num(ls.ci_hi));
+	zj_set(l, "sensitivity_pct", zj_num(ls.sens_pct));
+	zj_set(l, "sensitivity_significant", zj_bool(ls.sens_sig));
+	zj_set(l, "layout_p", isnan(ls.sens_p) ? zj_new(ZJ_NULL) : zj_num(ls.sens_p));
+	zj_set(l, "best_offset", zj_num(ls.off[ls.best]));
+	zj_set(l, "worst_offset", zj_num(ls.off[ls.worst]));
+	zj_set(l, "layout_share", isnan(ls.share) ? zj_new(ZJ_NULL) : zj_num(ls.share));
+	if (v != r->base && zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &lb)) {
+		if (zab_layout_pair(&lb, &ls, r->b[b].higher, &p)) {
+			pj = zj_set(o, "paired_by_layout", zj_new(ZJ_OBJ));
+			zj_set(pj, "layouts", zj_num((double)p.nl));
+			zj_set(pj, "change_pct", zj_num(p.pct));
+			zj_set(pj, "ci_lo_pct", zj_num(p.ci_lo));
+			zj_set(pj, "ci_hi_pct", zj_num(p.ci_hi));
+			zj_set(pj, "better", zj_num((double)p.better));
+			zj_set(pj, "worse", zj_num((double)p.worse));
+			zj_set(pj, "verdict", zj_str(p.flag > 0 ? "improvement" : p.flag < 0 ?
+						     "regression" : "no difference"));
+		}
+		zab_lstat_free(&lb);
+	}
+	zab_lstat_free(&ls);
 }
 
 static void cells_json(struct zj *doc, const struct zab_result *r)
@@ -707,6 +793,18 @@ static void cells_json(struct zj *doc, const struct zab_result *r)
 				x = zj_set(o, "sample_sessions", zj_new(ZJ_ARR));
 				for (i = 0; i < c->n; i++)
 					zj_push(x, zj_num(c->sess[i]));
+			}
+			if (c->pre) {
+				/* NaN (unknown) as null: JSON has no NaN */
+				x = zj_set(o, "sample_preempted", zj_new(ZJ_ARR));
+				for (i = 0; i < c->n; i++)
+					zj_push(x, isnan(c->pre[i]) ? zj_new(ZJ_NULL) : zj_num(c->pre[i]));
+			}
+			if (c->off) {
+				x = zj_set(o, "sample_offsets", zj_new(ZJ_ARR));
+				for (i = 0; i < c->n; i++)
+					zj_push(x, c->off[i] < 0 ? zj_new(ZJ_NULL) : zj_num(c->off[i]));
+				layouts_json(o, r, b, v);
 			}
 			zj_set(o, "failed", zj_bool(c->failed));
 			zj_set(o, "error", zj_str(c->error));

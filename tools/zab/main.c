@@ -60,6 +60,10 @@ static void usage(FILE *f)
 "                         daemons' serving threads (--cpu N) and every\n"
 "                         benchmark process on one CPU N, rotating per session;\n"
 "                         N: always CPU N; off: let the scheduler place them\n"
+"      --placement P      fixed (default), random[:SET] or sweep[:SET] (SET: offsets as in\n"
+"                         zbench align, e.g. 0..60:4, default 0..63; @entry or @loop):\n"
+"                         a code offset per measured run, the same for every variant of\n"
+"                         the slot; statistics over layouts (doc/layouts.md)\n"
 "      --in-device WHEN   auto (default: when every variant is a device variant), yes, no:\n"
 "                         add the result classes taken from the daemon's counters over\n"
 "                         each run: NAME in-device (bytes cleared per second of routine\n"
@@ -81,16 +85,17 @@ static void usage(FILE *f)
 "\n"
 "Experiment file (INI; experiments/README.md):\n"
 "  [experiment]        name= sessions= warmups= repeats= retries= timeout=\n"
-"                      order= colocate= base= var.NAME=\n"
+"                      order= colocate= base= placement= var.NAME=\n"
 "  [benchmark NAME]    cmd= unit= better=higher|lower group= in-device=\n"
 "  [variant NAME]      routine= align= align-point= chunk= frontend= threads=\n"
-"                      cusezero-args= env.NAME= var.NAME= cmd= arch=\n"
+"                      cusezero-args= env.NAME= var.NAME= cmd= arch= placement=\n"
 "                      source=KERNEL.S[:SYMBOL] patch=FILE alt=FEATURE=on|off (a kernel file)\n"
 "\n"
 "In commands: {dev} (device path; /dev/zero for non-device variants), {routine},\n"
-"{align}, {chunk}, {variant}, {session}, and var.NAME / --var values.  Device\n"
-"variants also get CUSEZERO_DEVICE; every run gets ZAB_BENCH, ZAB_VARIANT,\n"
-"ZAB_SESSION, ZAB_RUN, ZAB_SEED.  The directory of zab (and in a build tree\n"
+"{align}, {chunk}, {variant}, {session}, {offset} and {point} (the run's placement;\n"
+"-1 when fixed), and var.NAME / --var values.  Device variants also get\n"
+"CUSEZERO_DEVICE; every run gets ZAB_BENCH, ZAB_VARIANT, ZAB_SESSION, ZAB_RUN,\n"
+"ZAB_SEED, and ZAB_OFFSET, ZAB_POINT when placed.  The directory of zab (and in a build tree\n"
 "its pread_z100k/ folder) is put first in PATH.\n"
 "\n"
 "Change is vs the base, oriented so that negative is worse; (R)/(I) mark a\n"
@@ -290,7 +295,7 @@ static const char *group_of(const char *cmd)
 enum {
 	OPT_UNIT = 256, OPT_LOWER, OPT_GROUP, OPT_VAR, OPT_RETRIES, OPT_ORDER, OPT_SEED, OPT_BASE,
 	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL, OPT_TIMEOUT,
-	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV,
+	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT,
 };
 
 static const struct option run_opts[] = {
@@ -309,6 +314,7 @@ static const struct option run_opts[] = {
 	{ "order", required_argument, NULL, OPT_ORDER },
 	{ "seed", required_argument, NULL, OPT_SEED },
 	{ "colocate", required_argument, NULL, OPT_COLOCATE },
+	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "in-device", required_argument, NULL, OPT_INDEV },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "name", required_argument, NULL, OPT_NAME },
@@ -362,6 +368,7 @@ struct run_cli {
 	struct zab_colocate colocate;
 	enum zab_indev in_device;
 	char *base;
+	const char *placement;   /* --placement, checked */
 };
 
 /* Options that belong to the last --bench.  0 or -1. */
@@ -412,6 +419,18 @@ static int setting_option(struct run_cli *cli, int c, const char *arg)
 			return 0;
 		cz_err("--colocate '%s': expected auto, off or a CPU number", arg);
 		return -1;
+	case OPT_PLACEMENT: {
+		struct zab_placement p = { 0 };
+
+		cli->placement = arg;
+		if (!zab_placement_parse(arg, &p)) {
+			zab_placement_free(&p);
+			return 0;
+		}
+		cz_err("--placement '%s': expected fixed, random[:SET][@entry|@loop] or sweep[:SET][@...]",
+			arg);
+		return -1;
+	}
 	case OPT_INDEV:
 		cli->has_indev = true;
 		if (!zab_indev_parse(arg, &cli->in_device))
@@ -458,7 +477,7 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		cli->vars[cli->nvars++] = optarg;
 		return 0;
 	case 'S': case 'W': case 'R': case OPT_RETRIES: case OPT_TIMEOUT: case OPT_ORDER:
-	case OPT_COLOCATE: case OPT_INDEV:
+	case OPT_COLOCATE: case OPT_INDEV: case OPT_PLACEMENT:
 		return setting_option(cli, c, optarg) ? -1 : 0;
 	case OPT_SEED:
 		if (cz_parse_u64(optarg, 0, (1ull << 53) - 1, &u)) {
@@ -561,6 +580,8 @@ static void apply_settings(struct zab_experiment *e, const struct run_cli *cli)
 		e->order = cli->order;
 	if (cli->has_coloc)
 		e->colocate = cli->colocate;
+	if (cli->placement)
+		zab_placement_parse(cli->placement, &e->placement);     /* checked when given */
 	for (b = 0; cli->has_indev && b < e->nbench; b++)
 		e->bench[b].in_device = cli->in_device;
 	if (cli->title) {

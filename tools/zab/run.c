@@ -26,6 +26,12 @@
  * read by ioctl just before and just after each run; the difference is
  * exactly that run's routine work (bytes, time inside the routine), so the
  * routine's speed is measured without the transport around it.
+ *
+ * Placement (placement = random|sweep): before each run its offset, the
+ * same for every variant of the slot, goes to the variant's daemon by
+ * SET_ALIGN (one daemon per session: no restart per run) and is read back
+ * from the daemon's stats after the run; that is the offset recorded.
+ * Commands without a device get it as {offset} / $ZAB_OFFSET.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -36,6 +42,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -516,6 +523,8 @@ struct runner {
 	int cpus[CPU_SETSIZE];
 	size_t ncpus, cpu0;
 	int cpu;             /* this session's, -1 when not co-located */
+	int offset;          /* this run's placement offset, -1: fixed placement */
+	bool entry;          /* this run's placed point is the entry */
 };
 
 static void progress(struct runner *rn, const char *bench, const char *var)
@@ -543,7 +552,7 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v)
 	const struct zab_experiment *e = rn->e;
 	const struct zab_variant *var = &e->var[v];
 	struct zab_kv kv[3 * ZAB_MAX_ITEMS + 8];
-	char sess[16], *bad = NULL, *bcmd, *cmd;
+	char sess[16], off[16], *bad = NULL, *bcmd, *cmd;
 	size_t n = 0, i;
 
 	snprintf(sess, sizeof(sess), "%u", rn->session + 1);
@@ -553,6 +562,9 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v)
 	kv[n++] = (struct zab_kv){ (char *)"chunk", var->chunk ? var->chunk : (char *)"4KB" };
 	kv[n++] = (struct zab_kv){ (char *)"variant", var->name };
 	kv[n++] = (struct zab_kv){ (char *)"session", sess };
+	snprintf(off, sizeof(off), "%d", rn->offset);
+	kv[n++] = (struct zab_kv){ (char *)"offset", off };
+	kv[n++] = (struct zab_kv){ (char *)"point", (char *)(rn->entry ? "entry" : "loop") };
 	for (i = 0; i < e->nvars; i++)
 		kv[n++] = e->vars[i];
 	for (i = 0; i < var->nvars; i++)
@@ -584,6 +596,10 @@ static size_t build_env(struct runner *rn, size_t b, size_t v, char **env)
 	env[nenv++] = zab_xasprintf("ZAB_SESSION=%u", rn->session + 1);
 	env[nenv++] = zab_xasprintf("ZAB_RUN=%zu", rn->done + 1);
 	env[nenv++] = zab_xasprintf("ZAB_SEED=%llu", (unsigned long long)rn->o->seed);
+	if (rn->offset >= 0) {
+		env[nenv++] = zab_xasprintf("ZAB_OFFSET=%d", rn->offset);
+		env[nenv++] = zab_xasprintf("ZAB_POINT=%s", rn->entry ? "entry" : "loop");
+	}
 	env[nenv++] = zab_xstrdup(rn->path_env);
 	return nenv;
 }
@@ -648,8 +664,15 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	}
 	if (!d.requests || !d.routine_ns)
 		return;
-	zab_cell_add_session(zab_cell(rn->r, rr, v), cz_devdelta_rate(&d), rn->session + 1);
-	zab_cell_add_session(zab_cell(rn->r, rn_ns, v), cz_devdelta_ns_per_chunk(&d), rn->session + 1);
+	/*
+	 * The median request, not the totals: one request preempted inside
+	 * its routine calls adds a whole time slice to the totals (doc/DESIGN.md).
+	 */
+	zab_cell_add_session(zab_cell(rn->r, rr, v), cz_devdelta_median_rate(&d), rn->session + 1);
+	zab_cell_set_pre(zab_cell(rn->r, rr, v), cz_hist_preempted(d.hist));
+	zab_cell_add_session(zab_cell(rn->r, rn_ns, v), cz_devdelta_median_ns_per_chunk(&d),
+			     rn->session + 1);
+	zab_cell_set_pre(zab_cell(rn->r, rn_ns, v), cz_hist_preempted(d.hist));
 }
 
 /* One attempt: run, parse, record.  NULL on success, else why it failed (malloc'd). */
@@ -683,6 +706,72 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 	return why;
 }
 
+/* The offset of this run of variant v (round: warm-ups first), -1 for fixed placement. */
+static void run_offset(struct runner *rn, size_t v, unsigned round)
+{
+	const struct zab_experiment *e = rn->e;
+	const struct zab_placement *p = zab_var_placement(e, v);
+
+	/* warm-ups run at the first measured run's offset: they warm what comes next */
+	rn->offset = zab_placement_offset(p, rn->o->seed, rn->session, e->repeats,
+					  round < e->warmups ? 0 : round - e->warmups);
+	rn->entry = p->entry;
+}
+
+/* A device variant placed per run: SET_ALIGN in its daemon.  NULL, or why not. */
+static char *place_run(struct runner *rn, size_t v)
+{
+	struct cusezero_align a = { .offset = rn->offset,
+				    .point = rn->entry ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP };
+
+	if (rn->offset < 0 || !rn->e->var[v].device)
+		return NULL;
+	if (!daemons[v].has_fd)
+		return zab_xasprintf("cannot place the routine at offset %d: no device open", rn->offset);
+	if (ioctl(daemons[v].fd, CUSEZERO_IOC_SET_ALIGN, &a))
+		return zab_xasprintf("%s: SET_ALIGN %d (%s): %s", daemons[v].dev.path, rn->offset,
+				     rn->entry ? "entry" : "loop", strerror(errno));
+	return NULL;
+}
+
+/*
+ * After a successful run: the offset the daemon reports in its stats (the
+ * one it ran at; a device variant) or the one drawn (a command placed by
+ * its own means), on the sample each of the benchmark's rows just got.
+ */
+static char *record_offset(struct runner *rn, size_t b, size_t v, const size_t *before)
+{
+	struct cusezero_stats *st;
+	int applied = rn->offset;
+	size_t k;
+
+	if (rn->e->var[v].device) {
+		st = zab_xmalloc(sizeof(*st));
+		if (!daemons[v].has_fd || cz_devstats_get(daemons[v].fd, st)) {
+			free(st);
+			return zab_xasprintf("cannot read back the offset from %s", daemons[v].dev.path);
+		}
+		applied = st->align;
+		if (st->align != rn->offset ||
+		    st->point != (rn->entry ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP)) {
+			free(st);
+			return zab_xasprintf("%s reports offset %d after a run placed at %d",
+					     daemons[v].dev.path, applied, rn->offset);
+		}
+		free(st);
+	}
+	for (k = 0; k < 3; k++) {
+		struct zab_cell *c;
+
+		if (rn->row[b][k] == SIZE_MAX)
+			continue;
+		c = zab_cell(rn->r, rn->row[b][k], v);
+		if (c->n > before[k])
+			zab_cell_set_off(c, applied);
+	}
+	return NULL;
+}
+
 /* One measured or warm-up run (with retries).  Returns false if the cell failed. */
 static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 {
@@ -701,11 +790,20 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 		rn->done++;
 		return false;
 	}
+	run_offset(rn, v, round);
 	cmd = build_cmd(rn, b, v);
 	nenv = build_env(rn, b, v, env);
 	for (n = 0; n <= e->retries && !zab_stop; n++) {
+		size_t before[3];
+
 		free(why);
-		why = attempt(rn, b, v, warm, cmd, env, nenv);
+		for (k = 0; k < 3; k++)
+			before[k] = rn->row[b][k] != SIZE_MAX ? zab_cell(rn->r, rn->row[b][k], v)->n : 0;
+		why = place_run(rn, v);
+		if (!why)
+			why = attempt(rn, b, v, warm, cmd, env, nenv);
+		if (!why && rn->offset >= 0)
+			why = record_offset(rn, b, v, before);
 		if (!why)
 			break;
 		progress_clear(rn);
@@ -814,6 +912,19 @@ static int session_cpu(const struct runner *rn, unsigned s)
 	return rn->coloc ? rn->cpus[(rn->cpu0 + s) % rn->ncpus] : -1;
 }
 
+/* A variant in the printed order; placed per run: "@OFFSET" (warm-ups: the session's first). */
+static void dry_variant(const struct runner *rn, size_t v, unsigned s, unsigned k)
+{
+	const struct zab_experiment *e = rn->e;
+	int off = zab_placement_offset(zab_var_placement(e, v), rn->o->seed, s, e->repeats,
+				       k < e->warmups ? 0 : k - e->warmups);
+
+	if (off < 0)
+		printf(" %s", e->var[v].name);
+	else
+		printf(" %s@%d", e->var[v].name, off);
+}
+
 static void dry_run(const struct runner *rn)
 {
 	const struct zab_experiment *e = rn->e;
@@ -832,7 +943,7 @@ static void dry_run(const struct runner *rn)
 				zab_order_round(e->order, rn->o->seed, s, k * (unsigned)e->nbench + (unsigned)b,
 						e->nvar, perm);
 				for (i = 0; i < e->nvar; i++)
-					printf(" %s", e->var[perm[i]].name);
+					dry_variant(rn, perm[i], s, k);
 				printf("\n");
 			}
 	}

@@ -16,8 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zab.h"
+#include "devstats.h"
 #include "stats.h"
+#include "zab.h"
 
 #define ZAB_FEW 5
 
@@ -44,6 +45,25 @@ struct cstat {
 	const char *flag;    /* "(R) ", "(I) " or "" */
 };
 
+/*
+ * Placement varied per run: the change is the mean per-layout change and
+ * the flag its paired 95% interval (doc/layouts.md), not the runs pooled.
+ */
+static void layout_verdict(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
+{
+	struct zab_lstat lb, lv;
+	struct zab_lpair p;
+	bool hi = r->b[b].higher;
+
+	if (zab_layout_stat(zab_cell(r, b, r->base), hi, &lb) &&
+	    zab_layout_stat(zab_cell(r, b, v), hi, &lv) && zab_layout_pair(&lb, &lv, hi, &p)) {
+		cs->pct = p.pct;
+		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
+	}
+	zab_lstat_free(&lb);
+	zab_lstat_free(&lv);
+}
+
 static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
 {
 	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
@@ -60,6 +80,10 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 		return;
 	cs->cmp = true;
 	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
+	if (c->off && base->off) {
+		layout_verdict(r, b, v, cs);
+		return;
+	}
 	/* no confidence interval from a single sample: never flagged */
 	if (bs.n >= 2 && cs->s.n >= 2 && cz_ci_disjoint(&bs, &cs->s))
 		cs->flag = cs->pct < 0 ? "(R) " : "(I) ";
@@ -67,6 +91,7 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 
 static char *base_text(const struct zab_result *r, size_t b, bool unit)
 {
+	struct zab_lstat ls;
 	struct cstat cs;
 
 	cell_stat(r, b, r->base, &cs);
@@ -74,6 +99,11 @@ static char *base_text(const struct zab_result *r, size_t b, bool unit)
 		return zab_xstrdup("FAILED");
 	if (!cs.ok)
 		return zab_xstrdup("-");
+	/* placed per run: the base's figure is its mean over layouts (doc/layouts.md) */
+	if (zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &ls)) {
+		cs.s.mean = ls.grand;
+		zab_lstat_free(&ls);
+	}
 	if (unit && *r->b[b].unit)
 		return zab_xasprintf("%.2f %s", cs.s.mean, r->b[b].unit);
 	return zab_xasprintf("%.2f", cs.s.mean);
@@ -412,6 +442,92 @@ static void few_samples(FILE *f, const struct zab_result *r, const char *bullet)
 	fprintf(f, "): their confidence intervals are wide and their (R)/(I) fragile; add sessions or repeats.\n");
 }
 
+/*
+ * The in-device classes are the median request of each run; the share of
+ * requests that looked preempted says how busy the machine was beside it
+ * (a median holds until half of them are).
+ */
+static void preempted_note(FILE *f, const struct zab_result *r, const char *bullet)
+{
+	size_t b, v, i, n;
+	double sum, max;
+	bool first = true;
+
+	for (b = 0; b < r->nb; b++) {
+		if (r->b[b].kind != ZAB_RK_DEV_RATE)
+			continue;
+		for (v = 0; v < r->nv; v++) {
+			const struct zab_cell *c = zab_cell(r, b, v);
+
+			for (i = n = 0, sum = max = 0; c->pre && i < c->n; i++)
+				if (!isnan(c->pre[i])) {
+					sum += c->pre[i];
+					max = c->pre[i] > max ? c->pre[i] : max;
+					n++;
+				}
+			if (!n)
+				continue;
+			if (first)
+				fprintf(f, "%sIn device: the median request of each run; requests "
+					"that looked preempted (over %.0fx the run's median), mean "
+					"(worst run):", bullet, CZ_PREEMPT_FACTOR);
+			fprintf(f, "%s %s / %s %.2f%% (%.2f%%)", first ? "" : ";", r->b[b].group,
+				r->vname[v], sum / (double)n * 100, max * 100);
+			first = false;
+		}
+	}
+	if (!first)
+		fprintf(f, ".\n");
+}
+
+/* "pread: layout: a 14%* / b 3% ...; b vs a: no difference over 16 layouts (...)". */
+static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const char *bullet)
+{
+	struct zab_lstat ls[ZAB_MAX_ITEMS];
+	struct zab_lpair p;
+	bool hi = r->b[b].higher;
+	size_t v;
+
+	for (v = 0; v < r->nv; v++)
+		zab_layout_stat(zab_cell(r, b, v), hi, &ls[v]);
+	fprintf(f, "%s%s: layout (best vs worst layout mean; * layout matters, ANOVA p < 0.05):", bullet, r->b[b].name);
+	for (v = 0; v < r->nv; v++)
+		if (ls[v].nl)
+			fprintf(f, "%s %s %.1f%%%s", v ? " /" : "", r->vname[v], ls[v].sens_pct,
+				ls[v].sens_sig ? "*" : "");
+	fprintf(f, "; share of the variance from layout:");
+	for (v = 0; v < r->nv; v++)
+		if (ls[v].nl && isnan(ls[v].share))
+			fprintf(f, "%s %s n/a", v ? " /" : "", r->vname[v]);
+		else if (ls[v].nl)
+			fprintf(f, "%s %s %.0f%%", v ? " /" : "", r->vname[v], ls[v].share * 100);
+	for (v = 0; v < r->nv; v++) {
+		if (v == r->base || !ls[v].nl || !ls[r->base].nl)
+			continue;
+		if (!zab_layout_pair(&ls[r->base], &ls[v], hi, &p)) {
+			fprintf(f, "; %s vs %s: fewer than 2 common layouts", r->vname[v],
+				r->vname[r->base]);
+			continue;
+		}
+		fprintf(f, "; %s vs %s over %zu layouts: %s%+.2f%% (95%% CI %+.2f..%+.2f), %s better at "
+			"%zu/%zu layouts, worse at %zu/%zu", r->vname[v], r->vname[r->base], p.nl,
+			p.flag ? "" : "no difference, ", p.pct, p.ci_lo, p.ci_hi, r->vname[v],
+			p.better, p.nl, p.worse, p.nl);
+	}
+	fprintf(f, ".\n");
+	for (v = 0; v < r->nv; v++)
+		zab_lstat_free(&ls[v]);
+}
+
+static void layout_notes(FILE *f, const struct zab_result *r, const char *bullet)
+{
+	size_t b;
+
+	for (b = 0; b < r->nb; b++)
+		if (zab_cell(r, b, r->base)->off)
+			layout_row_note(f, r, b, bullet);
+}
+
 static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 {
 	size_t b, v;
@@ -420,9 +536,15 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 	fprintf(f, "\n%s%u session%s x (%u warm-up%s + %u repeat%s) = %u measured runs per cell.",
 		bullet, r->sessions, r->sessions == 1 ? "" : "s", r->warmups, r->warmups == 1 ? "" : "s",
 		r->repeats, r->repeats == 1 ? "" : "s", r->sessions * r->repeats);
-	fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
-		r->vname[r->base]);
+	if (zab_cell(r, 0, r->base)->off)
+		fprintf(f, " Change vs %s over layouts (mean per-layout change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, paired by layout, excludes 0.\n",
+			r->vname[r->base]);
+	else
+		fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
+			r->vname[r->base]);
 	few_samples(f, r, bullet);
+	layout_notes(f, r, bullet);
+	preempted_note(f, r, bullet);
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
 			const struct zab_cell *c = zab_cell(r, b, v);
@@ -467,6 +589,7 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 		render_plain(f, &t);
 		t_free(&t);
 		few_samples(f, r, "");
+		layout_notes(f, r, "");
 		break;
 	case ZAB_STYLE_DETAIL:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
@@ -542,6 +665,41 @@ static const char *csv_verdict(const struct zab_result *r, size_t b, size_t v, c
 	return !*cs->flag ? "none" : cs->flag[1] == 'R' ? "R" : "I";
 }
 
+/*
+ * The layout columns (empty for fixed placement): layouts, sensitivity,
+ * share, best and worst offsets, layouts better / worse than the base, and
+ * the per-layout cells as "OFFSET:RUNS:MEAN" separated by ';', and whether
+ * layout matters (the ANOVA's F test at 5%: yes/no).
+ */
+static void csv_layouts(FILE *f, const struct zab_result *r, size_t b, size_t v)
+{
+	struct zab_lstat ls, lb;
+	struct zab_lpair p = { 0 };
+	bool paired = false;
+	size_t j;
+
+	if (!zab_layout_stat(zab_cell(r, b, v), r->b[b].higher, &ls)) {
+		fputs(",,,,,,,,,", f);
+		return;
+	}
+	if (v != r->base && zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &lb)) {
+		paired = zab_layout_pair(&lb, &ls, r->b[b].higher, &p);
+		zab_lstat_free(&lb);
+	}
+	fprintf(f, ",%zu", ls.nl);
+	csv_num(f, ls.sens_pct);
+	csv_num(f, ls.share);
+	fprintf(f, ",%u,%u", ls.off[ls.best], ls.off[ls.worst]);
+	if (paired)
+		fprintf(f, ",%zu,%zu,", p.better, p.worse);
+	else
+		fputs(",,,", f);
+	for (j = 0; j < ls.nl; j++)
+		fprintf(f, "%s%u:%zu:%.6g", j ? ";" : "", ls.off[j], ls.n[j], ls.mean[j]);
+	fprintf(f, ",%s", ls.sens_sig ? "yes" : "no");
+	zab_lstat_free(&ls);
+}
+
 static void csv_cell(FILE *f, const struct zab_result *r, size_t b, size_t v)
 {
 	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
@@ -578,6 +736,7 @@ static void csv_cell(FILE *f, const struct zab_result *r, size_t b, size_t v)
 	if (cs.cmp)
 		p = cz_mann_whitney_p(base->x, base->n, c->x, c->n);
 	csv_num(f, p);
+	csv_layouts(f, r, b, v);
 	fputc('\n', f);
 }
 
@@ -586,7 +745,9 @@ void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n)
 	size_t i, b, v;
 
 	fputs("sut,group,result_class,unit,better,variant,base,n,mean,stddev,ci_low,ci_high,cv,"
-	      "median,min,max,change_pct,verdict,mann_whitney_p\n", f);
+	      "median,min,max,change_pct,verdict,mann_whitney_p,layouts,layout_sensitivity_pct,"
+	      "layout_share,layout_best_offset,layout_worst_offset,better_layouts,worse_layouts,"
+	      "layout_means,layout_sensitive\n", f);
 	for (i = 0; i < n; i++)
 		for (b = 0; b < r[i]->nb; b++)
 			for (v = 0; v < r[i]->nv; v++)

@@ -60,6 +60,21 @@ struct zab_kv {
 	char *key, *val;
 };
 
+/*
+ * Placement as a factor (layout.c): fixed (the variant's own align=, or the
+ * code as linked), or an offset per measured run drawn from a set (random)
+ * or taken in turn (sweep), the same for every variant of a slot.
+ */
+enum zab_pmode { ZAB_PLACE_FIXED, ZAB_PLACE_RANDOM, ZAB_PLACE_SWEEP };
+
+struct zab_placement {
+	enum zab_pmode mode;
+	bool entry;          /* the routine's entry is placed, else its loop head */
+	unsigned *set;       /* the offsets (sorted) */
+	size_t nset;
+	char *spec;          /* as given; NULL: not given */
+};
+
 /* Whether a benchmark also gets in-device result classes (the daemon's counters). */
 enum zab_indev { ZAB_INDEV_AUTO, ZAB_INDEV_YES, ZAB_INDEV_NO };
 
@@ -85,6 +100,7 @@ struct zab_variant {
 	char *routine, *align, *align_point, *chunk, *frontend, *threads, *dev_args;
 	char *where;         /* "FILE:LINE" or "--variant" (for errors) */
 	char *arch;          /* only on this machine (uname -m), e.g. x86_64, aarch64 */
+	struct zab_placement placement;   /* spec NULL: the experiment's */
 };
 
 enum zab_order { ZAB_ORDER_RANDOM, ZAB_ORDER_INTERLEAVE, ZAB_ORDER_SEQUENTIAL };
@@ -109,6 +125,7 @@ struct zab_experiment {
 	enum zab_order order;
 	struct zab_colocate colocate;
 	char *base;          /* base variant name (default: the first) */
+	struct zab_placement placement;
 	struct zab_kv vars[ZAB_MAX_ITEMS];
 	size_t nvars;
 	struct zab_bench bench[ZAB_MAX_ITEMS];
@@ -137,6 +154,14 @@ void zab_experiment_free(struct zab_experiment *e);
 /* Expand {var} in tmpl; NULL with *bad = the unknown name (malloc'd) on error. */
 char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad);
 
+/* "fixed" | "random[:SET][@entry|@loop]" | "sweep[:SET][@...]": 0 or -EINVAL. */
+int zab_placement_parse(const char *s, struct zab_placement *p);
+void zab_placement_free(struct zab_placement *p);
+const struct zab_placement *zab_var_placement(const struct zab_experiment *e, size_t v);
+/* The offset of measured run `measured` of a session, or -1 (fixed). */
+int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned session,
+			 unsigned repeats, unsigned measured);
+
 /* ---- results ------------------------------------------------------------ */
 
 struct zab_cell {
@@ -145,6 +170,10 @@ struct zab_cell {
 	size_t n, cap;
 	bool failed;
 	char *error;         /* why it failed (command and output) */
+	double *pre;         /* per sample: share of its run's requests that looked
+			      * preempted (in-device classes), NaN unknown; NULL: none */
+	int *off;            /* per sample: its run's placement offset (placement
+			      * random/sweep), -1 unknown; NULL: fixed placement */
 };
 
 /* What a result class measures: the command's number or the daemon's counters over the run. */
@@ -175,6 +204,9 @@ static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, si
 
 void zab_cell_add(struct zab_cell *c, double x);
 void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
+/* Facts of the sample just added (allocating the array on first use). */
+void zab_cell_set_pre(struct zab_cell *c, double share);
+void zab_cell_set_off(struct zab_cell *c, int offset);
 void zab_result_free(struct zab_result *r);
 /* compare.c: zab compare OLD.json NEW.json; the exit status. */
 int zab_cmd_compare(int argc, char **argv);
@@ -208,6 +240,38 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 /* For tests and --dry-run: the order of variants in round k of session s. */
 void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
 		     size_t nvar, size_t *perm);
+
+/* ---- statistics over layouts (layout.c) ---- */
+
+struct zab_lstat {
+	size_t nl;           /* layouts (distinct offsets) */
+	unsigned blocks;     /* sessions removed as blocks (0: none) */
+	unsigned *off;       /* [nl] sorted */
+	double *mean;        /* [nl] per-layout mean */
+	size_t *n;           /* [nl] runs per layout */
+	double grand, ci_lo, ci_hi;   /* mean over layouts, 95% t interval */
+	double wmean;        /* mean over runs */
+	double sd_within;    /* pooled within-layout SD, NaN when no layout has 2 runs */
+	double share;        /* share of the variance between layouts (0..1), NaN: unknown */
+	size_t best, worst;  /* indexes of the best and worst per-layout means */
+	double sens_pct;     /* |best - worst| / grand, per cent */
+	double sens_p;       /* one-way ANOVA F test p of no layout effect, NaN: unknown */
+	bool sens_sig;       /* sens_p < 0.05 */
+};
+
+struct zab_lpair {
+	size_t nl;           /* layouts both cells measured */
+	size_t better, worse;
+	double pct, ci_lo, ci_hi;   /* mean per-layout change (positive: better), per cent */
+	int flag;            /* 1 improvement, -1 regression, 0 none */
+};
+
+/* false when the cell has no offsets (fixed placement) or no sample. */
+bool zab_layout_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls);
+void zab_lstat_free(struct zab_lstat *ls);
+/* false when fewer than two layouts are common to both. */
+bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool higher,
+		     struct zab_lpair *p);
 
 /* ---- tables ----------------------------------------------------------------- */
 

@@ -19,6 +19,7 @@
  * (or round-robin with a rotating start), never all repeats of one offset
  * in a row, so machine drift spreads over all offsets.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -70,7 +71,9 @@ static void align_usage(FILE *out)
 		"                            device: %d)\n"
 		"        --order <random|rr> visiting order within a repeat (default random)\n"
 		"        --seed <n>          seed of the random order (default 1)\n"
-		"        --compare <A,B>     also compare offsets A and B (change, 95%% CI verdict)\n"
+		"        --compare <A,B>     also compare offsets A and B (change, 95%% CI verdict); or two\n"
+		"                            routines: both at every offset, B/A per offset, verdict over\n"
+		"                            layouts (-f optional)\n"
 		"        --csv               print CSV rows instead of the table\n"
 		"        --json              print JSON (every sample) instead of the table\n"
 		"        --plot <file>       draw FILE.svg or FILE.png with gnuplot\n"
@@ -161,7 +164,7 @@ static uint64_t next_random(uint64_t *s)
 	return *s * 2685821657736338717ULL;
 }
 
-static void visiting_order(const struct align_params *ap, unsigned rep, uint64_t *rng, size_t *order)
+void zb_align_order(const struct align_params *ap, unsigned rep, uint64_t *rng, size_t *order)
 {
 	size_t i, j, tmp, n = ap->noffsets;
 
@@ -178,16 +181,21 @@ static void visiting_order(const struct align_params *ap, unsigned rep, uint64_t
 }
 
 /* In process, one sample: place, verify, check it clears, warm, time.  0 or -errno. */
-static int measure_once(const struct align_params *ap, struct align_point *pt, char *buf)
+int zb_align_measure(const struct align_params *ap, struct align_point *pt, char *buf)
 {
 	struct zero_placed pl;
 	uintptr_t addr;
 	uint64_t t0, dt;
 	size_t i, left = 0;
+	double *pass;
 	int ret;
 
+	pass = malloc(ap->loops * sizeof(*pass));
+	if (!pass)
+		return -ENOMEM;
 	ret = zero_place(ap->r, ap->point, pt->offset, &pl);
 	if (ret) {
+		free(pass);
 		fprintf(stderr, "zbench align: cannot place %s at offset %u: %s%s%s\n", ap->r->name,
 			pt->offset, zero_place_strerror(ret), ret == -ENOTSUP && ap->r->no_reloc_why ? ": " : "",
 			ret == -ENOTSUP && ap->r->no_reloc_why ? ap->r->no_reloc_why : "");
@@ -213,18 +221,26 @@ static int measure_once(const struct align_params *ap, struct align_point *pt, c
 			goto out;
 		}
 	}
-	t0 = zb_clock(false);
-	for (i = 0; i < ap->loops; i++)
+	/*
+	 * One clock pair per pass and the median pass, as the daemon's median
+	 * request: a pass preempted by other work on a busy machine would
+	 * otherwise add its whole wait to the sample.
+	 */
+	for (i = 0; i < ap->loops; i++) {
+		t0 = zb_clock(false);
 		left |= clear_chunked(pl.fn, buf, ap->size, ap->chunk);
-	dt = zb_clock(false) - t0;
+		pass[i] = (double)(zb_clock(false) - t0);
+	}
+	dt = (uint64_t)cz_median(pass, ap->loops);
 	if (left) {
 		fprintf(stderr, "zbench align: %s at offset %u left bytes not cleared\n",
 			ap->r->name, pt->offset);
 		ret = -EIO;
 		goto out;
 	}
-	pt->gbps[pt->n++] = (double)ap->size * ap->loops / ((double)(dt ? dt : 1) / 1e9) / ZB_GB;
+	pt->gbps[pt->n++] = (double)ap->size / ((double)(dt ? dt : 1) / 1e9) / ZB_GB;
 out:
+	free(pass);
 	zero_unplace(&pl);
 	return ret;
 }
@@ -509,6 +525,15 @@ struct align_args {
 	const char *fn, *offsets, *of, *loops, *repeats, *order, *seed, *cpu, *compare;
 };
 
+/* --compare names two routines (not two offsets): it has a letter. */
+static bool compare_routines(const char *spec)
+{
+	for (; *spec; spec++)
+		if (isalpha((unsigned char)*spec))
+			return true;
+	return false;
+}
+
 /* getopt: 0, or the exit code (help: 0 after printing it, as align_usage's callers expect). */
 static int align_parse(int argc, char **argv, struct align_params *ap, struct align_args *a, bool *done)
 {
@@ -547,6 +572,13 @@ static int align_parse(int argc, char **argv, struct align_params *ap, struct al
 		fprintf(stderr, "zbench align: unexpected argument '%s'\n", argv[optind]);
 		return 129;
 	}
+	if (!a->fn && a->compare && compare_routines(a->compare)) {
+		static char first[64];
+
+		/* --compare A,B of routines: A is the routine the options are checked with */
+		snprintf(first, sizeof(first), "%.*s", (int)strcspn(a->compare, ","), a->compare);
+		a->fn = first;
+	}
 	if (!a->fn) {
 		fprintf(stderr, "zbench align: -f ROUTINE is required (zbench memset -f help lists them)\n");
 		return 129;
@@ -581,6 +613,41 @@ static int validate_routine(struct align_params *ap, const struct align_args *a)
 	return 0;
 }
 
+/* --compare A,B of routines: both usable, relocatable, with the point placed.  0 or 1. */
+static int validate_cmp_routines(struct align_params *ap, const char *spec)
+{
+	const char *comma = strchr(spec, ',');
+	char name[2][64];
+	unsigned k;
+
+	if (!comma || strchr(comma + 1, ',') || comma == spec || !comma[1] ||
+	    (size_t)(comma - spec) >= sizeof(name[0]) || strlen(comma + 1) >= sizeof(name[1]))
+		return bad("--compare", spec, "want A,B: two offsets or two routines");
+	snprintf(name[0], sizeof(name[0]), "%.*s", (int)(comma - spec), spec);
+	snprintf(name[1], sizeof(name[1]), "%s", comma + 1);
+	for (k = 0; k < 2; k++) {
+		const struct zero_routine *r = zb_resolve(name[k]);
+		const char *why;
+
+		if (!r)
+			return bad("--compare", name[k], "no such routine (zbench memset -f help lists them)");
+		if (!zero_usable(r, &why))
+			return bad("--compare", name[k], why);
+		if (!r->code_start)
+			return bad("--compare", name[k], r->no_reloc_why ? r->no_reloc_why : "not relocatable");
+		if (ap->point == ZERO_POINT_LOOP && !r->loop_head)
+			return bad("--compare", name[k], "no loop head: give --of entry");
+		ap->cmp_r[k] = r;
+	}
+	if (ap->cmp_r[0] == ap->cmp_r[1])
+		return bad("--compare", spec, "the same routine twice");
+	if (ap->json)
+		return bad("--json", "", "not with --compare of two routines (--csv has every figure)");
+	if (ap->r != ap->cmp_r[0] && ap->r != ap->cmp_r[1])
+		return bad("--compare", spec, "-f names a third routine: leave -f out");
+	return 0;
+}
+
 /* --offsets and --compare.  0 or 1 after one line. */
 static int validate_offsets(struct align_params *ap, const struct align_args *a)
 {
@@ -599,6 +666,8 @@ static int validate_offsets(struct align_params *ap, const struct align_args *a)
 	ap->cmp[0] = ap->cmp[1] = -1;
 	if (!a->compare)
 		return 0;
+	if (compare_routines(a->compare))
+		return validate_cmp_routines(ap, a->compare);
 	if (sscanf(a->compare, "%u,%u%c", &x, &y, msg) != 2 || x > ZERO_PLACE_MAX_OFFSET ||
 	    y > ZERO_PLACE_MAX_OFFSET)
 		return bad("--compare", a->compare, "want A,B: two of the swept offsets");
@@ -665,7 +734,7 @@ static int validate_rest(struct align_params *ap, const struct align_args *a)
 
 /* ---- the sweep ------------------------------------------------------------------------------ */
 
-static struct align_point *points_new(const struct align_params *ap)
+struct align_point *zb_align_points_new(const struct align_params *ap)
 {
 	struct align_point *pts = calloc(ap->noffsets, sizeof(*pts));
 	size_t i;
@@ -688,7 +757,7 @@ static struct align_point *points_new(const struct align_params *ap)
 	return pts;
 }
 
-static void points_free(struct align_point *pts, size_t n)
+void zb_align_points_free(struct align_point *pts, size_t n)
 {
 	size_t i;
 
@@ -717,12 +786,12 @@ static int sweep(const struct align_params *ap, struct align_point *pts, struct 
 		goto out;
 	}
 	for (rep = 0; rep < ap->repeats; rep++) {
-		visiting_order(ap, rep, &rng, visit);
+		zb_align_order(ap, rep, &rng, visit);
 		for (i = 0; i < ap->noffsets; i++) {
 			if (zb_align_stop)
 				goto out;
 			if (dev ? zb_aligndev_measure(dev, ap, &pts[visit[i]]) :
-				  measure_once(ap, &pts[visit[i]], buf.p))
+				  zb_align_measure(ap, &pts[visit[i]], buf.p))
 				goto out;
 		}
 	}
@@ -796,8 +865,14 @@ int zb_align_main(int argc, char **argv)
 		fprintf(stderr, "zbench align: --cpu %d: %s\n", ap.cpu, strerror(-ret));
 		return 1;
 	}
-	pts = points_new(&ap);
-	ret = sweep(&ap, pts, dev) ? 1 : report(&ap, pts, dev);
+	if (ap.cmp_r[1]) {
+		/* --compare A,B of two routines: their own sweep and report (aligncmp.c) */
+		pts = NULL;
+		ret = zb_aligncmp_run(&ap, dev);
+	} else {
+		pts = zb_align_points_new(&ap);
+		ret = sweep(&ap, pts, dev) ? 1 : report(&ap, pts, dev);
+	}
 	if (zb_align_stop) {
 		fprintf(stderr, "zbench align: interrupted%s\n",
 			dev ? " (the device is left as it was found: settings back, or our daemon gone)" : "");
@@ -805,6 +880,6 @@ int zb_align_main(int argc, char **argv)
 	}
 	if (dev)
 		zb_aligndev_close(dev);
-	points_free(pts, ap.noffsets);
+	zb_align_points_free(pts, ap.noffsets);
 	return ret;
 }

@@ -41,21 +41,34 @@ struct align_params {
 	const char *plot, *size_str, *chunk_str;
 	int cpu;                /* -1: not given */
 	int cmp[2];             /* --compare A,B offsets, -1: not given */
+	const struct zero_routine *cmp_r[2];   /* --compare A,B routines (aligncmp.c), or NULL */
 	/* device mode */
 	const char *device;     /* NULL: in process; "new": a private daemon; else a device file */
 	const char *reader;     /* NULL: zbench preads itself; else a command printing bytes/sec */
 	const char *cusezero;   /* --cusezero (device new) */
 };
 
+struct align_dev;
+
+/* In process, one sample of ap->r at pt->offset into pt (align.c).  0 or -errno. */
+int zb_align_measure(const struct align_params *ap, struct align_point *pt, char *buf);
+/* The offsets' visiting order of repeat rep (random from *rng, or round-robin). */
+void zb_align_order(const struct align_params *ap, unsigned rep, uint64_t *rng, size_t *order);
+struct align_point *zb_align_points_new(const struct align_params *ap);
+void zb_align_points_free(struct align_point *pts, size_t n);
+/* --compare A,B of two routines: sweep both, interleaved; report.  Exit status. */
+int zb_aligncmp_run(const struct align_params *ap, struct align_dev *dev);
+
 /* Set by SIGINT/SIGTERM during a device sweep: stop after the current read. */
 extern volatile sig_atomic_t zb_align_stop;
 
-struct align_dev;
 
 /* Open (or start) the device, select the routine and chunk, co-locate.  0 or -1 after one line. */
 int zb_aligndev_open(const struct align_params *ap, struct align_dev **out);
 /* One sample at pt->offset: place, verify, read, take the counters' difference.  0 or -1. */
 int zb_aligndev_measure(struct align_dev *d, const struct align_params *ap, struct align_point *pt);
+/* Switch the device to routine r (unplaced first: its offset may not suit r).  0 or -1. */
+int zb_aligndev_select(struct align_dev *d, const struct zero_routine *r);
 /* Restore an existing device's settings / stop our daemon; leaves nothing mounted. */
 void zb_aligndev_close(struct align_dev *d);
 /* "# ..." lines describing the device and its placement (table and CSV notes). */

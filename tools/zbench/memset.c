@@ -11,7 +11,9 @@
  * (tools/perf/bench/mem-functions.c).  Differences: the clock is
  * CLOCK_MONOTONIC_RAW (perf: gettimeofday, microseconds), --cycles reads the
  * TSC / CNTVCT_EL0 (perf: a PMU event, which this VM does not have), and
- * --json prints every sample (one per loop).
+ * --json prints every sample (one per loop).  --align K[@entry|@loop] runs
+ * a copy of the routine placed at code offset K (zab's placement = random
+ * passes its per-run offset this way for in-process benchmarks).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -28,6 +30,9 @@ struct memset_params {
 	const char *chunk_str, *huge_str, *page_str;
 	uint64_t chunk;
 	enum zb_huge huge;
+	const char *align_str;
+	int align;              /* -1: the routine's code as linked */
+	enum zero_point point;
 };
 
 static void memset_usage(FILE *out)
@@ -46,6 +51,8 @@ static void memset_usage(FILE *out)
 		"    -p, --page <4KB>      perf's page size of the buffer: 4KB, 2MB or 1GB (--hugepages)\n"
 		"        --source PATH[:SYMBOL]  a kernel source file as a routine (repeatable; run after -f's\n"
 		"                          comma list), with --patch FILE, --alt FEATURE=on|off, --kconfig X=V\n"
+		"        --align <K[@pt]>  run a copy placed so that its loop head (@loop, default) or\n"
+		"                          entry (@entry) is at code offset K (0..4095, address mod 4096)\n"
 		"    -h, --help            this text\n\n"
 		" Functions: every zeroing routine in the registry, and perf's names as aliases:\n"
 		" default = memset (glibc), x86-64-stosb = rep_stosb, x86-64-stosq = rep_stosq,\n"
@@ -75,12 +82,12 @@ static void list_functions(FILE *out)
 }
 
 /* Untimed: fault the pages in, warm the routine, and check that it zeroes. */
-static int prefault_and_check(const struct zero_routine *r, char *p, size_t size)
+static int prefault_and_check(const struct zero_routine *r, zero_fn fn, char *p, size_t size)
 {
 	size_t left, i;
 
 	memset(p, 0xff, size);
-	left = r->fn(p, size);
+	left = fn(p, size);
 	if (left) {
 		fprintf(stderr, "zbench memset: %s left %zu of %zu bytes not cleared\n",
 			r->name, left, size);
@@ -137,6 +144,8 @@ static int run_function(struct memset_params *mp, const char *name, const struct
 	struct zb_common *cm = &mp->cm;
 	struct zb_result res = { .name = name, .routine = r->name, .desc = r->desc };
 	uint64_t *samples = NULL;
+	struct zero_placed pl = { 0 };
+	zero_fn fn = r->fn;
 	struct zb_buf buf;
 	char why[512], desc[512];
 	int ret;
@@ -155,7 +164,17 @@ static int run_function(struct memset_params *mp, const char *name, const struct
 	}
 	if (mp->huge != ZB_HUGE_NONE && cm->format != CZ_FORMAT_JSON)
 		fprintf(stderr, "# zbench: buffer backed by %s\n", buf.backing);
-	ret = prefault_and_check(r, buf.p, cm->size);
+	if (mp->align >= 0) {
+		ret = zero_place(r, mp->point, (unsigned)mp->align, &pl);
+		if (ret) {
+			fprintf(stderr, "zbench memset: cannot place %s at offset %d: %s%s%s\n", r->name,
+				mp->align, zero_place_strerror(ret), r->no_reloc_why ? ": " : "",
+				r->no_reloc_why ? r->no_reloc_why : "");
+			goto out;
+		}
+		fn = pl.fn;
+	}
+	ret = prefault_and_check(r, fn, buf.p, cm->size);
 	if (ret)
 		goto out;
 	zb_print_copying(cm);
@@ -166,7 +185,7 @@ static int run_function(struct memset_params *mp, const char *name, const struct
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = time_loops(mp, r->fn, buf.p, samples, &res.total);
+	ret = time_loops(mp, fn, buf.p, samples, &res.total);
 	if (ret) {
 		fprintf(stderr, "zbench memset: %s reported bytes not cleared while timing\n", r->name);
 		goto out;
@@ -175,6 +194,8 @@ static int run_function(struct memset_params *mp, const char *name, const struct
 	res.samples = samples;
 	zb_print_result(cm, &res);
 out:
+	if (pl.fn)
+		zero_unplace(&pl);
 	free(samples);
 	zb_buf_free(&buf);
 	return ret;
@@ -184,6 +205,7 @@ static const struct option memset_options[] = {
 	{ "chunk",     required_argument, NULL, 'k' },
 	{ "hugepages", required_argument, NULL, ZB_OPT_FIRST_OWN },
 	{ "page",      required_argument, NULL, 'p' },
+	{ "align",     required_argument, NULL, ZB_OPT_FIRST_OWN + 1 },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -195,8 +217,29 @@ static int memset_option(void *ctx, int c, const char *arg)
 		mp->chunk_str = arg;
 	else if (c == 'p')
 		mp->page_str = arg;
-	else
+	else if (c == ZB_OPT_FIRST_OWN)
 		mp->huge_str = arg;
+	else
+		mp->align_str = arg;
+	return 0;
+}
+
+/* --align K[@entry|@loop]: 0 or 1 after one line. */
+static int align_check(struct memset_params *mp)
+{
+	const char *at = strchr(mp->align_str, '@');
+	char num[16];
+	uint64_t k;
+
+	snprintf(num, sizeof(num), "%.*s", at ? (int)(at - mp->align_str) : 15, mp->align_str);
+	mp->point = at && !strcmp(at + 1, "entry") ? ZERO_POINT_ENTRY : ZERO_POINT_LOOP;
+	if (cz_parse_u64(num, 0, ZERO_PLACE_MAX_OFFSET, &k) || k % ZERO_PLACE_ALIGN ||
+	    (at && strcmp(at + 1, "entry") && strcmp(at + 1, "loop"))) {
+		fprintf(stderr, "Invalid align:%s (0..%u, a multiple of %u, then @entry or @loop)\n",
+			mp->align_str, ZERO_PLACE_MAX_OFFSET, ZERO_PLACE_ALIGN);
+		return 1;
+	}
+	mp->align = (int)k;
 	return 0;
 }
 
@@ -218,7 +261,7 @@ static int memset_check(struct memset_params *mp)
 		fprintf(stderr, "Invalid page-size:%s (4KB, 2MB or 1GB)\n", mp->page_str);
 		return 1;
 	}
-	return 0;
+	return mp->align_str ? align_check(mp) : 0;
 }
 
 /* Every usable routine ("all": the unusable ones are skipped), or the one asked for. */
@@ -293,7 +336,7 @@ int zb_memset_main(int argc, char **argv)
 	struct memset_params mp = {
 		.cm = { .bench = "memset", .size_str = "1MB", .function = "all", .nr_loops = 1,
 			.format = zb_global_format },
-		.chunk_str = "0",
+		.chunk_str = "0", .align = -1,
 	};
 	const struct zero_routine *r = NULL;
 	int ret;

@@ -1,0 +1,383 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Placement as an experiment factor: which code offset each run uses, and
+ * the statistics over layouts (doc/layouts.md has the design and formulas).
+ *
+ * A run's offset depends only on the seed, its session and its measured
+ * round -- never on the variant -- so A and B of the same slot run at the
+ * same offset (paired): the layout's effect cancels in their comparison.
+ *
+ * Two levels: layouts, and runs within a layout.  A variant's figure is the
+ * mean of its per-layout means, with a Student-t interval from their spread,
+ * which contains the between-layout variance (one-way random-effects model).
+ * Layout sensitivity is best vs worst per-layout mean, the share of the
+ * variance the layout explains (the intraclass correlation of the ANOVA
+ * estimates) and the ANOVA's F test of "layout does not matter".  The A/B verdict is paired by layout: the per-layout changes,
+ * their mean and its t interval.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "stats.h"
+#include "util.h"
+#include "zab.h"
+#include "zeroing.h"
+
+/*
+ * The default set: the 64 offsets of one cache line.  The effects layout
+ * has on a loop (fetch blocks, decoded-instruction windows, a loop split
+ * across lines) repeat with the line, so a line's offsets cover them with
+ * few enough layouts that each gets several runs.
+ */
+#define ZAB_PLACE_DEFAULT_SET "0..63"
+
+static int parse_set(const char *spec, struct zab_placement *p)
+{
+	char *copy = zab_xstrdup(spec), *item, *save = NULL, *dots, *colon;
+	bool *seen = calloc(ZERO_PLACE_MAX_OFFSET + 1, sizeof(*seen));
+	uint64_t a, b, step;
+	size_t i;
+	int ret = 0;
+
+	if (!seen)
+		abort();
+	for (item = strtok_r(copy, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save)) {
+		step = ZERO_PLACE_ALIGN;
+		colon = strchr(item, ':');
+		if (colon) {
+			*colon = '\0';
+			if (cz_parse_u64(colon + 1, 1, ZERO_PLACE_MAX_OFFSET + 1, &step))
+				ret = -EINVAL;
+		}
+		dots = strstr(item, "..");
+		if (dots) {
+			*dots = '\0';
+			if (cz_parse_u64(item, 0, ZERO_PLACE_MAX_OFFSET, &a) ||
+			    cz_parse_u64(dots + 2, a, ZERO_PLACE_MAX_OFFSET, &b))
+				ret = -EINVAL;
+		} else if (colon || cz_parse_u64(item, 0, ZERO_PLACE_MAX_OFFSET, &a)) {
+			ret = -EINVAL;
+		} else {
+			b = a;
+		}
+		/* an offset no instruction can start at cannot be placed */
+		for (; !ret && a <= b; a += step)
+			if (a % ZERO_PLACE_ALIGN)
+				ret = -EINVAL;
+			else
+				seen[a] = true;
+	}
+	free(copy);
+	p->nset = 0;
+	p->set = zab_xmalloc((ZERO_PLACE_MAX_OFFSET + 1) * sizeof(*p->set));
+	for (i = 0; i <= ZERO_PLACE_MAX_OFFSET; i++)
+		if (seen[i])
+			p->set[p->nset++] = (unsigned)i;
+	free(seen);
+	return ret ? ret : p->nset ? 0 : -EINVAL;
+}
+
+int zab_placement_parse(const char *s, struct zab_placement *p)
+{
+	const char *colon = strchr(s, ':'), *at;
+	char *set;
+	size_t len = strcspn(s, ":@");
+	int ret;
+
+	zab_placement_free(p);
+	if (len == 5 && !strncmp(s, "fixed", 5) && !colon) {
+		p->spec = zab_xstrdup(s);
+		return 0;
+	}
+	if (len == 6 && !strncmp(s, "random", 6))
+		p->mode = ZAB_PLACE_RANDOM;
+	else if (len == 5 && !strncmp(s, "sweep", 5))
+		p->mode = ZAB_PLACE_SWEEP;
+	else
+		return -EINVAL;
+	if (colon && !colon[1])
+		return -EINVAL;         /* "random:" names no set */
+	if (s[len] == '@')              /* "random@entry": the default set */
+		set = zab_xasprintf("%s%s", ZAB_PLACE_DEFAULT_SET, s + len);
+	else
+		set = zab_xstrdup(colon ? colon + 1 : ZAB_PLACE_DEFAULT_SET);
+	at = strchr(set, '@');
+	ret = 0;
+	if (at) {
+		p->entry = !strcmp(at + 1, "entry");
+		if (!p->entry && strcmp(at + 1, "loop"))
+			ret = -EINVAL;
+		set[at - set] = '\0';
+		if (!*set) {
+			free(set);
+			set = zab_xstrdup(ZAB_PLACE_DEFAULT_SET);
+		}
+	}
+	if (!ret)
+		ret = parse_set(set, p);
+	free(set);
+	if (ret) {
+		zab_placement_free(p);
+		return -EINVAL;
+	}
+	p->spec = zab_xstrdup(s);
+	return 0;
+}
+
+void zab_placement_free(struct zab_placement *p)
+{
+	free(p->set);
+	free(p->spec);
+	memset(p, 0, sizeof(*p));
+}
+
+const struct zab_placement *zab_var_placement(const struct zab_experiment *e, size_t v)
+{
+	return e->var[v].placement.spec ? &e->var[v].placement : &e->placement;
+}
+
+static uint64_t mix(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned session,
+			 unsigned repeats, unsigned measured)
+{
+	uint64_t slot = (uint64_t)session * repeats + measured;
+
+	if (p->mode == ZAB_PLACE_FIXED || !p->nset)
+		return -1;
+	if (p->mode == ZAB_PLACE_SWEEP)
+		return (int)p->set[slot % p->nset];
+	/* a hash of (seed, slot): the same draw for every variant of the slot */
+	return (int)p->set[mix(mix(seed) ^ (slot + 0x5bd1e995u)) % p->nset];
+}
+
+/* ---- statistics over layouts ---------------------------------------------------- */
+
+static int cmp_uint(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The offsets a cell's samples used, sorted, without duplicates. */
+static size_t cell_offsets(const struct zab_cell *c, unsigned *out)
+{
+	size_t i, n = 0, k;
+
+	for (i = 0; i < c->n; i++)
+		if (c->off[i] >= 0)
+			out[n++] = (unsigned)c->off[i];
+	qsort(out, n, sizeof(*out), cmp_uint);
+	for (i = k = 0; i < n; i++)
+		if (!k || out[k - 1] != out[i])
+			out[k++] = out[i];
+	return k;
+}
+
+/*
+ * One-way random-effects ANOVA: the share of the variance between layouts.
+ * Session blocks removed beforehand cost the within-layout sum its
+ * blocks - 1 degrees of freedom.
+ */
+static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
+{
+	double ssb = 0, ssw = 0, sumn2 = 0, n0, msb, msw, s2l;
+	size_t i, j, N = 0, dfb = ls->blocks ? ls->blocks - 1 : 0;
+
+	for (j = 0; j < ls->nl; j++) {
+		N += ls->n[j];
+		sumn2 += (double)ls->n[j] * (double)ls->n[j];
+		ssb += (double)ls->n[j] * (ls->mean[j] - ls->wmean) * (ls->mean[j] - ls->wmean);
+	}
+	for (i = 0; i < c->n; i++)
+		for (j = 0; j < ls->nl; j++)
+			if (c->off[i] == (int)ls->off[j])
+				ssw += (c->x[i] - ls->mean[j]) * (c->x[i] - ls->mean[j]);
+	ls->share = NAN;
+	ls->sd_within = NAN;
+	ls->sens_p = NAN;
+	if (N <= ls->nl + dfb || ls->nl < 2)
+		return;         /* no layout measured twice, or one layout: not separable */
+	msb = ssb / (double)(ls->nl - 1);
+	msw = ssw / (double)(N - ls->nl - dfb);
+	n0 = ((double)N - sumn2 / (double)N) / (double)(ls->nl - 1);
+	s2l = (msb - msw) / n0;
+	if (s2l < 0)
+		s2l = 0;
+	ls->sd_within = sqrt(msw);
+	ls->share = s2l + msw > 0 ? s2l / (s2l + msw) : 0;
+	/* does layout matter at all?  The ANOVA F test of s2_L = 0 */
+	ls->sens_p = msw > 0 ? cz_f_sf(msb / msw, (double)(ls->nl - 1), (double)(N - ls->nl - dfb)) :
+		     msb > 0 ? 0 : 1;
+}
+
+/*
+ * Best vs worst per-layout mean.  Whether it is more than noise is the
+ * ANOVA's F test (layout_anova), not the two extremes' intervals: the
+ * extremes of many layouts are selected, and are often single runs.
+ */
+static void layout_spread(struct zab_lstat *ls, bool higher)
+{
+	size_t j, best = 0, worst = 0;
+
+	for (j = 1; j < ls->nl; j++) {
+		if ((ls->mean[j] > ls->mean[best]) == higher && ls->mean[j] != ls->mean[best])
+			best = j;
+		if ((ls->mean[j] < ls->mean[worst]) == higher && ls->mean[j] != ls->mean[worst])
+			worst = j;
+	}
+	ls->best = best;
+	ls->worst = worst;
+	ls->sens_pct = ls->grand ? fabs(ls->mean[best] - ls->mean[worst]) / ls->grand * 100 : 0;
+	ls->sens_sig = !isnan(ls->sens_p) && ls->sens_p < 0.05;
+}
+
+/*
+ * Sessions are blocks: each runs on its own CPU with fresh daemons, and a
+ * CPU's speed moves every run of its session alike (on a 2-vCPU VM one
+ * vCPU ran rep_stosb at 34 ns per chunk, the other at 54).  A layout drawn
+ * in one session only would carry that as a layout effect, so each sample
+ * is scaled by its session's mean relative to the cell's (an additive
+ * model on the log scale).  NULL: one session, or sessions not known.
+ */
+static double *session_adjusted(const struct zab_cell *c, unsigned *blocks)
+{
+	unsigned smax = 0, k, nsess = 0;
+	double *sum, *x, g = 0;
+	size_t i, *n;
+
+	for (i = 0; c->sess && i < c->n; i++)
+		smax = c->sess[i] > smax ? c->sess[i] : smax;
+	if (!smax)
+		return NULL;
+	sum = calloc(smax + 1, sizeof(*sum));
+	n = calloc(smax + 1, sizeof(*n));
+	x = zab_xmalloc(c->n * sizeof(*x));
+	if (!sum || !n)
+		abort();
+	for (i = 0; i < c->n; i++) {
+		sum[c->sess[i]] += c->x[i];
+		n[c->sess[i]]++;
+		g += c->x[i];
+	}
+	g /= (double)c->n;
+	for (k = 0; k <= smax; k++)
+		nsess += n[k] > 0;
+	for (i = 0; i < c->n; i++) {
+		double m = sum[c->sess[i]] / (double)n[c->sess[i]];
+
+		x[i] = m ? c->x[i] * g / m : c->x[i];
+	}
+	free(sum);
+	free(n);
+	if (nsess < 2) {
+		free(x);
+		return NULL;
+	}
+	*blocks = nsess;
+	return x;
+}
+
+bool zab_layout_stat(const struct zab_cell *cell, bool higher, struct zab_lstat *ls)
+{
+	struct zab_cell adj = *cell, *c = &adj;
+	struct cz_summary s;
+	size_t i, j, N = 0;
+	double *x;
+
+	memset(ls, 0, sizeof(*ls));
+	if (!cell->off || cell->failed || !cell->n)
+		return false;
+	x = session_adjusted(cell, &ls->blocks);
+	if (x)
+		adj.x = x;
+	ls->off = zab_xmalloc(c->n * sizeof(*ls->off));
+	ls->nl = cell_offsets(c, ls->off);
+	if (!ls->nl) {
+		zab_lstat_free(ls);
+		free(x);
+		return false;
+	}
+	ls->mean = calloc(ls->nl, sizeof(*ls->mean));
+	ls->n = calloc(ls->nl, sizeof(*ls->n));
+	if (!ls->mean || !ls->n)
+		abort();
+	for (i = 0; i < c->n; i++)
+		for (j = 0; j < ls->nl; j++)
+			if (c->off[i] == (int)ls->off[j]) {
+				ls->mean[j] += c->x[i];
+				ls->n[j]++;
+				ls->wmean += c->x[i];
+				N++;
+			}
+	ls->wmean /= (double)N;
+	for (j = 0; j < ls->nl; j++)
+		ls->mean[j] /= (double)ls->n[j];
+	/* the mean over layouts and its interval: the layouts are the sample */
+	cz_summarize(ls->mean, ls->nl, &s);
+	ls->grand = s.mean;
+	ls->ci_lo = s.ci_lo;
+	ls->ci_hi = s.ci_hi;
+	layout_anova(c, ls);
+	layout_spread(ls, higher);
+	free(x);
+	return true;
+}
+
+void zab_lstat_free(struct zab_lstat *ls)
+{
+	free(ls->off);
+	free(ls->mean);
+	free(ls->n);
+	memset(ls, 0, sizeof(*ls));
+}
+
+/*
+ * Base b vs variant v, paired by layout: per common layout the change in
+ * per cent (positive: v better), their mean and 95% t interval.  A layout
+ * counts as better or worse when its change exceeds twice the standard
+ * error of a per-layout difference from the pooled within-layout spread
+ * (or, with no layout measured twice, by its sign).
+ */
+bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool higher,
+		     struct zab_lpair *p)
+{
+	double d[ZERO_PLACE_MAX_OFFSET + 1], sw;
+	struct cz_summary s;
+	size_t i, j, k = 0;
+
+	memset(p, 0, sizeof(*p));
+	sw = !isnan(b->sd_within) && !isnan(v->sd_within) ?
+	     sqrt((b->sd_within * b->sd_within + v->sd_within * v->sd_within) / 2) : NAN;
+	for (i = 0; i < b->nl; i++)
+		for (j = 0; j < v->nl; j++) {
+			double diff, se;
+
+			if (b->off[i] != v->off[j] || !b->mean[i])
+				continue;
+			diff = (v->mean[j] - b->mean[i]) * (higher ? 1 : -1);
+			d[k++] = diff / b->mean[i] * 100;
+			se = isnan(sw) ? 0 : sw * sqrt(1.0 / (double)b->n[i] + 1.0 / (double)v->n[j]);
+			p->better += diff > 2 * se;
+			p->worse += diff < -2 * se;
+		}
+	p->nl = k;
+	if (k < 2)
+		return false;   /* no interval from one layout */
+	cz_summarize(d, k, &s);
+	p->pct = s.mean;
+	p->ci_lo = s.ci_lo;
+	p->ci_hi = s.ci_hi;
+	p->flag = s.ci_lo > 0 ? 1 : s.ci_hi < 0 ? -1 : 0;
+	return true;
+}
