@@ -13,9 +13,11 @@ short() {
 	n=$(cat "$1" | wc -c)
 	out=$("$Z" --size 4KB --bs 4KB --json "$1" 2>"$TMP/err")
 	st=$?
-	b=$(json_val "$out" io_bytes)
-	s=$(json_val "$out" short_ios)
-	ok "$2: one read of 4 KiB returns $n bytes: io_bytes $b, short_ios $s (exit $st$(head -c 200 "$TMP/err"))" -- \
+	# zload's own totals (the JSON is one line: json_val finds a key's last
+	# occurrence, and fio's read/write/trim objects each have io_bytes)
+	b=$(json_val "$out" bytes)
+	s=$(json_val "$out" short_reads)
+	ok "$2: one read of 4 KiB returns $n bytes: bytes $b, short_reads $s (exit $st$(head -c 200 "$TMP/err"))" -- \
 		sh -c "[ '$st' -eq 0 ] && [ '$n' -gt 0 ] && [ '$n' -lt 4096 ] && [ '$b' = '$n' ] && [ '$s' = 1 ]"
 }
 
