@@ -182,7 +182,7 @@ run_vm_test() {
 			sh "$src/tests/zab/ksrc-prebuild.sh" "$build"
 		fi ;;
 	esac
-	CZ_VM_TIMEOUT=840 make check TESTS="$vm_test" TEST_TIMEOUT=900 "$@" || status=$?
+	CZ_VM_TIMEOUT=1500 make check TESTS="$vm_test" TEST_TIMEOUT=1600 "$@" || status=$?
 }
 
 # --- run the suite --------------------------------------------------------------

@@ -55,9 +55,9 @@ reset_during() {
 	while mountpoint -q "$MNT" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
-reset_during "pread_z100k --device-share" "$P" -n 400000 -s 4KB --device-share "$D"
+reset_during "pread_z100k --device-share" "$P" -n 40000 -s 4KB --device-share "$D"
 if [ -x "$ZLOAD" ]; then
-	reset_during "zload --device-share" "$ZLOAD" --size 1600MB --bs 4KB --device-share "$D"
+	reset_during "zload --device-share" "$ZLOAD" --size 160MB --bs 4KB --device-share "$D"
 else
 	skip "zload not built"
 fi
