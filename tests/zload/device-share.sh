@@ -50,9 +50,13 @@ reset_during() {
 		skip "$desc: the run ended before the reset (this machine is fast): $(cat "$TMP/share")"
 	fi
 	rp=
-	kill "$(cat "$TMP/pid")"
+	# the next start reuses the pidfile: wait until this daemon has exited
+	# (it holds its pidfile's lock until then; an ASan daemon's exit is slow)
+	dp=$(cat "$TMP/pid")
+	kill "$dp"
 	i=0
-	while mountpoint -q "$MNT" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	while kill -0 "$dp" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	while mountpoint -q "$MNT" && [ $i -lt 400 ]; do sleep 0.1; i=$((i + 1)); done
 }
 
 reset_during "pread_z100k --device-share" "$P" -n 40000 -s 4KB --device-share "$D"
