@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A result's cells: the samples of one benchmark x variant, per session and layout. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "cli.h"
+#include "zab.h"
+#include "util.h"
+#include "zeroing.h"
+
+void zab_cell_add(struct zab_cell *c, double x)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 16;
+		c->x = zab_xrealloc(c->x, c->cap * sizeof(*c->x));
+		if (c->sess)
+			c->sess = zab_xrealloc(c->sess, c->cap * sizeof(*c->sess));
+		if (c->pre)
+			c->pre = zab_xrealloc(c->pre, c->cap * sizeof(*c->pre));
+		if (c->off)
+			c->off = zab_xrealloc(c->off, c->cap * sizeof(*c->off));
+	}
+	if (c->pre)
+		c->pre[c->n] = NAN;
+	if (c->off)
+		c->off[c->n] = -1;
+	c->x[c->n++] = x;
+}
+
+void zab_cell_set_pre(struct zab_cell *c, double share)
+{
+	size_t i;
+
+	if (!c->n)
+		return;
+	if (!c->pre) {
+		c->pre = zab_xmalloc(c->cap * sizeof(*c->pre));
+		for (i = 0; i < c->n; i++)
+			c->pre[i] = NAN;
+	}
+	c->pre[c->n - 1] = share;
+}
+
+void zab_cell_set_off(struct zab_cell *c, int offset)
+{
+	size_t i;
+
+	if (!c->n)
+		return;
+	if (!c->off) {
+		c->off = zab_xmalloc(c->cap * sizeof(*c->off));
+		for (i = 0; i < c->n; i++)
+			c->off[i] = -1;
+	}
+	c->off[c->n - 1] = offset;
+}
+
+void zab_cell_add_session(struct zab_cell *c, double x, unsigned session)
+{
+	if (!c->sess && c->n) {
+		zab_cell_add(c, x);   /* mixed: keep samples, forget sessions */
+		return;
+	}
+	if (!c->sess)
+		c->sess = zab_xmalloc((c->cap ? c->cap : 16) * sizeof(*c->sess));
+	zab_cell_add(c, x);
+	if (c->n > 0)
+		c->sess[c->n - 1] = session;
+}
+
+void zab_result_free(struct zab_result *r)
+{
+	size_t i;
+
+	for (i = 0; r->cells && i < r->nb * r->nv; i++) {
+		free(r->cells[i].x);
+		free(r->cells[i].sess);
+		free(r->cells[i].pre);
+		free(r->cells[i].off);
+		free(r->cells[i].error);
+	}
+	for (i = 0; i < r->nb; i++) {
+		free(r->b[i].name);
+		free(r->b[i].group);
+		free(r->b[i].unit);
+	}
+	for (i = 0; i < r->nv; i++)
+		free(r->vname[i]);
+	free(r->cells);
+	free(r->sut);
+	free(r->title);
+	zj_free(r->doc);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zab's commands (run, report, compare) and the outputs they share: the
+ * table style, --detail and the --export-* files.
+ */
+#ifndef TOOLS_ZAB_CMD_H
+#define TOOLS_ZAB_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "zab.h"
+
+/* getopt codes of long options without a short form, shared by run and report */
+enum {
+	OPT_UNIT = 256, OPT_LOWER, OPT_GROUP, OPT_VAR, OPT_RETRIES, OPT_ORDER, OPT_SEED, OPT_BASE,
+	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL, OPT_TIMEOUT,
+	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT,
+};
+
+struct out_file {
+	const char *opt;     /* for messages */
+	const char *path;    /* NULL: not asked for; "-": stdout */
+	FILE *f;
+	bool created;        /* we created it: removed again if nothing is written */
+};
+
+struct out_opts {
+	enum zab_style style;
+	bool detail;
+	struct out_file json, md, csv;
+};
+
+void zab_usage(FILE *f);
+int zab_cmd_run(int argc, char **argv);
+int zab_cmd_report(int argc, char **argv);
+
+void zab_out_init(struct out_opts *oo);
+/* An output option shared by run and report: 1 if c was one, 0 if not, -1 on a bad value. */
+int zab_output_option(int c, const char *arg, struct out_opts *oo);
+int zab_outputs_open(struct out_opts *oo);
+void zab_outputs_discard(struct out_opts *oo);
+/* The table, then the files: 0, or 1 when any of them was not written. */
+int zab_output(struct zab_result *const *r, size_t n, const struct zj *doc, struct out_opts *oo);
+
+#endif /* TOOLS_ZAB_CMD_H */

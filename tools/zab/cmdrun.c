@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zab run: the command line (or an experiment file) made into an experiment,
+ * run, and its result written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "zab.h"
+#include "cmd.h"
+#include "cli.h"
+#include "util.h"
+
+static int parse_count(const char *opt, const char *s, unsigned min, unsigned *out)
+{
+	uint64_t v;
+
+	if (cz_parse_u64(s, min, 1000000, &v)) {
+		cz_err("%s '%s': expected a number >= %u", opt, s, min);
+		return -EINVAL;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+static const char *group_of(const char *cmd)
+{
+	static char buf[128];
+	const char *p = cmd, *e, *slash;
+
+	while (*p == ' ')
+		p++;
+	e = p + strcspn(p, " \t");
+	for (slash = p; slash < e; slash++)
+		if (*slash == '/')
+			p = slash + 1;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(e - p), p);
+	return buf;
+}
+
+static const struct option run_opts[] = {
+	{ "experiment", required_argument, NULL, 'e' },
+	{ "bench", required_argument, NULL, 'b' },
+	{ "unit", required_argument, NULL, OPT_UNIT },
+	{ "lower", no_argument, NULL, OPT_LOWER },
+	{ "group", required_argument, NULL, OPT_GROUP },
+	{ "variant", required_argument, NULL, 'v' },
+	{ "var", required_argument, NULL, OPT_VAR },
+	{ "sessions", required_argument, NULL, 'S' },
+	{ "warmups", required_argument, NULL, 'W' },
+	{ "repeats", required_argument, NULL, 'R' },
+	{ "retries", required_argument, NULL, OPT_RETRIES },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "order", required_argument, NULL, OPT_ORDER },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "colocate", required_argument, NULL, OPT_COLOCATE },
+	{ "placement", required_argument, NULL, OPT_PLACEMENT },
+	{ "in-device", required_argument, NULL, OPT_INDEV },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "name", required_argument, NULL, OPT_NAME },
+	{ "sut", required_argument, NULL, OPT_SUT },
+	{ "cusezero", required_argument, NULL, OPT_CUSEZERO },
+	{ "dry-run", no_argument, NULL, OPT_DRY },
+	{ "progress", no_argument, NULL, OPT_PROGRESS },
+	{ "no-progress", no_argument, NULL, OPT_NOPROGRESS },
+	{ "style", required_argument, NULL, 's' },
+	{ "detail", no_argument, NULL, OPT_DETAIL },
+	{ "json", required_argument, NULL, 'j' },
+	{ "export-json", required_argument, NULL, 'j' },
+	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
+	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct run_cli {
+	const char *file, *sut, *title;
+	char *bspecs[ZAB_MAX_ITEMS], *vspecs[ZAB_MAX_ITEMS], *vars[ZAB_MAX_ITEMS];
+	char *units[ZAB_MAX_ITEMS], *groups[ZAB_MAX_ITEMS];
+	bool lower[ZAB_MAX_ITEMS];
+	size_t nb, nv, nvars;
+	unsigned sessions, warmups, repeats, retries, timeout;
+	bool has_s, has_w, has_r, has_retries, has_order, has_timeout, has_seed, has_coloc, has_indev;
+	enum zab_order order;
+	struct zab_colocate colocate;
+	enum zab_indev in_device;
+	char *base;
+	const char *placement;   /* --placement, checked */
+};
+
+/* Options that belong to the last --bench.  0 or -1. */
+static int bench_option(struct run_cli *cli, int c, const char *arg)
+{
+	if (!cli->nb) {
+		cz_err("--%s must follow a --bench",
+			c == OPT_UNIT ? "unit" : c == OPT_LOWER ? "lower" : "group");
+		return -1;
+	}
+	if (c == OPT_UNIT)
+		cli->units[cli->nb - 1] = (char *)arg;
+	else if (c == OPT_GROUP)
+		cli->groups[cli->nb - 1] = (char *)arg;
+	else
+		cli->lower[cli->nb - 1] = true;
+	return 0;
+}
+
+/* The experiment's settings (-S -W -R --retries --timeout --order --colocate --in-device). */
+static int setting_option(struct run_cli *cli, int c, const char *arg)
+{
+	switch (c) {
+	case 'S':
+		cli->has_s = true;
+		return parse_count("--sessions", arg, 1, &cli->sessions);
+	case 'W':
+		cli->has_w = true;
+		return parse_count("--warmups", arg, 0, &cli->warmups);
+	case 'R':
+		cli->has_r = true;
+		return parse_count("--repeats", arg, 1, &cli->repeats);
+	case OPT_RETRIES:
+		cli->has_retries = true;
+		return parse_count("--retries", arg, 0, &cli->retries);
+	case OPT_TIMEOUT:
+		cli->has_timeout = true;
+		return parse_count("--timeout", arg, 0, &cli->timeout);
+	case OPT_ORDER:
+		cli->has_order = true;
+		if (!zab_order_parse(arg, &cli->order))
+			return 0;
+		cz_err("--order '%s': expected random, interleave or sequential", arg);
+		return -1;
+	case OPT_COLOCATE:
+		cli->has_coloc = true;
+		if (!zab_colocate_parse(arg, &cli->colocate))
+			return 0;
+		cz_err("--colocate '%s': expected auto, off or a CPU number", arg);
+		return -1;
+	case OPT_PLACEMENT: {
+		struct zab_placement p = { 0 };
+
+		cli->placement = arg;
+		if (!zab_placement_parse(arg, &p)) {
+			zab_placement_free(&p);
+			return 0;
+		}
+		cz_err("--placement '%s': expected fixed, random[:SET][@entry|@loop] or sweep[:SET][@...]",
+			arg);
+		return -1;
+	}
+	case OPT_INDEV:
+		cli->has_indev = true;
+		if (!zab_indev_parse(arg, &cli->in_device))
+			return 0;
+		cz_err("--in-device '%s': expected auto, yes or no", arg);
+		return -1;
+	}
+	return -1;
+}
+
+/* One run option: 0, 1 (--help printed) or -1 (error printed; or usage on stderr). */
+static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_opts *oo, int c)
+{
+	uint64_t u;
+	int k = zab_output_option(c, optarg, oo);
+
+	if (k)
+		return k < 0 ? -1 : 0;
+	switch (c) {
+	case 'e':
+		cli->file = optarg;
+		return 0;
+	case 'b':
+	case 'v':
+		if ((c == 'b' ? cli->nb : cli->nv) == ZAB_MAX_ITEMS) {
+			cz_err("more than %d --%s options", ZAB_MAX_ITEMS,
+				c == 'b' ? "bench" : "variant");
+			return -1;
+		}
+		if (c == 'b')
+			cli->bspecs[cli->nb++] = optarg;
+		else
+			cli->vspecs[cli->nv++] = optarg;
+		return 0;
+	case OPT_UNIT:
+	case OPT_LOWER:
+	case OPT_GROUP:
+		return bench_option(cli, c, optarg);
+	case OPT_VAR:
+		if (cli->nvars == ZAB_MAX_ITEMS || !strchr(optarg, '=')) {
+			cz_err("--var '%s': expected NAME=VALUE", optarg);
+			return -1;
+		}
+		cli->vars[cli->nvars++] = optarg;
+		return 0;
+	case 'S': case 'W': case 'R': case OPT_RETRIES: case OPT_TIMEOUT: case OPT_ORDER:
+	case OPT_COLOCATE: case OPT_INDEV: case OPT_PLACEMENT:
+		return setting_option(cli, c, optarg) ? -1 : 0;
+	case OPT_SEED:
+		if (cz_parse_u64(optarg, 0, (1ull << 53) - 1, &u)) {
+			cz_err("--seed '%s': expected a number below 2^53", optarg);
+			return -1;
+		}
+		ro->seed = u;
+		cli->has_seed = true;
+		return 0;
+	case OPT_BASE:
+		cli->base = optarg;
+		return 0;
+	case OPT_NAME:
+		cli->title = optarg;
+		return 0;
+	case OPT_SUT:
+		cli->sut = optarg;
+		return 0;
+	case OPT_CUSEZERO:
+		ro->cusezero = optarg;
+		return 0;
+	case OPT_DRY:
+		ro->dry_run = true;
+		return 0;
+	case OPT_PROGRESS:
+	case OPT_NOPROGRESS:
+		ro->progress = c == OPT_PROGRESS;
+		return 0;
+	case 'h':
+		zab_usage(stdout);
+		return 1;
+	}
+	zab_usage(stderr);
+	return -1;
+}
+
+/* Parse run's command line: 0, 1 (--help: exit 0) or -1 (exit 2). */
+static int run_parse(int argc, char **argv, struct run_cli *cli, struct zab_run_opts *ro,
+		     struct out_opts *oo)
+{
+	int c, ret;
+
+	while ((c = getopt_long(argc, argv, "e:b:v:S:W:R:s:j:h", run_opts, NULL)) != -1) {
+		ret = run_option(cli, ro, oo, c);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		if (cli->file || optind + 1 < argc) {
+			cz_err("run: unexpected argument '%s'",
+				argv[cli->file ? optind : optind + 1]);
+			return -1;
+		}
+		cli->file = argv[optind];
+	}
+	if (!ro->cusezero)
+		ro->cusezero = getenv("CUSEZERO");
+	if (ro->cusezero && !*ro->cusezero)
+		ro->cusezero = NULL;
+	return 0;
+}
+
+/* --var NAME=VALUE: set (or replace) the experiment's var.NAME. */
+static int apply_var(struct zab_experiment *e, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	size_t i;
+
+	for (i = 0; i < e->nvars; i++)
+		if (strlen(e->vars[i].key) == (size_t)(eq - spec) &&
+		    !strncmp(e->vars[i].key, spec, (size_t)(eq - spec))) {
+			free(e->vars[i].val);
+			e->vars[i].val = zab_xstrdup(eq + 1);
+			return 0;
+		}
+	if (e->nvars == ZAB_MAX_ITEMS) {
+		cz_err("--var '%s': more than %d variables", spec, ZAB_MAX_ITEMS);
+		return -1;
+	}
+	e->vars[e->nvars].key = zab_xasprintf("%.*s", (int)(eq - spec), spec);
+	e->vars[e->nvars++].val = zab_xstrdup(eq + 1);
+	return 0;
+}
+
+static void apply_settings(struct zab_experiment *e, const struct run_cli *cli)
+{
+	size_t b;
+
+	if (cli->has_s)
+		e->sessions = cli->sessions;
+	if (cli->has_w)
+		e->warmups = cli->warmups;
+	if (cli->has_r)
+		e->repeats = cli->repeats;
+	if (cli->has_retries)
+		e->retries = cli->retries;
+	if (cli->has_timeout)
+		e->timeout = cli->timeout;
+	if (cli->has_order)
+		e->order = cli->order;
+	if (cli->has_coloc)
+		e->colocate = cli->colocate;
+	if (cli->placement)
+		zab_placement_parse(cli->placement, &e->placement);     /* checked when given */
+	for (b = 0; cli->has_indev && b < e->nbench; b++)
+		e->bench[b].in_device = cli->in_device;
+	if (cli->title) {
+		free(e->name);
+		e->name = zab_xstrdup(cli->title);
+	}
+	if (cli->base) {
+		free(e->base);
+		e->base = zab_xstrdup(cli->base);
+	}
+}
+
+/* Every benchmark's group: the program's name after {var} expansion ("{pread} ..." -> pread_z100k). */
+static void default_groups(struct zab_experiment *e)
+{
+	size_t b;
+
+	for (b = 0; b < e->nbench; b++) {
+		if (!e->bench[b].group) {
+			char *bad = NULL, *x = zab_expand(e->bench[b].cmd, e->vars, e->nvars, &bad);
+
+			e->bench[b].group = zab_xstrdup(group_of(x ? x : e->bench[b].cmd));
+			free(x);
+			free(bad);
+		}
+		if (!e->bench[b].unit)
+			e->bench[b].unit = zab_xstrdup("");
+	}
+}
+
+/* The experiment: its file, then the command line's benchmarks, variants, vars, settings. */
+static int run_build(struct zab_experiment *e, const struct run_cli *cli)
+{
+	size_t i;
+
+	if (cli->file && zab_experiment_load(e, zab_find_experiment(cli->file)))
+		return -1;
+	for (i = 0; i < cli->nb; i++) {
+		struct zab_bench *bb;
+
+		if (zab_bench_spec(e, cli->bspecs[i]))
+			return -1;
+		bb = &e->bench[e->nbench - 1];
+		bb->unit = zab_xstrdup(cli->units[i]);
+		bb->group = zab_xstrdup(cli->groups[i]);
+		bb->higher = !cli->lower[i];
+	}
+	for (i = 0; i < cli->nv; i++)
+		if (zab_variant_spec(e, cli->vspecs[i]))
+			return -1;
+	for (i = 0; i < cli->nvars; i++)
+		if (apply_var(e, cli->vars[i]))
+			return -1;
+	apply_settings(e, cli);
+	if (zab_experiment_check(e) || zab_colocate_check(&e->colocate))
+		return -1;
+	default_groups(e);
+	return 0;
+}
+
+static uint64_t time_seed(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ((uint64_t)ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ (uint64_t)getpid()) % 4000000000u;
+}
+
+/* The result's frame: SUT, title, sizes, result classes, variants, empty cells. */
+static int result_init(struct zab_result *r, const struct zab_experiment *e, const struct run_cli *cli)
+{
+	size_t v;
+
+	r->sut = cli->sut ? zab_xstrdup(cli->sut) : zab_default_sut();
+	r->title = zab_xstrdup(e->name ? e->name : (cli->file ? cli->file : "command line"));
+	r->sessions = e->sessions;
+	r->warmups = e->warmups;
+	r->repeats = e->repeats;
+	if (zab_result_rows(r, e))
+		return -1;
+	r->nv = e->nvar;
+	for (v = 0; v < e->nvar; v++) {
+		r->vname[v] = zab_xstrdup(e->var[v].name);
+		if (e->base && !strcmp(e->base, e->var[v].name))
+			r->base = v;
+	}
+	r->cells = calloc(r->nb * r->nv, sizeof(*r->cells));
+	if (!r->cells)
+		abort();
+	return 0;
+}
+
+static void announce(const struct zab_result *r, const struct zab_experiment *e, uint64_t seed)
+{
+	cz_err("%s: %zu benchmark%s x %zu variants, %u session%s x (%u warm-up%s + %u repeat%s) = %zu runs; order %s, seed %llu (replay: --seed %llu)",
+		r->title, e->nbench, e->nbench == 1 ? "" : "s", e->nvar, e->sessions,
+		e->sessions == 1 ? "" : "s", e->warmups, e->warmups == 1 ? "" : "s", e->repeats,
+		e->repeats == 1 ? "" : "s",
+		(size_t)e->sessions * (e->warmups + e->repeats) * e->nbench * e->nvar,
+		zab_order_name(e->order), (unsigned long long)seed, (unsigned long long)seed);
+}
+
+int zab_cmd_run(int argc, char **argv)
+{
+	static struct run_cli cli;
+	struct zab_experiment e = { .sessions = 1, .repeats = 1 };
+	struct zab_run_opts ro = { .progress = isatty(2) };
+	struct zab_result r = { 0 }, *rp = &r;
+	struct zj *devinfo = zj_new(ZJ_ARR), *sessinfo = zj_new(ZJ_ARR);
+	struct out_opts oo;
+	int ret = 2;
+
+	memset(&cli, 0, sizeof(cli));
+	zab_out_init(&oo);
+	ret = run_parse(argc, argv, &cli, &ro, &oo);
+	if (ret) {
+		ret = ret > 0 ? 0 : 2;
+		goto out;
+	}
+	ret = 2;
+	if (run_build(&e, &cli) || result_init(&r, &e, &cli))
+		goto out;
+	if (!cli.has_seed)
+		ro.seed = time_seed();
+	if (!ro.dry_run) {
+		if (zab_outputs_open(&oo))
+			goto out;
+		announce(&r, &e, ro.seed);
+	}
+	ret = zab_run(&e, &ro, &r, devinfo, sessinfo);
+	if (ret < 0 || ro.dry_run) {
+		zab_outputs_discard(&oo);
+		if (ret == -EINTR)
+			zab_reraise();
+		ret = ret < 0 ? 2 : 0;
+		goto out;
+	}
+	r.doc = zab_result_json(&r, &e, zab_environment(), devinfo, sessinfo, ro.seed);
+	if (zab_output(&rp, 1, r.doc, &oo))
+		ret = 1;
+out:
+	zj_free(devinfo);
+	zj_free(sessinfo);
+	zab_result_free(&r);
+	zab_experiment_free(&e);
+	return ret;
+}

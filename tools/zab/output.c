@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zab's outputs: the table on stdout (or stderr when an export goes to stdout)
+ * and the --export-json/--export-markdown/--export-csv files, for run and report.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "zab.h"
+#include "cmd.h"
+#include "cli.h"
+#include "util.h"
+
+/* --style for run and report: 0, or -1 after one line naming the bad value. */
+static int style_option(const char *arg, enum zab_style *st)
+{
+	if (!zab_style_parse(arg, st))
+		return 0;
+	cz_err("--style '%s': expected box, grid, plain, markdown or detail", arg);
+	return -1;
+}
+
+/* ---- output files ------------------------------------------------------------------ */
+
+void zab_out_init(struct out_opts *oo)
+{
+	memset(oo, 0, sizeof(*oo));
+	oo->style = ZAB_STYLE_BOX;
+	oo->json.opt = "--export-json";
+	oo->md.opt = "--export-markdown";
+	oo->csv.opt = "--export-csv";
+}
+
+/*
+ * Open (not truncate) an output file before anything runs: a typo in a
+ * path must not cost an experiment's worth of runs.
+ */
+static int out_open(struct out_file *of)
+{
+	int fd;
+
+	if (!of->path || !strcmp(of->path, "-"))
+		return 0;
+	fd = open(of->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		of->created = true;
+	else if (errno == EEXIST)
+		fd = open(of->path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || !(of->f = fdopen(fd, "w"))) {
+		cz_err("%s %s: %s", of->opt, of->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return 0;
+}
+
+static void out_discard(struct out_file *of)
+{
+	if (of->f) {
+		fclose(of->f);
+		if (of->created)
+			unlink(of->path);
+	}
+	of->f = NULL;
+}
+
+static bool out_stdout(const struct out_opts *oo)
+{
+	return (oo->json.path && !strcmp(oo->json.path, "-")) ||
+	       (oo->md.path && !strcmp(oo->md.path, "-")) ||
+	       (oo->csv.path && !strcmp(oo->csv.path, "-"));
+}
+
+int zab_outputs_open(struct out_opts *oo)
+{
+	if (out_open(&oo->json) || out_open(&oo->md) || out_open(&oo->csv)) {
+		out_discard(&oo->json);
+		out_discard(&oo->md);
+		out_discard(&oo->csv);
+		return -1;
+	}
+	return 0;
+}
+
+void zab_outputs_discard(struct out_opts *oo)
+{
+	out_discard(&oo->json);
+	out_discard(&oo->md);
+	out_discard(&oo->csv);
+}
+
+struct out_what {
+	struct zab_result *const *r;
+	size_t n;
+	const struct zj *doc;
+};
+
+static void write_one(const struct out_file *of, FILE *f, const struct out_what *w,
+		      const struct out_opts *oo)
+{
+	if (of == &oo->json)
+		zj_write(f, w->doc);
+	else if (of == &oo->md)
+		zab_render(f, w->r, w->n, ZAB_STYLE_MARKDOWN);
+	else
+		zab_render_csv(f, w->r, w->n);
+}
+
+/*
+ * Replace the file's content with the output: 0, or -1 after one line.
+ * Only a regular file has old content to drop: a pipe, FIFO or device
+ * cannot be truncated and is written as it is (a failed ftruncate there
+ * used to skip the write and leave the reader with nothing).
+ */
+static int out_write(struct out_file *of, const struct out_what *w, const struct out_opts *oo)
+{
+	struct stat st;
+	int err = 0;
+
+	if (!of->path)
+		return 0;
+	if (!of->f) {
+		write_one(of, stdout, w, oo);
+		return cz_stdout_flush();
+	}
+	if (fstat(fileno(of->f), &st))
+		err = errno;
+	else if (S_ISREG(st.st_mode) && ftruncate(fileno(of->f), 0))
+		err = errno;
+	if (!err) {
+		errno = 0;
+		write_one(of, of->f, w, oo);
+		if (fflush(of->f) || ferror(of->f))
+			err = errno ? errno : EIO;
+	}
+	if (fclose(of->f) && !err)
+		err = errno;
+	of->f = NULL;
+	if (!err)
+		return 0;
+	cz_err("%s %s: %s", of->opt, of->path, strerror(err));
+	return -1;
+}
+
+/* The table (stdout, or stderr when an export goes to stdout), then the files: 0, or 1
+ * when any of them was not written (a result not written is a failure). */
+int zab_output(struct zab_result *const *r, size_t n, const struct zj *doc, struct out_opts *oo)
+{
+	FILE *f = out_stdout(oo) ? stderr : stdout;
+	const struct out_what w = { r, n, doc };
+	int ret = 0;
+
+	zab_render(f, r, n, oo->style);
+	if (oo->detail && oo->style != ZAB_STYLE_DETAIL) {
+		fputc('\n', f);
+		zab_render(f, r, n, ZAB_STYLE_DETAIL);
+	}
+	if (f == stdout && cz_stdout_flush())
+		ret = 1;
+	fflush(f);
+	if (out_write(&oo->json, &w, oo) | out_write(&oo->md, &w, oo) | out_write(&oo->csv, &w, oo))
+		ret = 1;
+	return ret;
+}
+/* An output option shared by run and report: 1 if opt was one, 0 if not, -1 on a bad value. */
+int zab_output_option(int c, const char *arg, struct out_opts *oo)
+{
+	switch (c) {
+	case 's':
+		return style_option(arg, &oo->style) ? -1 : 1;
+	case OPT_DETAIL:
+		oo->detail = true;
+		return 1;
+	case 'j':
+		oo->json.path = arg;
+		return 1;
+	case OPT_EXPORT_MD:
+		oo->md.path = arg;
+		return 1;
+	case OPT_EXPORT_CSV:
+		oo->csv.path = arg;
+		return 1;
+	}
+	return 0;
+}
+
+/* What the command line says; CLI values override the file's, whatever the order. */
