@@ -13,8 +13,18 @@
 /*
  * GCC would turn this loop into a call to memset (loop distribution), which
  * would make it the memset routine under another name.
+ *
+ * Placement copies a routine's bytes elsewhere, so c_store_loop sits alone
+ * in a section of its own: GNU ld defines __start_SECTION and __stop_SECTION
+ * for a section whose name is a C identifier (ld manual, "Input Section
+ * Example"/orphan sections), which bound exactly its code.  The code must
+ * not call out of that range (a copied relative call would land elsewhere):
+ * no sanitizer instrumentation, and it calls nothing.  Its loop head is not
+ * marked (compiled code has no label there), so it is placed by its entry.
  */
-__attribute__((optimize("no-tree-loop-distribute-patterns")))
+__attribute__((section(ZR_C_STORE_LOOP_SECTION), noinline,
+	       no_sanitize("address", "undefined", "thread"),
+	       optimize("no-tree-loop-distribute-patterns")))
 size_t zr_c_store_loop(void *dst, size_t n)
 {
 	unsigned char *p = dst, *end = p + n;

@@ -72,6 +72,8 @@ int zero_place(const struct zero_routine *r, enum zero_point point, unsigned off
 		return -ENOTSUP;
 	if (!zero_usable(r, NULL))
 		return -ENODEV;
+	if (point == ZERO_POINT_LOOP && !r->loop_head)
+		return -ENOENT;
 	start = (uintptr_t)r->code_start;
 	end = (uintptr_t)r->code_end;
 	pt = point == ZERO_POINT_LOOP ? (uintptr_t)r->loop_head :
@@ -136,6 +138,8 @@ const char *zero_place_strerror(int err)
 		       "offset out of range 0..4095, or the routine has no such point";
 	case -ENOTSUP:
 		return "routine is not relocatable";
+	case -ENOENT:
+		return "routine has no loop head to place (compiled C, or no loop): place its entry";
 	case -ENODEV:
 		return "routine is not usable on this CPU";
 	case -EACCES:

@@ -48,7 +48,8 @@ const struct zero_routine zero_routines[] = {
 		.desc = "portable C loop of 8-byte stores, byte head and tail",
 		.arch = ZERO_ARCH_ANY,
 		.fn = zr_c_store_loop,
-		.no_reloc_why = "compiled C: its code bounds are not known",
+		.code_start = __start_zr_text_c_store_loop,
+		.code_end = __stop_zr_text_c_store_loop,
 	},
 };
 const size_t zero_nroutines = sizeof(zero_routines) / sizeof(zero_routines[0]);

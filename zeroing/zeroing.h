@@ -45,7 +45,8 @@ struct zero_routine {
 	/*
 	 * Placement: [code_start, code_end) is the routine's position-independent
 	 * code (its exception-table fixups included); loop_head is the first byte
-	 * of its main loop, inside that range.  code_start == NULL: not relocatable,
+	 * of its main loop, inside that range (NULL: none is marked, as in compiled
+	 * C; only the entry can be placed).  code_start == NULL: not relocatable,
 	 * and no_reloc_why says why.
 	 */
 	const void *code_start, *code_end, *loop_head;
@@ -117,6 +118,7 @@ struct zero_placed {
  *   -EINVAL   offset > 4095, or not a multiple of ZERO_PLACE_ALIGN, or the
  *             routine has no such point
  *   -ENOTSUP  the routine is not relocatable (r->no_reloc_why says why)
+ *   -ENOENT   point is the loop and the routine has none marked
  *   -ENODEV   the routine is not usable on this CPU
  *   -EACCES / -EPERM  the system forbids executable mappings
  */

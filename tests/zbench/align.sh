@@ -103,9 +103,9 @@ if [ $# -eq 2 ]; then
 		sh -c "head -n 1 '$tmpdir/cmp' | grep -q '^class,offset,a_median_gbps,b_median_gbps,ratio,' && [ \$(wc -l <'$tmpdir/cmp') -eq 3 ]"
 	"$ZBENCH" align --compare "$1,$1" --offsets 0 >/dev/null 2>"$tmpdir/e"
 	ok "--compare A,A: refused" -- grep -q 'the same routine twice' "$tmpdir/e"
-	"$ZBENCH" align --compare "$1,c_store_loop" --offsets 0 >/dev/null 2>"$tmpdir/e"
+	"$ZBENCH" align --compare "$1,memset" --offsets 0 >/dev/null 2>"$tmpdir/e"
 	ok "--compare with a routine that cannot be placed: refused with the reason" -- \
-		grep -q "invalid --compare 'c_store_loop': compiled C" "$tmpdir/e"
+		grep -q "invalid --compare 'memset': calls glibc memset through the PLT" "$tmpdir/e"
 	"$ZBENCH" align --compare "$1,$2" --json --offsets 0 >/dev/null 2>"$tmpdir/e"
 	ok "--compare of routines --json: refused" -- grep -q 'invalid --json' "$tmpdir/e"
 	# zbench memset --align: a placed copy in process (zab's placement for in-process benchmarks)
@@ -113,9 +113,15 @@ if [ $# -eq 2 ]; then
 	ok "memset -f $1 --align 8: exit 0, a number" -- sh -c "[ \$? -eq 0 ] || exit 1; grep -Eq '^[0-9.]+$' '$tmpdir/m'"
 	"$ZBENCH" memset -f "$1" -s 64KB --align 4096 >/dev/null 2>"$tmpdir/e"
 	ok "memset --align 4096: refused" -- grep -q 'Invalid align:4096' "$tmpdir/e"
-	"$ZBENCH" memset -f c_store_loop -s 64KB --align 8 >/dev/null 2>"$tmpdir/e"
+	"$ZBENCH" memset -f memset -s 64KB --align 8 >/dev/null 2>"$tmpdir/e"
 	ok "memset --align with a routine that cannot be placed: refused with the reason" -- \
-		grep -q 'cannot place c_store_loop at offset 8: .*compiled C' "$tmpdir/e"
+		grep -q 'cannot place memset at offset 8: .*through the PLT' "$tmpdir/e"
+	# compiled C is placed by its entry (its section bounds it; no loop head is marked)
+	"$ZBENCH" memset -f c_store_loop -s 64KB -l 2 --align 8@entry --format simple >"$tmpdir/m" 2>"$tmpdir/e"
+	ok "memset -f c_store_loop --align 8@entry: a number" -- grep -Eq '^[0-9.]+$' "$tmpdir/m"
+	"$ZBENCH" memset -f c_store_loop -s 64KB --align 8@loop >/dev/null 2>"$tmpdir/e"
+	ok "memset -f c_store_loop --align 8@loop: refused, no loop head" -- \
+		grep -q 'no loop head' "$tmpdir/e"
 else
 	tap_skip "--compare of routines: fewer than two relocatable routines here"
 fi
