@@ -124,4 +124,54 @@ done
 	>/dev/null 2>"$tmp/err"
 ok "a routine that cannot be placed: refused with the reason" -- \
 	grep -q "routine memset cannot be placed (placement=random)" "$tmp/err"
+"$ZAB" run -b "x=$FAKE" -v 'a:routine=c_store_loop,placement=random@loop' -v 'b:routine=c_store_loop' \
+	--dry-run >/dev/null 2>"$tmp/err"
+ok "compiled C placed by its loop: refused, use @entry" -- \
+	grep -q "routine c_store_loop has no loop head to place .*: use random@loop@entry" "$tmp/err"
+"$ZAB" run -b "x=$FAKE" -v 'a:routine=c_store_loop,placement=random@entry' -v 'b:routine=c_store_loop' \
+	--dry-run >/dev/null 2>"$tmp/err"
+ok "compiled C placed by its entry: accepted" -- [ $? -eq 0 ]
+
+# --- layout or code?  the same experiment at own placements and over layouts --------------
+# The fake's "own placement" is $OWN (zab sets $ZAB_OFFSET only when it places).
+own() {	# own FILE PLACEMENT FAKE-ARGS B-ENV
+	cat >"$1" <<EOT
+[experiment]
+sessions = 2
+repeats = 8
+placement = $2
+[benchmark x]
+cmd = sh -c 'ZAB_OFFSET=\${ZAB_OFFSET:-\$OWN} exec $FAKE $3'
+[variant a]
+env.OWN = 0
+[variant b]
+env.OWN = 12
+$4
+EOT
+}
+own "$tmp/lf" fixed "--sd 0.01 --offset-effect 0.2"
+own "$tmp/lr" 'random:0..60:4' "--sd 0.01 --offset-effect 0.2"
+"$ZAB" run "$tmp/lf" --seed 5 --export-json "$tmp/lf.json" >/dev/null 2>&1 &&
+	"$ZAB" run "$tmp/lr" --seed 5 --export-json "$tmp/lr.json" >/dev/null 2>&1
+ok "layout or code: both runs exit 0" -- [ $? -eq 0 ]
+"$ZAB" report --layout-or-code "$tmp/lf.json" "$tmp/lr.json" >"$tmp/out" 2>"$tmp/err"
+ok "layout or code: a planted layout effect is flagged at own placements, gone over layouts" -- \
+	grep -Eq '^  x, b: \((R|I)\) [-+][0-9.]+% -> [-+][0-9.]+%: layout: gone when the code moves$' "$tmp/out"
+own "$tmp/cf" fixed "--sd 0.01" "env.FAKE_SCALE = 1.05"
+own "$tmp/cr" 'random:0..60:4' "--sd 0.01" "env.FAKE_SCALE = 1.05"
+"$ZAB" run "$tmp/cf" --seed 5 --export-json "$tmp/cf.json" >/dev/null 2>&1 &&
+	"$ZAB" run "$tmp/cr" --seed 5 --export-json "$tmp/cr.json" >/dev/null 2>&1
+"$ZAB" report --layout-or-code "$tmp/cf.json" "$tmp/cr.json" >"$tmp/out" 2>"$tmp/err"
+ok "layout or code: a planted code effect survives moving the code" -- \
+	grep -Eq '^  x, b: \(I\) \+[45]\.[0-9]+% -> \(I\) \+[45]\.[0-9]+%: code: survives moving the code$' "$tmp/out"
+"$ZAB" report --layout-or-code "$tmp/cf.json" >/dev/null 2>"$tmp/err"
+rc=$?
+ok "layout or code: one file refused (exit $rc)" -- \
+	sh -c "[ $rc -eq 2 ] && grep -q 'exactly two files' '$tmp/err'"
+
+# --- random: ceil(N/2) layouts, each measured twice, in two sessions ----------------------
+exp "$tmp/bal" 'random:0..60:4' "$FAKE"
+"$ZAB" run "$tmp/bal" --seed 9 -S 3 -R 4 --export-json "$tmp/bal.json" >/dev/null 2>&1
+ok "random: 12 runs measure 6 layouts twice each, the two in different sessions" -- \
+	json "$tmp/bal.json" "(lambda o, s: len(set(o)) == 6 and all(o.count(x) == 2 for x in o) and all(len({s[i] for i in range(12) if o[i] == x}) == 2 for x in o))(d['cells'][0]['sample_offsets'], d['cells'][0]['sample_sessions'])"
 done_testing

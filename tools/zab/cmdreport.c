@@ -226,12 +226,14 @@ int zab_cmd_report(int argc, char **argv)
 		{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
 		{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
 		{ "sut", required_argument, NULL, OPT_SUT },
+		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct zab_result *res[ZAB_MAX_ITEMS];
 	struct zj *all = zj_new(ZJ_OBJ), *arr;
 	const char *sut = NULL;
+	bool loc = false;
 	struct out_opts oo;
 	size_t n = 0, i;
 	int c, k, ret = 2;
@@ -248,12 +250,20 @@ int zab_cmd_report(int argc, char **argv)
 			continue;
 		if (c == OPT_SUT) {
 			sut = optarg;
+		} else if (c == OPT_LAYOUT_OR_CODE) {
+			loc = true;
 		} else if (c == 'h') {
 			zab_usage(stdout);
 			ret = 0;
 			goto out;
 		} else if (c == 1) {
-			if (report_file(optarg, sut, res, &n, arr))
+			/* layout or code: the first file is the own placements, the second over layouts */
+			if (loc && n >= 2) {
+				cz_err("report --layout-or-code: give exactly two files (own placements, then over layouts)");
+				goto out;
+			}
+			if (report_file(optarg, loc ? (n ? "over layouts" : "own placements") : sut,
+					res, &n, arr))
 				goto out;
 		} else {
 			zab_usage(stderr);
@@ -264,9 +274,16 @@ int zab_cmd_report(int argc, char **argv)
 		cz_err("report: no FILE.json given");
 		goto out;
 	}
+	if (loc && n != 2) {
+		cz_err("report --layout-or-code: give exactly two files (own placements, then over layouts)");
+		goto out;
+	}
 	if (zab_outputs_open(&oo))
 		goto out;
 	ret = zab_output(res, n, all, &oo);
+	if (loc && zab_render_layout_or_code(oo.json.path && !strcmp(oo.json.path, "-") ? stderr : stdout,
+					     res[0], res[1]))
+		ret = 2;
 out:
 	for (i = 0; i < n; i++) {
 		zab_result_free(res[i]);

@@ -707,6 +707,11 @@ static int placement_check(const struct zab_experiment *e)
 				r->no_reloc_why ? r->no_reloc_why : "not relocatable");
 			return -EINVAL;
 		}
+		if (r && !r->loop_head && !zab_var_placement(e, v)->entry) {
+			cz_err("%s: variant '%s': routine %s has no loop head to place (compiled C, or no loop): use %s@entry",
+				x->where, x->name, r->name, zab_var_placement(e, v)->spec);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }

@@ -147,15 +147,71 @@ static uint64_t mix(uint64_t z)
 	return z ^ (z >> 31);
 }
 
-int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned session,
-			 unsigned repeats, unsigned measured)
+/*
+ * random: the layouts of an experiment are a random sample of the set, each
+ * measured twice.  Of N = sessions x repeats measured runs, J = ceil(N / 2)
+ * layouts are drawn without replacement (all of the set if it is smaller)
+ * and laid over the runs in order, twice: run k (session-major) gets layout
+ * k mod J.  With two sessions or more J >= repeats, so a layout's two runs
+ * fall in different sessions (blocks); each session then shuffles its own
+ * runs, so no layout keeps a position in the session.  The draws depend on
+ * the seed only: the same for every variant of a slot.  Two runs per layout
+ * is the trade between the two questions asked of it: the A/B verdict over
+ * layouts is a t interval over the J per-layout changes (more layouts, more
+ * degrees of freedom), and "does layout matter?" needs runs repeated within
+ * a layout (an F test whose error term is the within-layout spread; i.i.d.
+ * draws left most layouts with one run and that test without power).  One
+ * measured run in all: one layout, drawn by the slot's hash.
+ */
+static void shuffle(unsigned *a, size_t n, uint64_t h)
 {
-	uint64_t slot = (uint64_t)session * repeats + measured;
+	size_t i, k;
+	unsigned t;
+
+	for (i = n; i > 1; i--) {
+		k = (size_t)(mix(h + i) % i);
+		t = a[i - 1];
+		a[i - 1] = a[k];
+		a[k] = t;
+	}
+}
+
+static unsigned twice_draw(const struct zab_placement *p, uint64_t seed, unsigned sessions,
+			   unsigned session, unsigned repeats, unsigned measured)
+{
+	unsigned idx[ZERO_PLACE_MAX_OFFSET + 1], pos = measured;
+	uint64_t nruns = (uint64_t)sessions * repeats, run;
+	size_t n = p->nset, j = (size_t)((nruns + 1) / 2), i;
+	uint64_t h = mix(seed ^ 0x6c61796f757473ull);   /* "layouts" */
+
+	if (j > n)
+		j = n;
+	for (i = 0; i < n; i++)
+		idx[i] = (unsigned)i;
+	shuffle(idx, n, h);                   /* the first j: the drawn layouts */
+	if (repeats <= ZERO_PLACE_MAX_OFFSET + 1) {
+		unsigned round[ZERO_PLACE_MAX_OFFSET + 1];
+
+		for (i = 0; i < repeats; i++)
+			round[i] = (unsigned)i;
+		shuffle(round, repeats, mix(h ^ mix((uint64_t)session + 1)));
+		pos = round[measured];
+	}
+	run = (uint64_t)session * repeats + pos;
+	return p->set[idx[run % j]];
+}
+
+int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned sessions,
+			 unsigned session, unsigned repeats, unsigned measured)
+{
+	uint64_t slot = (uint64_t)session * repeats + measured, nruns = (uint64_t)sessions * repeats;
 
 	if (p->mode == ZAB_PLACE_FIXED || !p->nset)
 		return -1;
 	if (p->mode == ZAB_PLACE_SWEEP)
 		return (int)p->set[slot % p->nset];
+	if (nruns > 1 && p->nset > 1)
+		return (int)twice_draw(p, seed, sessions, session, repeats, measured);
 	/* a hash of (seed, slot): the same draw for every variant of the slot */
 	return (int)p->set[mix(mix(seed) ^ (slot + 0x5bd1e995u)) % p->nset];
 }

@@ -2,6 +2,7 @@
 /* A result <-> its JSON document (what --export-json writes and report reads). */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,11 +295,70 @@ static int result_variants(struct zab_result *r, const struct zj *doc, const cha
 }
 
 /* One cell: its samples (finite numbers), failed and error.  seen: cells already read. */
+/*
+ * A per-sample array beside "samples" (sessions, preempted shares, offsets):
+ * NULL when absent, else its items, checked to be one per sample.
+ */
+static const struct zj *per_sample(const struct zj *o, const char *key, size_t n, const char *file,
+				   int *err)
+{
+	const struct zj *a = zj_get(o, key);
+
+	*err = 0;
+	if (!a)
+		return NULL;
+	if (a->t != ZJ_ARR || a->n != n) {
+		*err = bad_doc2(file, "not one entry per sample", key);
+		return NULL;
+	}
+	return a;
+}
+
+static bool whole_in(const struct zj *x, double lo, double hi)
+{
+	return x->t == ZJ_NUM && x->num >= lo && x->num <= hi && x->num == floor(x->num);
+}
+
+/* A cell's samples with their sessions, preempted shares and placement offsets. */
+static int cell_samples(struct zab_cell *c, const struct zj *o, const char *file)
+{
+	const struct zj *x = zj_get(o, "samples"), *ss, *pre, *off, *it;
+	size_t j, n = x && x->t == ZJ_ARR ? x->n : 0;
+	int e1, e2, e3;
+
+	ss = per_sample(o, "sample_sessions", n, file, &e1);
+	pre = per_sample(o, "sample_preempted", n, file, &e2);
+	off = per_sample(o, "sample_offsets", n, file, &e3);
+	if (e1 || e2 || e3)
+		return -1;
+	for (j = 0; j < n; j++) {
+		if (x->items[j]->t != ZJ_NUM || !isfinite(x->items[j]->num))
+			return bad_doc(file, "a sample is not a number");
+		if (ss && !whole_in(ss->items[j], 1, UINT_MAX))
+			return bad_doc2(file, "not a session number", "sample_sessions");
+		if (ss)
+			zab_cell_add_session(c, x->items[j]->num, (unsigned)ss->items[j]->num);
+		else
+			zab_cell_add(c, x->items[j]->num);
+		it = pre ? pre->items[j] : NULL;
+		if (it && it->t != ZJ_NULL && !(it->t == ZJ_NUM && it->num >= 0 && it->num <= 1))
+			return bad_doc2(file, "not a share in 0..1 or null", "sample_preempted");
+		if (it)
+			zab_cell_set_pre(c, it->t == ZJ_NULL ? NAN : it->num);
+		it = off ? off->items[j] : NULL;
+		if (it && it->t != ZJ_NULL && !whole_in(it, 0, ZERO_PLACE_MAX_OFFSET))
+			return bad_doc2(file, "not an offset in 0..4095 or null", "sample_offsets");
+		if (it)
+			zab_cell_set_off(c, it->t == ZJ_NULL ? -1 : (int)it->num);
+	}
+	return 0;
+}
+
 static int result_cell(struct zab_result *r, const struct zj *o, bool *seen, const char *file)
 {
 	const char *bn = zj_get_str(o, "benchmark"), *vn = zj_get_str(o, "variant"), *s;
 	struct zab_cell *c;
-	struct zj *x, *fl;
+	struct zj *fl;
 	char what[160];
 	size_t b = r->nb, v, j;
 
@@ -315,12 +375,8 @@ static int result_cell(struct zab_result *r, const struct zj *o, bool *seen, con
 	}
 	seen[b * r->nv + v] = true;
 	c = zab_cell(r, b, v);
-	x = zj_get(o, "samples");
-	for (j = 0; x && x->t == ZJ_ARR && j < x->n; j++) {
-		if (x->items[j]->t != ZJ_NUM || !isfinite(x->items[j]->num))
-			return bad_doc(file, "a sample is not a number");
-		zab_cell_add(c, x->items[j]->num);
-	}
+	if (cell_samples(c, o, file))
+		return -1;
 	fl = zj_get(o, "failed");
 	c->failed = fl && fl->t == ZJ_BOOL && fl->b;
 	s = zj_get_str(o, "error");

@@ -713,7 +713,7 @@ static void run_offset(struct runner *rn, size_t v, unsigned round)
 	const struct zab_placement *p = zab_var_placement(e, v);
 
 	/* warm-ups run at the first measured run's offset: they warm what comes next */
-	rn->offset = zab_placement_offset(p, rn->o->seed, rn->session, e->repeats,
+	rn->offset = zab_placement_offset(p, rn->o->seed, e->sessions, rn->session, e->repeats,
 					  round < e->warmups ? 0 : round - e->warmups);
 	rn->entry = p->entry;
 }
@@ -916,7 +916,7 @@ static int session_cpu(const struct runner *rn, unsigned s)
 static void dry_variant(const struct runner *rn, size_t v, unsigned s, unsigned k)
 {
 	const struct zab_experiment *e = rn->e;
-	int off = zab_placement_offset(zab_var_placement(e, v), rn->o->seed, s, e->repeats,
+	int off = zab_placement_offset(zab_var_placement(e, v), rn->o->seed, e->sessions, s, e->repeats,
 				       k < e->warmups ? 0 : k - e->warmups);
 
 	if (off < 0)

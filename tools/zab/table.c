@@ -89,6 +89,17 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 		cs->flag = cs->pct < 0 ? "(R) " : "(I) ";
 }
 
+int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct)
+{
+	struct cstat cs;
+
+	cell_stat(r, b, v, &cs);
+	if (!cs.cmp)
+		return ZAB_CHANGE_NONE;
+	*pct = cs.pct;
+	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
+}
+
 static char *base_text(const struct zab_result *r, size_t b, bool unit)
 {
 	struct zab_lstat ls;

@@ -158,9 +158,9 @@ char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **b
 int zab_placement_parse(const char *s, struct zab_placement *p);
 void zab_placement_free(struct zab_placement *p);
 const struct zab_placement *zab_var_placement(const struct zab_experiment *e, size_t v);
-/* The offset of measured run `measured` of a session, or -1 (fixed). */
-int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned session,
-			 unsigned repeats, unsigned measured);
+/* The offset of measured run `measured` of a session (0-based), or -1 (fixed). */
+int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned sessions,
+			 unsigned session, unsigned repeats, unsigned measured);
 
 /* ---- results ------------------------------------------------------------ */
 
@@ -280,6 +280,21 @@ enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKD
 
 int zab_style_parse(const char *s, enum zab_style *st);
 /* Render several results (one section per SUT class) to f. */
+/*
+ * Variant v vs the base on benchmark row b, as the table shows it: -1 (R),
+ * +1 (I), 0 not flagged, with *pct the change (negative: worse); or
+ * ZAB_CHANGE_NONE when there is nothing to compare (failed, no samples, v
+ * is the base).
+ */
+#define ZAB_CHANGE_NONE (-2)
+int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct);
+/*
+ * "Layout or code?": the same experiment at the variants' own placements
+ * (own) and with placement varied per run (lay); per benchmark row and
+ * variant pair, whether a difference seen at the own placements survives
+ * over layouts.  0, or -1 after one line when the two do not match.
+ */
+int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay);
 void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st);
 /* One CSV row per cell: statistics, change and verdict (--export-csv). */
 void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n);

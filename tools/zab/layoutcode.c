@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * "Layout or code?" -- the question of the 2025 arm64 clear_user report: an
+ * unrelated change moved __arch_clear_user and pread of /dev/zero got 30%
+ * slower with no instruction of its loop changed.  Given one experiment run
+ * twice -- at the variants' own placements (placement = fixed) and with the
+ * code moved per run (placement = random) -- each pair's difference is
+ * classified:
+ *   flagged at own placements and over layouts   a code effect
+ *   flagged at own placements only               a layout effect (it does
+ *                                                not survive moving the code)
+ *   flagged over layouts only                    a code effect the own
+ *                                                layouts hid or undid
+ *   flagged in neither                           no difference seen
+ * A flag is the table's: (R)/(I) at own placements from the runs' 95%
+ * intervals, over layouts from the paired per-layout changes' interval.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "zab.h"
+
+static size_t find(char *const *names, size_t n, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return n;
+}
+
+static size_t find_row(const struct zab_result *r, const struct zab_rbench *b)
+{
+	size_t i;
+
+	for (i = 0; i < r->nb; i++)
+		if (!strcmp(r->b[i].name, b->name) && r->b[i].kind == b->kind)
+			return i;
+	return r->nb;
+}
+
+static const char *verdict(int own, int lay)
+{
+	if (own == ZAB_CHANGE_NONE || lay == ZAB_CHANGE_NONE)
+		return "not compared (a cell failed or is empty)";
+	if (own && lay)
+		return own == lay ? "code: survives moving the code" :
+		       "code, reversed over layouts (own placements favoured one)";
+	if (own)
+		return "layout: gone when the code moves";
+	if (lay)
+		return "code: hidden at the own placements";
+	return "no difference at either";
+}
+
+static void change(char *buf, size_t len, int flag, double pct)
+{
+	if (flag == ZAB_CHANGE_NONE)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s%+.2f%%", flag < 0 ? "(R) " : flag > 0 ? "(I) " : "", pct);
+}
+
+int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay)
+{
+	size_t b, lb, v, lv, lbase;
+	char a[32], c[32];
+	double po = 0, pl = 0;
+	int fo, fl;
+
+	lbase = find(lay->vname, lay->nv, own->vname[own->base]);
+	if (lbase != lay->base) {
+		cz_err("layout or code: the two results have different base variants (%s, %s)",
+		       own->vname[own->base], lay->vname[lay->base]);
+		return -1;
+	}
+	fprintf(f, "\nLayout or code?  variant vs %s: change at the own placements -> over layouts\n",
+		own->vname[own->base]);
+	for (b = 0; b < own->nb; b++) {
+		lb = find_row(lay, &own->b[b]);
+		if (lb == lay->nb)
+			continue;
+		for (v = 0; v < own->nv; v++) {
+			lv = find(lay->vname, lay->nv, own->vname[v]);
+			if (v == own->base || lv == lay->nv)
+				continue;
+			fo = zab_change(own, b, v, &po);
+			fl = zab_change(lay, lb, lv, &pl);
+			change(a, sizeof(a), fo, po);
+			change(c, sizeof(c), fl, pl);
+			fprintf(f, "  %s%s%s%s, %s: %s -> %s: %s\n", own->b[b].name,
+				*own->b[b].unit ? " (" : "", own->b[b].unit, *own->b[b].unit ? ")" : "",
+				own->vname[v], a, c, verdict(fo, fl));
+		}
+	}
+	return 0;
+}
