@@ -156,14 +156,14 @@ own "$tmp/lr" 'random:0..60:4' "--sd 0.01 --offset-effect 0.2"
 ok "layout or code: both runs exit 0" -- [ $? -eq 0 ]
 "$ZAB" report --layout-or-code "$tmp/lf.json" "$tmp/lr.json" >"$tmp/out" 2>"$tmp/err"
 ok "layout or code: a planted layout effect is flagged at own placements, gone over layouts" -- \
-	grep -Eq '^  x, b: \((R|I)\) [-+][0-9.]+% -> [-+][0-9.]+%: layout: gone when the code moves$' "$tmp/out"
+	grep -Eq '^  x, b vs a: \((R|I)\) [-+][0-9.]+% -> [-+][0-9.]+%: layout: gone when the code moves$' "$tmp/out"
 own "$tmp/cf" fixed "--sd 0.01" "env.FAKE_SCALE = 1.05"
 own "$tmp/cr" 'random:0..60:4' "--sd 0.01" "env.FAKE_SCALE = 1.05"
 "$ZAB" run "$tmp/cf" --seed 5 --export-json "$tmp/cf.json" >/dev/null 2>&1 &&
 	"$ZAB" run "$tmp/cr" --seed 5 --export-json "$tmp/cr.json" >/dev/null 2>&1
 "$ZAB" report --layout-or-code "$tmp/cf.json" "$tmp/cr.json" >"$tmp/out" 2>"$tmp/err"
 ok "layout or code: a planted code effect survives moving the code" -- \
-	grep -Eq '^  x, b: \(I\) \+[45]\.[0-9]+% -> \(I\) \+[45]\.[0-9]+%: code: survives moving the code$' "$tmp/out"
+	grep -Eq '^  x, b vs a: \(I\) \+[45]\.[0-9]+% -> \(I\) \+[45]\.[0-9]+%: code: survives moving the code$' "$tmp/out"
 "$ZAB" report --layout-or-code "$tmp/cf.json" >/dev/null 2>"$tmp/err"
 rc=$?
 ok "layout or code: one file refused (exit $rc)" -- \

@@ -63,37 +63,50 @@ static void change(char *buf, size_t len, int flag, double pct)
 		snprintf(buf, len, "%s%+.2f%%", flag < 0 ? "(R) " : flag > 0 ? "(I) " : "", pct);
 }
 
-int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay)
+/* One pair on one row: v vs w of own, against the same names in lay. */
+static void pair(FILE *f, const struct zab_result *own, const struct zab_result *lay, size_t b,
+		 size_t lb, size_t w, size_t v)
 {
-	size_t b, lb, v, lv, lbase;
-	char a[32], c[32];
+	struct zab_result o = *own, l = *lay;  /* shallow copies: w as the base */
+	size_t lw = find(lay->vname, lay->nv, own->vname[w]), lv = find(lay->vname, lay->nv, own->vname[v]);
 	double po = 0, pl = 0;
+	char a[32], c[32];
 	int fo, fl;
 
-	lbase = find(lay->vname, lay->nv, own->vname[own->base]);
-	if (lbase != lay->base) {
-		cz_err("layout or code: the two results have different base variants (%s, %s)",
-		       own->vname[own->base], lay->vname[lay->base]);
+	if (lw == lay->nv || lv == lay->nv)
+		return;
+	o.base = w;
+	l.base = lw;
+	fo = zab_change(&o, b, v, &po);
+	fl = zab_change(&l, lb, lv, &pl);
+	change(a, sizeof(a), fo, po);
+	change(c, sizeof(c), fl, pl);
+	fprintf(f, "  %s%s%s%s, %s vs %s: %s -> %s: %s\n", own->b[b].name,
+		*own->b[b].unit ? " (" : "", own->b[b].unit, *own->b[b].unit ? ")" : "",
+		own->vname[v], own->vname[w], a, c, verdict(fo, fl));
+}
+
+int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay)
+{
+	size_t b, lb, v, w;
+
+	if (own->nv != lay->nv) {
+		cz_err("layout or code: the two results have %zu and %zu variants", own->nv, lay->nv);
 		return -1;
 	}
-	fprintf(f, "\nLayout or code?  variant vs %s: change at the own placements -> over layouts\n",
-		own->vname[own->base]);
+	for (v = 0; v < own->nv; v++)
+		if (find(lay->vname, lay->nv, own->vname[v]) == lay->nv) {
+			cz_err("layout or code: variant '%s' is in the first result only", own->vname[v]);
+			return -1;
+		}
+	fprintf(f, "\nLayout or code?  Each pair: change at the own placements -> over layouts\n");
 	for (b = 0; b < own->nb; b++) {
 		lb = find_row(lay, &own->b[b]);
 		if (lb == lay->nb)
 			continue;
-		for (v = 0; v < own->nv; v++) {
-			lv = find(lay->vname, lay->nv, own->vname[v]);
-			if (v == own->base || lv == lay->nv)
-				continue;
-			fo = zab_change(own, b, v, &po);
-			fl = zab_change(lay, lb, lv, &pl);
-			change(a, sizeof(a), fo, po);
-			change(c, sizeof(c), fl, pl);
-			fprintf(f, "  %s%s%s%s, %s: %s -> %s: %s\n", own->b[b].name,
-				*own->b[b].unit ? " (" : "", own->b[b].unit, *own->b[b].unit ? ")" : "",
-				own->vname[v], a, c, verdict(fo, fl));
-		}
+		for (w = 0; w < own->nv; w++)
+			for (v = w + 1; v < own->nv; v++)
+				pair(f, own, lay, b, lb, w, v);
 	}
 	return 0;
 }
