@@ -17,7 +17,7 @@
 
 # Not under /tmp: a device block's namespace has its own /tmp.
 ex_tmp=$(mktemp -d "$top_builddir/examples-test.XXXXXX") || exit 1
-trap 'rm -rf "$ex_tmp"' EXIT
+trap '[ -n "${EX_KEEP:-}" ] || rm -rf "$ex_tmp"' EXIT
 PATH=$top_builddir:$top_builddir/pread_z100k:$PATH
 # zab finds experiments by name here, as installed ones (zab(1)).
 ZAB_EXPERIMENT_PATH=$top_srcdir/experiments
@@ -116,6 +116,32 @@ exit \$rc
 EOF
 }
 
+# ex_missing BLOCK: what it needs that is not here (empty: nothing).
+ex_missing() {
+	src=$1
+	[ -f "${1%.sh}.c" ] && src=${1%.sh}.c
+	# the examples are x86-64's (perf's x86 names, rep_stosb) and zload's
+	# need io_uring, which qemu-user (the arm64 suite on another host) lacks
+	if [ "$ZERO_ARCH" != x86_64 ]; then
+		case $(cat "$src") in *x86-64-*|*rep_stos*)
+			echo "x86-64 routines (this build: $ZERO_ARCH)"; return ;;
+		esac
+		if [ "$(uname -m)" != "$ZERO_ARCH" ] && grep -q zload "$1"; then
+			echo "io_uring, which qemu-user does not emulate"; return
+		fi
+	fi
+	[ "$src" = "$1" ] || command -v "${CC:-cc}" >/dev/null || { echo "a C compiler"; return; }
+	for cmd in perf fio fio_jsonplus_clat2csv fio2gnuplot gnuplot; do
+		if grep -Eq "(^|[ ;|&])$cmd( |\$)" "$1" && ! command -v "$cmd" >/dev/null; then
+			echo "$cmd"
+			return
+		fi
+	done
+	case $(cat "$1") in *fio2gnuplot*)
+		command -v gnuplot >/dev/null || echo gnuplot ;;
+	esac
+}
+
 # ex_run WHAT BLOCK: run it (see the top), one TAP line.
 ex_run() {
 	rm -rf "$ex_tmp/run" && mkdir "$ex_tmp/run" && : >"$ex_tmp/out"
@@ -130,7 +156,10 @@ ex_run() {
 	fi
 	rc=$?
 	if [ $rc -eq 0 ]; then pass "$1"
-	else fail "$1: exit $rc: $(tail -n 3 "$ex_tmp/out" | tr '\n' '|')"; fi
+	else
+		fail "$1: exit $rc: $(tail -n 3 "$ex_tmp/out" | tr '\n' '|')"
+		sed 's/^/#   ran: /' "$2"
+	fi
 }
 
 # ex_c BLOCK.c: the shell block that builds and runs a C example.

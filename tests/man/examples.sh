@@ -36,32 +36,6 @@ blocks() {
 	done
 }
 
-# missing BLOCK: what it needs that is not here (empty: nothing).
-missing() {
-	src=$1
-	[ -f "${1%.sh}.c" ] && src=${1%.sh}.c
-	# the pages' examples are x86-64's (perf's x86 names, rep_stosb) and zload's
-	# need io_uring, which qemu-user (the arm64 suite on another host) lacks
-	if [ "$ZERO_ARCH" != x86_64 ]; then
-		case $(cat "$src") in *x86-64-*|*rep_stos*)
-			echo "x86-64 routines (this build: $ZERO_ARCH)"; return ;;
-		esac
-		if [ "$(uname -m)" != "$ZERO_ARCH" ] && grep -q zload "$1"; then
-			echo "io_uring, which qemu-user does not emulate"; return
-		fi
-	fi
-	[ "$src" = "$1" ] || command -v "${CC:-cc}" >/dev/null || { echo "a C compiler"; return; }
-	for cmd in perf fio fio_jsonplus_clat2csv fio2gnuplot gnuplot; do
-		if grep -Eq "(^|[ ;|&])$cmd( |\$)" "$1" && ! command -v "$cmd" >/dev/null; then
-			echo "$cmd"
-			return
-		fi
-	done
-	case $(cat "$1") in *fio2gnuplot*)
-		command -v gnuplot >/dev/null || echo gnuplot ;;
-	esac
-}
-
 # settings FILE: an experiment file's lines that are not comments or blank.
 settings() { grep -Ev '^[[:space:]]*([#;]|$)' "$1"; }
 
@@ -81,7 +55,7 @@ for src in "$top_srcdir"/man/*.[145]; do
 		n=${n##*.}
 		what="$page example $n: $(head -n 1 "${b%.sh}.c" "${b%.sh}.ini" "$b" 2>/dev/null |
 			grep -v '^==>' | grep . | head -n 1 | cut -c1-60)"
-		m=$(missing "$b")
+		m=$(ex_missing "$b")
 		if [ -n "$m" ]; then
 			skip "$what: needs $m"
 			continue
