@@ -7,16 +7,17 @@
 # Where a block runs.  A block that uses the device (cusezero, zeroctl, zab
 # run, a FUSE mount) runs as root in a private mount and PID namespace
 # (unshare): /mnt (with an empty z/ in it, README's /mnt/z), /run/cusezero
-# and, when the build tree is not under /tmp, /tmp are fresh tmpfs there, so
-# the block's mounts are its own.  A device the block names but does not
+# and, when neither tree nor the scratch directory is under /tmp, /tmp are
+# fresh tmpfs there, so the block's mounts are its own.  A device the block names but does not
 # start (zeroctl.1's /dev/zero1, /run/cusezero/cusezero/zero) is started for
 # it first: `cusezero --name NAME`.  When the block is done, every other
 # process of its namespace (the daemons it left running) gets SIGTERM and
 # 10 s to exit; the namespace's end unmounts what is left.
 . "$top_srcdir/tests/man/lib.sh"
 
-# Not under /tmp: a device block's namespace has its own /tmp.
-ex_tmp=$(mktemp -d "$top_builddir/examples-test.XXXXXX") || exit 1
+# Not under /tmp if it can be: a device block's namespace has its own /tmp.
+ex_tmp=$(mktemp -d "$top_builddir/examples-test.XXXXXX" 2>/dev/null ||
+	mktemp -d "${TMPDIR:-/tmp}/examples-test.XXXXXX") || exit 1
 trap '[ -n "${EX_KEEP:-}" ] || rm -rf "$ex_tmp"' EXIT
 PATH=$top_builddir:$top_builddir/pread_z100k:$PATH
 # zab finds experiments by name here, as installed ones (zab(1)).
@@ -89,7 +90,7 @@ ex_wrapper() {
 	cat <<EOF
 mount -t tmpfs none /mnt && mkdir /mnt/z && mkdir -p /run/cusezero &&
 	mount -t tmpfs none /run/cusezero || exit 97
-case "$top_builddir" in /tmp/*) ;; *) mount -t tmpfs none /tmp || exit 97 ;; esac
+case "$ex_tmp:$top_builddir:$top_srcdir" in /tmp/*|*:/tmp/*) ;; *) mount -t tmpfs none /tmp || exit 97 ;; esac
 for n in $(ex_fixtures "$1" | tr '\n' ' '); do
 	cusezero --name "\$n" --pidfile "/run/cusezero/\$n.pid" 2>>"$3" || exit 98
 done
@@ -141,6 +142,9 @@ ex_missing() {
 		command -v gnuplot >/dev/null || echo gnuplot ;;
 	esac
 }
+
+# ex_label BLOCK: its first command, short, for the TAP line.
+ex_label() { grep -v '^[[:space:]]*\(#.*\)\{0,1\}$' "$1" | head -n 1 | sed 's/  *#.*//; s/ *\\$//; s/  */ /g' | cut -c1-60; }
 
 # ex_run WHAT BLOCK: run it (see the top), one TAP line.
 ex_run() {

@@ -53,8 +53,9 @@ for src in "$top_srcdir"/man/*.[145]; do
 		[ -f "$b" ] || { fail "$page: no EXAMPLES blocks"; break; }
 		n=${b%.sh}
 		n=${n##*.}
-		what="$page example $n: $(head -n 1 "${b%.sh}.c" "${b%.sh}.ini" "$b" 2>/dev/null |
-			grep -v '^==>' | grep . | head -n 1 | cut -c1-60)"
+		what="$page example $n: $(ex_label "$b")"
+		[ -f "${b%.sh}.c" ] && what="$page example $n: a C program"
+		[ -f "${b%.sh}.ini" ] && what="$page example $n: an experiment file, $(head -n 1 "${b%.sh}.ini")"
 		m=$(ex_missing "$b")
 		if [ -n "$m" ]; then
 			skip "$what: needs $m"

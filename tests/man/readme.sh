@@ -86,7 +86,7 @@ for doc in README.md experiments/README.md; do
 			skip "$doc block $n: $cmd: $why"
 		done <"$tmp/skips"
 		grep -qv '^[[:space:]]*\(#.*\)\?$' "$b" || continue	# nothing left to run
-		what="$doc block $n: $(grep -v '^[[:space:]]*#' "$b" | head -n 1 | cut -c1-60)"
+		what="$doc block $n: $(ex_label "$b")"
 		if grep -Eq '(^|[ =])T/' "$b"; then
 			[ "$ZERO_ARCH" = x86_64 ] || { skip "$what: x86-64 kernel files (this build: $ZERO_ARCH)"; continue; }
 			[ -s "$tmp/align.patch" ] || { skip "$what: needs a kernel tree T (scripts/kernel-sources.sh)"; continue; }
