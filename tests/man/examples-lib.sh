@@ -144,7 +144,8 @@ ex_missing() {
 }
 
 # ex_label BLOCK: its first command, short, for the TAP line.
-ex_label() { grep -v '^[[:space:]]*\(#.*\)\{0,1\}$' "$1" | head -n 1 | sed 's/  *#.*//; s/ *\\$//; s/  */ /g' | cut -c1-60; }
+ex_label() { grep -v '^[[:space:]]*\(#.*\)\{0,1\}$' "$1" | head -n 1 | sed 's/  *#.*//; s/ *\\$//; s/  */ /g' |
+	cut -c1-60 | sed 's/\\/\\\\/g'; }	# (tap.sh's echo reads backslashes)
 
 # ex_run WHAT BLOCK: run it (see the top), one TAP line.
 ex_run() {
