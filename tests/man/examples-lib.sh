@@ -27,9 +27,9 @@ export PATH ZAB_EXPERIMENT_PATH
 # Where the kernel has CUSE, /dev/NAME is a real, host-wide node: the
 # examples' zero1 becomes a name of this run.  Without CUSE, cusezero serves
 # NAME at /run/cusezero/NAME/zero instead (cusezero(1), --name): the
-# examples' /dev/NAME is read as that path.
+# examples' /dev/NAME is read as that path.  (/dev/cusezero becomes zxc$$.)
 if [ -c /dev/cuse ]; then
-	EX_DEV="s/zero1/zx$$/g"
+	EX_DEV="s/zero1/zx$$/g; s|/dev/cusezero\\b|/dev/zxc$$|g"
 else
 	EX_DEV='s|/dev/zero1|/run/cusezero/zero1/zero|g; s|/dev/cusezero\([^a-z0-9_.-]\)|/run/cusezero/cusezero/zero\1|g; s|/dev/cusezero$|/run/cusezero/cusezero/zero|'
 fi
@@ -65,11 +65,15 @@ ex_needs_device() {
 		grep -Eq '(^|[ /;|&(])(cusezero|zeroctl)( |$)|zab run|/run/cusezero/|/mnt/|#include <cusezero.h>'
 }
 
-# ex_fixtures BLOCK: the device names the block uses but does not start.
+# ex_fixtures BLOCK: the devices the block uses but does not start, as the
+# cusezero options that start them: a FUSE path /run/cusezero/NAME/zero is
+# --fuse /run/cusezero/NAME (a FUSE device even where the kernel has CUSE),
+# a node /dev/NAME is --name NAME.
 ex_fixtures() {
-	for n in $(ex_text "$1" | grep -oE '/run/cusezero/[a-z0-9_]+/|/dev/(zero1|zx[0-9]+|cusezero)\b' |
-			sed 's|^/run/cusezero/||; s|^/dev/||; s|/$||' | sort -u); do
-		ex_text "$1" | grep -q -- "--name $n\b" || echo "$n"
+	for n in $(ex_text "$1" | grep -oE '/run/cusezero/[a-z0-9_]+/|/dev/(zero1|zxc?[0-9]+|cusezero)\b' |
+			sed 's|^/run/cusezero/\(.*\)/$|--fuse=/run/cusezero/\1|; s|^/dev/|--name=|' | sort -u); do
+		b=${n##*[=/]}
+		ex_text "$1" | grep -Eq -- "--(name |fuse /run/cusezero/)$b\b" || echo "$n"
 	done
 }
 
@@ -91,8 +95,9 @@ ex_wrapper() {
 mount -t tmpfs none /mnt && mkdir /mnt/z && mkdir -p /run/cusezero &&
 	mount -t tmpfs none /run/cusezero || exit 97
 case "$ex_tmp:$top_builddir:$top_srcdir" in /tmp/*|*:/tmp/*) ;; *) mount -t tmpfs none /tmp || exit 97 ;; esac
-for n in $(ex_fixtures "$1" | tr '\n' ' '); do
-	cusezero --name "\$n" --pidfile "/run/cusezero/\$n.pid" 2>>"$3" || exit 98
+for o in $(ex_fixtures "$1" | tr '\n' ' '); do
+	case \$o in --fuse=*) mkdir -p "\${o#--fuse=}" ;; esac
+	cusezero "\$o" --pidfile "/run/cusezero/fixture.\$\$.\${o##*/}.pid" 2>>"$3" || exit 98
 done
 cd "$2" || exit 97
 sh -e "$1" >>"$3" 2>&1

@@ -98,11 +98,12 @@ for sec in experiment bench variant; do
 	done <"$tmp/$sec.keys"
 done
 {
-	for sec in experiment "benchmark b" "variant a" "variant b"; do
+	# (variant b has arch=: c keeps two variants where zab's machine is another)
+	for sec in experiment "benchmark b" "variant a" "variant c" "variant b"; do
 		echo "[$sec]"
-		case $sec in "variant a") echo "env.X = 2"; continue ;; esac
+		case $sec in "variant a"|"variant c") echo "env.X = 2"; continue ;; esac
 		echo "$SAMPLES" | sed -n "s/^${sec%% *} \([^=]*\)=\(.*\)/\1 = \2/p" |
-			sed -e "s|KSRC|$tmp/ksrc.S|" -e "s|ARCH|$(uname -m)|"
+			sed -e "s|KSRC|$tmp/ksrc.S|" -e "s|ARCH|${ZERO_ARCH:-$(uname -m)}|"
 	done
 } >"$tmp/all"
 "$ZAB" run --dry-run "$tmp/all" >/dev/null 2>"$tmp/err"
