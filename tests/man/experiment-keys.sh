@@ -5,7 +5,8 @@
 # strcmp/strncmp of the key in experiment_key, bench_key and variant_key,
 # and the variant's dev_keys table; a prefix "var." is the key var.NAME);
 # the documented ones from the page's .TP tags under .SS [experiment],
-# [benchmark NAME] and [variant NAME].  Both ways, per section; then a file
+# [benchmark NAME] and [variant NAME], and those of the annotated file in
+# experiments/README.md.  Both ways, per section; then a file
 # using every accepted key parses (zab run --dry-run), so a key matched
 # elsewhere than these functions shows as "unknown key".
 . "$top_srcdir/tests/man/lib.sh"
@@ -38,6 +39,20 @@ documented() {
 		    -e 's/", "/ /g' -e 's/"//g' | tr ' ' '\n' | grep . | sort -u
 }
 
+# readme_keys SECTION: the keys of experiments/README.md's ```ini file in
+# [SECTION ...]; var.X and env.X as var.NAME and env.NAME.
+readme_keys() {
+	awk '/^```ini/ { on = 1; next } /^```/ { on = 0 } on' "$top_srcdir/experiments/README.md" |
+	awk -v sec="[$1" '
+		/^\[/ { on = ($1 == sec || $1 == sec "]"); next }
+		!on { next }
+		/^[#;]/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z][a-z.-]*[A-Za-z]=/) {
+				sub(/=.*/, "", $i); print $i }
+			  next }
+		/=/ { print $1 }' |
+	sed 's/^\(var\|env\)\.[A-Za-z_]*$/\1.NAME/' | sort -u
+}
+
 [ -f "$src" ] || skip_all "no tools/zab/experiment.c in $top_srcdir"
 for s in "experiment_key [experiment]" "bench_key [benchmark NAME]" "variant_key [variant NAME]"; do
 	fn=${s%% *}
@@ -52,6 +67,17 @@ for s in "experiment_key [experiment]" "bench_key [benchmark NAME]" "variant_key
 	ok "$sec: every key zab-experiment(5) documents is accepted by $fn${extra:+; not: $extra}" -- \
 		[ -z "$extra" ]
 	sed 's/NAME$/X/' "$tmp/code" >"$tmp/${fn%_key}.keys"
+	# experiments/README.md's annotated file: a key set in it or named as
+	# "key=" in a comment of the section
+	name=${sec%% *}
+	name=${name#[}
+	readme_keys "${name%]}" >"$tmp/readme"
+	extra=$(comm -23 "$tmp/code" "$tmp/readme" | tr '\n' ' ')
+	ok "$sec: every key zab accepts is in experiments/README.md's file${extra:+; not: $extra}" -- \
+		[ -z "$extra" ]
+	extra=$(comm -13 "$tmp/code" "$tmp/readme" | tr '\n' ' ')
+	ok "$sec: every key experiments/README.md's file names is accepted by $fn${extra:+; not: $extra}" -- \
+		[ -z "$extra" ]
 done
 
 # A value zab accepts for every key, in file order (patch=, alt=, kconfig=
