@@ -33,6 +33,9 @@ if [ -n "$ktree" ] && [ -f "$ktree/$rel" ]; then
 	sed 's/^SYM_FUNC_START(rep_stos_alternative)/\t.p2align 6\n&/' "$ktree/$rel" >"$tmp/b/$rel"
 	(cd "$tmp" && diff -u "a/$rel" "b/$rel") >"$tmp/align.patch"
 fi
+# The objects built from T go to this run's scratch, not the user's cache.
+CUSEZERO_KSRC_CACHE=$tmp/ksrc-cache
+export CUSEZERO_KSRC_CACHE
 # experiments/README.md: zab "from a build tree", $SRCDIR the source tree.
 SRCDIR=$top_srcdir
 export SRCDIR
