@@ -1,19 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Description: the EXAMPLES of zload(1) and zbench(1) run as printed (each
-# .EX block a shell script, in a scratch directory, the built programs first
-# in PATH) and exit 0, with durations, loop counts and offsets shortened by
-# the substitutions below -- the only edits, so a broken example fails here.
-# A block needing what this machine lacks (perf, fio, fio's tools, a running
-# device) is a visible skip.
-. "$top_srcdir/tests/man/lib.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-examples.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+# Description: the EXAMPLES of every man page run as printed: each .EX block
+# a shell script (a C program is built and run, an experiment file parsed by
+# zab run --dry-run), in a scratch directory, the built programs first in
+# PATH, with only the substitutions of tests/man/examples-lib.sh (durations,
+# loop counts, offsets shortened), and exit 0.  Device examples run as root
+# in a private namespace, with the device they name started for them and
+# their daemons stopped after them.  A block needing what this machine lacks
+# (perf, fio, fio's tools, root, the x86-64 routines, io_uring under
+# qemu-user) is a visible skip.
+. "$top_srcdir/tests/man/examples-lib.sh"
+tmp=$ex_tmp
 
-# What makes a block short: seconds, loops, sizes, offsets.
-SHORTEN='s/--time 5 /--time 0.3 /; s/--runtime=5 /--runtime=1 /; s/-l 1000$/-l 20/
-s/-l 100 /-l 5 /; s/-l 50 /-l 5 /; s/-s 256MB/-s 16MB/; s/--offsets 0\.\.127/--offsets 0..3/
-s/size=1g/size=64m/'
+# An example that is an installed experiment file: PAGE:BLOCK=FILE.  Its
+# settings (comments and blank lines aside) are the file's.
+SAME_AS="zab-experiment.5:1=quick-alignment"
 
 # blocks PAGE: one file per .EX/.EE block of its EXAMPLES, groff escapes undone.
 blocks() {
@@ -26,56 +27,51 @@ blocks() {
 	' "$1"
 	for b in "$tmp/$(basename "$1")".*.sh; do
 		[ -f "$b" ] || continue
-		sed -i -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\(em/ /g' -e "$SHORTEN" "$b"
-	done
-}
-
-# missing BLOCK: what it needs that is not here (empty: nothing).
-missing() {
-	# the pages' examples are x86-64's (perf's x86 names, rep_stosb) and zload's
-	# need io_uring, which qemu-user (the arm64 suite on another host) lacks
-	if [ "$ZERO_ARCH" != x86_64 ]; then
-		case $(cat "$1") in *x86-64-*|*rep_stos*)
-			echo "x86-64 routines (this build: $ZERO_ARCH)"; return ;;
+		sed -i -e 's/\\-/-/g' -e 's/\\e/\\/g' -e 's/\\(em/ /g' -e 's/\\(dq/"/g' "$b"
+		case $(head -n 1 "$b") in
+		"#include"*) sed -e "$EX_DEV" "$b" >"${b%.sh}.c"; ex_c "${b%.sh}.c" >"$b" ;;
+		"["*) mv "$b" "${b%.sh}.ini"; ex_ini "${b%.sh}.ini" >"$b" ;;
+		*) sed -i -e "$SHORTEN" -e "$EX_DEV" "$b" ;;
 		esac
-		if [ "$(uname -m)" != "$ZERO_ARCH" ] && grep -q zload "$1"; then
-			echo "io_uring, which qemu-user does not emulate"; return
-		fi
-	fi
-	case $(cat "$1") in *"/run/cusezero/"*)
-		[ -e /run/cusezero/cusezero/zero ] || { echo "a running device at /run/cusezero/cusezero"; return; } ;;
-	esac
-	for cmd in perf fio fio_jsonplus_clat2csv fio2gnuplot gnuplot; do
-		if grep -Eq "(^|[ ;|&])$cmd( |\$)" "$1" && ! command -v "$cmd" >/dev/null; then
-			echo "$cmd"
-			return
-		fi
 	done
-	case $(cat "$1") in *fio2gnuplot*)
-		command -v gnuplot >/dev/null || echo gnuplot ;;
-	esac
 }
 
-PATH=$top_builddir:$PATH
-export PATH
-for page in zload.1 zbench.1; do
-	bin=$top_builddir/${page%.1}
-	[ -x "$bin" ] || { skip "$page: ${page%.1} not built here"; continue; }
-	blocks "$top_srcdir/man/$page"
+# settings FILE: an experiment file's lines that are not comments or blank.
+settings() { grep -Ev '^[[:space:]]*([#;]|$)' "$1"; }
+
+for src in "$top_srcdir"/man/*.[145]; do
+	page=$(basename "$src")
+	bin=$top_builddir/${page%.[145]}
+	case $page in
+	zab-experiment.5|cusezero.4) bin=$top_builddir/zab ;;
+	pread_z100k.1) bin=$top_builddir/pread_z100k/pread_z100k ;;
+	esac
+	[ -x "$bin" ] || { skip "$page: $(basename "$bin") not built here"; continue; }
+	grep -q '^\.SH EXAMPLES' "$src" || { fail "$page: no EXAMPLES section"; continue; }
+	blocks "$src"
 	for b in "$tmp/$page".*.sh; do
 		[ -f "$b" ] || { fail "$page: no EXAMPLES blocks"; break; }
 		n=${b%.sh}
-		what="$page example ${n##*.}: $(head -n 1 "$b" | cut -c1-60)"
-		m=$(missing "$b")
+		n=${n##*.}
+		what="$page example $n: $(ex_label "$b")"
+		[ -f "${b%.sh}.c" ] && what="$page example $n: a C program"
+		[ -f "${b%.sh}.ini" ] && what="$page example $n: an experiment file, $(head -n 1 "${b%.sh}.ini")"
+		m=$(ex_missing "$b")
 		if [ -n "$m" ]; then
 			skip "$what: needs $m"
 			continue
 		fi
-		mkdir -p "$tmp/run" && rm -rf "$tmp/run"/* &&
-			(cd "$tmp/run" && sh -e "$b" >"$tmp/out" 2>&1)
-		rc=$?
-		if [ $rc -eq 0 ]; then pass "$what"
-		else fail "$what: exit $rc: $(tail -n 3 "$tmp/out" | tr '\n' '|')"; fi
+		ex_run "$what" "$b"
 	done
+done
+for s in $SAME_AS; do
+	b=$tmp/${s%%=*}
+	b=${b%:*}.${b##*:}.ini
+	f=$top_srcdir/experiments/${s#*=}
+	settings "$b" >"$tmp/doc" 2>/dev/null
+	settings "$f" >"$tmp/file"
+	ok "${s%%=*}: the example's settings are experiments/${s#*=}'s" -- \
+		eval 'diff -u "$tmp/file" "$tmp/doc" >"$tmp/diff"'
+	sed 's/^/# /' "$tmp/diff"
 done
 done_testing
