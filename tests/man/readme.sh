@@ -5,7 +5,8 @@
 # of tests/man/examples-lib.sh (SHORTEN) and of KSRC below, in a scratch
 # directory, device blocks as root in a private namespace with their daemons
 # stopped after them (tests/man/examples-lib.sh), and exits 0.  A fenced
-# ```ini block is an experiment file: zab run --dry-run parses it.  The
+# ```ini block is an experiment file: zab run --dry-run parses it; a
+# ```text block is a program's output, not run.  The
 # commands that cannot run in a test are in SKIP_LIST with the reason, each
 # one a visible SKIP line; every other command runs.
 . "$top_srcdir/tests/man/examples-lib.sh"
@@ -44,8 +45,10 @@ export SRCDIR
 blocks() {
 	awk -v out="$tmp/$2" '
 		function open_block(ext) { n++; f = out "." n ext; printf "" >f }
-		fence && /^```/ { fence = 0; close(f); f = ""; next }
+		fence && /^```/ { fence = 0; if (f != "") close(f); f = ""; next }
+		fence == 2 { next }
 		fence { print >>f; next }
+		/^```text/ { fence = 2; next }
 		/^```/ { fence = 1; open_block($0 ~ /^```ini/ ? ".ini" : ".sh"); next }
 		/^    / && (prev_blank || f != "") { if (f == "") open_block(".sh")
 			print substr($0, 5) >>f; prev_blank = 0; next }
