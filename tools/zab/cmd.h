@@ -32,6 +32,8 @@ struct out_opts {
 };
 
 void zab_usage(FILE *f);
+/* getopt's '?' (unknown option) or ':' (its value missing, "::" optstrings): one line. */
+void zab_bad_option(int c, char **argv, char *buf, size_t len);
 int zab_cmd_run(int argc, char **argv);
 int zab_cmd_report(int argc, char **argv);
 

@@ -235,12 +235,18 @@ int zab_cmd_report(int argc, char **argv)
 	struct out_opts oo;
 	size_t n = 0, i;
 	int c, k, ret = 2;
+	char bad[8];
 
 	zab_out_init(&oo);
 	zj_set(all, "zab", zj_num(1));
 	arr = zj_set(all, "results", zj_new(ZJ_ARR));
 	/* "-" first: files and --sut are processed in order (--sut applies to the files after it) */
-	while ((c = getopt_long(argc, argv, "-s:j:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "-:s:j:h", opts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			zab_bad_option(c, argv, bad, sizeof(bad));
+			goto out;
+		}
 		k = zab_output_option(c, optarg, &oo);
 		if (k < 0)
 			goto out;
@@ -256,7 +262,6 @@ int zab_cmd_report(int argc, char **argv)
 			if (report_file(optarg, sut, res, &n, arr))
 				goto out;
 		} else {
-			zab_usage(stderr);
 			goto out;
 		}
 	}

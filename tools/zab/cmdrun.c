@@ -233,7 +233,6 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		zab_usage(stdout);
 		return 1;
 	}
-	zab_usage(stderr);
 	return -1;
 }
 
@@ -241,9 +240,16 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 static int run_parse(int argc, char **argv, struct run_cli *cli, struct zab_run_opts *ro,
 		     struct out_opts *oo)
 {
+	char bad[8];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "e:b:v:S:W:R:s:j:h", run_opts, NULL)) != -1) {
+	/* One line naming a bad option, not the whole usage (":": a missing value is ':') */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":e:b:v:S:W:R:s:j:h", run_opts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			zab_bad_option(c, argv, bad, sizeof(bad));
+			return -1;
+		}
 		ret = run_option(cli, ro, oo, c);
 		if (ret)
 			return ret;

@@ -192,6 +192,11 @@ int zab_cmd_compare(int argc, char **argv)
 		       ZC_ALPHA);
 		return fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK;
 	}
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1]) {
+			cz_err_unknown_option(argv[i]);
+			return CZ_EXIT_USAGE;
+		}
 	if (argc != 3) {
 		cz_err("compare: expected OLD.json NEW.json (see zab compare --help)");
 		return CZ_EXIT_USAGE;

@@ -1,8 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* zab --help: the commands, their options and an example. */
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "cli.h"
+
+void zab_bad_option(int c, char **argv, char *buf, size_t len)
+{
+	/* "--bench" as written; the long option's code is no character to print */
+	const char *opt = !strncmp(argv[optind - 1], "--", 2) || optopt <= 0 || optopt > 255 ?
+			  argv[optind - 1] : cz_getopt_bad(argv, optind, optopt, buf, len);
+
+	if (c == ':')
+		cz_err("option '%s' needs a value (see zab --help)", opt);
+	else
+		cz_err_unknown_option(opt);
+}
 
 void zab_usage(FILE *f)
 {
