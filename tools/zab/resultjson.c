@@ -22,12 +22,6 @@ static struct zj *kv_obj(const struct zab_kv *kv, size_t n)
 	return o;
 }
 
-static const char *const rkind_names[] = {
-	[ZAB_RK_CMD] = "command",
-	[ZAB_RK_DEV_RATE] = "device: bytes per second of routine time",
-	[ZAB_RK_DEV_NS] = "device: routine ns per chunk",
-};
-
 static const char *colocate_name(const struct zab_colocate *c)
 {
 	return c->mode == ZAB_COLOC_OFF ? "off" : c->mode == ZAB_COLOC_CPU ? "cpu" : "auto";
@@ -71,7 +65,7 @@ static void benchmarks_json(struct zj *doc, const struct zab_result *r,
 		zj_set(o, "unit", zj_str(r->b[b].unit));
 		zj_set(o, "better", zj_str(r->b[b].higher ? "higher" : "lower"));
 		zj_set(o, "cmd", zj_str(e->bench[r->b[b].src].cmd));
-		zj_set(o, "source", zj_str(rkind_names[r->b[b].kind]));
+		zj_set(o, "source", zj_str(zab_rkinds[r->b[b].kind].source));
 	}
 }
 
@@ -268,6 +262,7 @@ static int result_benchmarks(struct zab_result *r, const struct zj *doc, const c
 		r->b[i].unit = zab_xstrdup(s ? s : "");
 		s = zj_get_str(o, "better");
 		r->b[i].higher = !s || strcmp(s, "lower");
+		r->b[i].kind = zab_rkind_of(zj_get_str(o, "source"));
 		r->nb++;
 	}
 	return 0;

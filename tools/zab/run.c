@@ -458,8 +458,34 @@ static bool wants_in_device(const struct zab_experiment *e, size_t b)
 	       (e->bench[b].in_device == ZAB_INDEV_AUTO && all_device(e));
 }
 
+/*
+ * The in-device classes are the median request of each run, not the totals:
+ * one request preempted inside its routine adds a whole time slice to the
+ * totals (doc/DESIGN.md).
+ */
+const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT] = {
+	[ZAB_RK_CMD] = { "", NULL, -1, "command", NULL },
+	/* bytes cleared per second of time inside the routine */
+	[ZAB_RK_DEV_RATE] = { " in-device", "bytes/sec", 1,
+			      "device: bytes per second of routine time", cz_devdelta_median_rate },
+	/* routine time per chunk-sized piece */
+	[ZAB_RK_DEV_NS] = { " in-device per chunk", "ns", 0, "device: routine ns per chunk",
+			    cz_devdelta_median_ns_per_chunk },
+};
+
+enum zab_rkind zab_rkind_of(const char *s)
+{
+	int k;
+
+	for (k = 0; s && k < ZAB_RK_COUNT; k++)
+		if (!strcmp(zab_rkinds[k].source, s))
+			return (enum zab_rkind)k;
+	return ZAB_RK_CMD;
+}
+
 static int add_row(struct zab_result *r, const struct zab_bench *b, size_t src, enum zab_rkind k)
 {
+	const struct zab_rkind_info *ki = &zab_rkinds[k];
 	struct zab_rbench *rb;
 
 	if (r->nb == ZAB_MAX_ITEMS) {
@@ -471,23 +497,9 @@ static int add_row(struct zab_result *r, const struct zab_bench *b, size_t src, 
 	rb->group = zab_xstrdup(b->group);
 	rb->kind = k;
 	rb->src = src;
-	switch (k) {
-	case ZAB_RK_CMD:
-		rb->name = zab_xstrdup(b->name);
-		rb->unit = zab_xstrdup(b->unit);
-		rb->higher = b->higher;
-		break;
-	case ZAB_RK_DEV_RATE:     /* bytes cleared per second of time inside the routine */
-		rb->name = zab_xasprintf("%s in-device", b->name);
-		rb->unit = zab_xstrdup("bytes/sec");
-		rb->higher = true;
-		break;
-	case ZAB_RK_DEV_NS:       /* routine time per chunk-sized piece */
-		rb->name = zab_xasprintf("%s in-device per chunk", b->name);
-		rb->unit = zab_xstrdup("ns");
-		rb->higher = false;
-		break;
-	}
+	rb->name = zab_xasprintf("%s%s", b->name, ki->suffix);
+	rb->unit = zab_xstrdup(ki->unit ? ki->unit : b->unit);
+	rb->higher = ki->higher < 0 ? b->higher : ki->higher > 0;
 	return 0;
 }
 
@@ -495,13 +507,13 @@ int zab_result_rows(struct zab_result *r, const struct zab_experiment *e)
 {
 	size_t b;
 
-	for (b = 0; b < e->nbench; b++) {
-		if (add_row(r, &e->bench[b], b, ZAB_RK_CMD))
-			return -E2BIG;
-		if (wants_in_device(e, b) && (add_row(r, &e->bench[b], b, ZAB_RK_DEV_RATE) ||
-					      add_row(r, &e->bench[b], b, ZAB_RK_DEV_NS)))
-			return -E2BIG;
-	}
+	int k;
+
+	for (b = 0; b < e->nbench; b++)
+		for (k = 0; k < ZAB_RK_COUNT; k++)
+			if ((!zab_rkinds[k].take || wants_in_device(e, b)) &&
+			    add_row(r, &e->bench[b], b, (enum zab_rkind)k))
+				return -E2BIG;
 	return 0;
 }
 
@@ -517,7 +529,7 @@ struct runner {
 	unsigned session;
 	bool any_failed;
 	/* result rows of each benchmark: [b][kind], SIZE_MAX when absent */
-	size_t row[ZAB_MAX_ITEMS][3];
+	size_t row[ZAB_MAX_ITEMS][ZAB_RK_COUNT];
 	/* co-location: off, or the session's CPU from cpus[] */
 	bool coloc;
 	int cpus[CPU_SETSIZE];
@@ -644,11 +656,11 @@ static void cell_fail(struct runner *rn, size_t row, size_t v, const char *why)
 static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_before,
 			       const struct cusezero_stats *before)
 {
-	size_t rr = rn->row[b][ZAB_RK_DEV_RATE], rn_ns = rn->row[b][ZAB_RK_DEV_NS];
 	struct cusezero_stats after;
 	struct cz_devdelta d;
+	struct zab_cell *c;
 	char *why;
-	int ret = err_before;
+	int ret = err_before, k;
 
 	if (!ret)
 		ret = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &after) : -EBADF;
@@ -657,22 +669,21 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	if (ret) {
 		why = zab_xasprintf("cannot read the counters of %s: %s", daemons[v].dev.path,
 				    ret == -ESTALE ? "they were reset during the run" : strerror(-ret));
-		cell_fail(rn, rr, v, why);
-		cell_fail(rn, rn_ns, v, why);
+		for (k = 0; k < ZAB_RK_COUNT; k++)
+			if (zab_rkinds[k].take)
+				cell_fail(rn, rn->row[b][k], v, why);
 		free(why);
 		return;
 	}
 	if (!d.requests || !d.routine_ns)
 		return;
-	/*
-	 * The median request, not the totals: one request preempted inside
-	 * its routine calls adds a whole time slice to the totals (doc/DESIGN.md).
-	 */
-	zab_cell_add_session(zab_cell(rn->r, rr, v), cz_devdelta_median_rate(&d), rn->session + 1);
-	zab_cell_set_pre(zab_cell(rn->r, rr, v), cz_hist_preempted(d.hist));
-	zab_cell_add_session(zab_cell(rn->r, rn_ns, v), cz_devdelta_median_ns_per_chunk(&d),
-			     rn->session + 1);
-	zab_cell_set_pre(zab_cell(rn->r, rn_ns, v), cz_hist_preempted(d.hist));
+	for (k = 0; k < ZAB_RK_COUNT; k++) {
+		if (!zab_rkinds[k].take)
+			continue;
+		c = zab_cell(rn->r, rn->row[b][k], v);
+		zab_cell_add_session(c, zab_rkinds[k].take(&d), rn->session + 1);
+		zab_cell_set_pre(c, cz_hist_preempted(d.hist));
+	}
 }
 
 /* One attempt: run, parse, record.  NULL on success, else why it failed (malloc'd). */
@@ -760,7 +771,7 @@ static char *record_offset(struct runner *rn, size_t b, size_t v, const size_t *
 		}
 		free(st);
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < ZAB_RK_COUNT; k++) {
 		struct zab_cell *c;
 
 		if (rn->row[b][k] == SIZE_MAX)
@@ -784,7 +795,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 
 	progress(rn, e->bench[b].name, var->name);
 	if (daemons[v].error) {
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < ZAB_RK_COUNT; k++)
 			if (rn->row[b][k] != SIZE_MAX)
 				cell_fail(rn, rn->row[b][k], v, daemons[v].error);
 		rn->done++;
@@ -794,10 +805,10 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 	cmd = build_cmd(rn, b, v);
 	nenv = build_env(rn, b, v, env);
 	for (n = 0; n <= e->retries && !zab_stop; n++) {
-		size_t before[3];
+		size_t before[ZAB_RK_COUNT];
 
 		free(why);
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < ZAB_RK_COUNT; k++)
 			before[k] = rn->row[b][k] != SIZE_MAX ? zab_cell(rn->r, rn->row[b][k], v)->n : 0;
 		why = place_run(rn, v);
 		if (!why)
@@ -818,7 +829,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 	free(cmd);
 	if (why) {
 		/* the run's in-device figures fail with it: no run, no counters */
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < ZAB_RK_COUNT; k++)
 			if (rn->row[b][k] != SIZE_MAX)
 				cell_fail(rn, rn->row[b][k], v, why);
 		free(why);

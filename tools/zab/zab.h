@@ -176,8 +176,29 @@ struct zab_cell {
 			      * random/sweep), -1 unknown; NULL: fixed placement */
 };
 
-/* What a result class measures: the command's number or the daemon's counters over the run. */
-enum zab_rkind { ZAB_RK_CMD, ZAB_RK_DEV_RATE, ZAB_RK_DEV_NS };
+/*
+ * What a result class measures: the command's number (or its wall-clock
+ * time) or the daemon's counters over the run.  Adding a class: its value
+ * here and its line in zab_rkinds[] (run.c), with its take() when it comes
+ * from the counters; CONTRIBUTING.md, "Adding a zab result class".
+ */
+enum zab_rkind { ZAB_RK_CMD, ZAB_RK_DEV_RATE, ZAB_RK_DEV_NS, ZAB_RK_COUNT };
+
+struct cz_devdelta;
+
+/* The facts of one result class: its row in every table, JSON file and comparison. */
+struct zab_rkind_info {
+	const char *suffix;   /* after the benchmark's name in its row ("" for the command's) */
+	const char *unit;     /* NULL: the benchmark's own */
+	int higher;           /* 1 higher is better, 0 lower, -1 the benchmark's own */
+	const char *source;   /* the JSON's "source" of the class (read back by report) */
+	/* NULL: the command's number; else the value from the counters over one run */
+	double (*take)(const struct cz_devdelta *d);
+};
+
+extern const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT];
+/* The class whose "source" is s (a result file), ZAB_RK_CMD when unknown or NULL. */
+enum zab_rkind zab_rkind_of(const char *s);
 
 struct zab_rbench {
 	char *name, *group, *unit;
