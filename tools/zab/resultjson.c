@@ -239,6 +239,46 @@ static int get_count(const struct zj *ex, const char *key, unsigned min, unsigne
 	return 0;
 }
 
+/*
+ * The members of o that say what its numbers mean, one "KEY=VALUE" line
+ * each (objects flattened to "KEY.SUB="; arrays -- facts of one run, e.g.
+ * the daemons' pids -- and the names are left out): what report compares
+ * before pooling two files' samples under one name.
+ */
+static void settings_text(FILE *f, const struct zj *o, const char *prefix)
+{
+	for (size_t i = 0; o && o->t == ZJ_OBJ && i < o->n; i++) {
+		const struct zj *v = o->items[i];
+		char *key = zab_xasprintf("%s%s", prefix, o->keys[i]);
+
+		if (v->t == ZJ_OBJ) {
+			char *sub = zab_xasprintf("%s.", key);
+
+			settings_text(f, v, sub);
+			free(sub);
+		} else if (v->t != ZJ_ARR && strcmp(key, "name") && strcmp(key, "group")) {
+			fprintf(f, "%s=", key);
+			zj_write(f, v);
+		}
+		free(key);
+	}
+}
+
+/* The settings of o, and the experiment's var.NAME values ({NAME} in its commands). */
+static char *settings_of(const struct zj *o, const struct zj *doc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	settings_text(f, o, "");
+	settings_text(f, zj_get(zj_get(doc, "experiment"), "vars"), "var.");
+	fclose(f);
+	return text;
+}
+
 static int result_benchmarks(struct zab_result *r, const struct zj *doc, const char *file)
 {
 	struct zj *arr = zj_get(doc, "benchmarks"), *o;
@@ -263,6 +303,8 @@ static int result_benchmarks(struct zab_result *r, const struct zj *doc, const c
 		s = zj_get_str(o, "better");
 		r->b[i].higher = !s || strcmp(s, "lower");
 		r->b[i].kind = zab_rkind_of(zj_get_str(o, "source"));
+		r->b[i].settings = settings_of(o, doc);
+		r->b[i].file = file;
 		r->nb++;
 	}
 	return 0;
@@ -283,6 +325,8 @@ static int result_variants(struct zab_result *r, const struct zj *doc, const cha
 		if (index_of(r->vname, r->nv, s) != r->nv)
 			return bad_doc2(file, "variant named twice", s);
 		r->vname[i] = zab_xstrdup(s);
+		r->vset[i] = settings_of(arr->items[i], NULL);
+		r->vfile[i] = file;
 		r->nv++;
 	}
 	return 0;

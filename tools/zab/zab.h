@@ -205,6 +205,9 @@ struct zab_rbench {
 	bool higher;
 	enum zab_rkind kind;
 	size_t src;          /* the experiment's benchmark it comes from (runs only) */
+	/* read back (report): "KEY=VALUE" lines of what makes its numbers what they are */
+	char *settings;
+	const char *file;    /* the file it was read from (report's merge messages) */
 };
 
 struct zab_result {
@@ -214,6 +217,9 @@ struct zab_result {
 	size_t nb, nv, base;
 	struct zab_rbench b[ZAB_MAX_ITEMS];
 	char *vname[ZAB_MAX_ITEMS];
+	char *vset[ZAB_MAX_ITEMS];        /* read back: each variant's settings, as b[].settings */
+	const char *vfile[ZAB_MAX_ITEMS]; /* read back: the file each variant was read from */
+	bool mixed;          /* merged from files whose warm-ups or repeats differ */
 	struct zab_cell *cells;   /* nb * nv, [bench * nv + variant] */
 	struct zj *doc;           /* the full JSON document (environment, settings ...) */
 };
