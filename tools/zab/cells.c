@@ -92,6 +92,7 @@ void zab_result_free(struct zab_result *r)
 	for (i = 0; i < r->nv; i++) {
 		free(r->vname[i]);
 		free(r->vset[i]);
+		free(r->vparams[i]);
 	}
 	free(r->cells);
 	free(r->sut);

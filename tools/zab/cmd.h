@@ -15,7 +15,8 @@
 enum {
 	OPT_UNIT = 256, OPT_LOWER, OPT_GROUP, OPT_VAR, OPT_RETRIES, OPT_ORDER, OPT_SEED, OPT_BASE,
 	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL, OPT_TIMEOUT,
-	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT,
+	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_TIME, OPT_PREPARE,
+	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF,
 };
 
 struct out_file {
@@ -28,7 +29,7 @@ struct out_file {
 struct out_opts {
 	enum zab_style style;
 	bool detail;
-	struct out_file json, md, csv;
+	struct out_file json, md, csv, hf;
 };
 
 void zab_usage(FILE *f);

@@ -300,6 +300,7 @@ int zab_cmd_report(int argc, char **argv)
 		{ "export-json", required_argument, NULL, 'j' },
 		{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
 		{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
+		{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF },
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

@@ -66,6 +66,7 @@ static void benchmarks_json(struct zj *doc, const struct zab_result *r,
 		zj_set(o, "better", zj_str(r->b[b].higher ? "higher" : "lower"));
 		zj_set(o, "cmd", zj_str(e->bench[r->b[b].src].cmd));
 		zj_set(o, "source", zj_str(zab_rkinds[r->b[b].kind].source));
+		zj_set(o, "measure", zj_str(r->b[b].timed ? "time" : "output"));
 	}
 }
 
@@ -279,6 +280,21 @@ static char *settings_of(const struct zj *o, const struct zj *doc)
 	return text;
 }
 
+/* A variant's "vars" as "NAME=VALUE" lines (hyperfine's "parameters"). */
+static char *params_of(const struct zj *vars)
+{
+	char *text = zab_xstrdup("");
+
+	for (size_t i = 0; vars && vars->t == ZJ_OBJ && i < vars->n; i++) {
+		char *t = zab_xasprintf("%s%s=%s\n", text, vars->keys[i],
+					vars->items[i]->t == ZJ_STR ? vars->items[i]->str : "");
+
+		free(text);
+		text = t;
+	}
+	return text;
+}
+
 static int result_benchmarks(struct zab_result *r, const struct zj *doc, const char *file)
 {
 	struct zj *arr = zj_get(doc, "benchmarks"), *o;
@@ -326,6 +342,7 @@ static int result_variants(struct zab_result *r, const struct zj *doc, const cha
 			return bad_doc2(file, "variant named twice", s);
 		r->vname[i] = zab_xstrdup(s);
 		r->vset[i] = settings_of(arr->items[i], NULL);
+		r->vparams[i] = params_of(zj_get(arr->items[i], "vars"));
 		r->vfile[i] = file;
 		r->nv++;
 	}

@@ -107,6 +107,7 @@ void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned
 
 struct proc_out {
 	int status;          /* waitpid status, or -errno if it could not start */
+	double secs;         /* wall-clock time from fork to its end */
 	char *out, *err;
 };
 
@@ -193,9 +194,11 @@ static void run_proc(const char *cmd, char **env, size_t nenv, unsigned timeout,
 		     struct proc_out *po)
 {
 	int ofd = tmp_fd(), efd = tmp_fd();
+	uint64_t t0;
 	pid_t pid;
 
 	memset(po, 0, sizeof(*po));
+	t0 = cz_now_ns();
 	if (ofd < 0 || efd < 0) {
 		po->status = -errno;
 		goto out;
@@ -217,6 +220,7 @@ static void run_proc(const char *cmd, char **env, size_t nenv, unsigned timeout,
 			break;
 		}
 	}
+	po->secs = (double)(cz_now_ns() - t0) / 1e9;
 	alarm(0);
 	zab_child = 0;
 out:
@@ -530,6 +534,8 @@ struct runner {
 	bool any_failed;
 	/* result rows of each benchmark: [b][kind], SIZE_MAX when absent */
 	size_t row[ZAB_MAX_ITEMS][ZAB_RK_COUNT];
+	/* per benchmark: its measure, auto decided by its first run that ended well */
+	enum zab_measure measure[ZAB_MAX_ITEMS];
 	/* co-location: off, or the session's CPU from cpus[] */
 	bool coloc;
 	int cpus[CPU_SETSIZE];
@@ -559,7 +565,8 @@ static void progress_clear(struct runner *rn)
 		fprintf(stderr, "\r\033[K");
 }
 
-static char *build_cmd(struct runner *rn, size_t b, size_t v)
+/* The command of benchmark b for variant v (tmpl: this command instead, e.g. --prepare). */
+static char *build_cmd(struct runner *rn, size_t b, size_t v, const char *tmpl)
 {
 	const struct zab_experiment *e = rn->e;
 	const struct zab_variant *var = &e->var[v];
@@ -581,8 +588,8 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v)
 		kv[n++] = e->vars[i];
 	for (i = 0; i < var->nvars; i++)
 		kv[n++] = var->vars[i];
-	bcmd = zab_expand(e->bench[b].cmd, kv, n, &bad);
-	if (!bcmd || !var->cmd) {
+	bcmd = zab_expand(tmpl ? tmpl : e->bench[b].cmd, kv, n, &bad);
+	if (!bcmd || !var->cmd || tmpl) {
 		free(bad);
 		return bcmd;
 	}
@@ -623,7 +630,8 @@ static char *run_failure(const struct zab_experiment *e, const char *cmd, const 
 
 	if (po->status == 0 && !*skip_blank_and_comments(po->out)) {
 		out = one_line(po->err, 200);
-		why = zab_xasprintf("`%s` printed no number on stdout (stderr: '%s')", cmd, out);
+		why = zab_xasprintf("`%s` printed no number on stdout (stderr: '%s'; --time measures its wall-clock time)",
+				    cmd, out);
 	} else if (po->status == 0) {
 		out = one_line(po->out, 200);
 		why = zab_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
@@ -686,6 +694,56 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	}
 }
 
+/*
+ * The value of a run that ended well, by the benchmark's measure: its
+ * number, or its wall-clock time (auto: time when the first run prints
+ * nothing, then for all runs).  false: no value (a failed run).
+ */
+static bool run_value(struct runner *rn, size_t b, const struct proc_out *po, double *x)
+{
+	if (po->status)
+		return false;
+	if (rn->measure[b] == ZAB_MEASURE_AUTO) {
+		rn->measure[b] = *skip_blank_and_comments(po->out) ? ZAB_MEASURE_OUTPUT : ZAB_MEASURE_TIME;
+		if (rn->measure[b] == ZAB_MEASURE_TIME) {
+			struct zab_rbench *rb = &rn->r->b[rn->row[b][ZAB_RK_CMD]];
+
+			free(rb->unit);
+			rb->unit = zab_xstrdup("seconds");
+			rb->higher = false;
+			rb->timed = true;
+		}
+	}
+	if (rn->measure[b] == ZAB_MEASURE_TIME) {
+		*x = po->secs;
+		return true;
+	}
+	return parse_number(po->out, x);
+}
+
+/* --prepare before a run (not measured): NULL, or why it failed (malloc'd). */
+static char *prepare(struct runner *rn, size_t b, size_t v, char **env, size_t nenv)
+{
+	struct proc_out po;
+	char *cmd, *why = NULL, *st, *out;
+
+	if (!rn->e->prepare)
+		return NULL;
+	cmd = build_cmd(rn, b, v, rn->e->prepare);
+	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
+	if (po.status && !zab_stop) {
+		st = zab_timed_out ? zab_xasprintf("timed out after %u s (killed)", rn->e->timeout) :
+		     status_text(po.status);
+		out = one_line(*po.err ? po.err : po.out, 300);
+		why = zab_xasprintf("--prepare `%s` %s: %s", cmd, st, *out ? out : "(no output)");
+		free(st);
+		free(out);
+	}
+	proc_free(&po);
+	free(cmd);
+	return why;
+}
+
 /* One attempt: run, parse, record.  NULL on success, else why it failed (malloc'd). */
 static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const char *cmd,
 		     char **env, size_t nenv)
@@ -694,9 +752,11 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 	struct cusezero_stats before;
 	struct proc_out po;
 	int err_before = 0;
-	char *why = NULL;
+	char *why = prepare(rn, b, v, env, nenv);
 	double x;
 
+	if (why || zab_stop)
+		return why;
 	if (dev)
 		err_before = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &before) : -EBADF;
 	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
@@ -704,7 +764,7 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 		proc_free(&po);
 		return NULL;
 	}
-	if (po.status == 0 && parse_number(po.out, &x)) {
+	if (run_value(rn, b, &po, &x)) {
 		if (!warm)
 			zab_cell_add_session(zab_cell(rn->r, rn->row[b][ZAB_RK_CMD], v), x,
 					     rn->session + 1);
@@ -802,7 +862,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 		return false;
 	}
 	run_offset(rn, v, round);
-	cmd = build_cmd(rn, b, v);
+	cmd = build_cmd(rn, b, v, NULL);
 	nenv = build_env(rn, b, v, env);
 	for (n = 0; n <= e->retries && !zab_stop; n++) {
 		size_t before[ZAB_RK_COUNT];
@@ -1049,6 +1109,10 @@ static void runner_rows(struct runner *rn)
 	memset(rn->row, 0xff, sizeof(rn->row));
 	for (i = 0; i < rn->r->nb; i++)
 		rn->row[rn->r->b[i].src][rn->r->b[i].kind] = i;
+	for (i = 0; i < rn->e->nbench; i++) {
+		rn->measure[i] = rn->e->bench[i].measure;
+		rn->r->b[rn->row[i][ZAB_RK_CMD]].timed = rn->measure[i] == ZAB_MEASURE_TIME;
+	}
 }
 
 static void runner_free(struct runner *rn)

@@ -104,6 +104,10 @@ static char *base_text(const struct zab_result *r, size_t b, bool unit)
 		cs.s.mean = ls.grand;
 		zab_lstat_free(&ls);
 	}
+	/* below 1 (a timed command's seconds): three significant digits, not 0.06 */
+	if (fabs(cs.s.mean) < 1 && cs.s.mean != 0)
+		return zab_xasprintf("%.3g%s%s", cs.s.mean, unit && *r->b[b].unit ? " " : "",
+				     unit ? r->b[b].unit : "");
 	if (unit && *r->b[b].unit)
 		return zab_xasprintf("%.2f %s", cs.s.mean, r->b[b].unit);
 	return zab_xasprintf("%.2f", cs.s.mean);
