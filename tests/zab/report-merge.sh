@@ -52,6 +52,9 @@ if grep -q '"chunk": "4096"' "$tmp/d1.json"; then
 else
 	fail "could not add a device variant to the result file (its layout changed?)"
 fi
+run "$tmp/s1.json" -b "x=$FAKE --mean 10980" --unit seconds --lower -v a -v b
+run "$tmp/t1.json" -b "x=$FAKE --mean 10980" --time -v a -v b
+refused "same command and unit, timed in one file" "measure" "$tmp/s1.json" "$tmp/t1.json"
 sed 's/"source": "command"/"source": "device: routine ns per chunk"/' "$tmp/b.json" >"$tmp/k.json"
 refused "same name, another result class" "source" "$tmp/b.json" "$tmp/k.json"
 
@@ -65,6 +68,11 @@ run "$tmp/r3.json" -b "x=$FAKE --mean 10980" -v a -v b -R 3
 "$ZAB" report "$tmp/b.json" "$tmp/r3.json" >"$tmp/box" 2>&1
 ok "pooled 2 + 3 repeats: 5 measured runs per cell, the repeats said to differ" -- \
 	grep -q '^2 sessions (their warm-ups or repeats differ between the files) = 5 measured runs per cell' "$tmp/box"
+# A file written before zab recorded settings (no cmd, no measure) pools with itself.
+sed '/"cmd": /d' "$tmp/b.json" >"$tmp/old1.json"
+"$ZAB" report "$tmp/old1.json" "$tmp/old1.json" >/dev/null 2>"$tmp/err"
+ok "files without cmd: pooled, exit $?" -- \
+	eval '[ ! -s "$tmp/err" ] && ! grep -q "\"cmd\"" "$tmp/old1.json"'
 # Another SUT class is another section: nothing is pooled, nothing refused.
 "$ZAB" report "$tmp/b.json" --sut other "$tmp/e.json" >"$tmp/box" 2>"$tmp/err"
 ok "--sut puts the other file in a section of its own: exit $?" -- \

@@ -66,7 +66,8 @@ static void benchmarks_json(struct zj *doc, const struct zab_result *r,
 		zj_set(o, "better", zj_str(r->b[b].higher ? "higher" : "lower"));
 		zj_set(o, "cmd", zj_str(e->bench[r->b[b].src].cmd));
 		zj_set(o, "source", zj_str(zab_rkinds[r->b[b].kind].source));
-		zj_set(o, "measure", zj_str(r->b[b].timed ? "time" : "output"));
+		if (r->b[b].timed)   /* absent: the number printed (files from before, too) */
+			zj_set(o, "measure", zj_str("time"));
 	}
 }
 

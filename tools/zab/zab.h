@@ -8,6 +8,7 @@
  *   run.c         sessions, order, processes, device daemons, co-location,
  *                 in-device samples, progress
  *   table.c       statistics per cell, the output styles, CSV export
+ *   hyperfine.c   --export-hyperfine (hyperfine's JSON layout)
  *   json.c        a small JSON tree: writer, reader, result <-> JSON
  */
 #ifndef TOOLS_ZAB_ZAB_H
