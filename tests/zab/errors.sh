@@ -70,6 +70,15 @@ ok "-S 0 rejected (exit $rc): $(cat "$tmp/err")" -- rc_grep 2 $rc "--sessions '0
 ok "--style fancy rejected (exit $rc)" -- rc_grep 2 $rc "--style 'fancy'" "$tmp/err"
 "$ZAB" frobnicate 2>"$tmp/err"; rc=$?
 ok "unknown subcommand rejected (exit $rc)" -- [ $rc -eq 2 ]
+# An unknown option or a missing value: one line naming it, not the usage.
+for args in "run --bogus" "report --bogus" "compare --bogus a b" "run -x" "run --runs" \
+	    "report --style"; do
+	# shellcheck disable=SC2086
+	"$ZAB" $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+	opt=$(echo "$args" | cut -d' ' -f2)
+	ok "zab $args: exit $rc, one line naming $opt: $(head -c 200 "$tmp/err")" -- \
+		eval '[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -F -- "'"'$opt'"'" "$tmp/err" && grep -q -e "--help" "$tmp/err"'
+done
 
 # a benchmark printing garbage: the command and its output, the cell FAILED
 "$ZAB" run -b "g=$FAKE --print garbage-not-a-number" --group fake -b "ok=$FAKE" --group fake -v a -v b -R 2 --seed 1 \

@@ -87,9 +87,13 @@ void zab_result_free(struct zab_result *r)
 		free(r->b[i].name);
 		free(r->b[i].group);
 		free(r->b[i].unit);
+		free(r->b[i].settings);
 	}
-	for (i = 0; i < r->nv; i++)
+	for (i = 0; i < r->nv; i++) {
 		free(r->vname[i]);
+		free(r->vset[i]);
+		free(r->vparams[i]);
+	}
 	free(r->cells);
 	free(r->sut);
 	free(r->title);

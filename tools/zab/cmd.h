@@ -15,7 +15,8 @@
 enum {
 	OPT_UNIT = 256, OPT_LOWER, OPT_GROUP, OPT_VAR, OPT_RETRIES, OPT_ORDER, OPT_SEED, OPT_BASE,
 	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL, OPT_TIMEOUT,
-	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_LAYOUT_OR_CODE,
+	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_TIME, OPT_PREPARE,
+	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE,
 };
 
 struct out_file {
@@ -28,10 +29,12 @@ struct out_file {
 struct out_opts {
 	enum zab_style style;
 	bool detail;
-	struct out_file json, md, csv;
+	struct out_file json, md, csv, hf;
 };
 
 void zab_usage(FILE *f);
+/* getopt's '?' (unknown option) or ':' (its value missing, "::" optstrings): one line. */
+void zab_bad_option(int c, char **argv, char *buf, size_t len);
 int zab_cmd_run(int argc, char **argv);
 int zab_cmd_report(int argc, char **argv);
 

@@ -106,6 +106,72 @@ static int merge_map(const struct zab_result *dst, const struct zab_result *src,
 	return *nb > ZAB_MAX_ITEMS || *nv > ZAB_MAX_ITEMS ? -E2BIG : 0;
 }
 
+/* The value of KEY in a settings text ("KEY=VALUE" lines), its length in *len; NULL: absent. */
+static const char *setting(const char *text, const char *key, size_t klen, size_t *len)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+
+		if (n > klen && p[klen] == '=' && !strncmp(p, key, klen)) {
+			*len = n - klen - 1;
+			return p + klen + 1;
+		}
+		p += n + (p[n] == '\n');
+	}
+	return NULL;
+}
+
+/* The first KEY of a not in b with the same value (or of b not in a): 0, or 1 with the line. */
+static int settings_diff(const char *a, const char *b, char *why, size_t len)
+{
+	const char *t[2] = { a ? a : "", b ? b : "" }, *p, *va, *vb;
+	size_t k, klen, la = 0, lb = 0;
+
+	for (k = 0; k < 2; k++)
+		for (p = t[k]; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+			klen = strcspn(p, "=\n");
+			va = setting(t[0], p, klen, &la);
+			vb = setting(t[1], p, klen, &lb);
+			if (va && vb && la == lb && !strncmp(va, vb, la))
+				continue;
+			snprintf(why, len, "%.*s: %.*s%s vs %.*s%s", (int)klen, p,
+				 va ? (int)(la < 80 ? la : 80) : 8, va ? va : "(absent)", la > 80 ? "..." : "",
+				 vb ? (int)(lb < 80 ? lb : 80) : 8, vb ? vb : "(absent)", lb > 80 ? "..." : "");
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * Samples are pooled only under one meaning: a benchmark (its command,
+ * unit, direction, result class) or a variant (its command, environment,
+ * device settings) that differs between the files is refused, naming both
+ * files and the first field that differs.  0 or -EINVAL.
+ */
+static int merge_check(const struct zab_result *dst, const struct zab_result *src,
+		       const size_t *bmap, const size_t *vmap, const char *file)
+{
+	char why[256];
+	size_t i;
+
+	for (i = 0; i < src->nb; i++)
+		if (bmap[i] < dst->nb &&
+		    settings_diff(dst->b[bmap[i]].settings, src->b[i].settings, why, sizeof(why))) {
+			cz_err("report: %s and %s: benchmark '%s' differs in %s; not pooled (rename it, or give one file --sut CLASS)",
+			       dst->b[bmap[i]].file, file, src->b[i].name, why);
+			return -EINVAL;
+		}
+	for (i = 0; i < src->nv; i++)
+		if (vmap[i] < dst->nv && settings_diff(dst->vset[vmap[i]], src->vset[i], why, sizeof(why))) {
+			cz_err("report: %s and %s: variant '%s' differs in %s; not pooled (rename it, or give one file --sut CLASS)",
+			       dst->vfile[vmap[i]], file, src->vname[i], why);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* Merge src into dst (same SUT class): pool samples of matching cells, add new ones. */
 static int merge(struct zab_result *dst, const struct zab_result *src, const char *file)
 {
@@ -118,17 +184,25 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 		       ZAB_MAX_ITEMS);
 		return -E2BIG;
 	}
+	if (merge_check(dst, src, bmap, vmap, file))
+		return -EINVAL;
 	for (b = 0; b < src->nb; b++) {
 		if (bmap[b] < onb)
 			continue;
+		dst->b[bmap[b]].settings = zab_xstrdup(src->b[b].settings);
+		dst->b[bmap[b]].file = src->b[b].file;
+		dst->b[bmap[b]].kind = src->b[b].kind;
 		dst->b[bmap[b]].name = zab_xstrdup(src->b[b].name);
 		dst->b[bmap[b]].group = zab_xstrdup(src->b[b].group);
 		dst->b[bmap[b]].unit = zab_xstrdup(src->b[b].unit);
 		dst->b[bmap[b]].higher = src->b[b].higher;
 	}
 	for (v = 0; v < src->nv; v++)
-		if (vmap[v] >= onv)
+		if (vmap[v] >= onv) {
 			dst->vname[vmap[v]] = zab_xstrdup(src->vname[v]);
+			dst->vset[vmap[v]] = zab_xstrdup(src->vset[v]);
+			dst->vfile[vmap[v]] = src->vfile[v];
+		}
 	dst->nb = nb;
 	dst->nv = nv;
 	cells = zab_xmalloc(dst->nb * dst->nv * sizeof(*cells));
@@ -149,8 +223,9 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 				d->error = zab_xasprintf("%s: %s", file, s->error ? s->error : "failed");
 			}
 		}
-	if (dst->warmups == src->warmups && dst->repeats == src->repeats)
-		dst->sessions += src->sessions;
+	/* the footer's counts: the sessions pooled, and whether their runs were alike */
+	dst->sessions += src->sessions;
+	dst->mixed |= src->mixed || dst->warmups != src->warmups || dst->repeats != src->repeats;
 	return 0;
 }
 
@@ -225,6 +300,7 @@ int zab_cmd_report(int argc, char **argv)
 		{ "export-json", required_argument, NULL, 'j' },
 		{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
 		{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
+		{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF },
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
 		{ "help", no_argument, NULL, 'h' },
@@ -237,12 +313,18 @@ int zab_cmd_report(int argc, char **argv)
 	struct out_opts oo;
 	size_t n = 0, i;
 	int c, k, ret = 2;
+	char bad[8];
 
 	zab_out_init(&oo);
 	zj_set(all, "zab", zj_num(1));
 	arr = zj_set(all, "results", zj_new(ZJ_ARR));
 	/* "-" first: files and --sut are processed in order (--sut applies to the files after it) */
-	while ((c = getopt_long(argc, argv, "-s:j:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "-:s:j:h", opts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			zab_bad_option(c, argv, bad, sizeof(bad));
+			goto out;
+		}
 		k = zab_output_option(c, optarg, &oo);
 		if (k < 0)
 			goto out;
@@ -266,7 +348,6 @@ int zab_cmd_report(int argc, char **argv)
 					res, &n, arr))
 				goto out;
 		} else {
-			zab_usage(stderr);
 			goto out;
 		}
 	}

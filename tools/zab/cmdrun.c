@@ -55,6 +55,12 @@ static const struct option run_opts[] = {
 	{ "sessions", required_argument, NULL, 'S' },
 	{ "warmups", required_argument, NULL, 'W' },
 	{ "repeats", required_argument, NULL, 'R' },
+	{ "runs", required_argument, NULL, 'R' },
+	{ "time", no_argument, NULL, OPT_TIME },
+	{ "prepare", required_argument, NULL, OPT_PREPARE },
+	{ "parameter-list", required_argument, NULL, 'L' },
+	{ "parameter-scan", required_argument, NULL, OPT_PSCAN },
+	{ "parameter-step-size", required_argument, NULL, OPT_PSTEP },
 	{ "retries", required_argument, NULL, OPT_RETRIES },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "order", required_argument, NULL, OPT_ORDER },
@@ -75,15 +81,29 @@ static const struct option run_opts[] = {
 	{ "export-json", required_argument, NULL, 'j' },
 	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
 	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
+	{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
+};
+
+#define ZAB_MAX_PARAMS 8
+
+/* -L NAME=A,B / --parameter-list NAME A,B, or --parameter-scan NAME LO HI */
+struct param {
+	const char *name;
+	const char *list;          /* "A,B,C", or NULL for a scan */
+	double lo, hi;
 };
 
 struct run_cli {
 	const char *file, *sut, *title;
 	char *bspecs[ZAB_MAX_ITEMS], *vspecs[ZAB_MAX_ITEMS], *vars[ZAB_MAX_ITEMS];
 	char *units[ZAB_MAX_ITEMS], *groups[ZAB_MAX_ITEMS];
-	bool lower[ZAB_MAX_ITEMS];
+	bool lower[ZAB_MAX_ITEMS], timed[ZAB_MAX_ITEMS];
+	const char *prepare;
+	struct param params[ZAB_MAX_PARAMS];
+	size_t nparams;
+	double step;               /* --parameter-step-size (0: 1) */
 	size_t nb, nv, nvars;
 	unsigned sessions, warmups, repeats, retries, timeout;
 	bool has_s, has_w, has_r, has_retries, has_order, has_timeout, has_seed, has_coloc, has_indev;
@@ -99,10 +119,13 @@ static int bench_option(struct run_cli *cli, int c, const char *arg)
 {
 	if (!cli->nb) {
 		cz_err("--%s must follow a --bench",
-			c == OPT_UNIT ? "unit" : c == OPT_LOWER ? "lower" : "group");
+			c == OPT_UNIT ? "unit" : c == OPT_LOWER ? "lower" : c == OPT_TIME ? "time" :
+			"group");
 		return -1;
 	}
-	if (c == OPT_UNIT)
+	if (c == OPT_TIME)
+		cli->timed[cli->nb - 1] = true;
+	else if (c == OPT_UNIT)
 		cli->units[cli->nb - 1] = (char *)arg;
 	else if (c == OPT_GROUP)
 		cli->groups[cli->nb - 1] = (char *)arg;
@@ -164,8 +187,67 @@ static int setting_option(struct run_cli *cli, int c, const char *arg)
 	return -1;
 }
 
+/* The next argument of an option taking several (hyperfine's --parameter-scan NAME LO HI). */
+static const char *next_arg(int argc, char **argv, const char *opt)
+{
+	if (optind >= argc) {
+		cz_err("%s: missing a value (see zab --help)", opt);
+		return NULL;
+	}
+	return argv[optind++];
+}
+
+static int parse_double(const char *opt, const char *s, double *out)
+{
+	char *end;
+
+	if (zab_number(s, false, &end, out) && !*end)
+		return 0;
+	cz_err("%s '%s': expected a number", opt, s);
+	return -1;
+}
+
+/* -L NAME=A,B (or NAME A,B), --parameter-scan NAME LO HI, --parameter-step-size D. */
+static int param_option(struct run_cli *cli, int c, const char *arg, int argc, char **argv)
+{
+	struct param *p = &cli->params[cli->nparams];
+	const char *eq = strchr(arg, '='), *opt = c == 'L' ? "--parameter-list" : "--parameter-scan";
+	const char *a;
+
+	if (c == OPT_PSTEP) {
+		if (!parse_double("--parameter-step-size", arg, &cli->step) && cli->step > 0)
+			return 0;
+		cz_err("--parameter-step-size '%s': expected a number > 0", arg);
+		return -1;
+	}
+	if (cli->nparams == ZAB_MAX_PARAMS) {
+		cz_err("%s %s: more than %d parameters", opt, arg, ZAB_MAX_PARAMS);
+		return -1;
+	}
+	memset(p, 0, sizeof(*p));
+	if (c == 'L' && eq) {
+		p->name = zab_xasprintf("%.*s", (int)(eq - arg), arg);
+		p->list = eq + 1;
+	} else {
+		p->name = zab_xstrdup(arg);
+		if (c == 'L' && !(p->list = next_arg(argc, argv, opt)))
+			return -1;
+		if (c == OPT_PSCAN && (!(a = next_arg(argc, argv, opt)) || parse_double(opt, a, &p->lo) ||
+				       !(a = next_arg(argc, argv, opt)) || parse_double(opt, a, &p->hi)))
+			return -1;
+	}
+	cli->nparams++;
+	if (!*p->name || strspn(p->name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+	    strlen(p->name) || (p->list && !*p->list)) {
+		cz_err("%s '%s': expected NAME VALUES (NAME: letters, digits, _; VALUES: A,B,...)", opt, arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* One run option: 0, 1 (--help printed) or -1 (error printed; or usage on stderr). */
-static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_opts *oo, int c)
+static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_opts *oo, int c,
+		      int argc, char **argv)
 {
 	uint64_t u;
 	int k = zab_output_option(c, optarg, oo);
@@ -191,7 +273,15 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 	case OPT_UNIT:
 	case OPT_LOWER:
 	case OPT_GROUP:
+	case OPT_TIME:
 		return bench_option(cli, c, optarg);
+	case OPT_PREPARE:
+		cli->prepare = optarg;
+		return 0;
+	case 'L':
+	case OPT_PSCAN:
+	case OPT_PSTEP:
+		return param_option(cli, c, optarg, argc, argv);
 	case OPT_VAR:
 		if (cli->nvars == ZAB_MAX_ITEMS || !strchr(optarg, '=')) {
 			cz_err("--var '%s': expected NAME=VALUE", optarg);
@@ -199,6 +289,8 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		}
 		cli->vars[cli->nvars++] = optarg;
 		return 0;
+	case 'r':
+		return setting_option(cli, 'R', optarg) ? -1 : 0;
 	case 'S': case 'W': case 'R': case OPT_RETRIES: case OPT_TIMEOUT: case OPT_ORDER:
 	case OPT_COLOCATE: case OPT_INDEV: case OPT_PLACEMENT:
 		return setting_option(cli, c, optarg) ? -1 : 0;
@@ -233,7 +325,6 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		zab_usage(stdout);
 		return 1;
 	}
-	zab_usage(stderr);
 	return -1;
 }
 
@@ -241,10 +332,17 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 static int run_parse(int argc, char **argv, struct run_cli *cli, struct zab_run_opts *ro,
 		     struct out_opts *oo)
 {
+	char bad[8];
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "e:b:v:S:W:R:s:j:h", run_opts, NULL)) != -1) {
-		ret = run_option(cli, ro, oo, c);
+	/* One line naming a bad option, not the whole usage (":": a missing value is ':') */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":e:b:v:S:W:R:r:L:s:j:h", run_opts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			zab_bad_option(c, argv, bad, sizeof(bad));
+			return -1;
+		}
+		ret = run_option(cli, ro, oo, c, argc, argv);
 		if (ret)
 			return ret;
 	}
@@ -315,6 +413,10 @@ static void apply_settings(struct zab_experiment *e, const struct run_cli *cli)
 		free(e->base);
 		e->base = zab_xstrdup(cli->base);
 	}
+	if (cli->prepare) {
+		free(e->prepare);
+		e->prepare = *cli->prepare ? zab_xstrdup(cli->prepare) : NULL;
+	}
 }
 
 /* Every benchmark's group: the program's name after {var} expansion ("{pread} ..." -> pread_z100k). */
@@ -335,6 +437,135 @@ static void default_groups(struct zab_experiment *e)
 	}
 }
 
+/* The values of parameter p into vals (malloc'd): how many, or -1 after one line. */
+static int param_values(const struct run_cli *cli, const struct param *p, char **vals)
+{
+	double step = cli->step > 0 ? cli->step : 1, x;
+	const char *s = p->list;
+	int n = 0;
+
+	if (p->list) {
+		do {
+			size_t len = strcspn(s, ",");
+
+			if (n == ZAB_MAX_ITEMS || !len) {
+				cz_err("--parameter-list %s '%s': %s", p->name, p->list,
+				       len ? "more than 64 values" : "an empty value");
+				return -1;
+			}
+			vals[n++] = zab_xasprintf("%.*s", (int)len, s);
+			s += len;
+		} while (*s++);
+		return n;
+	}
+	for (x = p->lo; x <= p->hi + step * 1e-9; x = p->lo + step * n) {
+		if (n == ZAB_MAX_ITEMS) {
+			cz_err("--parameter-scan %s %g %g: more than 64 values (step %g)", p->name,
+			       p->lo, p->hi, step);
+			return -1;
+		}
+		vals[n++] = zab_xasprintf("%.10g", x);
+	}
+	if (!n)
+		cz_err("--parameter-scan %s %g %g: no value (LO above HI)", p->name, p->lo, p->hi);
+	return n ? n : -1;
+}
+
+/* s with every {NAME} of the parameters replaced by this combination's value. */
+static char *param_subst(const char *s, const struct run_cli *cli, char *const *val)
+{
+	char *out = zab_xstrdup(s), *hit, *t, *pat;
+	size_t i;
+
+	for (i = 0; i < cli->nparams; i++) {
+		pat = zab_xasprintf("{%s}", cli->params[i].name);
+		while ((hit = strstr(out, pat))) {
+			t = zab_xasprintf("%.*s%s%s", (int)(hit - out), out, val[i], hit + strlen(pat));
+			free(out);
+			out = t;
+		}
+		free(pat);
+	}
+	return out;
+}
+
+/* One variant of the expansion: spec (NULL: none given) with the values val. 0 or -1. */
+static int param_variant(struct zab_experiment *e, const struct run_cli *cli, const char *spec,
+			 char *const *val)
+{
+	char *x = spec ? param_subst(spec, cli, val) : zab_xstrdup("p"), *colon = strchr(x, ':');
+	char *name = spec ? zab_xasprintf("%.*s", (int)(colon ? colon - x : (long)strlen(x)), x) :
+			    zab_xstrdup("");
+	struct zab_variant *v;
+	size_t i;
+	int ret = zab_variant_spec(e, x);
+
+	free(x);
+	if (ret) {
+		free(name);
+		return -1;
+	}
+	v = &e->var[e->nvar - 1];
+	for (i = 0; i < cli->nparams; i++) {
+		x = zab_xasprintf("%s%s%s=%s", name, *name ? " " : "", cli->params[i].name, val[i]);
+		free(name);
+		name = x;
+		if (v->nvars == ZAB_MAX_ITEMS) {
+			cz_err("variant '%s': more than %d var.NAME values", name, ZAB_MAX_ITEMS);
+			free(name);
+			return -1;
+		}
+		v->vars[v->nvars].key = zab_xstrdup(cli->params[i].name);
+		v->vars[v->nvars++].val = zab_xstrdup(val[i]);
+	}
+	free(v->name);
+	v->name = name;
+	return 0;
+}
+
+/*
+ * The variants: each --variant (or one with no setting) once per
+ * combination of the parameters' values, {NAME} replaced in its spec and
+ * var.NAME set (so {NAME} in every command), named "VARIANT NAME=VALUE".
+ */
+static int param_variants(struct zab_experiment *e, const struct run_cli *cli)
+{
+	char *vals[ZAB_MAX_PARAMS][ZAB_MAX_ITEMS], *val[ZAB_MAX_PARAMS];
+	int nval[ZAB_MAX_PARAMS] = { 0 }, ret = 0;
+	size_t i, k, total = 1, nbase = cli->nv ? cli->nv : 1, combo;
+
+	if (e->nvar) {
+		cz_err("%s: --parameter-list and --parameter-scan expand the command line's variants, not the file's",
+		       e->file);
+		return -1;
+	}
+	for (i = 0; i < cli->nparams && !ret; i++) {
+		nval[i] = param_values(cli, &cli->params[i], vals[i]);
+		ret = nval[i] < 0;
+		total *= nval[i] > 0 ? (size_t)nval[i] : 1;
+	}
+	if (!ret && total * nbase > ZAB_MAX_ITEMS) {
+		cz_err("parameters: %zu variants x %zu combinations is more than %d variants", nbase,
+		       total, ZAB_MAX_ITEMS);
+		ret = 1;
+	}
+	for (i = 0; i < nbase && !ret; i++)
+		for (combo = 0; combo < total && !ret; combo++) {
+			size_t rest = combo;
+
+			/* the last parameter varies fastest */
+			for (k = cli->nparams; k-- > 0;) {
+				val[k] = vals[k][rest % (size_t)nval[k]];
+				rest /= (size_t)nval[k];
+			}
+			ret = param_variant(e, cli, cli->nv ? cli->vspecs[i] : NULL, val);
+		}
+	for (i = 0; i < cli->nparams; i++)
+		for (k = 0; k < (size_t)(nval[i] > 0 ? nval[i] : 0); k++)
+			free(vals[i][k]);
+	return ret ? -1 : 0;
+}
+
 /* The experiment: its file, then the command line's benchmarks, variants, vars, settings. */
 static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 {
@@ -351,8 +582,12 @@ static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 		bb->unit = zab_xstrdup(cli->units[i]);
 		bb->group = zab_xstrdup(cli->groups[i]);
 		bb->higher = !cli->lower[i];
+		if (cli->timed[i])
+			bb->measure = ZAB_MEASURE_TIME;
 	}
-	for (i = 0; i < cli->nv; i++)
+	if (cli->nparams && param_variants(e, cli))
+		return -1;
+	for (i = 0; i < cli->nv && !cli->nparams; i++)
 		if (zab_variant_spec(e, cli->vspecs[i]))
 			return -1;
 	for (i = 0; i < cli->nvars; i++)
@@ -388,6 +623,14 @@ static int result_init(struct zab_result *r, const struct zab_experiment *e, con
 	r->nv = e->nvar;
 	for (v = 0; v < e->nvar; v++) {
 		r->vname[v] = zab_xstrdup(e->var[v].name);
+		r->vparams[v] = zab_xstrdup("");
+		for (size_t i = 0; i < e->var[v].nvars; i++) {
+			char *t = zab_xasprintf("%s%s=%s\n", r->vparams[v], e->var[v].vars[i].key,
+						e->var[v].vars[i].val);
+
+			free(r->vparams[v]);
+			r->vparams[v] = t;
+		}
 		if (e->base && !strcmp(e->base, e->var[v].name))
 			r->base = v;
 	}
@@ -410,7 +653,7 @@ static void announce(const struct zab_result *r, const struct zab_experiment *e,
 int zab_cmd_run(int argc, char **argv)
 {
 	static struct run_cli cli;
-	struct zab_experiment e = { .sessions = 1, .repeats = 1 };
+	struct zab_experiment e = { .sessions = 1 };
 	struct zab_run_opts ro = { .progress = isatty(2) };
 	struct zab_result r = { 0 }, *rp = &r;
 	struct zj *devinfo = zj_new(ZJ_ARR), *sessinfo = zj_new(ZJ_ARR);

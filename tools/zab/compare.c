@@ -27,12 +27,6 @@
 
 #define ZC_ALPHA	0.05
 
-static const char *const zc_kind_name[] = {
-	[ZAB_RK_CMD] = "",
-	[ZAB_RK_DEV_RATE] = " (in device)",
-	[ZAB_RK_DEV_NS] = " (in device, ns/chunk)",
-};
-
 /* The first result of FILE (a zab run's JSON, or report --json's first). */
 static int zc_load(const char *path, struct zab_result *r)
 {
@@ -156,8 +150,8 @@ static void zc_compare(const struct zab_result *old, const struct zab_result *ne
 			ov = zc_find_variant(old, new->vname[v]);
 			if (ov == (size_t)-1)
 				continue;
-			snprintf(label, sizeof(label), "%s%s / %s [%s]", rb->name,
-				 zc_kind_name[rb->kind], new->vname[v], rb->unit ? rb->unit : "");
+			snprintf(label, sizeof(label), "%s / %s [%s]", rb->name,
+				 new->vname[v], rb->unit ? rb->unit : "");
 			*sig += (unsigned)zc_row(label, zab_cell(old, ob, ov), zab_cell(new, b, v));
 			(*rows)++;
 		}
@@ -171,8 +165,8 @@ static void zc_unmatched(const struct zab_result *a, const struct zab_result *b,
 
 	for (i = 0; i < a->nb; i++)
 		if (zc_find_bench(b, &a->b[i]) == (size_t)-1)
-			printf("only in %s: %s%s [%s, %s is better]\n", which, a->b[i].name,
-			       zc_kind_name[a->b[i].kind], a->b[i].unit ? a->b[i].unit : "",
+			printf("only in %s: %s [%s, %s is better]\n", which, a->b[i].name,
+			       a->b[i].unit ? a->b[i].unit : "",
 			       a->b[i].higher ? "higher" : "lower");
 	for (i = 0; i < a->nv; i++)
 		if (zc_find_variant(b, a->vname[i]) == (size_t)-1)
@@ -192,6 +186,11 @@ int zab_cmd_compare(int argc, char **argv)
 		       ZC_ALPHA);
 		return fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK;
 	}
+	for (int i = 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1]) {
+			cz_err_unknown_option(argv[i]);
+			return CZ_EXIT_USAGE;
+		}
 	if (argc != 3) {
 		cz_err("compare: expected OLD.json NEW.json (see zab compare --help)");
 		return CZ_EXIT_USAGE;

@@ -80,6 +80,19 @@ int zab_indev_parse(const char *s, enum zab_indev *out)
 	return 0;
 }
 
+int zab_measure_parse(const char *s, enum zab_measure *out)
+{
+	if (!strcmp(s, "auto"))
+		*out = ZAB_MEASURE_AUTO;
+	else if (!strcmp(s, "output"))
+		*out = ZAB_MEASURE_OUTPUT;
+	else if (!strcmp(s, "time"))
+		*out = ZAB_MEASURE_TIME;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -163,9 +176,11 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 		return zab_colocate_parse(v, &e->colocate);
 	if (!strcmp(k, "placement"))
 		return zab_placement_parse(v, &e->placement);
-	if (!strcmp(k, "base")) {
-		free(e->base);
-		e->base = zab_xstrdup(v);
+	if (!strcmp(k, "base") || !strcmp(k, "prepare")) {
+		char **dst = !strcmp(k, "base") ? &e->base : &e->prepare;
+
+		free(*dst);
+		*dst = *v ? zab_xstrdup(v) : NULL;
 		return 0;
 	}
 	if (!strncmp(k, "var.", 4))
@@ -185,6 +200,8 @@ static int bench_key(struct zab_bench *b, const char *k, const char *v)
 	}
 	if (!strcmp(k, "in-device"))
 		return zab_indev_parse(v, &b->in_device);
+	if (!strcmp(k, "measure"))
+		return zab_measure_parse(v, &b->measure);
 	if (!strcmp(k, "cmd"))
 		dst = &b->cmd;
 	else if (!strcmp(k, "unit"))
@@ -716,6 +733,33 @@ static int placement_check(const struct zab_experiment *e)
 	return 0;
 }
 
+/*
+ * A benchmark with a unit prints its number (auto means output there); a
+ * timed one measures seconds, lower is better.
+ */
+static int measure_check(struct zab_experiment *e)
+{
+	size_t b;
+
+	for (b = 0; b < e->nbench; b++) {
+		struct zab_bench *x = &e->bench[b];
+
+		if (x->measure == ZAB_MEASURE_AUTO && x->unit && *x->unit)
+			x->measure = ZAB_MEASURE_OUTPUT;
+		if (x->measure != ZAB_MEASURE_TIME)
+			continue;
+		if (x->unit && *x->unit && strcmp(x->unit, "seconds")) {
+			cz_err("%s: benchmark '%s' is timed (measure = time, --time): its unit is seconds, not '%s'",
+				x->where, x->name, x->unit);
+			return -EINVAL;
+		}
+		free(x->unit);
+		x->unit = zab_xstrdup("seconds");
+		x->higher = false;
+	}
+	return 0;
+}
+
 int zab_experiment_check(struct zab_experiment *e)
 {
 	struct zab_kv kv[3 * ZAB_MAX_ITEMS];
@@ -747,6 +791,8 @@ int zab_experiment_check(struct zab_experiment *e)
 				e->bench[b].name);
 			return -EINVAL;
 		}
+	if (measure_check(e))
+		return -EINVAL;
 	if (e->base) {
 		for (v = 0; v < e->nvar && strcmp(e->var[v].name, e->base); v++)
 			;
@@ -776,6 +822,14 @@ int zab_experiment_check(struct zab_experiment *e)
 				return -EINVAL;
 			}
 			free(s);
+			s = e->prepare ? zab_expand(e->prepare, kv, n, &bad) : zab_xstrdup("");
+			if (!s) {
+				cz_err("%s: unknown variable {%s} in --prepare command '%s' (variant '%s')",
+					e->file ? e->file : "--prepare", bad, e->prepare, e->var[v].name);
+				free(bad);
+				return -EINVAL;
+			}
+			free(s);
 			if (e->var[v].cmd) {
 				s = zab_expand(e->bench[b].cmd, kv, n, &bad);
 				if (!s) {
@@ -792,8 +846,9 @@ int zab_experiment_check(struct zab_experiment *e)
 		return -EINVAL;
 	if (!e->sessions)
 		e->sessions = 1;
+	/* three measured runs: the fewest a confidence interval and a U test can use */
 	if (!e->repeats)
-		e->repeats = 1;
+		e->repeats = ZAB_DEFAULT_REPEATS;
 	return 0;
 }
 
@@ -824,6 +879,7 @@ void zab_experiment_free(struct zab_experiment *e)
 	free(e->name);
 	free(e->file);
 	free(e->base);
+	free(e->prepare);
 	zab_placement_free(&e->placement);
 	memset(e, 0, sizeof(*e));
 }

@@ -35,6 +35,7 @@ void zab_out_init(struct out_opts *oo)
 	oo->json.opt = "--export-json";
 	oo->md.opt = "--export-markdown";
 	oo->csv.opt = "--export-csv";
+	oo->hf.opt = "--export-hyperfine";
 }
 
 /*
@@ -75,12 +76,14 @@ static bool out_stdout(const struct out_opts *oo)
 {
 	return (oo->json.path && !strcmp(oo->json.path, "-")) ||
 	       (oo->md.path && !strcmp(oo->md.path, "-")) ||
-	       (oo->csv.path && !strcmp(oo->csv.path, "-"));
+	       (oo->csv.path && !strcmp(oo->csv.path, "-")) ||
+	       (oo->hf.path && !strcmp(oo->hf.path, "-"));
 }
 
 int zab_outputs_open(struct out_opts *oo)
 {
-	if (out_open(&oo->json) || out_open(&oo->md) || out_open(&oo->csv)) {
+	if (out_open(&oo->json) || out_open(&oo->md) || out_open(&oo->csv) || out_open(&oo->hf)) {
+		out_discard(&oo->hf);
 		out_discard(&oo->json);
 		out_discard(&oo->md);
 		out_discard(&oo->csv);
@@ -91,6 +94,7 @@ int zab_outputs_open(struct out_opts *oo)
 
 void zab_outputs_discard(struct out_opts *oo)
 {
+	out_discard(&oo->hf);
 	out_discard(&oo->json);
 	out_discard(&oo->md);
 	out_discard(&oo->csv);
@@ -109,6 +113,8 @@ static void write_one(const struct out_file *of, FILE *f, const struct out_what 
 		zj_write(f, w->doc);
 	else if (of == &oo->md)
 		zab_render(f, w->r, w->n, ZAB_STYLE_MARKDOWN);
+	else if (of == &oo->hf)
+		zab_render_hyperfine(f, w->r, w->n);
 	else
 		zab_render_csv(f, w->r, w->n);
 }
@@ -165,7 +171,8 @@ int zab_output(struct zab_result *const *r, size_t n, const struct zj *doc, stru
 	if (f == stdout && cz_stdout_flush())
 		ret = 1;
 	fflush(f);
-	if (out_write(&oo->json, &w, oo) | out_write(&oo->md, &w, oo) | out_write(&oo->csv, &w, oo))
+	if (out_write(&oo->json, &w, oo) | out_write(&oo->md, &w, oo) | out_write(&oo->csv, &w, oo) |
+	    out_write(&oo->hf, &w, oo))
 		ret = 1;
 	return ret;
 }
@@ -186,6 +193,9 @@ int zab_output_option(int c, const char *arg, struct out_opts *oo)
 		return 1;
 	case OPT_EXPORT_CSV:
 		oo->csv.path = arg;
+		return 1;
+	case OPT_EXPORT_HF:
+		oo->hf.path = arg;
 		return 1;
 	}
 	return 0;

@@ -23,12 +23,6 @@ static struct zj *kv_obj(const struct zab_kv *kv, size_t n)
 	return o;
 }
 
-static const char *const rkind_names[] = {
-	[ZAB_RK_CMD] = "command",
-	[ZAB_RK_DEV_RATE] = "device: bytes per second of routine time",
-	[ZAB_RK_DEV_NS] = "device: routine ns per chunk",
-};
-
 static const char *colocate_name(const struct zab_colocate *c)
 {
 	return c->mode == ZAB_COLOC_OFF ? "off" : c->mode == ZAB_COLOC_CPU ? "cpu" : "auto";
@@ -72,7 +66,9 @@ static void benchmarks_json(struct zj *doc, const struct zab_result *r,
 		zj_set(o, "unit", zj_str(r->b[b].unit));
 		zj_set(o, "better", zj_str(r->b[b].higher ? "higher" : "lower"));
 		zj_set(o, "cmd", zj_str(e->bench[r->b[b].src].cmd));
-		zj_set(o, "source", zj_str(rkind_names[r->b[b].kind]));
+		zj_set(o, "source", zj_str(zab_rkinds[r->b[b].kind].source));
+		if (r->b[b].timed)   /* absent: the number printed (files from before, too) */
+			zj_set(o, "measure", zj_str("time"));
 	}
 }
 
@@ -246,6 +242,61 @@ static int get_count(const struct zj *ex, const char *key, unsigned min, unsigne
 	return 0;
 }
 
+/*
+ * The members of o that say what its numbers mean, one "KEY=VALUE" line
+ * each (objects flattened to "KEY.SUB="; arrays -- facts of one run, e.g.
+ * the daemons' pids -- and the names are left out): what report compares
+ * before pooling two files' samples under one name.
+ */
+static void settings_text(FILE *f, const struct zj *o, const char *prefix)
+{
+	for (size_t i = 0; o && o->t == ZJ_OBJ && i < o->n; i++) {
+		const struct zj *v = o->items[i];
+		char *key = zab_xasprintf("%s%s", prefix, o->keys[i]);
+
+		if (v->t == ZJ_OBJ) {
+			char *sub = zab_xasprintf("%s.", key);
+
+			settings_text(f, v, sub);
+			free(sub);
+		} else if (v->t != ZJ_ARR && strcmp(key, "name") && strcmp(key, "group")) {
+			fprintf(f, "%s=", key);
+			zj_write(f, v);
+		}
+		free(key);
+	}
+}
+
+/* The settings of o, and the experiment's var.NAME values ({NAME} in its commands). */
+static char *settings_of(const struct zj *o, const struct zj *doc)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		abort();
+	settings_text(f, o, "");
+	settings_text(f, zj_get(zj_get(doc, "experiment"), "vars"), "var.");
+	fclose(f);
+	return text;
+}
+
+/* A variant's "vars" as "NAME=VALUE" lines (hyperfine's "parameters"). */
+static char *params_of(const struct zj *vars)
+{
+	char *text = zab_xstrdup("");
+
+	for (size_t i = 0; vars && vars->t == ZJ_OBJ && i < vars->n; i++) {
+		char *t = zab_xasprintf("%s%s=%s\n", text, vars->keys[i],
+					vars->items[i]->t == ZJ_STR ? vars->items[i]->str : "");
+
+		free(text);
+		text = t;
+	}
+	return text;
+}
+
 static int result_benchmarks(struct zab_result *r, const struct zj *doc, const char *file)
 {
 	struct zj *arr = zj_get(doc, "benchmarks"), *o;
@@ -269,6 +320,9 @@ static int result_benchmarks(struct zab_result *r, const struct zj *doc, const c
 		r->b[i].unit = zab_xstrdup(s ? s : "");
 		s = zj_get_str(o, "better");
 		r->b[i].higher = !s || strcmp(s, "lower");
+		r->b[i].kind = zab_rkind_of(zj_get_str(o, "source"));
+		r->b[i].settings = settings_of(o, doc);
+		r->b[i].file = file;
 		r->nb++;
 	}
 	return 0;
@@ -289,6 +343,9 @@ static int result_variants(struct zab_result *r, const struct zj *doc, const cha
 		if (index_of(r->vname, r->nv, s) != r->nv)
 			return bad_doc2(file, "variant named twice", s);
 		r->vname[i] = zab_xstrdup(s);
+		r->vset[i] = settings_of(arr->items[i], NULL);
+		r->vparams[i] = params_of(zj_get(arr->items[i], "vars"));
+		r->vfile[i] = file;
 		r->nv++;
 	}
 	return 0;

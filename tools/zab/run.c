@@ -107,6 +107,7 @@ void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned
 
 struct proc_out {
 	int status;          /* waitpid status, or -errno if it could not start */
+	double secs;         /* wall-clock time from fork to its end */
 	char *out, *err;
 };
 
@@ -193,9 +194,11 @@ static void run_proc(const char *cmd, char **env, size_t nenv, unsigned timeout,
 		     struct proc_out *po)
 {
 	int ofd = tmp_fd(), efd = tmp_fd();
+	uint64_t t0;
 	pid_t pid;
 
 	memset(po, 0, sizeof(*po));
+	t0 = cz_now_ns();
 	if (ofd < 0 || efd < 0) {
 		po->status = -errno;
 		goto out;
@@ -217,6 +220,7 @@ static void run_proc(const char *cmd, char **env, size_t nenv, unsigned timeout,
 			break;
 		}
 	}
+	po->secs = (double)(cz_now_ns() - t0) / 1e9;
 	alarm(0);
 	zab_child = 0;
 out:
@@ -458,8 +462,34 @@ static bool wants_in_device(const struct zab_experiment *e, size_t b)
 	       (e->bench[b].in_device == ZAB_INDEV_AUTO && all_device(e));
 }
 
+/*
+ * The in-device classes are the median request of each run, not the totals:
+ * one request preempted inside its routine adds a whole time slice to the
+ * totals (doc/DESIGN.md).
+ */
+const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT] = {
+	[ZAB_RK_CMD] = { "", NULL, -1, "command", NULL },
+	/* bytes cleared per second of time inside the routine */
+	[ZAB_RK_DEV_RATE] = { " in-device", "bytes/sec", 1,
+			      "device: bytes per second of routine time", cz_devdelta_median_rate },
+	/* routine time per chunk-sized piece */
+	[ZAB_RK_DEV_NS] = { " in-device per chunk", "ns", 0, "device: routine ns per chunk",
+			    cz_devdelta_median_ns_per_chunk },
+};
+
+enum zab_rkind zab_rkind_of(const char *s)
+{
+	int k;
+
+	for (k = 0; s && k < ZAB_RK_COUNT; k++)
+		if (!strcmp(zab_rkinds[k].source, s))
+			return (enum zab_rkind)k;
+	return ZAB_RK_CMD;
+}
+
 static int add_row(struct zab_result *r, const struct zab_bench *b, size_t src, enum zab_rkind k)
 {
+	const struct zab_rkind_info *ki = &zab_rkinds[k];
 	struct zab_rbench *rb;
 
 	if (r->nb == ZAB_MAX_ITEMS) {
@@ -471,23 +501,9 @@ static int add_row(struct zab_result *r, const struct zab_bench *b, size_t src, 
 	rb->group = zab_xstrdup(b->group);
 	rb->kind = k;
 	rb->src = src;
-	switch (k) {
-	case ZAB_RK_CMD:
-		rb->name = zab_xstrdup(b->name);
-		rb->unit = zab_xstrdup(b->unit);
-		rb->higher = b->higher;
-		break;
-	case ZAB_RK_DEV_RATE:     /* bytes cleared per second of time inside the routine */
-		rb->name = zab_xasprintf("%s in-device", b->name);
-		rb->unit = zab_xstrdup("bytes/sec");
-		rb->higher = true;
-		break;
-	case ZAB_RK_DEV_NS:       /* routine time per chunk-sized piece */
-		rb->name = zab_xasprintf("%s in-device per chunk", b->name);
-		rb->unit = zab_xstrdup("ns");
-		rb->higher = false;
-		break;
-	}
+	rb->name = zab_xasprintf("%s%s", b->name, ki->suffix);
+	rb->unit = zab_xstrdup(ki->unit ? ki->unit : b->unit);
+	rb->higher = ki->higher < 0 ? b->higher : ki->higher > 0;
 	return 0;
 }
 
@@ -495,13 +511,13 @@ int zab_result_rows(struct zab_result *r, const struct zab_experiment *e)
 {
 	size_t b;
 
-	for (b = 0; b < e->nbench; b++) {
-		if (add_row(r, &e->bench[b], b, ZAB_RK_CMD))
-			return -E2BIG;
-		if (wants_in_device(e, b) && (add_row(r, &e->bench[b], b, ZAB_RK_DEV_RATE) ||
-					      add_row(r, &e->bench[b], b, ZAB_RK_DEV_NS)))
-			return -E2BIG;
-	}
+	int k;
+
+	for (b = 0; b < e->nbench; b++)
+		for (k = 0; k < ZAB_RK_COUNT; k++)
+			if ((!zab_rkinds[k].take || wants_in_device(e, b)) &&
+			    add_row(r, &e->bench[b], b, (enum zab_rkind)k))
+				return -E2BIG;
 	return 0;
 }
 
@@ -517,7 +533,9 @@ struct runner {
 	unsigned session;
 	bool any_failed;
 	/* result rows of each benchmark: [b][kind], SIZE_MAX when absent */
-	size_t row[ZAB_MAX_ITEMS][3];
+	size_t row[ZAB_MAX_ITEMS][ZAB_RK_COUNT];
+	/* per benchmark: its measure, auto decided by its first run that ended well */
+	enum zab_measure measure[ZAB_MAX_ITEMS];
 	/* co-location: off, or the session's CPU from cpus[] */
 	bool coloc;
 	int cpus[CPU_SETSIZE];
@@ -547,7 +565,8 @@ static void progress_clear(struct runner *rn)
 		fprintf(stderr, "\r\033[K");
 }
 
-static char *build_cmd(struct runner *rn, size_t b, size_t v)
+/* The command of benchmark b for variant v (tmpl: this command instead, e.g. --prepare). */
+static char *build_cmd(struct runner *rn, size_t b, size_t v, const char *tmpl)
 {
 	const struct zab_experiment *e = rn->e;
 	const struct zab_variant *var = &e->var[v];
@@ -569,8 +588,8 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v)
 		kv[n++] = e->vars[i];
 	for (i = 0; i < var->nvars; i++)
 		kv[n++] = var->vars[i];
-	bcmd = zab_expand(e->bench[b].cmd, kv, n, &bad);
-	if (!bcmd || !var->cmd) {
+	bcmd = zab_expand(tmpl ? tmpl : e->bench[b].cmd, kv, n, &bad);
+	if (!bcmd || !var->cmd || tmpl) {
 		free(bad);
 		return bcmd;
 	}
@@ -611,7 +630,8 @@ static char *run_failure(const struct zab_experiment *e, const char *cmd, const 
 
 	if (po->status == 0 && !*skip_blank_and_comments(po->out)) {
 		out = one_line(po->err, 200);
-		why = zab_xasprintf("`%s` printed no number on stdout (stderr: '%s')", cmd, out);
+		why = zab_xasprintf("`%s` printed no number on stdout (stderr: '%s'; --time measures its wall-clock time)",
+				    cmd, out);
 	} else if (po->status == 0) {
 		out = one_line(po->out, 200);
 		why = zab_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
@@ -644,11 +664,11 @@ static void cell_fail(struct runner *rn, size_t row, size_t v, const char *why)
 static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_before,
 			       const struct cusezero_stats *before)
 {
-	size_t rr = rn->row[b][ZAB_RK_DEV_RATE], rn_ns = rn->row[b][ZAB_RK_DEV_NS];
 	struct cusezero_stats after;
 	struct cz_devdelta d;
+	struct zab_cell *c;
 	char *why;
-	int ret = err_before;
+	int ret = err_before, k;
 
 	if (!ret)
 		ret = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &after) : -EBADF;
@@ -657,22 +677,71 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	if (ret) {
 		why = zab_xasprintf("cannot read the counters of %s: %s", daemons[v].dev.path,
 				    ret == -ESTALE ? "they were reset during the run" : strerror(-ret));
-		cell_fail(rn, rr, v, why);
-		cell_fail(rn, rn_ns, v, why);
+		for (k = 0; k < ZAB_RK_COUNT; k++)
+			if (zab_rkinds[k].take)
+				cell_fail(rn, rn->row[b][k], v, why);
 		free(why);
 		return;
 	}
 	if (!d.requests || !d.routine_ns)
 		return;
-	/*
-	 * The median request, not the totals: one request preempted inside
-	 * its routine calls adds a whole time slice to the totals (doc/DESIGN.md).
-	 */
-	zab_cell_add_session(zab_cell(rn->r, rr, v), cz_devdelta_median_rate(&d), rn->session + 1);
-	zab_cell_set_pre(zab_cell(rn->r, rr, v), cz_hist_preempted(d.hist));
-	zab_cell_add_session(zab_cell(rn->r, rn_ns, v), cz_devdelta_median_ns_per_chunk(&d),
-			     rn->session + 1);
-	zab_cell_set_pre(zab_cell(rn->r, rn_ns, v), cz_hist_preempted(d.hist));
+	for (k = 0; k < ZAB_RK_COUNT; k++) {
+		if (!zab_rkinds[k].take)
+			continue;
+		c = zab_cell(rn->r, rn->row[b][k], v);
+		zab_cell_add_session(c, zab_rkinds[k].take(&d), rn->session + 1);
+		zab_cell_set_pre(c, cz_hist_preempted(d.hist));
+	}
+}
+
+/*
+ * The value of a run that ended well, by the benchmark's measure: its
+ * number, or its wall-clock time (auto: time when the first run prints
+ * nothing, then for all runs).  false: no value (a failed run).
+ */
+static bool run_value(struct runner *rn, size_t b, const struct proc_out *po, double *x)
+{
+	if (po->status)
+		return false;
+	if (rn->measure[b] == ZAB_MEASURE_AUTO) {
+		rn->measure[b] = *skip_blank_and_comments(po->out) ? ZAB_MEASURE_OUTPUT : ZAB_MEASURE_TIME;
+		if (rn->measure[b] == ZAB_MEASURE_TIME) {
+			struct zab_rbench *rb = &rn->r->b[rn->row[b][ZAB_RK_CMD]];
+
+			free(rb->unit);
+			rb->unit = zab_xstrdup("seconds");
+			rb->higher = false;
+			rb->timed = true;
+		}
+	}
+	if (rn->measure[b] == ZAB_MEASURE_TIME) {
+		*x = po->secs;
+		return true;
+	}
+	return parse_number(po->out, x);
+}
+
+/* --prepare before a run (not measured): NULL, or why it failed (malloc'd). */
+static char *prepare(struct runner *rn, size_t b, size_t v, char **env, size_t nenv)
+{
+	struct proc_out po;
+	char *cmd, *why = NULL, *st, *out;
+
+	if (!rn->e->prepare)
+		return NULL;
+	cmd = build_cmd(rn, b, v, rn->e->prepare);
+	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
+	if (po.status && !zab_stop) {
+		st = zab_timed_out ? zab_xasprintf("timed out after %u s (killed)", rn->e->timeout) :
+		     status_text(po.status);
+		out = one_line(*po.err ? po.err : po.out, 300);
+		why = zab_xasprintf("--prepare `%s` %s: %s", cmd, st, *out ? out : "(no output)");
+		free(st);
+		free(out);
+	}
+	proc_free(&po);
+	free(cmd);
+	return why;
 }
 
 /* One attempt: run, parse, record.  NULL on success, else why it failed (malloc'd). */
@@ -683,9 +752,11 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 	struct cusezero_stats before;
 	struct proc_out po;
 	int err_before = 0;
-	char *why = NULL;
+	char *why = prepare(rn, b, v, env, nenv);
 	double x;
 
+	if (why || zab_stop)
+		return why;
 	if (dev)
 		err_before = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &before) : -EBADF;
 	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
@@ -693,7 +764,7 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 		proc_free(&po);
 		return NULL;
 	}
-	if (po.status == 0 && parse_number(po.out, &x)) {
+	if (run_value(rn, b, &po, &x)) {
 		if (!warm)
 			zab_cell_add_session(zab_cell(rn->r, rn->row[b][ZAB_RK_CMD], v), x,
 					     rn->session + 1);
@@ -760,7 +831,7 @@ static char *record_offset(struct runner *rn, size_t b, size_t v, const size_t *
 		}
 		free(st);
 	}
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < ZAB_RK_COUNT; k++) {
 		struct zab_cell *c;
 
 		if (rn->row[b][k] == SIZE_MAX)
@@ -784,20 +855,20 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 
 	progress(rn, e->bench[b].name, var->name);
 	if (daemons[v].error) {
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < ZAB_RK_COUNT; k++)
 			if (rn->row[b][k] != SIZE_MAX)
 				cell_fail(rn, rn->row[b][k], v, daemons[v].error);
 		rn->done++;
 		return false;
 	}
 	run_offset(rn, v, round);
-	cmd = build_cmd(rn, b, v);
+	cmd = build_cmd(rn, b, v, NULL);
 	nenv = build_env(rn, b, v, env);
 	for (n = 0; n <= e->retries && !zab_stop; n++) {
-		size_t before[3];
+		size_t before[ZAB_RK_COUNT];
 
 		free(why);
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < ZAB_RK_COUNT; k++)
 			before[k] = rn->row[b][k] != SIZE_MAX ? zab_cell(rn->r, rn->row[b][k], v)->n : 0;
 		why = place_run(rn, v);
 		if (!why)
@@ -818,7 +889,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 	free(cmd);
 	if (why) {
 		/* the run's in-device figures fail with it: no run, no counters */
-		for (k = 0; k < 3; k++)
+		for (k = 0; k < ZAB_RK_COUNT; k++)
 			if (rn->row[b][k] != SIZE_MAX)
 				cell_fail(rn, rn->row[b][k], v, why);
 		free(why);
@@ -1038,6 +1109,10 @@ static void runner_rows(struct runner *rn)
 	memset(rn->row, 0xff, sizeof(rn->row));
 	for (i = 0; i < rn->r->nb; i++)
 		rn->row[rn->r->b[i].src][rn->r->b[i].kind] = i;
+	for (i = 0; i < rn->e->nbench; i++) {
+		rn->measure[i] = rn->e->bench[i].measure;
+		rn->r->b[rn->row[i][ZAB_RK_CMD]].timed = rn->measure[i] == ZAB_MEASURE_TIME;
+	}
 }
 
 static void runner_free(struct runner *rn)

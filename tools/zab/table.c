@@ -115,6 +115,10 @@ static char *base_text(const struct zab_result *r, size_t b, bool unit)
 		cs.s.mean = ls.grand;
 		zab_lstat_free(&ls);
 	}
+	/* below 1 (a timed command's seconds): three significant digits, not 0.06 */
+	if (fabs(cs.s.mean) < 1 && cs.s.mean != 0)
+		return zab_xasprintf("%.3g%s%s", cs.s.mean, unit && *r->b[b].unit ? " " : "",
+				     unit ? r->b[b].unit : "");
 	if (unit && *r->b[b].unit)
 		return zab_xasprintf("%.2f %s", cs.s.mean, r->b[b].unit);
 	return zab_xasprintf("%.2f", cs.s.mean);
@@ -544,9 +548,25 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 	size_t b, v;
 	const char *bullet = st == ZAB_STYLE_MARKDOWN ? "- " : "";
 
-	fprintf(f, "\n%s%u session%s x (%u warm-up%s + %u repeat%s) = %u measured runs per cell.",
-		bullet, r->sessions, r->sessions == 1 ? "" : "s", r->warmups, r->warmups == 1 ? "" : "s",
-		r->repeats, r->repeats == 1 ? "" : "s", r->sessions * r->repeats);
+	size_t lo = SIZE_MAX, hi = 0;
+
+	/* the runs the cells hold (pooled files: the sum), not what one file planned */
+	for (b = 0; b < r->nb * r->nv; b++)
+		if (r->cells[b].n) {
+			lo = r->cells[b].n < lo ? r->cells[b].n : lo;
+			hi = r->cells[b].n > hi ? r->cells[b].n : hi;
+		}
+	if (r->mixed)
+		fprintf(f, "\n%s%u sessions (their warm-ups or repeats differ between the files)",
+			bullet, r->sessions);
+	else
+		fprintf(f, "\n%s%u session%s x (%u warm-up%s + %u repeat%s)", bullet, r->sessions,
+			r->sessions == 1 ? "" : "s", r->warmups, r->warmups == 1 ? "" : "s",
+			r->repeats, r->repeats == 1 ? "" : "s");
+	if (lo == hi || !hi)
+		fprintf(f, " = %zu measured runs per cell.", hi ? hi : (size_t)r->sessions * r->repeats);
+	else
+		fprintf(f, " = %zu to %zu measured runs per cell.", lo, hi);
 	if (zab_cell(r, 0, r->base)->off)
 		fprintf(f, " Change vs %s over layouts (mean per-layout change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, paired by layout, excludes 0.\n",
 			r->vname[r->base]);

@@ -1,23 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* zab --help: the commands, their options and an example. */
+#include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
+#include "cli.h"
+
+void zab_bad_option(int c, char **argv, char *buf, size_t len)
+{
+	/* "--bench" as written; the long option's code is no character to print */
+	const char *opt = !strncmp(argv[optind - 1], "--", 2) || optopt <= 0 || optopt > 255 ?
+			  argv[optind - 1] : cz_getopt_bad(argv, optind, optopt, buf, len);
+
+	if (c == ':')
+		cz_err("option '%s' needs a value (see zab --help)", opt);
+	else
+		cz_err_unknown_option(opt);
+}
 
 void zab_usage(FILE *f)
 {
 	fputs(
 "usage: zab run [OPTIONS] [EXPERIMENT_FILE]\n"
 "       zab report [--style S] [--detail] [--export-* FILE] [--sut CLASS] FILE.json...\n"
+"         (files pooled only when their benchmarks and variants mean the same)\n"
+"       zab report --layout-or-code OWN.json LAYOUTS.json\n"
+"         (one experiment at own placements, then placement=random: code or layout?)\n"
 "       zab compare OLD.json NEW.json   (benchstat-style old / new / delta / p)\n"
 "\n"
-"An experiment is benchmarks (commands printing one number) x variants, run as\n"
+"An experiment is benchmarks (commands printing one number, or timed) x variants, run as\n"
 "S sessions of W warm-ups (discarded) and R measured repeats.  Each session starts\n"
 "fresh: new processes, and a new cusezero daemon per device variant.\n"
 "\n"
 "run options:\n"
 "  -e, --experiment FILE  experiment file (INI, see experiments/README.md)\n"
-"  -b, --bench NAME=CMD   a benchmark; CMD prints one number (e.g. --format simple)\n"
+"  -b, --bench NAME=CMD   a benchmark; CMD prints one number (e.g. --format simple);\n"
+"                         printing none (first run, no --unit): its wall-clock time\n"
+"      --time             the last --bench's value is its wall-clock time (seconds, lower)\n"
 "      --unit UNIT        unit of the last --bench (e.g. bytes/sec)\n"
 "      --lower            for the last --bench, lower is better (default higher)\n"
 "      --group NAME       the Benchmark column of the last --bench (default: CMD's program)\n"
@@ -28,9 +48,14 @@ void zab_usage(FILE *f)
 "                         var.X= ({X} in commands), cmd= (replaces the command,\n"
 "                         {cmd} = the benchmark's; takes the rest of the spec)\n"
 "      --var NAME=VALUE   {NAME} in every command\n"
+"  -L, --parameter-list NAME=A,B,...  (or NAME A,B,...) each variant once per value,\n"
+"                         named 'VARIANT NAME=A', {NAME} in its spec and commands\n"
+"      --parameter-scan NAME LO HI   the same for LO..HI\n"
+"      --parameter-step-size D       the step of --parameter-scan (default 1)\n"
+"      --prepare CMD      run CMD before each run, not measured\n"
 "  -S, --sessions N       sessions (default 1)\n"
 "  -W, --warmups N        warm-up runs per session, discarded (default 0)\n"
-"  -R, --repeats N        measured runs per session (default 1)\n"
+"  -R, -r, --repeats N, --runs N   measured runs per session (default 3)\n"
 "      --retries N        retry a failing run N times before marking the cell FAILED (default 0)\n"
 "      --timeout SEC      kill a run after SEC seconds: a failed run (default 0: none)\n"
 "      --order ORDER      random (default; seeded), interleave (ABAB), sequential (AABB)\n"
@@ -61,14 +86,17 @@ void zab_usage(FILE *f)
 "                         the table then goes to stderr)\n"
 "      --export-markdown FILE   the table as Markdown\n"
 "      --export-csv FILE  one row per cell: statistics, change, verdict (R, I, none)\n"
+"      --export-hyperfine FILE  hyperfine's --export-json layout, one entry per cell\n"
 "\n"
 "Experiment file (INI; experiments/README.md):\n"
 "  [experiment]        name= sessions= warmups= repeats= retries= timeout=\n"
-"                      order= colocate= base= placement= var.NAME=\n"
+"                      order= colocate= base= placement= var.NAME= prepare=\n"
 "  [benchmark NAME]    cmd= unit= better=higher|lower group= in-device=\n"
+"                      measure=auto|output|time\n"
 "  [variant NAME]      routine= align= align-point= chunk= frontend= threads=\n"
 "                      cusezero-args= env.NAME= var.NAME= cmd= arch= placement=\n"
-"                      source=KERNEL.S[:SYMBOL] patch=FILE alt=FEATURE=on|off (a kernel file)\n"
+"                      source=KERNEL.S[:SYMBOL] patch=FILE alt=FEATURE=on|off\n"
+"                      kconfig=CONFIG_X=y|n (a kernel file)\n"
 "\n"
 "In commands: {dev} (device path; /dev/zero for non-device variants), {routine},\n"
 "{align}, {chunk}, {variant}, {session}, {offset} and {point} (the run's placement;\n"
@@ -83,6 +111,7 @@ void zab_usage(FILE *f)
 "\n"
 "example:\n"
 "  zab run -b 'pread=pread_z100k --format simple -n 20000 {dev}' --unit bytes/sec \\\n"
-"      -v 'fast:routine=rep_stosb' -v 'slow:routine=c_store_loop' -S 3 -W 1 -R 3\n",
+"      -v 'fast:routine=rep_stosb' -v 'slow:routine=c_store_loop' -S 3 -W 1 -R 3\n"
+"  zab run -b 't=sleep 0.01' -v a -v b      (timed, as hyperfine)\n",
 	      f);
 }

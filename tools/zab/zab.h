@@ -8,6 +8,7 @@
  *   run.c         sessions, order, processes, device daemons, co-location,
  *                 in-device samples, progress
  *   table.c       statistics per cell, the output styles, CSV export
+ *   hyperfine.c   --export-hyperfine (hyperfine's JSON layout)
  *   json.c        a small JSON tree: writer, reader, result <-> JSON
  */
 #ifndef TOOLS_ZAB_ZAB_H
@@ -19,6 +20,8 @@
 #include <stdio.h>
 
 #define ZAB_MAX_ITEMS 64
+/* measured runs per session when neither -R nor repeats= says (n >= 3 per cell) */
+#define ZAB_DEFAULT_REPEATS 3
 
 /* ---- JSON tree ---------------------------------------------------------- */
 
@@ -78,8 +81,17 @@ struct zab_placement {
 /* Whether a benchmark also gets in-device result classes (the daemon's counters). */
 enum zab_indev { ZAB_INDEV_AUTO, ZAB_INDEV_YES, ZAB_INDEV_NO };
 
+/*
+ * What a benchmark's value is: the number it prints (output), its wall-clock
+ * time in seconds (time, as hyperfine), or auto: time when its first run
+ * exits 0 printing nothing on stdout, else its number (output when a unit
+ * is given).
+ */
+enum zab_measure { ZAB_MEASURE_AUTO, ZAB_MEASURE_OUTPUT, ZAB_MEASURE_TIME };
+
 struct zab_bench {
 	char *name;          /* result class, e.g. "pread 100KB" */
+	enum zab_measure measure;
 	char *group;         /* the Benchmark column, e.g. "pread_z100k" */
 	char *cmd;           /* command template, {var} substitution */
 	char *unit;          /* e.g. "bytes/sec" */
@@ -122,6 +134,7 @@ struct zab_experiment {
 	char *file;
 	unsigned sessions, warmups, repeats, retries;
 	unsigned timeout;    /* seconds per run, 0 = none */
+	char *prepare;       /* run before each run, not measured (NULL: none) */
 	enum zab_order order;
 	struct zab_colocate colocate;
 	char *base;          /* base variant name (default: the first) */
@@ -139,6 +152,8 @@ int zab_order_parse(const char *s, enum zab_order *o);
 /* "auto" | "off" | a CPU number: 0 or -EINVAL. */
 int zab_colocate_parse(const char *s, struct zab_colocate *out);
 int zab_indev_parse(const char *s, enum zab_indev *out);
+/* "auto" | "output" | "time": 0 or -EINVAL. */
+int zab_measure_parse(const char *s, enum zab_measure *out);
 /* A CPU given for co-location must be one zab may run on: 0, or -EINVAL after one line. */
 int zab_colocate_check(const struct zab_colocate *c);
 /* Load an experiment file into e (added to what is there); prints one line on error. */
@@ -176,14 +191,39 @@ struct zab_cell {
 			      * random/sweep), -1 unknown; NULL: fixed placement */
 };
 
-/* What a result class measures: the command's number or the daemon's counters over the run. */
-enum zab_rkind { ZAB_RK_CMD, ZAB_RK_DEV_RATE, ZAB_RK_DEV_NS };
+/*
+ * What a result class measures: the command's number (or its wall-clock
+ * time) or the daemon's counters over the run.  Adding a class: its value
+ * here and its line in zab_rkinds[] (run.c), with its take() when it comes
+ * from the counters; CONTRIBUTING.md, "Adding a zab result class".
+ */
+enum zab_rkind { ZAB_RK_CMD, ZAB_RK_DEV_RATE, ZAB_RK_DEV_NS, ZAB_RK_COUNT };
+
+struct cz_devdelta;
+
+/* The facts of one result class: its row in every table, JSON file and comparison. */
+struct zab_rkind_info {
+	const char *suffix;   /* after the benchmark's name in its row ("" for the command's) */
+	const char *unit;     /* NULL: the benchmark's own */
+	int higher;           /* 1 higher is better, 0 lower, -1 the benchmark's own */
+	const char *source;   /* the JSON's "source" of the class (read back by report) */
+	/* NULL: the command's number; else the value from the counters over one run */
+	double (*take)(const struct cz_devdelta *d);
+};
+
+extern const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT];
+/* The class whose "source" is s (a result file), ZAB_RK_CMD when unknown or NULL. */
+enum zab_rkind zab_rkind_of(const char *s);
 
 struct zab_rbench {
 	char *name, *group, *unit;
 	bool higher;
 	enum zab_rkind kind;
+	bool timed;          /* the command's wall-clock time (unit seconds) */
 	size_t src;          /* the experiment's benchmark it comes from (runs only) */
+	/* read back (report): "KEY=VALUE" lines of what makes its numbers what they are */
+	char *settings;
+	const char *file;    /* the file it was read from (report's merge messages) */
 };
 
 struct zab_result {
@@ -193,6 +233,10 @@ struct zab_result {
 	size_t nb, nv, base;
 	struct zab_rbench b[ZAB_MAX_ITEMS];
 	char *vname[ZAB_MAX_ITEMS];
+	char *vset[ZAB_MAX_ITEMS];        /* read back: each variant's settings, as b[].settings */
+	const char *vfile[ZAB_MAX_ITEMS]; /* read back: the file each variant was read from */
+	char *vparams[ZAB_MAX_ITEMS];     /* each variant's {NAME} values: "NAME=VALUE" lines */
+	bool mixed;          /* merged from files whose warm-ups or repeats differ */
 	struct zab_cell *cells;   /* nb * nv, [bench * nv + variant] */
 	struct zj *doc;           /* the full JSON document (environment, settings ...) */
 };
@@ -279,6 +323,8 @@ enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKD
 		 ZAB_STYLE_DETAIL };
 
 int zab_style_parse(const char *s, enum zab_style *st);
+/* hyperfine's --export-json layout: one entry of "results" per cell (hyperfine.c). */
+void zab_render_hyperfine(FILE *f, struct zab_result *const *r, size_t n);
 /* Render several results (one section per SUT class) to f. */
 /*
  * Variant v vs the base on benchmark row b, as the table shows it: -1 (R),
