@@ -24,7 +24,7 @@ for f in bin/zbench bin/zab bin/pread_z100k include/cusezero.h \
 	 man/man1/zeroctl.1 man/man1/zload.1 man/man4/cusezero.4 man/man5/zab-experiment.5 \
 	 cusezero/experiments/quick-alignment cusezero/experiments/clear_user-alignment \
 	 cusezero/experiments/clear_pages-memset cusezero/experiments/README.md \
-	 cusezero/experiments/layout-or-code \
+	 cusezero/experiments/layout-or-code cusezero/experiments/quick-routine \
 	 doc/cusezero/README.md doc/cusezero/DESIGN.md doc/cusezero/sources.md doc/cusezero/layouts.md \
 	 bash-completion/completions/cusezero bash-completion/completions/zeroctl \
 	 bash-completion/completions/zload bash-completion/completions/pread_z100k \
