@@ -26,7 +26,8 @@
 #     lib.sh's last check: no sanitizer report from any daemon or reader);
 #   - nothing is mounted once the last daemon got SIGTERM.
 # Four phases, each at the start of a life (its time taken from that life's
-# first half, so the soak's length stays SOAK_SECONDS), with the settings
+# first half, and on a loaded machine from its second half too, so the
+# soak's length stays SOAK_SECONDS), with the settings
 # churn paused; after each, the daemon is alive and reads only zeros:
 #   ctlrace   2 threads write 4..64 KiB control texts cut inside a word and
 #             2 loop close(dup(fd)) on one control fd (zdev-check ctlrace, as
@@ -201,6 +202,7 @@ phase_ctlrace() {
 		eval '[ "$st" -eq 0 ] && grep -q "^ok " "$W/ctlrace.out"'
 	[ "$st" -eq 0 ] || sed 's/^/# ctlrace: /' "$W/ctlrace.out"
 }
+run_gone() { [ -n "$dpids" ] && cz_wait "! kill -0 $dpids 2>/dev/null && ! cz_mounted '$R' && ! [ -e '$R' ]" 200; }
 phase_runkill() {
 	rm -f "$W/cmd.pid"
 	"$CUSEZERO" run --poison -- sh -c 'echo $$ >"$1"; exec sleep 60' sh "$W/cmd.pid" 2>"$W/run.err" &
@@ -218,7 +220,7 @@ phase_runkill() {
 	wait "$rp" 2>/dev/null
 	# (with /dev/cuse the run uses CUSE and mounts nothing: only its daemon is checked)
 	ok "phase runkill: SIGKILL of cusezero run -- sleep (pid $rp): its daemon ($dpids) exits, $R unmounted and removed, within 20 s" -- \
-		cz_wait "! kill -0 $dpids 2>/dev/null && ! cz_mounted '$R' && ! [ -e '$R' ]" 200
+		run_gone
 	kill "$cmd" 2>/dev/null
 	for p in $dpids; do kill -KILL "$p" 2>/dev/null; done
 	cz_mounted "$R" && umount -l "$R"
@@ -312,6 +314,9 @@ while :; do
 	[ "$ph_secs" = 0.0 ] || diag "life $life: its phases took $ph_secs s of its first half (${half} s)"
 	sleep "$(awk -v h="$half" -v p="$ph_secs" 'BEGIN { printf "%.1f", (h - p > 0.1 ? h - p : 0.1) }')"
 	sample "$life" mid
+	# phases that took longer than the first half (a loaded machine): the
+	# second half is shorter by as much (at least 1 s), the soak no longer
+	rest=$(awk -v h="$half" -v p="$ph_secs" 'BEGIN { r = (p > h ? 2 * h - p : h); printf "%.1f", (r > 1 ? r : 1) }')
 	if [ "$life" -gt "$kills" ]; then
 		touch "$W/stop"
 		for p in $pids; do wait "$p"; done	# readers end before the daemon does
@@ -319,7 +324,7 @@ while :; do
 		cz_stop soak TERM
 		break
 	fi
-	sleep "$half"
+	sleep "$rest"
 	sample "$life" end
 	echo $((life + 1)) >"$W/life"
 	echo "life $life killed=$(now)" >>"$W/lives"
