@@ -183,6 +183,33 @@ run_vm_test() {
 		fi ;;
 	esac
 	CZ_VM_TIMEOUT=1500 make check TESTS="$vm_test" TEST_TIMEOUT=1600 "$@" || status=$?
+	run_vm_uring_test "$@"
+}
+# A second, short boot for the io_uring transport tests alone: the first
+# boot's kernel (bookworm-backports' 6.12) is built without
+# CONFIG_FUSE_IO_URING, so there they skip.  trixie-backports' arm64 kernel
+# has it; scripts/vm-uring-kernel.sh fetches it into $uring_cache (once;
+# scripts/setup deps does it too).  Without it: a visible SKIP, or with
+# CI=true a failure.  Its log: tests/vm/cuse-vm-uring.log (and .console).
+uring_cache=/var/cache/cusezero-vm/arm64-uring
+uring_tests="tests/cuse/fuse-uring.sh tests/cuse/ctlrace.sh tests/cuse/sched.sh"
+run_vm_uring_test() {
+	if ! sh "$src/scripts/vm-uring-kernel.sh" "$uring_cache"; then
+		if [ "${CI:-}" = true ]; then
+			echo "test-arm64: FAIL: no arm64 kernel with CONFIG_FUSE_IO_URING for the second VM boot (CI: scripts/setup deps provides $uring_cache)"
+			status=1
+		else
+			echo "test-arm64: SKIP: second VM boot ($uring_tests): no arm64 kernel with CONFIG_FUSE_IO_URING in $uring_cache"
+		fi
+		return 0
+	fi
+	# cuse-vm.sh once more under its own name, so its logs stay apart; the
+	# device tests alone (the first boot ran the CUSE checker).
+	printf '#!/bin/sh\nCZ_VM_CACHE=%s CZ_VM_DEVICE_TESTS="%s" CZ_VM_CHECKER=0 \\\n\tCZ_VM_LOG=tests/vm/cuse-vm-uring.console exec sh %s "$@"\n' \
+		"$uring_cache" "$uring_tests" "$src/tests/vm/cuse-vm.sh" >tests/vm/cuse-vm-uring.sh
+	echo "test-arm64: second arm64 VM boot, kernel $(readlink "$uring_cache/Image"), for:" $uring_tests
+	CZ_VM_TIMEOUT=600 make check TESTS=tests/vm/cuse-vm-uring.sh TEST_TIMEOUT=700 \
+		TEST_SUITE_LOG=test-suite-vm-uring.log "$@" || status=$?
 }
 
 # --- run the suite --------------------------------------------------------------
