@@ -13,7 +13,9 @@
 # it); libfuse3-dev:arm64 liburing-dev:arm64 (multiarch: configure reads
 # /usr/lib/aarch64-linux-gnu/pkgconfig) for cusezero, zeroctl, zload and the
 # static VM binaries; the arm64 kernel, modules and tools in
-# /var/cache/cusezero-vm/arm64.  Without the arm64 libraries configure builds
+# /var/cache/cusezero-vm/arm64, and for the io_uring tests' second boot a
+# kernel with CONFIG_FUSE_IO_URING in /var/cache/cusezero-vm/arm64-uring
+# (scripts/vm-uring-kernel.sh, run by scripts/setup deps or here).  Without the arm64 libraries configure builds
 # only the zeroing library, its tests and the in-process tools, and says so.
 #
 # Where the tests run: under qemu-aarch64 (user mode) on this host, except
