@@ -194,7 +194,7 @@ run_vm_test() {
 # scripts/setup deps does it too).  Without it: a visible SKIP, or with
 # CI=true a failure.  Its log: tests/vm/cuse-vm-uring.log (and .console).
 uring_cache=/var/cache/cusezero-vm/arm64-uring
-uring_tests="tests/cuse/fuse-uring.sh tests/cuse/ctlrace.sh tests/cuse/sched.sh"
+uring_tests="tests/cuse/fuse-uring.sh tests/cuse/ctlrace.sh tests/cuse/sched.sh tests/zab/colocate.sh"
 run_vm_uring_test() {
 	if ! sh "$src/scripts/vm-uring-kernel.sh" "$uring_cache"; then
 		if [ "${CI:-}" = true ]; then
