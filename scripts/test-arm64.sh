@@ -210,7 +210,7 @@ run_vm_uring_test() {
 	printf '#!/bin/sh\nCZ_VM_CACHE=%s CZ_VM_DEVICE_TESTS="%s" CZ_VM_CHECKER=0 \\\n\tCZ_VM_LOG=tests/vm/cuse-vm-uring.console exec sh %s "$@"\n' \
 		"$uring_cache" "$uring_tests" "$src/tests/vm/cuse-vm.sh" >tests/vm/cuse-vm-uring.sh
 	echo "test-arm64: second arm64 VM boot, kernel $(readlink "$uring_cache/Image"), for:" $uring_tests
-	CZ_VM_TIMEOUT=600 make check TESTS=tests/vm/cuse-vm-uring.sh TEST_TIMEOUT=700 \
+	CZ_VM_TIMEOUT=900 make check TESTS=tests/vm/cuse-vm-uring.sh TEST_TIMEOUT=1000 \
 		TEST_SUITE_LOG=test-suite-vm-uring.log "$@" || status=$?
 }
 
