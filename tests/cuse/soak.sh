@@ -25,9 +25,8 @@
 #   - no daemon died before the test killed it (and, in sanitizer builds,
 #     lib.sh's last check: no sanitizer report from any daemon or reader);
 #   - nothing is mounted once the last daemon got SIGTERM.
-# Four phases, each at the start of a life (its time taken from that life's
-# first half, and on a loaded machine from its second half too, so the
-# soak's length stays SOAK_SECONDS), with the settings
+# Four phases, each at the start of a life (their time taken from the
+# sleeps that follow, so the soak's length stays SOAK_SECONDS), with the settings
 # churn paused; after each, the daemon is alive and reads only zeros:
 #   ctlrace   2 threads write 4..64 KiB control texts cut inside a word and
 #             2 loop close(dup(fd)) on one control fd (zdev-check ctlrace, as
@@ -309,14 +308,20 @@ done
 killer & pids="$pids $!"
 churn & pids="$pids $!"
 life=1
+# The phases' time is paid back from the sleeps that follow (each at least
+# 1 s, so a life still runs between its samples): the soak stays as long.
+debt=0
+nap() {	# nap SECONDS
+	z=$(awk -v w="$1" -v d="$debt" 'BEGIN { z = w - d; printf "%.1f", (z > 1 ? z : 1) }')
+	debt=$(awk -v w="$1" -v d="$debt" -v z="$z" 'BEGIN { d -= w - z; printf "%.1f", (d > 0 ? d : 0) }')
+	sleep "$z"
+}
 while :; do
 	run_phases "$life"
-	[ "$ph_secs" = 0.0 ] || diag "life $life: its phases took $ph_secs s of its first half (${half} s)"
-	sleep "$(awk -v h="$half" -v p="$ph_secs" 'BEGIN { printf "%.1f", (h - p > 0.1 ? h - p : 0.1) }')"
+	[ "$ph_secs" = 0.0 ] || diag "life $life: its phases took $ph_secs s (the life: $life_secs s)"
+	debt=$(awk -v d="$debt" -v p="$ph_secs" 'BEGIN { printf "%.1f", d + p }')
+	nap "$half"
 	sample "$life" mid
-	# phases that took longer than the first half (a loaded machine): the
-	# second half is shorter by as much (at least 1 s), the soak no longer
-	rest=$(awk -v h="$half" -v p="$ph_secs" 'BEGIN { r = (p > h ? 2 * h - p : h); printf "%.1f", (r > 1 ? r : 1) }')
 	if [ "$life" -gt "$kills" ]; then
 		touch "$W/stop"
 		for p in $pids; do wait "$p"; done	# readers end before the daemon does
@@ -324,7 +329,7 @@ while :; do
 		cz_stop soak TERM
 		break
 	fi
-	sleep "$rest"
+	nap "$half"
 	sample "$life" end
 	echo $((life + 1)) >"$W/life"
 	echo "life $life killed=$(now)" >>"$W/lives"
