@@ -194,9 +194,10 @@ run_vm_test() {
 # scripts/setup deps does it too).  Without it: a visible SKIP, or with
 # CI=true a failure.  Its log: tests/vm/cuse-vm-uring.log (and .console).
 uring_cache=/var/cache/cusezero-vm/arm64-uring
-# fuse-uring.sh and ctlrace.sh (its uring race) take about 90 s in TCG.  Each
-# of sched.sh and tests/zab/colocate.sh has one io_uring check too, but runs
-# 5 and 2 minutes there: they stay in the first boot only (that check skips).
+# fuse-uring.sh and ctlrace.sh (its uring race): 55 s to 4 minutes in TCG,
+# by the host's load.  sched.sh and tests/zab/colocate.sh have one io_uring
+# check each, but took 5 and 2 minutes more: they stay in the first boot
+# only (that check skips there).
 uring_tests="tests/cuse/fuse-uring.sh tests/cuse/ctlrace.sh"
 run_vm_uring_test() {
 	if ! sh "$src/scripts/vm-uring-kernel.sh" "$uring_cache"; then
