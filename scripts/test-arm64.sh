@@ -13,7 +13,9 @@
 # it); libfuse3-dev:arm64 liburing-dev:arm64 (multiarch: configure reads
 # /usr/lib/aarch64-linux-gnu/pkgconfig) for cusezero, zeroctl, zload and the
 # static VM binaries; the arm64 kernel, modules and tools in
-# /var/cache/cusezero-vm/arm64.  Without the arm64 libraries configure builds
+# /var/cache/cusezero-vm/arm64, and for the io_uring tests' second boot a
+# kernel with CONFIG_FUSE_IO_URING in /var/cache/cusezero-vm/arm64-uring
+# (scripts/vm-uring-kernel.sh, run by scripts/setup deps or here).  Without the arm64 libraries configure builds
 # only the zeroing library, its tests and the in-process tools, and says so.
 #
 # Where the tests run: under qemu-aarch64 (user mode) on this host, except
@@ -183,6 +185,37 @@ run_vm_test() {
 		fi ;;
 	esac
 	CZ_VM_TIMEOUT=1500 make check TESTS="$vm_test" TEST_TIMEOUT=1600 "$@" || status=$?
+	run_vm_uring_test "$@"
+}
+# A second, short boot for the io_uring transport tests alone: the first
+# boot's kernel (bookworm-backports' 6.12) is built without
+# CONFIG_FUSE_IO_URING, so there they skip.  trixie-backports' arm64 kernel
+# has it; scripts/vm-uring-kernel.sh fetches it into $uring_cache (once;
+# scripts/setup deps does it too).  Without it: a visible SKIP, or with
+# CI=true a failure.  Its log: tests/vm/cuse-vm-uring.log (and .console).
+uring_cache=/var/cache/cusezero-vm/arm64-uring
+# fuse-uring.sh and ctlrace.sh (its uring race): 55 s to 4 minutes in TCG,
+# by the host's load.  sched.sh and tests/zab/colocate.sh have one io_uring
+# check each, but took 5 and 2 minutes more: they stay in the first boot
+# only (that check skips there).
+uring_tests="tests/cuse/fuse-uring.sh tests/cuse/ctlrace.sh"
+run_vm_uring_test() {
+	if ! sh "$src/scripts/vm-uring-kernel.sh" "$uring_cache"; then
+		if [ "${CI:-}" = true ]; then
+			echo "test-arm64: FAIL: no arm64 kernel with CONFIG_FUSE_IO_URING for the second VM boot (CI: scripts/setup deps provides $uring_cache)"
+			status=1
+		else
+			echo "test-arm64: SKIP: second VM boot ($uring_tests): no arm64 kernel with CONFIG_FUSE_IO_URING in $uring_cache"
+		fi
+		return 0
+	fi
+	# cuse-vm.sh once more under its own name, so its logs stay apart; the
+	# device tests alone (the first boot ran the CUSE checker).
+	printf '#!/bin/sh\nCZ_VM_CACHE=%s CZ_VM_DEVICE_TESTS="%s" CZ_VM_CHECKER=0 \\\n\tCZ_VM_LOG=tests/vm/cuse-vm-uring.console exec sh %s "$@"\n' \
+		"$uring_cache" "$uring_tests" "$src/tests/vm/cuse-vm.sh" >tests/vm/cuse-vm-uring.sh
+	echo "test-arm64: second arm64 VM boot, kernel $(readlink "$uring_cache/Image"), for:" $uring_tests
+	CZ_VM_TIMEOUT=600 make check TESTS=tests/vm/cuse-vm-uring.sh TEST_TIMEOUT=700 \
+		TEST_SUITE_LOG=test-suite-vm-uring.log "$@" || status=$?
 }
 
 # --- run the suite --------------------------------------------------------------

@@ -25,10 +25,25 @@
 #   - no daemon died before the test killed it (and, in sanitizer builds,
 #     lib.sh's last check: no sanitizer report from any daemon or reader);
 #   - nothing is mounted once the last daemon got SIGTERM.
+# Four phases, each at the start of a life (their time taken from the
+# sleeps that follow, so the soak's length stays SOAK_SECONDS), with the settings
+# churn paused; after each, the daemon is alive and reads only zeros:
+#   ctlrace   2 threads write 4..64 KiB control texts cut inside a word and
+#             2 loop close(dup(fd)) on one control fd (zdev-check ctlrace, as
+#             tests/cuse/ctlrace.sh), 3 s;
+#   runkill   `cusezero run -- sleep` SIGKILLed: the run's daemon exits and
+#             /run/cusezero/cusezero-run-PID is unmounted and removed (20 s bound);
+#   stopped   the daemon SIGSTOPped: a second start on its mount point fails
+#             (does not hang: 30 s bound), one mount stays; then SIGCONT;
+#   memlimit  a --threads 8 daemon on its own mount point under `ulimit -v`
+#             (a limit picked at random around what it needs, as
+#             tests/cuse/memlimit.sh): its start fails with one line, or it
+#             serves 3 MB + 8 MiB of zeros and no reader hangs (30 s bound).
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 ZREADER=$top_builddir/tests/cuse/zreader
-for t in "$ZREADER" "$ZLOAD" "$PREAD_Z100K" "$ZEROCTL"; do
+ZDEV_CHECK=$top_builddir/tests/cuse/zdev-check
+for t in "$ZREADER" "$ZLOAD" "$PREAD_Z100K" "$ZEROCTL" "$ZDEV_CHECK"; do
 	[ -x "$t" ] || skip_all "not built: $t"
 done
 secs=${SOAK_SECONDS:-60}
@@ -162,9 +177,121 @@ churn_invalid() {
 }
 churn() {
 	while ! [ -e "$W/stop" ]; do
+		if [ -e "$W/quiet" ]; then touch "$W/quiet.ack"; sleep 0.1; continue; fi
 		if [ "$(rnd 2)" -eq 0 ]; then churn_valid; else churn_invalid; fi
 		sleep 0.05
 	done
+}
+
+# ---- phases --------------------------------------------------------------------
+quiet() { rm -f "$W/quiet.ack"; touch "$W/quiet"; cz_wait "[ -e '$W/quiet.ack' ]" 100; }
+loud() { rm -f "$W/quiet" "$W/quiet.ack"; }
+# serving PHASE: after a phase, the daemon is alive and 1 MB read from it is all zeros.
+serving() {
+	p=$(cat "$W/daemon.pid")
+	timeout -k 2 30 head -c 1000000 "$Z" >"$W/z.bin" 2>"$W/z.err"
+	got=$(wc -c <"$W/z.bin") nz=$(tr -d '\000' <"$W/z.bin" | wc -c)
+	ok "phase $1: then the daemon (pid $p) is alive and serves zeros (1000000 bytes read: $got, non-zero: $nz $(head -c 200 "$W/z.err"))" -- \
+		eval 'kill -0 "$p" 2>/dev/null && [ "$got" -eq 1000000 ] && [ "$nz" -eq 0 ]'
+}
+phase_ctlrace() {
+	timeout -k 2 60 "$ZDEV_CHECK" ctlrace "$Z" 3 >"$W/ctlrace.out" 2>&1
+	st=$?
+	ok "phase ctlrace: 2 writers of 4-64 KiB texts cut inside a word + 2 close(dup()) loops on one control fd, 3 s (zdev-check status $st)" -- \
+		eval '[ "$st" -eq 0 ] && grep -q "^ok " "$W/ctlrace.out"'
+	[ "$st" -eq 0 ] || sed 's/^/# ctlrace: /' "$W/ctlrace.out"
+}
+run_gone() { [ -n "$dpids" ] && cz_wait "! kill -0 $dpids 2>/dev/null && ! cz_mounted '$R' && ! [ -e '$R' ]" 200; }
+phase_runkill() {
+	rm -f "$W/cmd.pid"
+	"$CUSEZERO" run --poison -- sh -c 'echo $$ >"$1"; exec sleep 60' sh "$W/cmd.pid" 2>"$W/run.err" &
+	rp=$!
+	R=/run/cusezero/cusezero-run-$rp
+	if ! cz_wait "[ -s '$W/cmd.pid' ]" 200; then
+		fail "phase runkill: cusezero run -- sleep: COMMAND did not start in 20 s: $(head -c 200 "$W/run.err")"
+		kill -KILL "$rp" 2>/dev/null
+		wait "$rp"
+		return
+	fi
+	cmd=$(cat "$W/cmd.pid")
+	dpids=$(pgrep -P "$rp" | grep -vx "$cmd" | tr '\n' ' ')
+	kill -KILL "$rp"
+	wait "$rp" 2>/dev/null
+	# (with /dev/cuse the run uses CUSE and mounts nothing: only its daemon is checked)
+	ok "phase runkill: SIGKILL of cusezero run -- sleep (pid $rp): its daemon ($dpids) exits, $R unmounted and removed, within 20 s" -- \
+		run_gone
+	kill "$cmd" 2>/dev/null
+	for p in $dpids; do kill -KILL "$p" 2>/dev/null; done
+	cz_mounted "$R" && umount -l "$R"
+	rmdir "$R" 2>/dev/null
+}
+phase_stopped() {
+	p=$(cat "$W/daemon.pid")
+	kill -STOP "$p"
+	t0=$(now)
+	timeout -k 2 30 "$CUSEZERO" --fuse "$M" --poison --pidfile "$W/pC" 2>"$W/eC"
+	st=$?
+	t1=$(now)
+	n=$(nmounts "$M")
+	kill -CONT "$p"
+	ok "phase stopped: a second start on $M while its daemon is SIGSTOPped fails within 30 s (exit $st after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s: $(head -c 200 "$W/eC")), $n mount" -- \
+		eval '[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ "$st" -ne 137 ] && [ "$n" -eq 1 ]'
+	[ -s "$W/pC" ] && kill -TERM "$(cat "$W/pC")" 2>/dev/null
+}
+# (the connection's abort switch ends a reader that waits on a daemon that took its request and died)
+free_mount() {
+	dev=$(stat -c %d "$1" 2>/dev/null)
+	[ -n "$dev" ] && [ -w "/sys/fs/fuse/connections/$dev/abort" ] &&
+		echo 1 >"/sys/fs/fuse/connections/$dev/abort"
+}
+phase_memlimit() {
+	if [ -n "$cz_san" ]; then
+		skip "phase memlimit: $cz_san build: the sanitizer's shadow memory needs no address-space limit"
+		return
+	fi
+	kb=$(pick 45000 75000 90000 120000)
+	L=$CZ_TMP/mnt-soaklim
+	mkdir -p "$L"
+	( ulimit -v "$kb"; exec timeout 30 "$CUSEZERO" --fuse "$L" --threads 8 --poison \
+		--pidfile "$CZ_TMP/soaklim.pid" ) >/dev/null 2>"$W/lim.err"
+	st=$?
+	if [ "$st" -ne 0 ]; then
+		ok "phase memlimit: ulimit -v $kb, --threads 8: start fails (exit $st) with one line, nothing mounted: $(head -c 200 "$W/lim.err")" -- \
+			eval '[ "$st" -ne 124 ] && [ "$(wc -l <"$W/lim.err")" -eq 1 ] && ! cz_mounted "$L"'
+		return
+	fi
+	cmp -n 3000000 "$L/zero" /dev/zero >"$W/lim.cmp" 2>&1 &
+	r1=$!
+	dd if="$L/zero" bs=1M count=8 status=none 2>"$W/lim.dd" | tr -d '\000' | wc -c >"$W/lim.nz" &
+	r2=$!
+	if cz_wait "! kill -0 $r1 2>/dev/null && ! kill -0 $r2 2>/dev/null" 300; then
+		wait "$r1"; s1=$?
+		wait "$r2"
+		nz=$(cat "$W/lim.nz")
+		ok "phase memlimit: ulimit -v $kb, --threads 8: started, served 3 MB (cmp with /dev/zero: $s1) and 8 MiB ($nz non-zero bytes) $(cat "$W/lim.cmp" "$W/lim.dd" | head -c 200)" -- \
+			eval '[ "$s1" -eq 0 ] && [ "$nz" -eq 0 ] && ! [ -s "$W/lim.dd" ]'
+	else
+		fail "phase memlimit: ulimit -v $kb, --threads 8: started, a reader still waits after 30 s"
+		free_mount "$L"
+		kill -KILL "$r1" "$r2" 2>/dev/null
+	fi
+	cz_stop soaklim || { kill -KILL "$(cz_pid soaklim)" 2>/dev/null; free_mount "$L"; }
+	umount -l "$L" 2>/dev/null
+}
+# run_phases LIFE: this life's phases (phase i in life i mod lives + 1); ph_secs: their time.
+phases="ctlrace runkill stopped memlimit"
+run_phases() {
+	ph_t0=$(now) ph_i=0
+	for ph in $phases; do
+		if [ $((ph_i % (kills + 1) + 1)) -eq "$1" ]; then
+			quiet
+			"phase_$ph"
+			serving "$ph"
+			loud
+		fi
+		ph_i=$((ph_i + 1))
+	done
+	ph_secs=$(awk -v a="$ph_t0" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }')
 }
 
 # ---- run -----------------------------------------------------------------------
@@ -181,8 +308,19 @@ done
 killer & pids="$pids $!"
 churn & pids="$pids $!"
 life=1
+# The phases' time is paid back from the sleeps that follow (each at least
+# 1 s, so a life still runs between its samples): the soak stays as long.
+debt=0
+nap() {	# nap SECONDS
+	z=$(awk -v w="$1" -v d="$debt" 'BEGIN { z = w - d; printf "%.1f", (z > 1 ? z : 1) }')
+	debt=$(awk -v w="$1" -v d="$debt" -v z="$z" 'BEGIN { d -= w - z; printf "%.1f", (d > 0 ? d : 0) }')
+	sleep "$z"
+}
 while :; do
-	sleep "$half"
+	run_phases "$life"
+	[ "$ph_secs" = 0.0 ] || diag "life $life: its phases took $ph_secs s (the life: $life_secs s)"
+	debt=$(awk -v d="$debt" -v p="$ph_secs" 'BEGIN { printf "%.1f", d + p }')
+	nap "$half"
 	sample "$life" mid
 	if [ "$life" -gt "$kills" ]; then
 		touch "$W/stop"
@@ -191,7 +329,7 @@ while :; do
 		cz_stop soak TERM
 		break
 	fi
-	sleep "$half"
+	nap "$half"
 	sample "$life" end
 	echo $((life + 1)) >"$W/life"
 	echo "life $life killed=$(now)" >>"$W/lives"
