@@ -25,6 +25,7 @@
 #   - no daemon died before the test killed it (and, in sanitizer builds,
 #     lib.sh's last check: no sanitizer report from any daemon or reader);
 #   - nothing is mounted once the last daemon got SIGTERM.
+# Needs: root fuse ioctl io_uring
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 ZREADER=$top_builddir/tests/cuse/zreader

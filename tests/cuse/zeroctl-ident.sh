@@ -5,6 +5,7 @@
 # character device that answers no cusezero ioctl) is refused with one line
 # and exit 1, and nothing beside it is written: zeroctl never falls back to
 # writing a sibling file.
+# Needs: none
 . "$top_srcdir/tests/tap.sh"
 [ -x "$ZEROCTL" ] || skip_all "zeroctl not built (\$ZEROCTL=$ZEROCTL)"
 T=$(mktemp -d /tmp/cusezero-zeroctl.XXXXXX) || skip_all "mktemp failed"

@@ -11,12 +11,10 @@
 # checked on its own (the daemons switch enable_uring on and back, as
 # `--transport uring` does as root; under the lock fuse-uring.sh takes).
 # Needs root (FUSE mounts) and $CUSEZERO.
+# Needs: root fuse io_uring
 . "$top_srcdir/tests/cuse/lib.sh"	# (TAP helpers, cz_lock_enable_uring)
 ZAB=${ZAB:-$top_builddir/zab}
 [ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount needs root"
-[ -n "$CUSEZERO" ] && [ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO='$CUSEZERO')"
-[ -e /dev/fuse ] || skip_all "no /dev/fuse"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 TMPDIR=$tmp; export TMPDIR	# zab's mount points: this test's own

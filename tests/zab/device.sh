@@ -2,13 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # End to end: experiments/quick-alignment (shortened) through real cusezero
 # daemons (FUSE front end) and pread_z100k.  Needs root, $CUSEZERO, $PREAD_Z100K.
+# Needs: root fuse
 . "$top_srcdir/tests/tap.sh"
 ZAB=${ZAB:-$top_builddir/zab}
 [ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount per device variant needs root"
-[ -n "$CUSEZERO" ] && [ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO='$CUSEZERO')"
 [ -n "$PREAD_Z100K" ] && [ -x "$PREAD_Z100K" ] || skip_all "pread_z100k not built (\$PREAD_Z100K='$PREAD_Z100K')"
-[ -e /dev/fuse ] || skip_all "no /dev/fuse"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 # zab's mount points go under $TMPDIR: this test's own, whatever runs beside it

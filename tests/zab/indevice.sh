@@ -5,14 +5,12 @@
 # report them), and zab turns them into "in-device" result classes for device
 # variants: one sample per measured run, none for variants without a device.
 # Needs root (FUSE mounts), $CUSEZERO, $PREAD_Z100K, $ZEROCTL.
+# Needs: root fuse ioctl
 . "$top_srcdir/tests/tap.sh"
 ZAB=${ZAB:-$top_builddir/zab}
 [ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount needs root"
-[ -n "$CUSEZERO" ] && [ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO='$CUSEZERO')"
 [ -n "$PREAD_Z100K" ] && [ -x "$PREAD_Z100K" ] || skip_all "pread_z100k not built"
 [ -n "$ZEROCTL" ] && [ -x "$ZEROCTL" ] || skip_all "zeroctl not built"
-[ -e /dev/fuse ] || skip_all "no /dev/fuse"
 tmp=$(mktemp -d /tmp/zab-indev.XXXXXX) || exit 1
 mkdir "$tmp/mnt"
 cleanup() {

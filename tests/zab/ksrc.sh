@@ -7,10 +7,9 @@
 # daemon got the file's options; a patch= without a source= is refused.
 # Needs root, /dev/fuse, kernel sources (scripts/kernel-sources.sh) and an
 # assembler: the arm64 VM has none, so there it is a visible SKIP.
+# Needs: root fuse
 . "$top_srcdir/tests/tap.sh"
 ZAB=${ZAB:-$top_builddir/zab}
-[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount per device variant needs root"
-[ -e /dev/fuse ] || skip_all "no /dev/fuse"
 [ -x "$CUSEZERO" ] && [ -x "$PREAD_Z100K" ] || skip_all "cusezero or pread_z100k not built"
 roots=${CUSEZERO_KERNEL_SOURCES:-$(ls -d /var/cache/cusezero-ksrc/*/linux-source-* 2>/dev/null)}
 [ -n "$roots" ] || skip_all "no kernel sources (scripts/kernel-sources.sh)"

@@ -6,11 +6,9 @@
 # the sweep made; an existing device gets its settings back; bad offsets, a
 # failing reader and a daemon that dies mid-sweep give one-line errors and
 # leave nothing mounted.  Needs root (FUSE), $CUSEZERO, $ZEROCTL.
+# Needs: root fuse ioctl
 . "$top_srcdir/tests/zbench/lib.sh"
-[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount needs root"
-[ -n "$CUSEZERO" ] && [ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO='$CUSEZERO')"
 [ -n "$ZEROCTL" ] && [ -x "$ZEROCTL" ] || skip_all "zeroctl not built"
-[ -e /dev/fuse ] || skip_all "no /dev/fuse"
 "$ZBENCH" align -f help >"$tmpdir/help" 2>&1
 routine=$(sed -n 's/^	\([a-z0-9_]*\) \.\.\. .*/\1/p' "$tmpdir/help" | head -n 1)
 [ -n "$routine" ] || skip_all "no relocatable routine here"

@@ -4,13 +4,11 @@
 # a `zeroctl --reset` during the run is reported as such (no share), even
 # when the daemon had counted next to nothing before the run (the counters
 # then do not go down: the reset shows in elapsed_ns).
+# Needs: root fuse ioctl
 . "$top_srcdir/tests/zload/zload-lib.sh"
 P=$PREAD_Z100K
 [ -x "$P" ] || skip_all "pread_z100k not built ($P)"
-[ -x "$CUSEZERO" ] || skip_all "cusezero not built ($CUSEZERO)"
 [ -x "$ZEROCTL" ] || skip_all "zeroctl not built ($ZEROCTL)"
-[ "$(id -u)" -eq 0 ] || skip_all "a FUSE mount needs root"
-[ -c /dev/fuse ] || skip_all "no /dev/fuse"
 
 MNT=$TMP/mnt
 mkdir -p "$MNT" || exit 1

@@ -3,13 +3,11 @@
 # Description: pread_z100k and zload read zeros from the cusezero FUSE
 # device (MOUNTPOINT/zero), with --verify, through every zload I/O path.
 # Skips (visibly) without the daemon, root or /dev/fuse.
+# Needs: root fuse io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 P=$PREAD_Z100K
 Z=$ZLOAD
 [ -x "$P" ] || skip_all "pread_z100k not built ($P)"
-[ -x "$CUSEZERO" ] || skip_all "cusezero not built ($CUSEZERO)"
-[ "$(id -u)" -eq 0 ] || skip_all "a FUSE mount needs root"
-[ -c /dev/fuse ] || skip_all "no /dev/fuse"
 
 MNT=$TMP/mnt
 mkdir -p "$MNT" || exit 1

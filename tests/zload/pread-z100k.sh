@@ -3,6 +3,7 @@
 # Description: pread_z100k keeps the seed reproducer's output (one "%.6f"
 # line, nothing else), its options change what they say, and a failed or
 # short read or a non-zero byte is one line naming the call and exits 1.
+# Needs: native
 . "$top_srcdir/tests/zload/zload-lib.sh"
 P=$PREAD_Z100K
 [ -x "$P" ] || skip_all "pread_z100k not built ($P)"

@@ -5,6 +5,7 @@
 # than sequential reads; the JSON has fio's per-job "read" object (slat /
 # clat / lat with N = reads, clat percentiles, bandwidth samples, CPU);
 # exit status 2 for a bad option, 1 for a failed run, 0 otherwise.
+# Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"

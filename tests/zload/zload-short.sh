@@ -3,6 +3,7 @@
 # Description: zload counts the bytes each read returned, not --bs: a short
 # read (a file whose text is shorter than --bs, the FUSE control file) is
 # counted as what it returned, and as a short read.
+# Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"

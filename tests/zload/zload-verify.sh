@@ -3,6 +3,7 @@
 # Description: zload --verify passes on zeros and fails, exit 1, naming the
 # offset and the value of the first non-zero byte, whatever the I/O path;
 # a failed read prints op, offset, res and strerror, is counted, exits 1.
+# Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
