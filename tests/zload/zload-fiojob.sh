@@ -12,7 +12,7 @@
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
-cd "$TMP" || exit 1
+cd "$CZ_TMP" || exit 1
 
 # The command line of a fio user, pasted.
 FIOARGS="--name=j --ioengine=io_uring --time_based --bs=4k --runtime=200ms --filename=/dev/zero"
