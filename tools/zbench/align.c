@@ -635,37 +635,19 @@ static int validate_rest(struct align_params *ap, const struct align_args *a)
 
 /* ---- the sweep ------------------------------------------------------------------------------ */
 
-/* Every repeat visits every offset once, in its own order.  0 or -1 (message printed). */
+static int sweep_point(const struct align_params *ap, struct align_dev *dev, unsigned rep,
+		       size_t i, size_t idx, char *buf, void *ctx)
+{
+	struct align_point *pts = ctx;
+
+	(void)rep;
+	(void)i;
+	return dev ? zb_aligndev_measure(dev, ap, &pts[idx]) : zb_align_measure(ap, &pts[idx], buf);
+}
+
 static int sweep(const struct align_params *ap, struct align_point *pts, struct align_dev *dev)
 {
-	size_t *visit = calloc(ap->noffsets, sizeof(*visit)), i;
-	uint64_t rng = ap->seed ? ap->seed : 0x9e3779b97f4a7c15ULL;
-	struct zb_buf buf = { 0 };
-	char msg[512];
-	unsigned rep;
-	int ret = -1;
-
-	if (!visit)
-		return -1;
-	if (!dev && zb_buf_alloc(&buf, ap->size, ZB_HUGE_NONE, true, msg, sizeof(msg))) {
-		fprintf(stderr, "zbench align: %s\n", msg);
-		goto out;
-	}
-	for (rep = 0; rep < ap->repeats; rep++) {
-		zb_align_order(ap, rep, &rng, visit);
-		for (i = 0; i < ap->noffsets; i++) {
-			if (zb_align_stop)
-				goto out;
-			if (dev ? zb_aligndev_measure(dev, ap, &pts[visit[i]]) :
-				  zb_align_measure(ap, &pts[visit[i]], buf.p))
-				goto out;
-		}
-	}
-	ret = 0;
-out:
-	zb_buf_free(&buf);
-	free(visit);
-	return ret;
+	return zb_align_sweep(ap, dev, sweep_point, pts);
 }
 
 static void summarize(const struct align_params *ap, struct align_point *pts)
