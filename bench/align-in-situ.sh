@@ -16,14 +16,15 @@
 set -eu
 
 fn=clear_user_arm64_quirk offsets=0..127:4
-die() { echo "align-in-situ: $*" >&2; exit 2; }
+bench=align-in-situ
+. "$(dirname "$0")/lib.sh"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-f) fn=${2:?}; shift 2 ;;
 	--offsets) offsets=${2:?}; shift 2 ;;
 	--) shift; break ;;
 	-h|--help) sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) die "unknown option '$1' (see --help)" ;;
+	*) usage "unknown option '$1' (see --help)" ;;
 	esac
 done
 top=$(cd "$(dirname "$0")/.." && pwd)

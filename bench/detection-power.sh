@@ -28,8 +28,9 @@
 set -eu
 
 K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args= placement=
-die() { echo "detection-power: $*" >&2; exit 2; }
-num() { case $2 in ''|*[!0-9]*) die "$1: expected a number, got '$2'" ;; esac; }
+bench=detection-power
+. "$(dirname "$0")/lib.sh"
+num() { case $2 in ''|*[!0-9]*) usage "$1: expected a number, got '$2'" ;; esac; }
 while [ $# -gt 0 ]; do
 	case $1 in
 	-K) K=${2:?}; num -K "$K"; shift 2 ;;
@@ -41,12 +42,12 @@ while [ $# -gt 0 ]; do
 	--zab-args) zab_args=${2?}; shift 2 ;;
 	--placement) placement=${2:?}; shift 2 ;;
 	-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	-*) die "unknown option '$1' (see --help)" ;;
+	-*) usage "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
 done
-[ $# -eq 2 ] || die "give two variants, A and B (e.g. routine=rep_stosb routine=c_store_loop; see --help)"
-[ "$K" -ge 1 ] || die "-K: at least 1"
+[ $# -eq 2 ] || usage "give two variants, A and B (e.g. routine=rep_stosb routine=c_store_loop; see --help)"
+[ "$K" -ge 1 ] || usage "-K: at least 1"
 A=$1 B=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$(cd "${top_builddir:-$top/build}" && pwd)

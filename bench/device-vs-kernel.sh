@@ -37,7 +37,8 @@ do_zload=1
 levers=0
 size=100KB
 
-die() { echo "device-vs-kernel: $*" >&2; exit 1; }
+bench=device-vs-kernel
+. "$(dirname "$0")/lib.sh"
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -70,27 +71,13 @@ if [ "$do_zload" = 1 ] && [ ! -x "$ZLOAD" ]; then
 fi
 
 tmp=$(mktemp -d /tmp/device-vs-kernel.XXXXXX)
-pidfile=$tmp/pid
 mnt=$tmp/mnt
-param=/sys/module/fuse/parameters/enable_uring
-param_saved=$(cat "$param" 2>/dev/null || true)
-# stop_daemon: SIGTERM the daemon we started, wait (5 s) for the unmount.
-stop_daemon() {
-	if [ -s "$pidfile" ]; then
-		kill "$(cat "$pidfile")" 2>/dev/null || true
-		i=0
-		while mountpoint -q "$mnt" 2>/dev/null && [ $i -lt 50 ]; do
-			sleep 0.1; i=$((i + 1))
-		done
-		rm -f "$pidfile"
-	fi
-}
+param=$uring_param
+uring_param_save
+param_saved=$uring_param_saved
 cleanup() {
-	stop_daemon
-	if [ -n "$param_saved" ] && [ "$(cat "$param" 2>/dev/null)" != "$param_saved" ]; then
-		echo "$param_saved" >"$param" 2>/dev/null ||
-			echo "device-vs-kernel: could not restore $param to $param_saved" >&2
-	fi
+	daemon_stop "$mnt"
+	uring_param_restore
 	rm -rf "$tmp" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -98,11 +85,9 @@ trap 'exit 130' INT TERM
 
 # start_daemon OPTS: cusezero --fuse $mnt OPTS; sets device and desc
 start_daemon() {
-	[ -x "$CUSEZERO" ] || die "cusezero not found at '$CUSEZERO' (set CUSEZERO)"
-	mkdir -p "$mnt"
 	# shellcheck disable=SC2086 # the options are a list
-	"$CUSEZERO" --name "dvk$$" --fuse "$mnt" --pidfile "$pidfile" $1 ||
-		die "cannot start: $CUSEZERO --fuse $mnt $1"
+	daemon_start "$mnt" $1 ||
+		die "cannot start: $CUSEZERO --fuse $mnt $1: $(head -n 1 "$mnt.err")"
 	device=$mnt/zero
 	desc="cusezero --fuse${1:+ $1} (defaults otherwise)"
 	[ -r "$device" ] || die "device '$device' is not readable"
@@ -122,11 +107,6 @@ json_field() {
 	printf '%s\n' "$1" | sed -n "s/.*\"$2\":\([0-9.e+-]*\).*/\1/p"
 }
 
-# median of the arguments (numbers)
-median() {
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 # calls SIZE DEV [PIN]: number of calls for >= $seconds (from a short probe)
 calls() {
@@ -194,7 +174,7 @@ if [ "$levers" = 1 ]; then
 		}
 		printf '| %s | %s | %s | %s | %s |\n' "$label" "$(gbs "$dm" | cut -d' ' -f1)" \
 			"$(gbs "$km" | cut -d' ' -f1)" "$ru" "$rp" >>"$table"
-		stop_daemon
+		daemon_stop "$mnt"
 		if [ -n "$param_saved" ]; then
 			echo "$param_saved" >"$param" 2>/dev/null || true
 		fi

@@ -22,7 +22,8 @@ set -eu
 runs=7
 calls=100000
 cpu=0
-die() { echo "transport-floor: $*" >&2; exit 1; }
+bench=transport-floor
+. "$(dirname "$0")/lib.sh"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=${2:?}; shift 2 ;;
@@ -45,8 +46,9 @@ PREAD=${PREAD_Z100K:-$bdir/pread_z100k/pread_z100k}
 
 tmp=$(mktemp -d /tmp/transport-floor.XXXXXX)
 mnt=$tmp/mnt
-param=/sys/module/fuse/parameters/enable_uring
-param_saved=$(cat "$param" 2>/dev/null || true)
+param=$uring_param
+uring_param_save
+param_saved=$uring_param_saved
 pid=
 stop() {
 	if [ -n "$pid" ]; then
@@ -57,17 +59,13 @@ stop() {
 }
 cleanup() {
 	stop
-	[ -z "$param_saved" ] || echo "$param_saved" >"$param" 2>/dev/null || true
+	uring_param_restore
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 ns() { sed -n 's/.*"ns_per_call":\([0-9.]*\).*/\1/p'; }
-median() {
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
-		if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 echo "# transport-floor: pread 100 KiB, $runs alternating runs of $calls calls, reader on CPU $cpu"
 echo "# host: $(uname -r), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"

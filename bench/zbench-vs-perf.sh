@@ -22,7 +22,8 @@ RUNS=${RUNS:-5}
 SIZES=${SIZES:-"4KB 64KB 1MB 1GB"}
 FUNCTIONS=${FUNCTIONS:-"default x86-64-stosb x86-64-stosq x86-64-unrolled"}
 
-die() { echo "zbench-vs-perf: $*" >&2; exit 1; }
+bench=zbench-vs-perf
+. "$(dirname "$0")/lib.sh"
 command -v "$PERF" >/dev/null 2>&1 || die "$PERF not found (Debian: apt-get install linux-perf)"
 [ -x "$ZBENCH" ] || die "$ZBENCH is not an executable zbench (pass its path)"
 "$PERF" bench mem memset -f help >/dev/null 2>&1 || true
@@ -46,9 +47,6 @@ run_zbench() { $pin "$ZBENCH" --format simple memset -s "$2" -f "$1" -l "$3" 2>/
 
 # "median spread% best": spread = (max - min) / median, how noisy the machine
 # was; best = the fastest run, the least disturbed one on a loaded machine.
-median() { sort -g | awk '{ v[NR] = $1 } END {
-	m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-	printf "%s %.1f %s\n", m, (m > 0 ? (v[NR] - v[1]) / m * 100 : 0), v[NR] }'; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -79,8 +77,8 @@ for f in $FUNCTIONS; do
 			fi
 			i=$((i + 1))
 		done
-		p=$(median <"$tmp/p")
-		z=$(median <"$tmp/z")
+		p=$(median_spread <"$tmp/p")
+		z=$(median_spread <"$tmp/z")
 		awk -v f="$f" -v s="$s" -v l="$l" -v p="$p" -v z="$z" 'BEGIN {
 			g = 1024 * 1024 * 1024
 			split(p, pp, " "); split(z, zz, " ")

@@ -37,6 +37,8 @@
 # the script mounts the device on a temporary directory and unmounts it.
 set -u
 
+bench=zload-vs-fio
+. "$(dirname "$0")/lib.sh"
 RUNS=5
 SECS=2
 DEVICES=
@@ -48,33 +50,28 @@ while getopts n:t:c:d:h opt; do
 	c) CPU=$OPTARG ;;
 	d) DEVICES="$DEVICES $OPTARG" ;;
 	h) sed -n '3,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
-	*) echo "zload-vs-fio: bad option (see -h)" >&2; exit 2 ;;
+	*) usage "bad option (see -h)" ;;
 	esac
 done
-case $RUNS in ''|*[!0-9]*|0) echo "zload-vs-fio: -n: invalid run count '$RUNS'" >&2; exit 2 ;; esac
+case $RUNS in ''|*[!0-9]*|0) usage "-n: invalid run count '$RUNS'" ;; esac
 # Whole seconds: fio reads --runtime=0.5 as 0, i.e. no limit at all.
-case $SECS in ''|*[!0-9]*|0) echo "zload-vs-fio: -t: invalid seconds '$SECS' (a whole number > 0)" >&2; exit 2 ;; esac
+case $SECS in ''|*[!0-9]*|0) usage "-t: invalid seconds '$SECS' (a whole number > 0)" ;; esac
 case $CPU in
 '') CPU=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status) ;;
 off) CPU= ;;
-*[!0-9]*) echo "zload-vs-fio: -c: invalid CPU '$CPU' (a number or off)" >&2; exit 2 ;;
+*[!0-9]*) usage "-c: invalid CPU '$CPU' (a number or off)" ;;
 esac
 
 ZLOAD=${ZLOAD:-./zload}
 CUSEZERO=${CUSEZERO:-./cusezero}
 FIO=${FIO:-fio}
-[ -x "$ZLOAD" ] || { echo "zload-vs-fio: zload not found at '$ZLOAD' (set ZLOAD=)" >&2; exit 1; }
-command -v "$FIO" >/dev/null || { echo "zload-vs-fio: fio not found (apt-get install fio)" >&2; exit 1; }
+[ -x "$ZLOAD" ] || die "zload not found at '$ZLOAD' (set ZLOAD=)"
+command -v "$FIO" >/dev/null || die "fio not found (apt-get install fio)"
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/zload-vs-fio.XXXXXX") || exit 1
 MNT=
 cleanup() {
-	if [ -n "$MNT" ]; then
-		[ -s "$TMP/pid" ] && kill "$(cat "$TMP/pid")" 2>/dev/null
-		i=0
-		while mountpoint -q "$MNT" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-		mountpoint -q "$MNT" && { fusermount3 -u "$MNT" 2>/dev/null || umount -l "$MNT"; }
-	fi
+	[ -z "$MNT" ] || daemon_stop "$MNT"
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
@@ -84,12 +81,10 @@ if [ -z "$DEVICES" ]; then
 	DEVICES=/dev/zero
 	if [ -x "$CUSEZERO" ] && [ "$(id -u)" -eq 0 ] && [ -c /dev/fuse ]; then
 		MNT=$TMP/mnt
-		mkdir "$MNT"
-		if "$CUSEZERO" --name "zvf$$" --fuse "$MNT" --pidfile "$TMP/pid" ${CPU:+--cpu $CPU} \
-		   2>"$TMP/start"; then
+		if daemon_start "$MNT" ${CPU:+--cpu $CPU}; then
 			DEVICES="$DEVICES $MNT/zero"
 		else
-			echo "# FUSE rows skipped: cusezero --fuse failed: $(head -n 1 "$TMP/start")"
+			echo "# FUSE rows skipped: cusezero --fuse failed: $(head -n 1 "$MNT.err")"
 			MNT=
 		fi
 	else
@@ -118,7 +113,6 @@ run_bw() {	# PROGRAM DEVICE BS QD BATCH
 	fi
 	echo "# $prog $* failed: $(grep -v '^$' "$TMP/err" | head -n 1)" >&2
 }
-median() { sort -n | awk '{ v[NR] = $1 } END { if (!NR) print 0; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version), $("$ZLOAD" --version)"
 echo "# batch = iodepth_batch_submit/iodepth_batch_complete_min (default: none given)${CPU:+; both jobs and the FUSE daemon pinned to CPU $CPU (co-located; -c off: none)}"

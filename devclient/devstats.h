@@ -5,7 +5,7 @@
  * figures from the difference.  Shared by zab, zbench align --device,
  * pread_z100k and zload (--device-share) and zeroctl.
  *
- * Derived figures (doc/DESIGN.md, "In-device measurement"):
+ * Derived figures (doc/measurement.md, "In-device measurement"):
  *   routine rate   bytes cleared per second of time inside the routine
  *   ns per chunk   routine time per chunk-sized piece (routine_ns x chunk / bytes)
  *   share          routine time / the serving threads' CPU time (busy_ns)
@@ -54,7 +54,7 @@ double cz_devdelta_ns_per_chunk(const struct cz_devdelta *d);
 /* routine_ns / busy_ns, or -1 when the daemon reported no busy time. */
 double cz_devdelta_share(const struct cz_devdelta *d);
 /*
- * The robust figures (doc/DESIGN.md, "In-device measurement"): the same
+ * The robust figures (doc/measurement.md, "In-device measurement"): the same
  * two, from the median request instead of the totals; 0 when no request.
  */
 double cz_devdelta_median_rate(const struct cz_devdelta *d);

@@ -14,7 +14,11 @@
 #   3. no function outside tests/ is longer than 100 lines (liburing's src/
 #      has none; split by step: parse / validate / run / print);
 #   4. the tree is self-contained: no file points at documents outside the
-#      repository or at tracker numbers (the word issue, a hash, a number).
+#      repository or at tracker numbers (the word issue, a hash, a number);
+#   5. a test script that starts cusezero (--fuse, --cusezero, the
+#      tests/cuse/ helpers) or zload (zload-lib.sh) declares it on its
+#      "# Needs:" line (tests/needs.sh: what scripts/test-arm64.sh sends to
+#      the arm64 VM and what the test skips on), in the words it knows.
 # Works from a git checkout (git ls-files) or an unpacked tarball (find).
 set -u
 
@@ -87,6 +91,27 @@ done)
 if [ -z "$bad" ]; then ok "no reference to documents outside the tree or to tracker numbers"
 else not_ok "no reference to documents outside the tree or to tracker numbers"
 	printf '%s\n' "$bad" | head -20 | sed 's/^/# /'
+fi
+
+# 5. tests say what they need.
+. "$src/tests/needs.sh"
+bad=$(for f in $(printf '%s\n' "$files" | grep -E '^tests/.*\.sh$'); do
+	[ -f "$f" ] && grep -q 'Description:' "$f" || continue
+	words=$(cz_needs "$f")
+	for w in $words; do
+		case " $cz_needs_words " in *" $w "*) ;; *) echo "$f: unknown need '$w'" ;; esac
+	done
+	if grep -qE -e '--fuse|--cusezero|cz_require_fuse|cz_start|zload-lib[.]sh' "$f" &&
+	   ! cz_needs_vm "$words"; then
+		echo "$f: starts cusezero or zload but its '# Needs:' line ('$words') names none of fuse ioctl io_uring native"
+	fi
+	if grep -q cz_require_fuse "$f"; then
+		case " $words " in *" fuse "*) ;; *) echo "$f: uses cz_require_fuse without '# Needs: root fuse'" ;; esac
+	fi
+done)
+if [ -z "$bad" ]; then ok "every device or io_uring test declares it (# Needs:)"
+else not_ok "every device or io_uring test declares it (# Needs:)"
+	printf '%s\n' "$bad" | sed 's/^/# /'
 fi
 
 echo "1..$n"

@@ -145,20 +145,17 @@ make -j"$jobs" >make.out 2>&1 || { cat make.out; die "cross build failed"; }
 
 # --- which tests run where -------------------------------------------------------
 # qemu-user forwards only the ioctls it knows (ENOTTY for cusezero's) and has
-# no io_uring (ENOSYS), so the tests that drive the device or io_uring run in
-# the arm64 VM instead (tests/vm/cuse-vm.sh, with a real arm64 kernel):
-# every test script that mounts the FUSE front end or sources the device or
-# zload test helpers (tests/cuse/, zload-lib.sh).
+# no io_uring (ENOSYS), so a test script whose "# Needs:" line names fuse,
+# ioctl, io_uring or native (tests/needs.sh) runs in the arm64 VM instead
+# (tests/vm/cuse-vm.sh, with a real arm64 kernel).
+. "$src/tests/needs.sh"
 all_tests=$(printf 'print-tests:\n\t@:$(info $(TESTS))\n' | make -s -f Makefile -f - print-tests)
 host_tests= CZ_VM_DEVICE_TESTS=
 for t in $all_tests; do
-	case $t in
-	*.sh)	if [ "$(uname -m)" != aarch64 ] &&
-		   grep -qE 'cz_require_fuse|/dev/fuse|--fuse|tests/cuse/|zload-lib\.sh' "$src/$t"; then
-			CZ_VM_DEVICE_TESTS="$CZ_VM_DEVICE_TESTS $t"
-			continue
-		fi ;;
-	esac
+	if [ "$(uname -m)" != aarch64 ] && cz_needs_vm "$(cz_needs "$src/$t")"; then
+		CZ_VM_DEVICE_TESTS="$CZ_VM_DEVICE_TESTS $t"
+		continue
+	fi
 	host_tests="$host_tests $t"
 done
 export CZ_VM_DEVICE_TESTS

@@ -18,3 +18,6 @@ done_testing() {
 	[ -n "${tap_final:-}" ] && "$tap_final"
 	echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]
 }
+# The test's own "# Needs:" line (tests/needs.sh): a visible SKIP when unmet.
+. "${top_srcdir:-$(dirname "$0")/../..}/tests/needs.sh"
+cz_require_needs "$0"

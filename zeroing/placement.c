@@ -13,12 +13,15 @@
  */
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "zeroing.h"
 #include "placement.h"
+#include "util.h"
 
 struct placed_region placed_regions[ZR_MAX_PLACED];
 
@@ -149,4 +152,59 @@ const char *zero_place_strerror(int err)
 		return "too many placed copies at once";
 	}
 	return strerror(-err);
+}
+
+/* One item of a set into seen[]: 0, -EINVAL or -EDOM. */
+static int parse_set_item(char *item, bool *seen)
+{
+	char *dots, *colon = strchr(item, ':');
+	uint64_t a, b, step = ZERO_PLACE_ALIGN;
+
+	if (colon) {
+		*colon = '\0';
+		if (cz_parse_u64(colon + 1, 1, ZERO_PLACE_MAX_OFFSET + 1, &step))
+			return -EINVAL;
+	}
+	dots = strstr(item, "..");
+	if (dots) {
+		*dots = '\0';
+		if (cz_parse_u64(item, 0, ZERO_PLACE_MAX_OFFSET, &a) ||
+		    cz_parse_u64(dots + 2, a, ZERO_PLACE_MAX_OFFSET, &b))
+			return -EINVAL;
+		if (!colon)
+			a = (a + ZERO_PLACE_ALIGN - 1) / ZERO_PLACE_ALIGN * ZERO_PLACE_ALIGN;
+	} else if (colon || cz_parse_u64(item, 0, ZERO_PLACE_MAX_OFFSET, &a)) {
+		return -EINVAL;
+	} else {
+		b = a;
+	}
+	for (; a <= b; a += step) {
+		if (a % ZERO_PLACE_ALIGN)
+			return -EDOM;
+		seen[a] = true;
+	}
+	return 0;
+}
+
+int zero_place_parse_set(const char *spec, unsigned *out, size_t *n)
+{
+	char *copy = strdup(spec), *item, *save = NULL;
+	bool *seen = calloc(ZERO_PLACE_MAX_OFFSET + 1, sizeof(*seen));
+	size_t i;
+	int ret = 0;
+
+	*n = 0;
+	if (!copy || !seen) {
+		free(copy);
+		free(seen);
+		return -ENOMEM;
+	}
+	for (item = strtok_r(copy, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save))
+		ret = parse_set_item(item, seen);
+	for (i = 0; i <= ZERO_PLACE_MAX_OFFSET; i++)
+		if (seen[i])
+			out[(*n)++] = (unsigned)i;
+	free(copy);
+	free(seen);
+	return ret ? ret : *n ? 0 : -EINVAL;
 }

@@ -125,6 +125,19 @@ struct zero_placed {
 int zero_place(const struct zero_routine *r, enum zero_point point, unsigned offset,
 	       struct zero_placed *out);
 void zero_unplace(struct zero_placed *p);
+/*
+ * A set of code offsets, the syntax of zbench --offsets and zab's
+ * placement=sweep:SET / random:SET: comma-separated items, each an offset
+ * A, a range A..B or a stepped range A..B:STEP (A, B in 0..4095, numbers by
+ * the rule of lib/util.h).  A range without a step holds every offset an
+ * instruction can start at (a multiple of ZERO_PLACE_ALIGN) from A rounded
+ * up to one, to B; an offset A, or one a step lands on, that no instruction
+ * can start at is refused.  Sorted, duplicates dropped, into out[]
+ * (ZERO_PLACE_MAX_OFFSET + 1 entries), their number in *n.  0, -EINVAL (not
+ * that syntax, or an empty set), -EDOM (an offset that cannot be placed) or
+ * -ENOMEM.
+ */
+int zero_place_parse_set(const char *spec, unsigned *out, size_t *n);
 /* Human-readable text for zero_place()'s -errno values, naming the routine. */
 const char *zero_place_strerror(int err);
 

@@ -7,8 +7,8 @@
 # export that cannot be written is exit 1 too.
 . "$top_srcdir/tests/tap.sh"
 [ -w /dev/full ] || skip_all "no writable /dev/full on this machine"
-T=$(mktemp -d /tmp/cusezero-stdout.XXXXXX) || skip_all "mktemp failed"
-trap 'rm -rf "$T"' EXIT
+CZ_TMP=$(mktemp -d /tmp/cusezero-stdout.XXXXXX) || skip_all "mktemp failed"
+trap 'rm -rf "$CZ_TMP"' EXIT
 trap 'exit 1' INT TERM
 PZ=${PREAD_Z100K:-$top_builddir/pread_z100k/pread_z100k}
 GOLD=$top_srcdir/tests/zab/golden
@@ -17,11 +17,11 @@ GOLD=$top_srcdir/tests/zab/golden
 # (zbench align's "# " notes on stderr are not errors, and not counted).
 full() {
 	d=$1; shift
-	timeout 120 "$@" >/dev/full 2>"$T/err"
+	timeout 120 "$@" >/dev/full 2>"$CZ_TMP/err"
 	st=$?
-	grep -av '^# ' "$T/err" >"$T/errlines"
-	ok "$d >/dev/full: exit $st, $(wc -l <"$T/errlines") line(s): $(head -c 200 "$T/errlines" | tr '\n' '|')" -- \
-		sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$T/errlines') -eq 1 ]"
+	grep -av '^# ' "$CZ_TMP/err" >"$CZ_TMP/errlines"
+	ok "$d >/dev/full: exit $st, $(wc -l <"$CZ_TMP/errlines") line(s): $(head -c 200 "$CZ_TMP/errlines" | tr '\n' '|')" -- \
+		sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$CZ_TMP/errlines') -eq 1 ]"
 }
 have() { [ -x "$1" ]; }
 
@@ -55,33 +55,33 @@ fi
 if have "$ZAB"; then
 	full "zab report" "$ZAB" report "$GOLD/sut-a.json"
 	# With the JSON on stdout the table goes to stderr: the error is its last line.
-	timeout 60 "$ZAB" report --export-json - "$GOLD/sut-a.json" >/dev/full 2>"$T/err"
+	timeout 60 "$ZAB" report --export-json - "$GOLD/sut-a.json" >/dev/full 2>"$CZ_TMP/err"
 	st=$?
-	ok "zab report --export-json - >/dev/full: exit $st, last line: $(tail -n 1 "$T/err")" -- \
-		sh -c "[ $st -eq 1 ] && tail -n 1 '$T/err' | grep -q '^zab: ' && [ \$(grep -c '^zab: ' '$T/err') -eq 1 ]"
-	"$ZAB" report --export-csv "$T/ref.csv" "$GOLD/sut-a.json" >/dev/null 2>&1
+	ok "zab report --export-json - >/dev/full: exit $st, last line: $(tail -n 1 "$CZ_TMP/err")" -- \
+		sh -c "[ $st -eq 1 ] && tail -n 1 '$CZ_TMP/err' | grep -q '^zab: ' && [ \$(grep -c '^zab: ' '$CZ_TMP/err') -eq 1 ]"
+	"$ZAB" report --export-csv "$CZ_TMP/ref.csv" "$GOLD/sut-a.json" >/dev/null 2>&1
 	# A pipe (fd 3; the table goes to /dev/null): the same rows as the regular file.
-	{ "$ZAB" report --export-csv /dev/fd/3 "$GOLD/sut-a.json" 3>&1 >/dev/null 2>"$T/err"; } |
-		cat >"$T/pipe.csv"
-	ok "zab --export-csv to a pipe: the rows arrive ($(wc -c <"$T/pipe.csv") bytes)" -- \
-		sh -c "[ -s '$T/ref.csv' ] && cmp -s '$T/ref.csv' '$T/pipe.csv'"
+	{ "$ZAB" report --export-csv /dev/fd/3 "$GOLD/sut-a.json" 3>&1 >/dev/null 2>"$CZ_TMP/err"; } |
+		cat >"$CZ_TMP/pipe.csv"
+	ok "zab --export-csv to a pipe: the rows arrive ($(wc -c <"$CZ_TMP/pipe.csv") bytes)" -- \
+		sh -c "[ -s '$CZ_TMP/ref.csv' ] && cmp -s '$CZ_TMP/ref.csv' '$CZ_TMP/pipe.csv'"
 	# A FIFO, read by cat (bounded: the reader is killed after 60 s).
-	mkfifo "$T/fifo"
-	timeout 60 cat "$T/fifo" >"$T/fifo.json" &
+	mkfifo "$CZ_TMP/fifo"
+	timeout 60 cat "$CZ_TMP/fifo" >"$CZ_TMP/fifo.json" &
 	reader=$!
-	timeout 60 "$ZAB" report --export-json "$T/fifo" "$GOLD/sut-a.json" >/dev/null 2>"$T/err"
+	timeout 60 "$ZAB" report --export-json "$CZ_TMP/fifo" "$GOLD/sut-a.json" >/dev/null 2>"$CZ_TMP/err"
 	st=$?
 	wait "$reader"
-	ok "zab --export-json to a FIFO: exit $st, the JSON arrives ($(wc -c <"$T/fifo.json") bytes)" -- \
-		sh -c "[ $st -eq 0 ] && grep -q '\"results\"' '$T/fifo.json'"
+	ok "zab --export-json to a FIFO: exit $st, the JSON arrives ($(wc -c <"$CZ_TMP/fifo.json") bytes)" -- \
+		sh -c "[ $st -eq 0 ] && grep -q '\"results\"' '$CZ_TMP/fifo.json'"
 	# Character devices: /dev/null takes it, /dev/full is a failure.
-	timeout 60 "$ZAB" report --export-markdown /dev/null "$GOLD/sut-a.json" >/dev/null 2>"$T/err"
+	timeout 60 "$ZAB" report --export-markdown /dev/null "$GOLD/sut-a.json" >/dev/null 2>"$CZ_TMP/err"
 	st=$?
 	ok "zab --export-markdown /dev/null: exit $st" -- [ "$st" -eq 0 ]
-	timeout 60 "$ZAB" report --export-markdown /dev/full "$GOLD/sut-a.json" >/dev/null 2>"$T/err"
+	timeout 60 "$ZAB" report --export-markdown /dev/full "$GOLD/sut-a.json" >/dev/null 2>"$CZ_TMP/err"
 	st=$?
-	ok "zab --export-markdown /dev/full: exit $st, one line ($(cat "$T/err"))" -- \
-		sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$T/err') -eq 1 ] && grep -q /dev/full '$T/err'"
+	ok "zab --export-markdown /dev/full: exit $st, one line ($(cat "$CZ_TMP/err"))" -- \
+		sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q /dev/full '$CZ_TMP/err'"
 fi
 if have "$CUSEZERO"; then
 	full "cusezero --routine help" "$CUSEZERO" --routine help

@@ -25,6 +25,7 @@
 #include "cusezero.h"
 #include "tests/tap.h"
 #include "tests/common/devcheck.h"
+#include "util.h"
 #include "zeroing.h"
 
 #define KiB		1024u
@@ -93,12 +94,29 @@ size_t dc_max_request(const char *path)
 	return 256 * 4096;
 }
 
+long long dc_bad_byte(const unsigned char *buf, size_t lead, size_t n, size_t tail,
+		      unsigned char fill)
+{
+	size_t i, z;
+
+	for (i = 0; i < lead; i++)
+		if (buf[i] != fill)
+			return (long long)i;
+	z = cz_first_nonzero(buf + lead, n);
+	if (z != n)
+		return (long long)(lead + z);
+	for (i = lead + n; i < lead + n + tail; i++)
+		if (buf[i] != fill)
+			return (long long)i;
+	return -1;
+}
+
 const char *dc_zeros(int fd)
 {
 	static const size_t sizes[] = { 1, 63, 4095, 4097, 8192, 10001, 65536 + 13, 128 * KiB };
 	static const size_t boffs[] = { 0, 3 };
 	static char why[160];
-	size_t si, oi, i;
+	size_t si, oi;
 	unsigned char *b = malloc(128 * KiB + 3 + 2 * GUARD);
 
 	if (!b)
@@ -108,6 +126,7 @@ const char *dc_zeros(int fd)
 		for (oi = 0; !why[0] && oi < 2; oi++) {
 			size_t n = sizes[si], off = GUARD + boffs[oi];
 			ssize_t r;
+			long long i;
 
 			memset(b, FILL, 128 * KiB + 3 + 2 * GUARD);
 			r = read(fd, b + off, n);
@@ -116,12 +135,10 @@ const char *dc_zeros(int fd)
 					 n, boffs[oi], r, r < 0 ? ": " : "", r < 0 ? strerror(errno) : "");
 				break;
 			}
-			for (i = 0; i < n + off + GUARD; i++)
-				if ((i >= off && i < off + n) ? b[i] != 0 : b[i] != FILL) {
-					snprintf(why, sizeof(why), "read %zu at buffer offset %zu: byte %zd is %#x",
-						 n, boffs[oi], (ssize_t)i - (ssize_t)off, b[i]);
-					break;
-				}
+			i = dc_bad_byte(b, off, n, GUARD, FILL);
+			if (i >= 0)
+				snprintf(why, sizeof(why), "read %zu at buffer offset %zu: byte %lld is %#x",
+					 n, boffs[oi], i - (long long)off, b[i]);
 		}
 	free(b);
 	return why[0] ? why : NULL;

@@ -31,6 +31,14 @@ void dc_check_ioctl(const struct dc_dev *d);
  */
 const char *dc_zeros(int fd);
 
+/*
+ * The guarded-buffer rule of the device checkers: buf[0, lead) and
+ * buf[lead + n, lead + n + tail) still hold fill, buf[lead, lead + n) is all
+ * zeros (cz_first_nonzero).  The offset in buf of the first wrong byte, or -1.
+ */
+long long dc_bad_byte(const unsigned char *buf, size_t lead, size_t n, size_t tail,
+		      unsigned char fill);
+
 /* GET_ROUTINE into name[CUSEZERO_NAME_MAX]; false on error (errno set). */
 bool dc_get_routine(int fd, char *name);
 

@@ -3,6 +3,7 @@
 # Description: run-time control of the FUSE device through its control /
 # stats / stats.json files and through zeroctl (ioctls): every command, the
 # invalid ones (nothing changed), and EPERM for an unprivileged user.
+# Needs: root fuse ioctl
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

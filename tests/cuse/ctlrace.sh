@@ -8,6 +8,7 @@
 # held text is touched by several workers at once; this once corrupted the
 # root daemon's heap within seconds.  The daemon must stay up and serve
 # zeros; under ASan/TSan (scripts/setup) a report fails the test too.
+# Needs: root fuse ioctl io_uring
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

@@ -9,6 +9,7 @@
 # and puts it back when the last uring daemon that needed it stops;
 # a bad --transport is refused.  Needs root and a kernel with
 # CONFIG_FUSE_IO_URING; restores /sys/module/fuse/parameters/enable_uring.
+# Needs: root fuse io_uring
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

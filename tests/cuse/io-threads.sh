@@ -4,4 +4,5 @@
 # switches while four workers serve requests concurrently (hazard-protected
 # settings, per-thread reply buffers and counters).
 CZ_IO_OPTS="--threads 4${CZ_IO_OPTS:+ $CZ_IO_OPTS}"
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/io.sh"

@@ -6,6 +6,7 @@
 # routine, alignment and chunk switch; killed and interrupted readers; the
 # text files read by 4 readers at once.
 # The daemon runs with --poison, so a routine that skips a byte shows up.
+# Needs: root fuse io_uring
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

@@ -4,10 +4,15 @@
 # bounded waits, and a cleanup trap that leaves no mount behind.
 . "$top_srcdir/tests/tap.sh"
 
+# cz_require_fuse: the scratch directory and cleanup trap of a device test.
+# Root, /dev/fuse and $CUSEZERO are the test's "# Needs: root fuse" line,
+# checked by tests/tap.sh (tests/needs.sh); asserted here again in case the
+# line is missing.
 cz_require_fuse() {
-	[ "$(id -u)" = 0 ] || skip_all "needs root (allow_other mounts, uid-switching checks)"
-	[ -c /dev/fuse ] || skip_all "no /dev/fuse on this machine"
-	[ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO=$CUSEZERO)"
+	case " $(cz_needs "$0") " in
+	*" fuse "*) ;;
+	*) echo "Bail out! $0 starts cusezero but has no '# Needs: root fuse' line"; exit 99 ;;
+	esac
 	CZ_TMP=$(mktemp -d /tmp/cusezero-test.XXXXXX) || skip_all "mktemp failed"
 	chmod 755 "$CZ_TMP"
 	trap cz_cleanup EXIT

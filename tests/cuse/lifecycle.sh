@@ -4,6 +4,7 @@
 # line and mount nothing; background start returns once ready; -f; SIGTERM
 # and SIGINT unmount; SIGKILL leaves a stale mount that the next start
 # detaches; the CUSE-unavailable fallback; --threads; --user.
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

@@ -6,6 +6,7 @@
 # the start reports success, and no request taken is left unanswered (a
 # reader stuck in the kernel's wait for an answer cannot even be killed).
 # Several limits around what --threads 8 needs, so both sides are seen.
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 [ -z "$cz_san" ] || skip_all "$cz_san build: the sanitizer's shadow memory needs no address-space limit"

@@ -9,6 +9,7 @@
 # shared mapping would show up, non-zero, in other processes' mappings --
 # private ones included -- until written back.  /dev/zero gives each shared
 # mapping its own anonymous memory instead.
+# Needs: root fuse ioctl
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 ZMAP=$top_builddir/tests/cuse/zmap

@@ -9,6 +9,7 @@
 # path is refused with one line, also when the path has spaces (mountinfo
 # writes them \040) and when two starts race (exactly one wins, one mount).
 # A live FUSE mount that is not ours is refused, not detached.
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

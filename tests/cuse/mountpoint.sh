@@ -8,6 +8,7 @@
 # dead mount root cannot inspect (with the fusermount3 command to run).
 # --force-mount mounts over a non-empty directory.  An unprivileged user's
 # lock on the directory does not keep root from mounting there.
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

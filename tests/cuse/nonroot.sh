@@ -6,6 +6,7 @@
 # unprivileged pipe size, stops on SIGTERM and leaves no mount behind.
 # What needs root says so in one line: `cusezero run`, and the automatic
 # fallback place /run/cusezero/NAME.
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 command -v setpriv >/dev/null || skip_all "no setpriv (util-linux) to run as uid 65534"

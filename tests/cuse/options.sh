@@ -5,6 +5,7 @@
 # space, out of range is refused rather than wrapped (uids/gids up to
 # 4294967294); --mode is octal.  A refused value: exit 2, one line naming
 # the option and the value, nothing mounted.  An accepted one is in effect.
+# Needs: root fuse ioctl
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

@@ -6,6 +6,7 @@
 # a daemon without it, measured side by side) and sleeps once the budget is
 # spent; reads are zeros; SIGTERM stops it while it sleeps or spins, with one
 # worker or several.  io-poll.sh runs all of io.sh with it.
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

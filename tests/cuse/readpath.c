@@ -20,16 +20,6 @@
 #include "tests/tap.h"
 #include "util.h"
 
-static size_t first_nonzero(const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (p[i])
-			return i;
-	return n;
-}
-
 static const size_t sizes[] = { 1, 7, 64, 4095, 4096, 4097, 12345, 131072, 1048576 };
 
 /* One routine, one setting: every size zero. Returns 0 or the failing size. */
@@ -41,7 +31,7 @@ static size_t read_all_sizes(void)
 		const unsigned char *p = rp_read(sizes[i]);
 
 		n = sizes[i];
-		bad = first_nonzero(p, n);
+		bad = cz_first_nonzero(p, n);
 		if (bad != n) {
 			tap_diag("size %zu: byte %zu = %#x", n, bad, p[bad]);
 			return n;
@@ -80,7 +70,7 @@ static void *reader(void *arg)
 		size_t n = sizes[k++ % CZ_ARRAY_SIZE(sizes)];
 		const unsigned char *p = rp_read(n);
 
-		if (first_nonzero(p, n) != n)
+		if (cz_first_nonzero(p, n) != n)
 			atomic_fetch_add(&bad_bytes, 1);
 		atomic_fetch_add(&reads, 1);
 	}
@@ -138,7 +128,7 @@ static void check_routine_fault(void)
 	sigaction(SIGSEGV, &sa, &fault_prev);
 	rp_read(3 * 4096);
 	sigaction(SIGSEGV, &fault_prev, NULL);
-	bad = first_nonzero(buf, 3 * 4096);
+	bad = cz_first_nonzero(buf, 3 * 4096);
 	rp_get_stats(&st);
 	tap_ok(fault_count == 2 && bad == 3 * 4096 && st.total.errors == 1,
 	       "%s faulting in the reply buffer: faults %d, reply all zero (first non-zero %zu of %d), "
@@ -195,7 +185,7 @@ static void check_no_overrun(void)
 	rp_read(size);
 	for (i = size; i < 2 * size; i++)
 		bad += buf[i] != 0x5a;
-	tap_ok(first_nonzero(buf, size) == size && !bad,
+	tap_ok(cz_first_nonzero(buf, size) == size && !bad,
 	       "read of %zu B in %zu B chunks: reply zero, the %zu bytes after it untouched "
 	       "(%zu changed)", size, chunk, size, bad);
 	rp_set_chunk(4096);

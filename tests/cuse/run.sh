@@ -8,6 +8,7 @@
 # killed by SIGKILL takes its daemon with it (nothing stays mounted at the
 # fallback /run/cusezero/cusezero-run-PID, the directory goes), and so does
 # `run --user` when it ends.
+# Needs: root fuse ioctl
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 command -v unshare >/dev/null || true

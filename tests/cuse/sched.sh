@@ -14,6 +14,7 @@
 # expected is accepted only when the guard says it stepped in (the suite
 # runs beside other tests: the daemon may really starve).
 # Needs root; restores /sys/module/fuse/parameters/enable_uring.
+# Needs: root fuse io_uring
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

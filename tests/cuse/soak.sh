@@ -1,5 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
+# Needs: root fuse ioctl io_uring
 # Description: soak and fault injection on the FUSE device, SOAK_SECONDS
 # long (default 60; make check runs the default, well under 3 minutes).
 # Six verifying reader slots run all the time -- read(2), readv(2) and

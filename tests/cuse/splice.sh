@@ -6,6 +6,7 @@
 # --poison), replies too big for the pipe (1 MiB) fall back to writev, and
 # --reply writev sends none by splice.  io.sh runs the full read checks on
 # the splice path (the default); io-writev.sh runs them with --reply writev.
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

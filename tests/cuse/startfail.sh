@@ -9,6 +9,7 @@
 # daemon holds is refused and left as it was: a failed start removes only a
 # pidfile it created.  Out of file descriptors (ulimit -n 5), the start
 # says why in one line too.
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 

@@ -87,26 +87,19 @@ static int open_dev(int flags)
 /* buf[0..GUARD+off) and [GUARD+off+n, +GUARD) must be POISON, the middle zero. */
 static bool verify(const unsigned char *buf, size_t off, size_t n, const char *step)
 {
-	size_t i;
+	long long b = dc_bad_byte(buf, GUARD + off, n, GUARD, POISON);
+	long long lead = (long long)(GUARD + off);
 
-	for (i = 0; i < GUARD + off; i++)
-		if (buf[i] != POISON) {
-			fail_once("%s: guard byte %zd before the data = %#x", step,
-				  (ssize_t)i - (ssize_t)(GUARD + off), buf[i]);
-			return false;
-		}
-	for (i = 0; i < n; i++)
-		if (buf[GUARD + off + i]) {
-			fail_once("%s: byte %zu of %zu = %#x", step, i, n, buf[GUARD + off + i]);
-			return false;
-		}
-	for (i = 0; i < GUARD; i++)
-		if (buf[GUARD + off + n + i] != POISON) {
-			fail_once("%s: guard byte %zu after the data = %#x", step, i,
-				  buf[GUARD + off + n + i]);
-			return false;
-		}
-	return true;
+	if (b < 0)
+		return true;
+	if (b < lead)
+		fail_once("%s: guard byte %lld before the data = %#x", step, b - lead, buf[b]);
+	else if (b < lead + (long long)n)
+		fail_once("%s: byte %lld of %zu = %#x", step, b - lead, n, buf[b]);
+	else
+		fail_once("%s: guard byte %lld after the data = %#x", step,
+			  b - lead - (long long)n, buf[b]);
+	return false;
 }
 
 static unsigned char *big_buffer(size_t len)

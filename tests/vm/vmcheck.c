@@ -382,15 +382,7 @@ static unsigned char *buf_fill(size_t n)
 /* First non-zero in [0,got) or byte != FILL in [got, n+GUARD); -1 if fine. */
 static long long bad_byte(const unsigned char *b, size_t got, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < got; i++)
-		if (b[i])
-			return (long long)i;
-	for (i = got; i < n + GUARD; i++)
-		if (b[i] != FILL)
-			return (long long)i;
-	return -1;
+	return dc_bad_byte(b, 0, got, n + GUARD - got, FILL);
 }
 
 /*

@@ -11,20 +11,18 @@
 # checked on its own (the daemons switch enable_uring on and back, as
 # `--transport uring` does as root; under the lock fuse-uring.sh takes).
 # Needs root (FUSE mounts) and $CUSEZERO.
+# Needs: root fuse io_uring
 . "$top_srcdir/tests/cuse/lib.sh"	# (TAP helpers, cz_lock_enable_uring)
 ZAB=${ZAB:-$top_builddir/zab}
 [ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ "$(id -u)" -eq 0 ] || skip_all "not root: a FUSE mount needs root"
-[ -n "$CUSEZERO" ] && [ -x "$CUSEZERO" ] || skip_all "cusezero not built (\$CUSEZERO='$CUSEZERO')"
-[ -e /dev/fuse ] || skip_all "no /dev/fuse"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-TMPDIR=$tmp; export TMPDIR	# zab's mount points: this test's own
+CZ_TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$CZ_TMP"' EXIT
+TMPDIR=$CZ_TMP; export TMPDIR	# zab's mount points: this test's own
 
 allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
 ncpu=$(nproc)
 # The probe: run as a benchmark; logs "SESSION OWN_CPUS TASK_CPUS/POLICY..." and prints 1.
-cat >"$tmp/probe" <<'PROBE'
+cat >"$CZ_TMP/probe" <<'PROBE'
 #!/bin/sh
 log=$1
 mnt=$(dirname "$CUSEZERO_DEVICE")
@@ -37,7 +35,7 @@ done
 echo "$line" >>"$log"
 echo 1
 PROBE
-chmod +x "$tmp/probe"
+chmod +x "$CZ_TMP/probe"
 
 # all: every line's own CPU list and every task's equal the session's CPU (the policy is
 # logged after the "/" for the diagnostics).
@@ -50,40 +48,40 @@ check_log() {	# check_log LOG SESSION-CPU-FILE
 }
 
 dev='cusezero-args=--transport dev'
-"$ZAB" run -b "p=$tmp/probe $tmp/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,threads=2,$dev" \
-	-S 3 -R 2 --seed 5 --cusezero "$CUSEZERO" --json "$tmp/c.json" >"$tmp/out" 2>"$tmp/err"
+"$ZAB" run -b "p=$CZ_TMP/probe $CZ_TMP/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,threads=2,$dev" \
+	-S 3 -R 2 --seed 5 --cusezero "$CUSEZERO" --json "$CZ_TMP/c.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "co-located run: exit 0" -- [ $? -eq 0 ]
 sed -n 's/^zab: session \([0-9]*\)\/3: daemons and benchmarks co-located on CPU \([0-9]*\)$/\1 \2/p' \
-	"$tmp/err" >"$tmp/cpus"
-ok "every session prints its CPU" -- [ "$(wc -l <"$tmp/cpus")" -eq 3 ]
-ok "the JSON records the same CPUs" -- sh -c "[ \"\$(awk '/\"session_placement\"/ { on = 1 } on && /\"cpu\"/ { gsub(/[^0-9]/, \"\"); printf \"%s \", \$0 } /\\]/ { on = 0 }' '$tmp/c.json')\" = \"\$(awk '{ printf \"%s \", \$2 }' '$tmp/cpus')\" ]"
-ok "12 runs probed (2 variants x 3 sessions x 2)" -- [ "$(wc -l <"$tmp/log")" -eq 12 ]
-ok "benchmark and every serving thread (threads=2 too) on the session's CPU" -- check_log "$tmp/log" "$tmp/cpus"
+	"$CZ_TMP/err" >"$CZ_TMP/cpus"
+ok "every session prints its CPU" -- [ "$(wc -l <"$CZ_TMP/cpus")" -eq 3 ]
+ok "the JSON records the same CPUs" -- sh -c "[ \"\$(awk '/\"session_placement\"/ { on = 1 } on && /\"cpu\"/ { gsub(/[^0-9]/, \"\"); printf \"%s \", \$0 } /\\]/ { on = 0 }' '$CZ_TMP/c.json')\" = \"\$(awk '{ printf \"%s \", \$2 }' '$CZ_TMP/cpus')\" ]"
+ok "12 runs probed (2 variants x 3 sessions x 2)" -- [ "$(wc -l <"$CZ_TMP/log")" -eq 12 ]
+ok "benchmark and every serving thread (threads=2 too) on the session's CPU" -- check_log "$CZ_TMP/log" "$CZ_TMP/cpus"
 ok "every daemon started with --cpu N" -- \
-	[ "$(grep -c '"command": ".*--cpu [0-9]' "$tmp/c.json")" -eq 6 ]
-sed 's/^/# /' "$tmp/log" | head -4
+	[ "$(grep -c '"command": ".*--cpu [0-9]' "$CZ_TMP/c.json")" -eq 6 ]
+sed 's/^/# /' "$CZ_TMP/log" | head -4
 if [ "$ncpu" -gt 1 ]; then
-	ok "sessions rotate over the CPUs" -- [ "$(awk '{ print $2 }' "$tmp/cpus" | sort -u | wc -l)" -gt 1 ]
+	ok "sessions rotate over the CPUs" -- [ "$(awk '{ print $2 }' "$CZ_TMP/cpus" | sort -u | wc -l)" -gt 1 ]
 fi
 
-: >"$tmp/log"
-"$ZAB" run -b "p=$tmp/probe $tmp/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,$dev" \
+: >"$CZ_TMP/log"
+"$ZAB" run -b "p=$CZ_TMP/probe $CZ_TMP/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,$dev" \
 	-S 1 -R 1 --colocate 0 --cusezero "$CUSEZERO" >/dev/null 2>&1
-echo "1 0" >"$tmp/cpus0"
-ok "--colocate 0: everything on CPU 0" -- check_log "$tmp/log" "$tmp/cpus0"
+echo "1 0" >"$CZ_TMP/cpus0"
+ok "--colocate 0: everything on CPU 0" -- check_log "$CZ_TMP/log" "$CZ_TMP/cpus0"
 
-: >"$tmp/log"
-"$ZAB" run -b "p=$tmp/probe $tmp/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,$dev" \
-	-S 1 -R 1 --colocate off --cusezero "$CUSEZERO" >/dev/null 2>"$tmp/err"
-ok "--colocate off: no session CPU printed" -- sh -c "! grep -q 'co-located' '$tmp/err'"
+: >"$CZ_TMP/log"
+"$ZAB" run -b "p=$CZ_TMP/probe $CZ_TMP/log" -v "a:routine=c_store_loop,$dev" -v "b:routine=c_store_loop,$dev" \
+	-S 1 -R 1 --colocate off --cusezero "$CUSEZERO" >/dev/null 2>"$CZ_TMP/err"
+ok "--colocate off: no session CPU printed" -- sh -c "! grep -q 'co-located' '$CZ_TMP/err'"
 ok "--colocate off: benchmark and daemon on all allowed CPUs ($allowed), SCHED_OTHER" -- \
 	awk -v all="$allowed" '{ if ($2 != all) bad = 1; for (i = 3; i <= NF; i++) if ($i != all "/0") bad = 1 }
-	     END { exit bad || NR != 2 }' "$tmp/log"
+	     END { exit bad || NR != 2 }' "$CZ_TMP/log"
 # io_uring: the reader's CPU's queue thread serves it, pinned there by design
 if [ -e /sys/module/fuse/parameters/enable_uring ]; then
 	cz_lock_enable_uring
-	: >"$tmp/log"
-	"$ZAB" run -b "p=$tmp/probe $tmp/log" -v 'a:routine=c_store_loop,cusezero-args=--transport uring' \
+	: >"$CZ_TMP/log"
+	"$ZAB" run -b "p=$CZ_TMP/probe $CZ_TMP/log" -v 'a:routine=c_store_loop,cusezero-args=--transport uring' \
 		-v 'b:routine=c_store_loop,cusezero-args=--transport uring' -S 1 -R 1 --colocate 0 \
 		--cusezero "$CUSEZERO" >/dev/null 2>&1
 	# (a queue thread pinned to each CPU: the ring transport did start; its
@@ -92,15 +90,15 @@ if [ -e /sys/module/fuse/parameters/enable_uring ]; then
 		awk -v n="$ncpu" '{ if ($2 != "0") bad = 1; delete f
 			for (i = 3; i <= NF; i++) { split($i, t, "/"); if (t[1] ~ /^[0-9]+$/) f[t[1]] = 1 }
 			for (c = 0; c < n; c++) if (!(c in f)) bad = 1 }
-		     END { exit bad || NR != 2 }' "$tmp/log"
-	sed 's/^/# /' "$tmp/log"
+		     END { exit bad || NR != 2 }' "$CZ_TMP/log"
+	sed 's/^/# /' "$CZ_TMP/log"
 else
 	skip "io_uring transport: kernel without CONFIG_FUSE_IO_URING (no /sys/module/fuse/parameters/enable_uring)"
 fi
-printf '[benchmark b]\ncmd = true\n[variant x]\nroutine = c_store_loop\n[variant y]\n[experiment]\ncolocate = 4095\n' >"$tmp/bad-cpu"
-"$ZAB" run "$tmp/bad-cpu" --cusezero "$CUSEZERO" >/dev/null 2>"$tmp/err"; rc=$?
+printf '[benchmark b]\ncmd = true\n[variant x]\nroutine = c_store_loop\n[variant y]\n[experiment]\ncolocate = 4095\n' >"$CZ_TMP/bad-cpu"
+"$ZAB" run "$CZ_TMP/bad-cpu" --cusezero "$CUSEZERO" >/dev/null 2>"$CZ_TMP/err"; rc=$?
 ok "colocate = 4095 (not allowed here): exit 2, one line" -- \
-	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'colocate 4095: not a CPU zab may run on' '$tmp/err'"
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q 'colocate 4095: not a CPU zab may run on' '$CZ_TMP/err'"
 
 # cusezero run --colocate N: COMMAND and the daemon's serving threads on N
 cpu=$(echo "$allowed" | sed 's/[-,].*//')
@@ -111,10 +109,10 @@ cpu=$(echo "$allowed" | sed 's/[-,].*//')
 			[ "$(cat $t/comm)" = cz-guard ] && continue
 			echo "$(awk "/^Cpus_allowed_list/ { print \$2 }" $t/status)/$(awk "/^policy/ { print \$3 }" $t/sched)"
 		done
-	done' >"$tmp/run" 2>"$tmp/run.err"
-ok "cusezero run --colocate $cpu: COMMAND on CPU $cpu" -- [ "$(head -n 1 "$tmp/run")" = "$cpu" ]
+	done' >"$CZ_TMP/run" 2>"$CZ_TMP/run.err"
+ok "cusezero run --colocate $cpu: COMMAND on CPU $cpu" -- [ "$(head -n 1 "$CZ_TMP/run")" = "$cpu" ]
 ok "cusezero run --colocate $cpu: the serving thread on CPU $cpu" -- \
-	sh -c "[ \$(sed -n '2,\$p' '$tmp/run' | grep -c .) -ge 1 ] && ! sed -n '2,\$p' '$tmp/run' | grep -vq '^$cpu/'"
-"$CUSEZERO" --colocate 0 --fuse "$tmp" 2>"$tmp/err"; rc=$?
-ok "--colocate without run: exit 2, one line" -- sh -c "[ $rc -eq 2 ] && grep -q 'is an option of .cusezero run.' '$tmp/err'"
+	sh -c "[ \$(sed -n '2,\$p' '$CZ_TMP/run' | grep -c .) -ge 1 ] && ! sed -n '2,\$p' '$CZ_TMP/run' | grep -vq '^$cpu/'"
+"$CUSEZERO" --colocate 0 --fuse "$CZ_TMP" 2>"$CZ_TMP/err"; rc=$?
+ok "--colocate without run: exit 2, one line" -- sh -c "[ $rc -eq 2 ] && grep -q 'is an option of .cusezero run.' '$CZ_TMP/err'"
 done_testing

@@ -28,71 +28,71 @@ json() {	# json FILE PYTHON-EXPRESSION-OVER-d: exit 0 when true
 }
 
 # --- drawn = recorded, paired ---------------------------------------------------
-exp "$tmp/rec" 'random:0..60:4' "sh -c 'echo \$ZAB_VARIANT \$ZAB_OFFSET >>$tmp/log; echo \$((1000 + ZAB_OFFSET))'"
-"$ZAB" run "$tmp/rec" --seed 7 --style plain --export-json "$tmp/rec.json" >"$tmp/out" 2>"$tmp/err"
+exp "$CZ_TMP/rec" 'random:0..60:4' "sh -c 'echo \$ZAB_VARIANT \$ZAB_OFFSET >>$CZ_TMP/log; echo \$((1000 + ZAB_OFFSET))'"
+"$ZAB" run "$CZ_TMP/rec" --seed 7 --style plain --export-json "$CZ_TMP/rec.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "placement = random: exit 0" -- [ $? -eq 0 ]
 ok "each sample is 1000 + the offset recorded with it (drawn = recorded)" -- \
-	json "$tmp/rec.json" "all(s == 1000 + o for c in d['cells'] for s, o in zip(c['samples'], c['sample_offsets']))"
+	json "$CZ_TMP/rec.json" "all(s == 1000 + o for c in d['cells'] for s, o in zip(c['samples'], c['sample_offsets']))"
 ok "the offsets each variant's commands saw, in order, are the recorded ones" -- \
-	sh -c "[ \"\$(awk '\$1 == \"a\" { print \$2 }' '$tmp/log' | tr '\n' ' ')\" = \"\$(python3 -c \"import json; print(' '.join(str(o) for o in json.load(open('$tmp/rec.json'))['cells'][0]['sample_offsets']) + ' ')\")\" ]"
+	sh -c "[ \"\$(awk '\$1 == \"a\" { print \$2 }' '$CZ_TMP/log' | tr '\n' ' ')\" = \"\$(python3 -c \"import json; print(' '.join(str(o) for o in json.load(open('$CZ_TMP/rec.json'))['cells'][0]['sample_offsets']) + ' ')\")\" ]"
 ok "paired: a and b ran slot for slot at the same offsets" -- \
-	json "$tmp/rec.json" "d['cells'][0]['sample_offsets'] == d['cells'][1]['sample_offsets']"
+	json "$CZ_TMP/rec.json" "d['cells'][0]['sample_offsets'] == d['cells'][1]['sample_offsets']"
 ok "offsets drawn from the set only, more than one" -- \
-	json "$tmp/rec.json" "set(d['cells'][0]['sample_offsets']) <= set(range(0, 61, 4)) and len(set(d['cells'][0]['sample_offsets'])) > 1"
+	json "$CZ_TMP/rec.json" "set(d['cells'][0]['sample_offsets']) <= set(range(0, 61, 4)) and len(set(d['cells'][0]['sample_offsets'])) > 1"
 ok "the placement is recorded" -- \
-	json "$tmp/rec.json" "d['experiment']['placement'] == 'random:0..60:4' and d['variants'][1]['placement'] == 'random:0..60:4'"
-"$ZAB" run "$tmp/rec" --seed 7 --style plain --export-json "$tmp/rec2.json" >/dev/null 2>&1
+	json "$CZ_TMP/rec.json" "d['experiment']['placement'] == 'random:0..60:4' and d['variants'][1]['placement'] == 'random:0..60:4'"
+"$ZAB" run "$CZ_TMP/rec" --seed 7 --style plain --export-json "$CZ_TMP/rec2.json" >/dev/null 2>&1
 ok "the same seed draws the same offsets" -- \
-	json "$tmp/rec2.json" "d['cells'][0]['sample_offsets'] == json.load(open('$tmp/rec.json'))['cells'][0]['sample_offsets']"
-"$ZAB" run "$tmp/rec" --seed 8 --style plain --export-json "$tmp/rec3.json" >/dev/null 2>&1
+	json "$CZ_TMP/rec2.json" "d['cells'][0]['sample_offsets'] == json.load(open('$CZ_TMP/rec.json'))['cells'][0]['sample_offsets']"
+"$ZAB" run "$CZ_TMP/rec" --seed 8 --style plain --export-json "$CZ_TMP/rec3.json" >/dev/null 2>&1
 ok "another seed draws others" -- \
-	json "$tmp/rec3.json" "d['cells'][0]['sample_offsets'] != json.load(open('$tmp/rec.json'))['cells'][0]['sample_offsets']"
-"$ZAB" run "$tmp/rec" --seed 7 --dry-run >"$tmp/dry" 2>/dev/null
+	json "$CZ_TMP/rec3.json" "d['cells'][0]['sample_offsets'] != json.load(open('$CZ_TMP/rec.json'))['cells'][0]['sample_offsets']"
+"$ZAB" run "$CZ_TMP/rec" --seed 7 --dry-run >"$CZ_TMP/dry" 2>/dev/null
 ok "--dry-run prints each run's offset, the recorded ones" -- \
-	sh -c "[ \"\$(grep '^  repeat' '$tmp/dry' | sed 's/.* a@\\([0-9]*\\).*/\\1/' | tr '\\n' ' ')\" = \"\$(python3 -c \"import json; print(' '.join(str(o) for o in json.load(open('$tmp/rec.json'))['cells'][0]['sample_offsets']) + ' ')\")\" ]"
-exp "$tmp/sweep" 'sweep:0..12:4' "sh -c 'echo \$((1000 + ZAB_OFFSET))'"
-"$ZAB" run "$tmp/sweep" --seed 1 --style plain --export-json "$tmp/sweep.json" >/dev/null 2>&1
+	sh -c "[ \"\$(grep '^  repeat' '$CZ_TMP/dry' | sed 's/.* a@\\([0-9]*\\).*/\\1/' | tr '\\n' ' ')\" = \"\$(python3 -c \"import json; print(' '.join(str(o) for o in json.load(open('$CZ_TMP/rec.json'))['cells'][0]['sample_offsets']) + ' ')\")\" ]"
+exp "$CZ_TMP/sweep" 'sweep:0..12:4' "sh -c 'echo \$((1000 + ZAB_OFFSET))'"
+"$ZAB" run "$CZ_TMP/sweep" --seed 1 --style plain --export-json "$CZ_TMP/sweep.json" >/dev/null 2>&1
 ok "placement = sweep: the set in turn, 8 runs per offset" -- \
-	json "$tmp/sweep.json" "d['cells'][0]['sample_offsets'] == [0, 4, 8, 12] * 8"
-exp "$tmp/fixed" 'fixed' "$FAKE"
-"$ZAB" run "$tmp/fixed" --seed 1 --style plain --export-json "$tmp/fixed.json" >"$tmp/out" 2>&1
+	json "$CZ_TMP/sweep.json" "d['cells'][0]['sample_offsets'] == [0, 4, 8, 12] * 8"
+exp "$CZ_TMP/fixed" 'fixed' "$FAKE"
+"$ZAB" run "$CZ_TMP/fixed" --seed 1 --style plain --export-json "$CZ_TMP/fixed.json" >"$CZ_TMP/out" 2>&1
 ok "placement = fixed: no offsets, no layout figures" -- \
-	sh -c "! grep -q sample_offsets '$tmp/fixed.json' && ! grep -q 'layout' '$tmp/out'"
+	sh -c "! grep -q sample_offsets '$CZ_TMP/fixed.json' && ! grep -q 'layout' '$CZ_TMP/out'"
 
 # --- a layout effect, no code effect ------------------------------------------------
-exp "$tmp/lay" 'sweep:0..28:4' "$FAKE --sd 0.01 --offset-effect 0.1"
-"$ZAB" run "$tmp/lay" --seed 3 --style grid --export-json "$tmp/lay.json" >"$tmp/out" 2>"$tmp/err"
+exp "$CZ_TMP/lay" 'sweep:0..28:4' "$FAKE --sd 0.01 --offset-effect 0.1"
+"$ZAB" run "$CZ_TMP/lay" --seed 3 --style grid --export-json "$CZ_TMP/lay.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "layout effect only: exit 0" -- [ $? -eq 0 ]
-ok "layout effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) -?[0-9]' '$tmp/out'"
+ok "layout effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) -?[0-9]' '$CZ_TMP/out'"
 ok "layout effect only: 'no difference' over 8 layouts" -- \
-	grep -q 'b vs a over 8 layouts: no difference' "$tmp/out"
+	grep -q 'b vs a over 8 layouts: no difference' "$CZ_TMP/out"
 ok "layout effect only: JSON verdict paired by layout is no difference" -- \
-	json "$tmp/lay.json" "d['cells'][1]['paired_by_layout']['verdict'] == 'no difference'"
+	json "$CZ_TMP/lay.json" "d['cells'][1]['paired_by_layout']['verdict'] == 'no difference'"
 ok "layout effect only: large, significant sensitivity for both (> 5%, layout > 80% of the variance)" -- \
-	json "$tmp/lay.json" "all(c['over_layouts']['sensitivity_pct'] > 5 and c['over_layouts']['sensitivity_significant'] and c['over_layouts']['layout_share'] > 0.8 for c in d['cells'])"
+	json "$CZ_TMP/lay.json" "all(c['over_layouts']['sensitivity_pct'] > 5 and c['over_layouts']['sensitivity_significant'] and c['over_layouts']['layout_share'] > 0.8 for c in d['cells'])"
 ok "layout effect only: the interval over layouts holds the between-layout spread" -- \
-	json "$tmp/lay.json" "all(c['over_layouts']['ci_hi'] - c['over_layouts']['ci_lo'] > 20 for c in d['cells'])"
+	json "$CZ_TMP/lay.json" "all(c['over_layouts']['ci_hi'] - c['over_layouts']['ci_lo'] > 20 for c in d['cells'])"
 
 # --- a code effect, no layout effect ------------------------------------------------
-exp "$tmp/code" 'sweep:0..28:4' "$FAKE --sd 0.01" "env.FAKE_SCALE = 1.05"
-"$ZAB" run "$tmp/code" --seed 3 --style grid --export-json "$tmp/code.json" >"$tmp/out" 2>"$tmp/err"
+exp "$CZ_TMP/code" 'sweep:0..28:4' "$FAKE --sd 0.01" "env.FAKE_SCALE = 1.05"
+"$ZAB" run "$CZ_TMP/code" --seed 3 --style grid --export-json "$CZ_TMP/code.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "code effect only: exit 0" -- [ $? -eq 0 ]
-ok "code effect only: (I) about +5%" -- grep -Eq '\(I\) [45]\.[0-9]+%' "$tmp/out"
+ok "code effect only: (I) about +5%" -- grep -Eq '\(I\) [45]\.[0-9]+%' "$CZ_TMP/out"
 ok "code effect only: b better at 8/8 layouts, worse at 0/8" -- \
-	grep -q 'b better at 8/8 layouts, worse at 0/8' "$tmp/out"
+	grep -q 'b better at 8/8 layouts, worse at 0/8' "$CZ_TMP/out"
 ok "code effect only: JSON verdict improvement, change within 1 point of 5%" -- \
-	json "$tmp/code.json" "d['cells'][1]['paired_by_layout']['verdict'] == 'improvement' and abs(d['cells'][1]['paired_by_layout']['change_pct'] - 5) < 1"
+	json "$CZ_TMP/code.json" "d['cells'][1]['paired_by_layout']['verdict'] == 'improvement' and abs(d['cells'][1]['paired_by_layout']['change_pct'] - 5) < 1"
 ok "code effect only: small sensitivity (< 5%), not significant (ANOVA p > 0.05), layout share < 50%" -- \
-	json "$tmp/code.json" "all(c['over_layouts']['sensitivity_pct'] < 5 and not c['over_layouts']['sensitivity_significant'] and c['over_layouts']['layout_p'] > 0.05 and c['over_layouts']['layout_share'] < 0.5 for c in d['cells'])"
+	json "$CZ_TMP/code.json" "all(c['over_layouts']['sensitivity_pct'] < 5 and not c['over_layouts']['sensitivity_significant'] and c['over_layouts']['layout_p'] > 0.05 and c['over_layouts']['layout_share'] < 0.5 for c in d['cells'])"
 ok "layout effect only: ANOVA p < 0.001" -- \
-	json "$tmp/lay.json" "all(c['over_layouts']['layout_p'] < 0.001 for c in d['cells'])"
+	json "$CZ_TMP/lay.json" "all(c['over_layouts']['layout_p'] < 0.001 for c in d['cells'])"
 
 # --- a session (CPU) effect, no layout effect: sessions are blocks, not layouts ----------
-exp "$tmp/sess" 'random:0..60:4' "$FAKE --sd 0.01 --session-effect 0.2"
-"$ZAB" run "$tmp/sess" --seed 1 -S 4 -R 8 --style grid --export-json "$tmp/sess.json" >"$tmp/out" 2>"$tmp/err"
+exp "$CZ_TMP/sess" 'random:0..60:4' "$FAKE --sd 0.01 --session-effect 0.2"
+"$ZAB" run "$CZ_TMP/sess" --seed 1 -S 4 -R 8 --style grid --export-json "$CZ_TMP/sess.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "session effect only: layout does not matter (ANOVA p > 0.05, sensitivity < 10%)" -- \
-	json "$tmp/sess.json" "all(not c['over_layouts']['sensitivity_significant'] and c['over_layouts']['sensitivity_pct'] < 10 for c in d['cells'])"
-ok "session effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) -?[0-9]' '$tmp/out'"
+	json "$CZ_TMP/sess.json" "all(not c['over_layouts']['sensitivity_significant'] and c['over_layouts']['sensitivity_pct'] < 10 for c in d['cells'])"
+ok "session effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) -?[0-9]' '$CZ_TMP/out'"
 
 # --- in process: zbench memset placed at {offset} ---------------------------------------
 ZBENCH=$top_builddir/zbench
@@ -100,36 +100,36 @@ rel=$("$ZBENCH" align -f help 2>/dev/null | sed -n 's/^	\([a-z0-9_]*\) \.\.\. .*
 if [ -n "$rel" ]; then
 	"$ZAB" run -b "memset=$ZBENCH memset -f $rel -s 64KB -l 2 --align {offset} --format simple" \
 		-v a -v b --placement random:0..12:4 -R 4 --seed 2 --style plain \
-		--export-json "$tmp/mem.json" >/dev/null 2>"$tmp/err"
+		--export-json "$CZ_TMP/mem.json" >/dev/null 2>"$CZ_TMP/err"
 	ok "in process: zbench memset --align {offset} under placement = random (exit 0)" -- [ $? -eq 0 ]
 	ok "in process: the offsets recorded, paired" -- \
-		json "$tmp/mem.json" "len(d['cells'][0]['sample_offsets']) == 4 and d['cells'][0]['sample_offsets'] == d['cells'][1]['sample_offsets']"
+		json "$CZ_TMP/mem.json" "len(d['cells'][0]['sample_offsets']) == 4 and d['cells'][0]['sample_offsets'] == d['cells'][1]['sample_offsets']"
 else
 	tap_skip "in process: no relocatable routine here"
 fi
 
 for good in 'random@entry' 'sweep:0,8,16@loop' 'random:0..63' 'fixed'; do
-	exp "$tmp/good" "$good" "$FAKE"
-	"$ZAB" run "$tmp/good" --dry-run >/dev/null 2>"$tmp/err"
+	exp "$CZ_TMP/good" "$good" "$FAKE"
+	"$ZAB" run "$CZ_TMP/good" --dry-run >/dev/null 2>"$CZ_TMP/err"
 	ok "placement = $good: accepted" -- [ $? -eq 0 ]
 done
 
 # --- errors -------------------------------------------------------------------------
 for bad in 'random:0..5000' 'sometimes' 'sweep:@middle' 'random:'; do
-	exp "$tmp/bad" "$bad" "$FAKE"
-	"$ZAB" run "$tmp/bad" --dry-run >/dev/null 2>"$tmp/err"
+	exp "$CZ_TMP/bad" "$bad" "$FAKE"
+	"$ZAB" run "$CZ_TMP/bad" --dry-run >/dev/null 2>"$CZ_TMP/err"
 	ok "placement = $bad: refused (exit 2)" -- [ $? -eq 2 ]
 done
 "$ZAB" run -b "x=$FAKE" -v 'a:routine=memset,placement=random' -v 'b:routine=memset' --dry-run \
-	>/dev/null 2>"$tmp/err"
+	>/dev/null 2>"$CZ_TMP/err"
 ok "a routine that cannot be placed: refused with the reason" -- \
-	grep -q "routine memset cannot be placed (placement=random)" "$tmp/err"
+	grep -q "routine memset cannot be placed (placement=random)" "$CZ_TMP/err"
 "$ZAB" run -b "x=$FAKE" -v 'a:routine=c_store_loop,placement=random@loop' -v 'b:routine=c_store_loop' \
-	--dry-run >/dev/null 2>"$tmp/err"
+	--dry-run >/dev/null 2>"$CZ_TMP/err"
 ok "compiled C placed by its loop: refused, use @entry" -- \
-	grep -q "routine c_store_loop has no loop head to place .*: use random@loop@entry" "$tmp/err"
+	grep -q "routine c_store_loop has no loop head to place .*: use random@loop@entry" "$CZ_TMP/err"
 "$ZAB" run -b "x=$FAKE" -v 'a:routine=c_store_loop,placement=random@entry' -v 'b:routine=c_store_loop' \
-	--dry-run >/dev/null 2>"$tmp/err"
+	--dry-run >/dev/null 2>"$CZ_TMP/err"
 ok "compiled C placed by its entry: accepted" -- [ $? -eq 0 ]
 
 # --- layout or code?  the same experiment at own placements and over layouts --------------
@@ -149,29 +149,29 @@ env.OWN = 12
 $4
 EOT
 }
-own "$tmp/lf" fixed "--sd 0.01 --offset-effect 0.2"
-own "$tmp/lr" 'random:0..60:4' "--sd 0.01 --offset-effect 0.2"
-"$ZAB" run "$tmp/lf" --seed 5 --export-json "$tmp/lf.json" >/dev/null 2>&1 &&
-	"$ZAB" run "$tmp/lr" --seed 5 --export-json "$tmp/lr.json" >/dev/null 2>&1
+own "$CZ_TMP/lf" fixed "--sd 0.01 --offset-effect 0.2"
+own "$CZ_TMP/lr" 'random:0..60:4' "--sd 0.01 --offset-effect 0.2"
+"$ZAB" run "$CZ_TMP/lf" --seed 5 --export-json "$CZ_TMP/lf.json" >/dev/null 2>&1 &&
+	"$ZAB" run "$CZ_TMP/lr" --seed 5 --export-json "$CZ_TMP/lr.json" >/dev/null 2>&1
 ok "layout or code: both runs exit 0" -- [ $? -eq 0 ]
-"$ZAB" report --layout-or-code "$tmp/lf.json" "$tmp/lr.json" >"$tmp/out" 2>"$tmp/err"
+"$ZAB" report --layout-or-code "$CZ_TMP/lf.json" "$CZ_TMP/lr.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "layout or code: a planted layout effect is flagged at own placements, gone over layouts" -- \
-	grep -Eq '^  x, b vs a: \((R|I)\) [-+][0-9.]+% -> [-+][0-9.]+%: layout: gone when the code moves$' "$tmp/out"
-own "$tmp/cf" fixed "--sd 0.01" "env.FAKE_SCALE = 1.05"
-own "$tmp/cr" 'random:0..60:4' "--sd 0.01" "env.FAKE_SCALE = 1.05"
-"$ZAB" run "$tmp/cf" --seed 5 --export-json "$tmp/cf.json" >/dev/null 2>&1 &&
-	"$ZAB" run "$tmp/cr" --seed 5 --export-json "$tmp/cr.json" >/dev/null 2>&1
-"$ZAB" report --layout-or-code "$tmp/cf.json" "$tmp/cr.json" >"$tmp/out" 2>"$tmp/err"
+	grep -Eq '^  x, b vs a: \((R|I)\) [-+][0-9.]+% -> [-+][0-9.]+%: layout: gone when the code moves$' "$CZ_TMP/out"
+own "$CZ_TMP/cf" fixed "--sd 0.01" "env.FAKE_SCALE = 1.05"
+own "$CZ_TMP/cr" 'random:0..60:4' "--sd 0.01" "env.FAKE_SCALE = 1.05"
+"$ZAB" run "$CZ_TMP/cf" --seed 5 --export-json "$CZ_TMP/cf.json" >/dev/null 2>&1 &&
+	"$ZAB" run "$CZ_TMP/cr" --seed 5 --export-json "$CZ_TMP/cr.json" >/dev/null 2>&1
+"$ZAB" report --layout-or-code "$CZ_TMP/cf.json" "$CZ_TMP/cr.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "layout or code: a planted code effect survives moving the code" -- \
-	grep -Eq '^  x, b vs a: \(I\) \+[45]\.[0-9]+% -> \(I\) \+[45]\.[0-9]+%: code: survives moving the code$' "$tmp/out"
-"$ZAB" report --layout-or-code "$tmp/cf.json" >/dev/null 2>"$tmp/err"
+	grep -Eq '^  x, b vs a: \(I\) \+[45]\.[0-9]+% -> \(I\) \+[45]\.[0-9]+%: code: survives moving the code$' "$CZ_TMP/out"
+"$ZAB" report --layout-or-code "$CZ_TMP/cf.json" >/dev/null 2>"$CZ_TMP/err"
 rc=$?
 ok "layout or code: one file refused (exit $rc)" -- \
-	sh -c "[ $rc -eq 2 ] && grep -q 'exactly two files' '$tmp/err'"
+	sh -c "[ $rc -eq 2 ] && grep -q 'exactly two files' '$CZ_TMP/err'"
 
 # --- random: ceil(N/2) layouts, each measured twice, in two sessions ----------------------
-exp "$tmp/bal" 'random:0..60:4' "$FAKE"
-"$ZAB" run "$tmp/bal" --seed 9 -S 3 -R 4 --export-json "$tmp/bal.json" >/dev/null 2>&1
+exp "$CZ_TMP/bal" 'random:0..60:4' "$FAKE"
+"$ZAB" run "$CZ_TMP/bal" --seed 9 -S 3 -R 4 --export-json "$CZ_TMP/bal.json" >/dev/null 2>&1
 ok "random: 12 runs measure 6 layouts twice each, the two in different sessions" -- \
-	json "$tmp/bal.json" "(lambda o, s: len(set(o)) == 6 and all(o.count(x) == 2 for x in o) and all(len({s[i] for i in range(12) if o[i] == x}) == 2 for x in o))(d['cells'][0]['sample_offsets'], d['cells'][0]['sample_sessions'])"
+	json "$CZ_TMP/bal.json" "(lambda o, s: len(set(o)) == 6 and all(o.count(x) == 2 for x in o) and all(len({s[i] for i in range(12) if o[i] == x}) == 2 for x in o))(d['cells'][0]['sample_offsets'], d['cells'][0]['sample_sessions'])"
 done_testing

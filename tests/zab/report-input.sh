@@ -31,65 +31,65 @@ result() {
 # refused DESC WANT_REGEX FILE...: zab report exits 2, one line matching, no signal
 refused() {
 	d=$1; want=$2; shift 2
-	timeout 60 "$ZAB" report "$@" >"$tmp/out" 2>"$tmp/err"
+	timeout 60 "$ZAB" report "$@" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 	rc=$?
-	n=$(wc -l <"$tmp/err")
-	if [ $rc -eq 2 ] && [ "$n" -eq 1 ] && grep -q -E -- "$want" "$tmp/err"; then
-		pass "$d: $(cat "$tmp/err")"
+	n=$(wc -l <"$CZ_TMP/err")
+	if [ $rc -eq 2 ] && [ "$n" -eq 1 ] && grep -q -E -- "$want" "$CZ_TMP/err"; then
+		pass "$d: $(cat "$CZ_TMP/err")"
 	else
-		fail "$d: exit $rc, $n stderr lines, wanted /$want/: $(head -c 300 "$tmp/err" | tr '\n' ' ')"
+		fail "$d: exit $rc, $n stderr lines, wanted /$want/: $(head -c 300 "$CZ_TMP/err" | tr '\n' ' ')"
 	fi
 }
 
 # Merging past the limit (64): 63 benchmarks + 2 new ones, then variants.
-result "$tmp/b63.json" 63 2
-sed 's/"b0"/"new0"/g; s/"b1"/"new1"/g' "$tmp/b63.json" >"$tmp/b-new.json"
-refused "merge to 65 benchmarks" "more than 64 benchmarks or variants" "$tmp/b63.json" "$tmp/b-new.json"
-result "$tmp/v63.json" 1 63
-sed 's/"v0"/"new0"/g; s/"v1"/"new1"/g' "$tmp/v63.json" >"$tmp/v-new.json"
-refused "merge to 65 variants" "more than 64 benchmarks or variants" "$tmp/v63.json" "$tmp/v-new.json"
+result "$CZ_TMP/b63.json" 63 2
+sed 's/"b0"/"new0"/g; s/"b1"/"new1"/g' "$CZ_TMP/b63.json" >"$CZ_TMP/b-new.json"
+refused "merge to 65 benchmarks" "more than 64 benchmarks or variants" "$CZ_TMP/b63.json" "$CZ_TMP/b-new.json"
+result "$CZ_TMP/v63.json" 1 63
+sed 's/"v0"/"new0"/g; s/"v1"/"new1"/g' "$CZ_TMP/v63.json" >"$CZ_TMP/v-new.json"
+refused "merge to 65 variants" "more than 64 benchmarks or variants" "$CZ_TMP/v63.json" "$CZ_TMP/v-new.json"
 # ... and exactly 64 is fine.
-sed 's/"b0"/"new0"/g' "$tmp/b63.json" >"$tmp/b-one-new.json"
-timeout 60 "$ZAB" report "$tmp/b63.json" "$tmp/b-one-new.json" >/dev/null 2>"$tmp/err"
-ok "merge to exactly 64 benchmarks: exit $?" -- [ ! -s "$tmp/err" ]
+sed 's/"b0"/"new0"/g' "$CZ_TMP/b63.json" >"$CZ_TMP/b-one-new.json"
+timeout 60 "$ZAB" report "$CZ_TMP/b63.json" "$CZ_TMP/b-one-new.json" >/dev/null 2>"$CZ_TMP/err"
+ok "merge to exactly 64 benchmarks: exit $?" -- [ ! -s "$CZ_TMP/err" ]
 
 # Numbers outside JSON's grammar or range, as a sample.
 for x in -nan nan -inf inf Infinity 1e999 -1e999 0x10 0x1p4 +1 .5 1. 01 - 1e; do
-	result "$tmp/num.json" 1 2 "$x"
-	refused "sample $x" "num.json" "$tmp/num.json"
+	result "$CZ_TMP/num.json" 1 2 "$x"
+	refused "sample $x" "num.json" "$CZ_TMP/num.json"
 done
-result "$tmp/num.json" 1 2 "-1.5e-3"
-ok "sample -1.5e-3 (JSON's grammar) is read" -- sh -c "'$ZAB' report '$tmp/num.json' >/dev/null"
+result "$CZ_TMP/num.json" 1 2 "-1.5e-3"
+ok "sample -1.5e-3 (JSON's grammar) is read" -- sh -c "'$ZAB' report '$CZ_TMP/num.json' >/dev/null"
 # Counts: whole numbers in range.
 for kv in '"repeats": -5' '"sessions": 1e300' '"warmups": 1.5' '"sessions": 0' '"repeats": "3"'; do
-	result "$tmp/count.json" 1 2 1 ", $kv"
+	result "$CZ_TMP/count.json" 1 2 1 ", $kv"
 	# (the member given last wins in the generator: remove the earlier one)
 	k=$(echo "$kv" | cut -d'"' -f2)
-	sed "0,/\"$k\": [0-9]*, */s///" "$tmp/count.json" >"$tmp/count2.json"
-	refused "experiment $kv" "'?$k'?" "$tmp/count2.json"
+	sed "0,/\"$k\": [0-9]*, */s///" "$CZ_TMP/count.json" >"$CZ_TMP/count2.json"
+	refused "experiment $kv" "'?$k'?" "$CZ_TMP/count2.json"
 done
 # The same cell twice, a key twice, a benchmark or variant named twice.
-result "$tmp/dup.json" 1 2
+result "$CZ_TMP/dup.json" 1 2
 sed 's/"cells": \[/"cells": [{"benchmark": "b0", "variant": "v0", "samples": [9]},\n/' \
-	"$tmp/dup.json" >"$tmp/dup-cell.json"
-refused "a cell given twice" "b0.*v0" "$tmp/dup-cell.json"
+	"$CZ_TMP/dup.json" >"$CZ_TMP/dup-cell.json"
+refused "a cell given twice" "b0.*v0" "$CZ_TMP/dup-cell.json"
 sed 's/"samples": \[1.5, 2, 3\]}/"samples": [1.5, 2, 3], "samples": [9]}/' \
-	"$tmp/dup.json" >"$tmp/dup-key.json"
-refused "a key given twice in an object" "samples" "$tmp/dup-key.json"
-sed 's/{"name": "v1"}/{"name": "v0"}/' "$tmp/dup.json" >"$tmp/dup-var.json"
-refused "a variant named twice" "v0" "$tmp/dup-var.json"
+	"$CZ_TMP/dup.json" >"$CZ_TMP/dup-key.json"
+refused "a key given twice in an object" "samples" "$CZ_TMP/dup-key.json"
+sed 's/{"name": "v1"}/{"name": "v0"}/' "$CZ_TMP/dup.json" >"$CZ_TMP/dup-var.json"
+refused "a variant named twice" "v0" "$CZ_TMP/dup-var.json"
 
 # Endless and binary input: an error, bounded in time and memory.
 refused "report /dev/zero" "/dev/zero" /dev/zero
-timeout 60 "$ZAB" run /dev/zero --dry-run >/dev/null 2>"$tmp/err"
+timeout 60 "$ZAB" run /dev/zero --dry-run >/dev/null 2>"$CZ_TMP/err"
 rc=$?
-ok "run /dev/zero: exit $rc, one line ($(head -c 200 "$tmp/err"))" -- \
-	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q /dev/zero '$tmp/err'"
+ok "run /dev/zero: exit $rc, one line ($(head -c 200 "$CZ_TMP/err"))" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q /dev/zero '$CZ_TMP/err'"
 
 # A benchmark printing a hex number: a failed run (FAILED), never 16.
 "$ZAB" run -b "h=$FAKE --print 0x10" --group fake -v a -v b -R 1 --seed 1 \
-	>"$tmp/out" 2>"$tmp/err"
+	>"$CZ_TMP/out" 2>"$CZ_TMP/err"
 rc=$?
 ok "benchmark printing 0x10: exit $rc, cells FAILED" -- \
-	sh -c "[ $rc -eq 1 ] && grep -q FAILED '$tmp/out' && ! grep -q '16\.00' '$tmp/out'"
+	sh -c "[ $rc -eq 1 ] && grep -q FAILED '$CZ_TMP/out' && ! grep -q '16\.00' '$CZ_TMP/out'"
 done_testing

@@ -18,19 +18,19 @@ flags=0; utest=0; bad=0
 while [ $i -le $N ]; do
 	if [ $((i % 2)) -eq 0 ]; then dist=lognormal; else dist=normal; fi
 	if "$ZAB" run -b "aa=$FAKE --dist $dist --sd 0.02" -v a -v b -S 2 -R 5 \
-		--seed $i --style plain --json "$tmp/aa.json" >"$tmp/out" 2>"$tmp/err"; then
-		if grep -q -E '\((R|I)\) -?[0-9]' "$tmp/out"; then flags=$((flags + 1)); fi
+		--seed $i --style plain --json "$CZ_TMP/aa.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"; then
+		if grep -q -E '\((R|I)\) -?[0-9]' "$CZ_TMP/out"; then flags=$((flags + 1)); fi
 		if [ $i -le $NU ]; then
-			"$ZAB" report --style detail "$tmp/aa.json" >"$tmp/detail"
+			"$ZAB" report --style detail "$CZ_TMP/aa.json" >"$CZ_TMP/detail"
 			# the variant row: "| b | n | mean | ci | cv | median | change | p |"
-			p=$(grep '^| b ' "$tmp/detail" | awk -F'|' '{gsub(/ /, "", $9); print $9}')
+			p=$(grep '^| b ' "$CZ_TMP/detail" | awk -F'|' '{gsub(/ /, "", $9); print $9}')
 			case $p in "<0.001") utest=$((utest + 1)) ;;
 			*) if awk "BEGIN { exit !($p < 0.05) }"; then utest=$((utest + 1)); fi ;;
 			esac
 		fi
 	else
 		bad=$((bad + 1))
-		diag "A/A experiment $i failed: $(head -3 "$tmp/err")"
+		diag "A/A experiment $i failed: $(head -3 "$CZ_TMP/err")"
 	fi
 	i=$((i + 1))
 done
@@ -43,8 +43,8 @@ ok "A/A: Mann-Whitney p < 0.05 rate $utest/$NU <= 12.5% (nominal 5%)" -- [ $((ut
 # --- a known 3% shift ----------------------------------------------------------------
 shift_case() {	# shift_case NAME BETTER_OPT EXPECTED_FLAG EXPECTED_SIGN
 	"$ZAB" run -b "s=$FAKE --sd 0.005 --seed 77" $2 -v base -v 'up:FAKE_SCALE=1.03' \
-		-S 3 -W 1 -R 4 --seed 42 --style plain >"$tmp/shift" 2>"$tmp/err"
-	line=$(grep '^  s ' "$tmp/shift")
+		-S 3 -W 1 -R 4 --seed 42 --style plain >"$CZ_TMP/shift" 2>"$CZ_TMP/err"
+	line=$(grep '^  s ' "$CZ_TMP/shift")
 	pct=$(echo "$line" | awk '{print $NF}' | tr -d '%')
 	flag=$(echo "$line" | awk '{print $(NF-1)}')
 	if [ "$flag" = "$3" ]; then pass "$1: flagged $3"
@@ -60,8 +60,8 @@ shift_case "+3% lower-is-better" "--lower" "(R)" "-"
 
 # one sample per cell has no confidence interval: a change, but never a flag
 "$ZAB" run -b "s=$FAKE --sd 0.005" -v base -v 'up:FAKE_SCALE=1.03' -S 1 -R 1 --seed 42 \
-	--style plain >"$tmp/one" 2>"$tmp/err"
-line=$(grep '^  s ' "$tmp/one")
+	--style plain >"$CZ_TMP/one" 2>"$CZ_TMP/err"
+line=$(grep '^  s ' "$CZ_TMP/one")
 case $line in
 *"(R)"*|*"(I)"*) fail "n = 1: flagged without a confidence interval: '$line'" ;;
 *%) pass "n = 1: change shown, not flagged: '$line'" ;;

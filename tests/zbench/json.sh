@@ -22,19 +22,19 @@ else
 fi
 diag "parsing with $parser"
 
-"$ZBENCH" memset --json -s 64KB -f default -l 5 >"$tmpdir/m" 2>/dev/null
+"$ZBENCH" memset --json -s 64KB -f default -l 5 >"$CZ_TMP/m" 2>/dev/null
 ok "memset --json: exit 0" -- test $? -eq 0
-ok "memset --json: 1 function, 5 samples" -- test "$(json_count "$tmpdir/m" 2>&1)" = "1 5"
+ok "memset --json: 1 function, 5 samples" -- test "$(json_count "$CZ_TMP/m" 2>&1)" = "1 5"
 
-"$ZBENCH" memset --json -s 64KB -f default -l 3 -c >"$tmpdir/c" 2>/dev/null
-ok "memset --json --cycles: 1 function, 3 samples" -- test "$(json_count "$tmpdir/c" 2>&1)" = "1 3"
+"$ZBENCH" memset --json -s 64KB -f default -l 3 -c >"$CZ_TMP/c" 2>/dev/null
+ok "memset --json --cycles: 1 function, 3 samples" -- test "$(json_count "$CZ_TMP/c" 2>&1)" = "1 3"
 
-"$ZBENCH" --format json memset -s 16KB -f all >"$tmpdir/a" 2>/dev/null
+"$ZBENCH" --format json memset -s 16KB -f all >"$CZ_TMP/a" 2>/dev/null
 n=$("$ZBENCH" memset -s 16KB -f all 2>/dev/null | grep -c "^# function ")
-ok "--format json memset -f all: $n functions, 1 sample each" -- test "$(json_count "$tmpdir/a" 2>&1)" = "$n 1"
+ok "--format json memset -f all: $n functions, 1 sample each" -- test "$(json_count "$CZ_TMP/a" 2>&1)" = "$n 1"
 
-"$ZBENCH" mmap --json -f demand -s 2MB -l 4 >"$tmpdir/mm" 2>/dev/null
-ok "mmap --json: 1 function, 4 samples" -- test "$(json_count "$tmpdir/mm" 2>&1)" = "1 4"
+"$ZBENCH" mmap --json -f demand -s 2MB -l 4 >"$CZ_TMP/mm" 2>/dev/null
+ok "mmap --json: 1 function, 4 samples" -- test "$(json_count "$CZ_TMP/mm" 2>&1)" = "1 4"
 
 # GB is 2^30 bytes, as perf's: the document says so ("gb") and every
 # function's gb_per_sec is its bytes_per_sec / 2^30 (1e9 would be 7% off).
@@ -53,8 +53,8 @@ else
 	gb_check() { jq -r '"\(.gb) \([.functions[] | select(((.gb_per_sec * 1073741824 / .bytes_per_sec) - 1) | fabs > 0.0001)] | length)"' <"$1"; }
 fi
 for f in m mm; do
-	ok "$f: gb is 2^30 and gb_per_sec = bytes_per_sec / 2^30 ($(gb_check "$tmpdir/$f" 2>&1))" -- \
-		test "$(gb_check "$tmpdir/$f" 2>&1)" = "1073741824 0"
+	ok "$f: gb is 2^30 and gb_per_sec = bytes_per_sec / 2^30 ($(gb_check "$CZ_TMP/$f" 2>&1))" -- \
+		test "$(gb_check "$CZ_TMP/$f" 2>&1)" = "1073741824 0"
 done
 
 # JSON is alone on stdout: a bad function, value or command leaves stdout
@@ -62,16 +62,16 @@ done
 for args in "memset --json -f bogus" "mmap --json -f bogus" "memset --json -s 0" \
 	    "--format json memset -k 4QB"; do
 	# shellcheck disable=SC2086
-	"$ZBENCH" $args >"$tmpdir/o" 2>"$tmpdir/e"
+	"$ZBENCH" $args >"$CZ_TMP/o" 2>"$CZ_TMP/e"
 	rc=$?
 	ok "$args: exit $rc, stdout empty, reason on stderr" -- \
-		sh -c "test $rc -eq 1 && ! test -s '$tmpdir/o' && test -s '$tmpdir/e'"
+		sh -c "test $rc -eq 1 && ! test -s '$CZ_TMP/o' && test -s '$CZ_TMP/e'"
 done
-"$ZBENCH" --format json align -f memset >"$tmpdir/o" 2>"$tmpdir/e"
+"$ZBENCH" --format json align -f memset >"$CZ_TMP/o" 2>"$CZ_TMP/e"
 rc=$?
-ok "--format json align: usage error (exit $rc), nothing on stdout: $(cat "$tmpdir/e")" -- \
-	sh -c "test $rc -eq 2 && ! test -s '$tmpdir/o' && grep -q 'format json: align has no such output' '$tmpdir/e'"
-"$ZBENCH" --format simple align -f memset >"$tmpdir/o" 2>/dev/null
+ok "--format json align: usage error (exit $rc), nothing on stdout: $(cat "$CZ_TMP/e")" -- \
+	sh -c "test $rc -eq 2 && ! test -s '$CZ_TMP/o' && grep -q 'format json: align has no such output' '$CZ_TMP/e'"
+"$ZBENCH" --format simple align -f memset >"$CZ_TMP/o" 2>/dev/null
 ok "--format simple align: usage error too" -- test $? -eq 2
 
 done_testing

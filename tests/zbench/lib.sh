@@ -7,8 +7,8 @@
 [ -n "${ZBENCH:-}" ] || { echo "Bail out! ZBENCH is not set (run through make check)"; exit 1; }
 [ -x "$ZBENCH" ] || skip_all "zbench not built: $ZBENCH"
 
-tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/zbench-test.XXXXXX")
-trap 'rm -rf "$tmpdir"' EXIT INT TERM
+CZ_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zbench-test.XXXXXX")
+trap 'rm -rf "$CZ_TMP"' EXIT INT TERM
 
 RE_RUNNING_MEMSET="^# Running 'mem/memset' benchmark:\$"
 RE_RUNNING_MMAP="^# Running 'mem/mmap' benchmark:\$"

@@ -8,12 +8,12 @@
 # expect_err NAME STDERR_LINE -- ARGS...: non-zero exit and that exact stderr line.
 expect_err() {
 	name=$1 want=$2; shift 3
-	"$ZBENCH" "$@" >"$tmpdir/out" 2>"$tmpdir/err"
+	"$ZBENCH" "$@" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
 		fail "$name: exit 0, want non-zero"
-	elif ! grep -qxF "$want" "$tmpdir/err"; then
-		diag "$name: stderr was '$(head -n 1 "$tmpdir/err")'"
+	elif ! grep -qxF "$want" "$CZ_TMP/err"; then
+		diag "$name: stderr was '$(head -n 1 "$CZ_TMP/err")'"
 		fail "$name: stderr line '$want'"
 	else
 		pass "$name: exit $rc, '$want'"
@@ -33,28 +33,28 @@ expect_err "mmap bad size" "Invalid size:1ZB" -- mmap -s 1ZB
 expect_err "mmap bad page size" "Invalid page-size:3KB" -- mmap -p 3KB
 
 # perf prints "# Running" first, then the error.
-"$ZBENCH" memset -s 4XB >"$tmpdir/out" 2>/dev/null
+"$ZBENCH" memset -s 4XB >"$CZ_TMP/out" 2>/dev/null
 ok "bad size: stdout is just perf's '# Running' line" -- \
-	test "$(cat "$tmpdir/out")" = "# Running 'mem/memset' benchmark:"
+	test "$(cat "$CZ_TMP/out")" = "# Running 'mem/memset' benchmark:"
 
-"$ZBENCH" memset -f no_such_routine >"$tmpdir/out" 2>&1
+"$ZBENCH" memset -f no_such_routine >"$CZ_TMP/out" 2>&1
 rc=$?
 ok "unknown function: non-zero exit ($rc)" -- test "$rc" -ne 0
-ok "unknown function: 'Unknown function: no_such_routine'" -- grep -qx "Unknown function: no_such_routine" "$tmpdir/out"
+ok "unknown function: 'Unknown function: no_such_routine'" -- grep -qx "Unknown function: no_such_routine" "$CZ_TMP/out"
 ok "unknown function: 'Available functions:' and the list" -- \
-	sh -c "grep -qx 'Available functions:' '$tmpdir/out' && grep -q '^	memset \\.\\.\\. ' '$tmpdir/out'"
+	sh -c "grep -qx 'Available functions:' '$CZ_TMP/out' && grep -q '^	memset \\.\\.\\. ' '$CZ_TMP/out'"
 
-"$ZBENCH" memset -f help >"$tmpdir/out" 2>&1
+"$ZBENCH" memset -f help >"$CZ_TMP/out" 2>&1
 rc=$?
 ok "-f help: exit 1 as perf" -- test "$rc" -eq 1
-ok "-f help: no 'Unknown function'" -- sh -c "! grep -q 'Unknown function' '$tmpdir/out'"
+ok "-f help: no 'Unknown function'" -- sh -c "! grep -q 'Unknown function' '$CZ_TMP/out'"
 ok "-f help: every line '\\tNAME ... DESC'" -- \
-	sh -c "sed 1,2d '$tmpdir/out' | grep -vq '^	[a-z0-9_-]* \\.\\.\\. .' && exit 1 || exit 0"
+	sh -c "sed 1,2d '$CZ_TMP/out' | grep -vq '^	[a-z0-9_-]* \\.\\.\\. .' && exit 1 || exit 0"
 
-"$ZBENCH" mmap -f nope >"$tmpdir/out" 2>&1
+"$ZBENCH" mmap -f nope >"$CZ_TMP/out" 2>&1
 ok "mmap unknown function: non-zero exit" -- test $? -ne 0
 ok "mmap unknown function: lists demand and populate" -- \
-	sh -c "grep -qx 'Unknown function: nope' '$tmpdir/out' && grep -q '^	demand \\.\\.\\. Demand loaded mmap()' '$tmpdir/out' && grep -q '^	populate \\.\\.\\. Eagerly populated mmap()' '$tmpdir/out'"
+	sh -c "grep -qx 'Unknown function: nope' '$CZ_TMP/out' && grep -q '^	demand \\.\\.\\. Demand loaded mmap()' '$CZ_TMP/out' && grep -q '^	populate \\.\\.\\. Eagerly populated mmap()' '$CZ_TMP/out'"
 
 "$ZBENCH" memset --no-such-option >/dev/null 2>&1
 ok "unknown option: exit 129 (perf's usage exit)" -- test $? -eq 129

@@ -5,62 +5,62 @@
 # checker is run on perf's own output, proving the expressions are perf's.
 . "$top_srcdir/tests/zbench/lib.sh"
 
-"$ZBENCH" memset -s 4KB -f default -l 100 >"$tmpdir/d" 2>"$tmpdir/e"
+"$ZBENCH" memset -s 4KB -f default -l 100 >"$CZ_TMP/d" 2>"$CZ_TMP/e"
 ok "memset -s 4KB -f default: exit 0" -- test $? -eq 0
-ok "memset default format: perf's 5 lines" -- check_block "$tmpdir/d" "$RE_RUNNING_MEMSET" 4KB
-ok "memset: '# function 'default' (...)' names the function" -- grep -q "^# function 'default' (" "$tmpdir/d"
+ok "memset default format: perf's 5 lines" -- check_block "$CZ_TMP/d" "$RE_RUNNING_MEMSET" 4KB
+ok "memset: '# function 'default' (...)' names the function" -- grep -q "^# function 'default' (" "$CZ_TMP/d"
 
 # perf prints the size exactly as typed.
-"$ZBENCH" memset -s 64kb -f default -l 10 >"$tmpdir/d2" 2>/dev/null
-ok "memset -s 64kb: '# Copying 64kb bytes ...' as typed" -- check_block "$tmpdir/d2" "$RE_RUNNING_MEMSET" 64kb
+"$ZBENCH" memset -s 64kb -f default -l 10 >"$CZ_TMP/d2" 2>/dev/null
+ok "memset -s 64kb: '# Copying 64kb bytes ...' as typed" -- check_block "$CZ_TMP/d2" "$RE_RUNNING_MEMSET" 64kb
 
-"$ZBENCH" memset -s 1MB -k 4KB -f default -l 2 >"$tmpdir/k" 2>/dev/null
-ok "memset -k 4KB: perf's 5 lines" -- check_block "$tmpdir/k" "$RE_RUNNING_MEMSET" 1MB
+"$ZBENCH" memset -s 1MB -k 4KB -f default -l 2 >"$CZ_TMP/k" 2>/dev/null
+ok "memset -k 4KB: perf's 5 lines" -- check_block "$CZ_TMP/k" "$RE_RUNNING_MEMSET" 1MB
 
-"$ZBENCH" memset -s 64KB -f default -c -l 10 >"$tmpdir/c" 2>/dev/null
-ok "memset --cycles: ' %14lf cycles/byte'" -- check_block "$tmpdir/c" "$RE_RUNNING_MEMSET" 64KB "$RE_CYCLES"
+"$ZBENCH" memset -s 64KB -f default -c -l 10 >"$CZ_TMP/c" 2>/dev/null
+ok "memset --cycles: ' %14lf cycles/byte'" -- check_block "$CZ_TMP/c" "$RE_RUNNING_MEMSET" 64KB "$RE_CYCLES"
 
 check_simple() {
 	[ "$(wc -l <"$1")" -eq 2 ] || { diag "$1: $(wc -l <"$1") lines, want 2"; return 1; }
 	sed -n 1p "$1" | grep -Eq "$RE_FUNCTION" || { diag "simple line 1: '$(sed -n 1p "$1")'"; return 1; }
 	sed -n 2p "$1" | grep -Eq "$RE_SIMPLE" || { diag "simple line 2: '$(sed -n 2p "$1")'"; return 1; }
 }
-"$ZBENCH" memset --format simple -s 64KB -f default -l 10 >"$tmpdir/s1" 2>/dev/null
-ok "memset --format simple: function line + bytes/sec" -- check_simple "$tmpdir/s1"
-"$ZBENCH" --format simple memset -s 64KB -f default -l 10 >"$tmpdir/s2" 2>/dev/null
-ok "zbench --format simple memset (perf's global position)" -- check_simple "$tmpdir/s2"
+"$ZBENCH" memset --format simple -s 64KB -f default -l 10 >"$CZ_TMP/s1" 2>/dev/null
+ok "memset --format simple: function line + bytes/sec" -- check_simple "$CZ_TMP/s1"
+"$ZBENCH" --format simple memset -s 64KB -f default -l 10 >"$CZ_TMP/s2" 2>/dev/null
+ok "zbench --format simple memset (perf's global position)" -- check_simple "$CZ_TMP/s2"
 
 # --hugepages 2MB: works (hugetlb or THP, said on stderr) or says why not and fails.
-"$ZBENCH" memset --hugepages 2MB -s 4MB -f default -l 2 >"$tmpdir/h" 2>"$tmpdir/he"
+"$ZBENCH" memset --hugepages 2MB -s 4MB -f default -l 2 >"$CZ_TMP/h" 2>"$CZ_TMP/he"
 rc=$?
 if [ "$rc" -eq 0 ]; then
-	ok "memset --hugepages 2MB: perf's 5 lines" -- check_block "$tmpdir/h" "$RE_RUNNING_MEMSET" 4MB
-	ok "memset --hugepages 2MB: stderr names the backing" -- grep -q "buffer backed by .*2MB" "$tmpdir/he"
+	ok "memset --hugepages 2MB: perf's 5 lines" -- check_block "$CZ_TMP/h" "$RE_RUNNING_MEMSET" 4MB
+	ok "memset --hugepages 2MB: stderr names the backing" -- grep -q "buffer backed by .*2MB" "$CZ_TMP/he"
 else
-	diag "2MB pages unavailable: $(tail -n 1 "$tmpdir/he")"
+	diag "2MB pages unavailable: $(tail -n 1 "$CZ_TMP/he")"
 	ok "memset --hugepages 2MB unavailable: perf's allocation message" -- \
-		grep -qx "# Memory allocation failed - maybe size (4MB) has insufficient hugepages?" "$tmpdir/h"
-	ok "memset --hugepages 2MB unavailable: reason names the 2MB pool" -- grep -q "2MB pool" "$tmpdir/he"
+		grep -qx "# Memory allocation failed - maybe size (4MB) has insufficient hugepages?" "$CZ_TMP/h"
+	ok "memset --hugepages 2MB unavailable: reason names the 2MB pool" -- grep -q "2MB pool" "$CZ_TMP/he"
 fi
 
 # -f all: one block per usable routine, each with perf's 4 lines after the header.
-"$ZBENCH" memset -f help >"$tmpdir/help" 2>/dev/null
+"$ZBENCH" memset -f help >"$CZ_TMP/help" 2>/dev/null
 # Routines are "\tNAME ... DESC"; perf's aliases say "perf's name for X".
-want=$(grep "^	[a-z0-9_]* \.\.\. " "$tmpdir/help" | grep -v "perf's name for" | grep -vc "\[unusable here: ")
-"$ZBENCH" memset -s 64KB -f all >"$tmpdir/all" 2>/dev/null
+want=$(grep "^	[a-z0-9_]* \.\.\. " "$CZ_TMP/help" | grep -v "perf's name for" | grep -vc "\[unusable here: ")
+"$ZBENCH" memset -s 64KB -f all >"$CZ_TMP/all" 2>/dev/null
 ok "memset -f all: exit 0" -- test $? -eq 0
-n=$(grep -Ec "$RE_FUNCTION" "$tmpdir/all")
+n=$(grep -Ec "$RE_FUNCTION" "$CZ_TMP/all")
 [ "$n" -eq "$want" ] || diag "-f all: $n function blocks, want $want (usable routines)"
 ok "memset -f all: one block per usable routine ($want)" -- test "$n" -eq "$want"
-nres=$(grep -Ec "$RE_BPS" "$tmpdir/all")
+nres=$(grep -Ec "$RE_BPS" "$CZ_TMP/all")
 ok "memset -f all: one result line per block" -- test "$nres" -eq "$want"
 
 # The same checker on perf's own output (x86 perf has no -k before 6.16: not used).
 if command -v perf >/dev/null 2>&1 && perf bench mem memset -f default -s 4KB >/dev/null 2>&1; then
-	perf bench mem memset -s 64KB -f default -l 100 >"$tmpdir/perf" 2>/dev/null
-	ok "perf's own output passes the same line checks" -- check_block "$tmpdir/perf" "$RE_RUNNING_MEMSET" 64KB
-	perf bench --format simple mem memset -s 64KB -f default -l 100 >"$tmpdir/perfs" 2>/dev/null
-	ok "perf's own simple output passes the same checks" -- check_simple "$tmpdir/perfs"
+	perf bench mem memset -s 64KB -f default -l 100 >"$CZ_TMP/perf" 2>/dev/null
+	ok "perf's own output passes the same line checks" -- check_block "$CZ_TMP/perf" "$RE_RUNNING_MEMSET" 64KB
+	perf bench --format simple mem memset -s 64KB -f default -l 100 >"$CZ_TMP/perfs" 2>/dev/null
+	ok "perf's own simple output passes the same checks" -- check_simple "$CZ_TMP/perfs"
 else
 	skip "perf bench mem memset not available: cannot compare against perf itself"
 	skip "perf bench mem memset not available: cannot compare simple format"

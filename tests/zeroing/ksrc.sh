@@ -31,10 +31,10 @@ dir=$top_builddir/tests/zeroing
 if grep -q __asan_init "$dir/routines" 2>/dev/null && [ "$ZERO_ARCH" = aarch64 ]; then
 	skip_all "ASan build: qemu-aarch64 cannot host ASan's shadow memory"
 fi
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+CZ_TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$CZ_TMP"' EXIT
 # a private build cache: every file is really assembled once in this run
-CUSEZERO_KSRC_CACHE=$tmp/cache; export CUSEZERO_KSRC_CACHE
+CUSEZERO_KSRC_CACHE=$CZ_TMP/cache; export CUSEZERO_KSRC_CACHE
 case $ZERO_ARCH in
 x86_64) cc=${CUSEZERO_KSRC_CC:-gcc}; od=objdump; odm=i386:x86-64 ;;
 aarch64) cc=${CUSEZERO_KSRC_CC:-aarch64-linux-gnu-gcc}; od=aarch64-linux-gnu-objdump; odm=aarch64 ;;
@@ -62,10 +62,10 @@ cpu=${cpus%% *}
 # run NAME PROGRAM ARGS...: one TAP line for a whole test program.
 run() {
 	name=$1; shift
-	"$@" >"$tmp/out" 2>&1
+	"$@" >"$CZ_TMP/out" 2>&1
 	rc=$?
-	bad=$(grep -m 1 '^not ok\|^Bail out' "$tmp/out")
-	n=$(grep -c '^ok' "$tmp/out")
+	bad=$(grep -m 1 '^not ok\|^Bail out' "$CZ_TMP/out")
+	n=$(grep -c '^ok' "$CZ_TMP/out")
 	ok "$name: $n checks pass (exit $rc)${bad:+, first failure: $bad}" -- \
 		eval '[ $rc -eq 0 ] && [ -z "$bad" ] && [ "$n" -gt 0 ]'
 }
@@ -73,11 +73,11 @@ has() { grep -q "^SYM_[A-Z_]*FUNC_START[A-Z_]*($2)" "$1"; }
 
 # 1. the layer: every file of both architectures assembles, records right
 # shellcheck disable=SC2086
-sh "$top_srcdir/zeroing/kcompat/check-assemble.sh" $roots >"$tmp/asm" 2>&1
+sh "$top_srcdir/zeroing/kcompat/check-assemble.sh" $roots >"$CZ_TMP/asm" 2>&1
 rc=$?
-ok "compat layer: every kernel file assembles, records well formed ($(grep -c ' ok' "$tmp/asm") ok, exit $rc)" -- \
+ok "compat layer: every kernel file assembles, records well formed ($(grep -c ' ok' "$CZ_TMP/asm") ok, exit $rc)" -- \
 	[ $rc -eq 0 ]
-[ $rc -eq 0 ] || sed 's/^/# /' "$tmp/asm" | grep -v ' ok' | head -20
+[ $rc -eq 0 ] || sed 's/^/# /' "$CZ_TMP/asm" | grep -v ' ok' | head -20
 
 # 2. the routine tests on this architecture's files
 for root in $roots; do
@@ -111,19 +111,19 @@ done
 
 # 3. fidelity: built-in ports against the kernel's files
 insns() {	# insns OUT ARGS...: the loop body, "offset instruction", up to the branch back
-	x "$dir/ksrc-loop" code "$@" >"$tmp/bin" 2>"$tmp/err" || return 1
-	"$od" -D -b binary -m "$odm" --no-show-raw-insn "$tmp/bin" |
+	x "$dir/ksrc-loop" code "$@" >"$CZ_TMP/bin" 2>"$CZ_TMP/err" || return 1
+	"$od" -D -b binary -m "$odm" --no-show-raw-insn "$CZ_TMP/bin" |
 		awk '/^ *[0-9a-f]+:/ { sub(/^ +/, ""); sub(/[ \t]+\/\/.*/, ""); gsub(/[ \t]+/, " "); print
 			if ($0 ~ / (0x)?0$/) exit }'
 }
 fidelity() {	# fidelity BUILTIN KERNEL-SPEC
-	insns "$1" >"$tmp/la" && insns --source "$2" >"$tmp/lb"
-	d=$(diff "$tmp/la" "$tmp/lb" | grep '^[<>]' | head -4 | tr '\n' ';')
-	ok "fidelity: $1's loop body = ${2##*/}'s ($(wc -l <"$tmp/lb") instructions)${d:+: differs: $d}" -- \
-		eval '[ -s "$tmp/la" ] && [ -z "$d" ]'
-	x "$dir/ksrc-loop" faults "$1" >"$tmp/fa" 2>&1
-	x "$dir/ksrc-loop" faults --source "$2" >"$tmp/fb" 2>&1
-	d=$(diff "$tmp/fa" "$tmp/fb" | grep '^[<>]' | head -2 | tr '\n' ';')
+	insns "$1" >"$CZ_TMP/la" && insns --source "$2" >"$CZ_TMP/lb"
+	d=$(diff "$CZ_TMP/la" "$CZ_TMP/lb" | grep '^[<>]' | head -4 | tr '\n' ';')
+	ok "fidelity: $1's loop body = ${2##*/}'s ($(wc -l <"$CZ_TMP/lb") instructions)${d:+: differs: $d}" -- \
+		eval '[ -s "$CZ_TMP/la" ] && [ -z "$d" ]'
+	x "$dir/ksrc-loop" faults "$1" >"$CZ_TMP/fa" 2>&1
+	x "$dir/ksrc-loop" faults --source "$2" >"$CZ_TMP/fb" 2>&1
+	d=$(diff "$CZ_TMP/fa" "$CZ_TMP/fb" | grep '^[<>]' | head -2 | tr '\n' ';')
 	ok "fidelity: $1's fault returns = ${2##*/}'s${d:+: differ (k d returned): $d}" -- \
 		[ -z "$d" ]
 }
@@ -157,49 +157,49 @@ else
 	drop='0,/sttr[[:space:]]*xzr, \[x0\]/s/sttr[[:space:]]*xzr, \[x0\]/nop/'
 fi
 mkpatch() {	# mkpatch NAME SED-EXPRESSION: a unified diff a/REL -> b/REL
-	mkdir -p "$tmp/a/${rel%/*}" "$tmp/b/${rel%/*}"
-	cp "$root/$rel" "$tmp/a/$rel"
-	sed "$2" "$root/$rel" >"$tmp/b/$rel"
-	(cd "$tmp" && diff -u "a/$rel" "b/$rel") >"$tmp/$1"
+	mkdir -p "$CZ_TMP/a/${rel%/*}" "$CZ_TMP/b/${rel%/*}"
+	cp "$root/$rel" "$CZ_TMP/a/$rel"
+	sed "$2" "$root/$rel" >"$CZ_TMP/b/$rel"
+	(cd "$CZ_TMP" && diff -u "a/$rel" "b/$rel") >"$CZ_TMP/$1"
 }
 mkpatch align.patch "s/^SYM_FUNC_START($psym)/\t.p2align 6\n&/"
-x "$dir/ksrc-loop" where --source "$root/$rel:$psym" >"$tmp/w0" 2>&1
+x "$dir/ksrc-loop" where --source "$root/$rel:$psym" >"$CZ_TMP/w0" 2>&1
 ZB_PATCHED=$(x "$ZBENCH" memset -s 64KB -l 2 --format simple --source "$root/$rel:$psym" \
-	--patch "$tmp/align.patch" 2>&1)
+	--patch "$CZ_TMP/align.patch" 2>&1)
 ok "a .p2align 6 patch loads and runs (zbench memset --patch --format simple: $(echo "$ZB_PATCHED" | tail -n 1))" -- \
 	sh -c "echo '$ZB_PATCHED' | tail -n 1 | grep -q '^ *[0-9][0-9.]*\$'"
 # where of the patched file: a copy with the patch applied
-mkdir -p "$tmp/p/${rel%/*}"
-cp "$tmp/b/$rel" "$tmp/p/$rel"
-x "$dir/ksrc-loop" where --source "$tmp/p/$rel:$psym" >"$tmp/w1" 2>&1
-read -r _ e0 _ l0 <"$tmp/w0"
-read -r _ e1 _ l1 <"$tmp/w1"
+mkdir -p "$CZ_TMP/p/${rel%/*}"
+cp "$CZ_TMP/b/$rel" "$CZ_TMP/p/$rel"
+x "$dir/ksrc-loop" where --source "$CZ_TMP/p/$rel:$psym" >"$CZ_TMP/w1" 2>&1
+read -r _ e0 _ l0 <"$CZ_TMP/w0"
+read -r _ e1 _ l1 <"$CZ_TMP/w1"
 ok "the patch puts $psym at a 64-byte boundary (entry $e0 -> $e1) and its loop head moves with it ($l0 -> $l1)" -- \
 	eval '[ $((e1 % 64)) -eq 0 ] && [ $((l1 - e1)) -eq $((l0 - e0)) ] && [ "$l1" -ne 0 ] &&
 	      { [ "$ZERO_ARCH" != x86_64 ] || [ $((e0 % 64)) -ne 0 ]; }'
 mkpatch drop.patch "$drop"
 # shellcheck disable=SC2086 # $dropalt: an option and its value, or nothing
-x "$ZBENCH" memset -s 64KB --source "$root/$rel:$sym" --patch "$tmp/drop.patch" ${dropalt:-} \
-	>/dev/null 2>"$tmp/e"
+x "$ZBENCH" memset -s 64KB --source "$root/$rel:$sym" --patch "$CZ_TMP/drop.patch" ${dropalt:-} \
+	>/dev/null 2>"$CZ_TMP/e"
 rc=$?
-ok "a patch that drops a store is refused, never timed (exit $rc: $(cat "$tmp/e"))" -- \
-	sh -c "[ $rc -eq 1 ] && grep -q 'incorrect, not measured: .*not cleared' '$tmp/e' && [ \$(wc -l <'$tmp/e') -eq 1 ]"
+ok "a patch that drops a store is refused, never timed (exit $rc: $(cat "$CZ_TMP/e"))" -- \
+	sh -c "[ $rc -eq 1 ] && grep -q 'incorrect, not measured: .*not cleared' '$CZ_TMP/e' && [ \$(wc -l <'$CZ_TMP/e') -eq 1 ]"
 
 refused() {	# refused WHAT PATTERN ZBENCH-ARGS...: exit 1, one line matching PATTERN
 	what=$1 pat=$2; shift 2
-	x "$ZBENCH" memset -s 4KB "$@" >/dev/null 2>"$tmp/e"
+	x "$ZBENCH" memset -s 4KB "$@" >/dev/null 2>"$CZ_TMP/e"
 	rc=$?
-	ok "$what: exit $rc, one line: $(head -n 1 "$tmp/e")" -- \
-		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$tmp/e') -eq 1 ] && grep -q -- '$pat' '$tmp/e'"
+	ok "$what: exit $rc, one line: $(head -n 1 "$CZ_TMP/e")" -- \
+		sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$CZ_TMP/e') -eq 1 ] && grep -q -- '$pat' '$CZ_TMP/e'"
 }
-sed 's/^SYM_FUNC_END(/\tfoo_unknown_macro x0\n&/' "$root/$rel" >"$tmp/p/${rel##*/}"
-refused "a macro the layer lacks" "${rel##*/}:[0-9]*:.*foo_unknown_macro" --source "$tmp/p/${rel##*/}:$sym"
+sed 's/^SYM_FUNC_END(/\tfoo_unknown_macro x0\n&/' "$root/$rel" >"$CZ_TMP/p/${rel##*/}"
+refused "a macro the layer lacks" "${rel##*/}:[0-9]*:.*foo_unknown_macro" --source "$CZ_TMP/p/${rel##*/}:$sym"
 refused "a symbol that is not there" "no symbol no_such_fn" --source "$root/$rel:no_such_fn%clear_user"
 if [ "$ZERO_ARCH" = x86_64 ]; then other=arch/arm64/lib/clear_user.S; else other=arch/x86/lib/memset_64.S; fi
 refused "a file of the other architecture" "architecture mismatch" --source "$root/$other"
 printf -- '--- a/%s\n+++ b/%s\n@@ -1,3 +1,3 @@\n-no such line 1\n+x\n no such line 2\n no such line 3\n' \
-	"$rel" "$rel" >"$tmp/bad.patch"
-refused "a patch that does not apply" "does not apply to" --source "$root/$rel:$sym" --patch "$tmp/bad.patch"
-sed "s|$rel|arch/other/lib/other.S|g" "$tmp/drop.patch" >"$tmp/other.patch"
-refused "a patch of another file" "changes no file ending in" --source "$root/$rel:$sym" --patch "$tmp/other.patch"
+	"$rel" "$rel" >"$CZ_TMP/bad.patch"
+refused "a patch that does not apply" "does not apply to" --source "$root/$rel:$sym" --patch "$CZ_TMP/bad.patch"
+sed "s|$rel|arch/other/lib/other.S|g" "$CZ_TMP/drop.patch" >"$CZ_TMP/other.patch"
+refused "a patch of another file" "changes no file ending in" --source "$root/$rel:$sym" --patch "$CZ_TMP/other.patch"
 done_testing

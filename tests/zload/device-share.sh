@@ -4,25 +4,23 @@
 # a `zeroctl --reset` during the run is reported as such (no share), even
 # when the daemon had counted next to nothing before the run (the counters
 # then do not go down: the reset shows in elapsed_ns).
+# Needs: root fuse ioctl
 . "$top_srcdir/tests/zload/zload-lib.sh"
 P=$PREAD_Z100K
 [ -x "$P" ] || skip_all "pread_z100k not built ($P)"
-[ -x "$CUSEZERO" ] || skip_all "cusezero not built ($CUSEZERO)"
 [ -x "$ZEROCTL" ] || skip_all "zeroctl not built ($ZEROCTL)"
-[ "$(id -u)" -eq 0 ] || skip_all "a FUSE mount needs root"
-[ -c /dev/fuse ] || skip_all "no /dev/fuse"
 
-MNT=$TMP/mnt
+MNT=$CZ_TMP/mnt
 mkdir -p "$MNT" || exit 1
 cleanup() {
 	[ -n "${rp:-}" ] && kill "$rp" 2>/dev/null
-	if [ -s "$TMP/pid" ]; then
-		kill "$(cat "$TMP/pid")" 2>/dev/null
+	if [ -s "$CZ_TMP/pid" ]; then
+		kill "$(cat "$CZ_TMP/pid")" 2>/dev/null
 		i=0
 		while mountpoint -q "$MNT" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	fi
 	mountpoint -q "$MNT" && umount -l "$MNT"
-	rm -rf "$TMP"
+	rm -rf "$CZ_TMP"
 }
 trap cleanup EXIT
 D=$MNT/zero
@@ -32,9 +30,9 @@ requests() { "$ZEROCTL" "$D" --stats | awk '$1 == "requests" {print $2; exit}'; 
 # zeroctl once the daemon has counted 200 requests of it.
 reset_during() {
 	desc=$1; shift
-	"$CUSEZERO" --fuse "$MNT" --pidfile "$TMP/pid" 2>"$TMP/start" ||
-		{ fail "$desc: cusezero did not start: $(cat "$TMP/start")"; return; }
-	"$@" >/dev/null 2>"$TMP/share" &
+	"$CUSEZERO" --fuse "$MNT" --pidfile "$CZ_TMP/pid" 2>"$CZ_TMP/start" ||
+		{ fail "$desc: cusezero did not start: $(cat "$CZ_TMP/start")"; return; }
+	"$@" >/dev/null 2>"$CZ_TMP/share" &
 	rp=$!
 	i=0
 	while [ "$(requests)" -lt 200 ] 2>/dev/null && kill -0 $rp 2>/dev/null && [ $i -lt 300 ]; do
@@ -43,16 +41,16 @@ reset_during() {
 	if kill -0 $rp 2>/dev/null; then
 		"$ZEROCTL" "$D" --reset
 		wait $rp
-		ok "$desc: the reset is reported ($(cat "$TMP/share"))" -- \
-			grep -q "reset during the run" "$TMP/share"
+		ok "$desc: the reset is reported ($(cat "$CZ_TMP/share"))" -- \
+			grep -q "reset during the run" "$CZ_TMP/share"
 	else
 		wait $rp
-		skip "$desc: the run ended before the reset (this machine is fast): $(cat "$TMP/share")"
+		skip "$desc: the run ended before the reset (this machine is fast): $(cat "$CZ_TMP/share")"
 	fi
 	rp=
 	# the next start reuses the pidfile: wait until this daemon has exited
 	# (it holds its pidfile's lock until then; an ASan daemon's exit is slow)
-	dp=$(cat "$TMP/pid")
+	dp=$(cat "$CZ_TMP/pid")
 	kill "$dp"
 	i=0
 	while kill -0 "$dp" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done

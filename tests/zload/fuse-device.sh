@@ -3,34 +3,32 @@
 # Description: pread_z100k and zload read zeros from the cusezero FUSE
 # device (MOUNTPOINT/zero), with --verify, through every zload I/O path.
 # Skips (visibly) without the daemon, root or /dev/fuse.
+# Needs: root fuse io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 P=$PREAD_Z100K
 Z=$ZLOAD
 [ -x "$P" ] || skip_all "pread_z100k not built ($P)"
-[ -x "$CUSEZERO" ] || skip_all "cusezero not built ($CUSEZERO)"
-[ "$(id -u)" -eq 0 ] || skip_all "a FUSE mount needs root"
-[ -c /dev/fuse ] || skip_all "no /dev/fuse"
 
-MNT=$TMP/mnt
+MNT=$CZ_TMP/mnt
 mkdir -p "$MNT" || exit 1
 cleanup() {
-	if [ -s "$TMP/pid" ]; then
-		kill "$(cat "$TMP/pid")" 2>/dev/null
+	if [ -s "$CZ_TMP/pid" ]; then
+		kill "$(cat "$CZ_TMP/pid")" 2>/dev/null
 		i=0
 		while mountpoint -q "$MNT" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
 	fi
 	if mountpoint -q "$MNT"; then
 		fusermount3 -u "$MNT" 2>/dev/null || umount -l "$MNT"
 	fi
-	rm -rf "$TMP"
+	rm -rf "$CZ_TMP"
 }
 trap cleanup EXIT
 
-if ! "$CUSEZERO" --name "zloadtest$$" --fuse "$MNT" --pidfile "$TMP/pid" 2>"$TMP/start"; then
-	case $(cat "$TMP/start") in
-	*ermission*|*"not permitted"*) skip_all "cusezero --fuse: $(head -n 1 "$TMP/start")" ;;
+if ! "$CUSEZERO" --name "zloadtest$$" --fuse "$MNT" --pidfile "$CZ_TMP/pid" 2>"$CZ_TMP/start"; then
+	case $(cat "$CZ_TMP/start") in
+	*ermission*|*"not permitted"*) skip_all "cusezero --fuse: $(head -n 1 "$CZ_TMP/start")" ;;
 	esac
-	echo "not ok 1 - cusezero --fuse $MNT failed: $(head -n 1 "$TMP/start")"
+	echo "not ok 1 - cusezero --fuse $MNT failed: $(head -n 1 "$CZ_TMP/start")"
 	echo "1..1"
 	exit 1
 fi
@@ -60,12 +58,12 @@ if [ ! -x "$Z" ]; then
 fi
 for opts in "" "--qd 32" "--qd 32 --bs 100KB" "--qd 8 --fixedbufs --registerfiles" "--nonvectored --qd 4" \
 	    "--jobs 2 --qd 4"; do
-	J=$("$Z" --json --verify --size 8MB $opts "$D" 2>"$TMP/err"); rc=$?
+	J=$("$Z" --json --verify --size 8MB $opts "$D" 2>"$CZ_TMP/err"); rc=$?
 	e=$(json_val "$J" errors) vf=$(json_val "$J" verify_failures) b=$(json_val "$J" bytes)
 	if [ $rc -eq 0 ] && [ "$e" = 0 ] && [ "$vf" = 0 ] && [ "$b" -ge 8388608 ]; then
 		pass "zload --verify --size 8MB $opts: $b bytes, $(json_val "$J" short_reads) short, max_inflight $(json_val "$J" max_inflight)"
 	else
-		fail "zload --verify $opts on $D: exit $rc errors '$e' verify_failures '$vf': $(head -n 2 "$TMP/err" | tr '\n' '|')"
+		fail "zload --verify $opts on $D: exit $rc errors '$e' verify_failures '$vf': $(head -n 2 "$CZ_TMP/err" | tr '\n' '|')"
 	fi
 done
 # The whole queue submitted at once (fio's default batch is 1: then how many

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: bad zload options and devices give one line on stderr naming
 # the option or the file, nothing on stdout, and a non-zero exit.
+# Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
@@ -38,10 +39,10 @@ bad "unknown option"     "--bogus"         -- --bogus /dev/zero
 bad "value missing"      "--qd"            -- /dev/zero --qd
 bad "missing device"     "DEVICE"
 bad "two devices"        "/dev/null"       -- /dev/zero /dev/null
-bad "nonexistent device" "$TMP/none"       -- "$TMP/none"
-bad "a directory"        "$TMP"            -- "$TMP"
-head -c 100 /dev/zero >"$TMP/small"
-bad "file smaller than --bs" "--bs"        -- --bs 4KB "$TMP/small"
+bad "nonexistent device" "$CZ_TMP/none"       -- "$CZ_TMP/none"
+bad "a directory"        "$CZ_TMP"            -- "$CZ_TMP"
+head -c 100 /dev/zero >"$CZ_TMP/small"
+bad "file smaller than --bs" "--bs"        -- --bs 4KB "$CZ_TMP/small"
 # A CPU that exists in the list syntax but not on this machine: found at pin time.
 n=$(nproc)
 if [ "$n" -lt 64 ]; then

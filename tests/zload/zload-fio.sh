@@ -5,15 +5,16 @@
 # than sequential reads; the JSON has fio's per-job "read" object (slat /
 # clat / lat with N = reads, clat percentiles, bandwidth samples, CPU);
 # exit status 2 for a bad option, 1 for a failed run, 0 otherwise.
+# Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
 
 run_json() {	# DESC ARGS...: J = the JSON of zload --json ARGS
 	desc=$1; shift
-	J=$("$Z" --json "$@" 2>"$TMP/err"); rc=$?
+	J=$("$Z" --json "$@" 2>"$CZ_TMP/err"); rc=$?
 	[ $rc -eq 0 ] && [ -n "$J" ] && return 0
-	fail "$desc: zload $* exited $rc: $(head -n 3 "$TMP/err" | tr '\n' '|')"
+	fail "$desc: zload $* exited $rc: $(head -n 3 "$CZ_TMP/err" | tr '\n' '|')"
 	return 1
 }
 check() { expect_eq "$1: $2" "$(json_val "$J" "$2")" "$3"; }
@@ -54,22 +55,22 @@ ok "--output-format=json: a JSON object" -- sh -c 'case $1 in "{"*"}") exit 0 ;;
 
 # 1 MiB of zeros, then 1 MiB whose every block holds a 'Z': sequential reads
 # of 1 MiB see only zeros, random reads over the 2 MiB file hit the Zs.
-head -c 1048576 /dev/zero >"$TMP/half"
-head -c 1048576 /dev/zero | tr '\0' Z >>"$TMP/half"
-"$Z" --rw=read --size 1MB --verify "$TMP/half" >/dev/null 2>&1
+head -c 1048576 /dev/zero >"$CZ_TMP/half"
+head -c 1048576 /dev/zero | tr '\0' Z >>"$CZ_TMP/half"
+"$Z" --rw=read --size 1MB --verify "$CZ_TMP/half" >/dev/null 2>&1
 ok "--rw=read --size 1MB: only the zero half read (exit 0)" -- test $? -eq 0
-"$Z" --rw=randread --size 1MB --verify "$TMP/half" >/dev/null 2>"$TMP/err"
+"$Z" --rw=randread --size 1MB --verify "$CZ_TMP/half" >/dev/null 2>"$CZ_TMP/err"
 rc=$?
 ok "--rw=randread --size 1MB: random offsets reach the Z half (exit $rc)" -- \
-	sh -c "test $rc -eq 1 && grep -q 'verify: .* = 0x5a' '$TMP/err'"
-if run_json "--rw randread" --rw randread --size 4MB --bs 4KB "$TMP/half"; then
+	sh -c "test $rc -eq 1 && grep -q 'verify: .* = 0x5a' '$CZ_TMP/err'"
+if run_json "--rw randread" --rw randread --size 4MB --bs 4KB "$CZ_TMP/half"; then
 	check "--rw randread" rw randread
 	check "--rw randread" ios 1024
 fi
 
 # fio's per-job object, read by a real JSON parser.
 if perl -MJSON::PP -e 1 2>/dev/null; then
-	"$Z" --json --numjobs 2 --iodepth 4 --runtime 1.2 /dev/zero >"$TMP/j" 2>/dev/null
+	"$Z" --json --numjobs 2 --iodepth 4 --runtime 1.2 /dev/zero >"$CZ_TMP/j" 2>/dev/null
 	res=$(perl -MJSON::PP -e 'local $/; my $j = decode_json(<STDIN>); my @o;
 		for my $job (@{$j->{jobs}}) { my $r = $job->{read};
 			push @o, join(",", $job->{jobname}, $r->{total_ios} == $r->{slat_ns}{N} ? "slatN" : "x",
@@ -82,7 +83,7 @@ if perl -MJSON::PP -e 1 2>/dev/null; then
 				$r->{iops_samples} >= 2 ? "iops" : "x",
 				exists $job->{usr_cpu} && exists $job->{sys_cpu} && $job->{usr_cpu} + $job->{sys_cpu} > 0 ? "cpu" : "x",
 				$r->{bw} == int($r->{bw_bytes} / 1024 + 0.5) ? "KiB" : "x") }
-		print join(" ", @o), " ", $j->{ios} == $j->{jobs}[0]{read}{total_ios} + $j->{jobs}[1]{read}{total_ios} ? "sum" : "x";' <"$TMP/j" 2>&1)
+		print join(" ", @o), " ", $j->{ios} == $j->{jobs}[0]{read}{total_ios} + $j->{jobs}[1]{read}{total_ios} ? "sum" : "x";' <"$CZ_TMP/j" 2>&1)
 	want="zload,slatN,clatN,latN,p50,minmax,lat>=clat,bw,iops,cpu,KiB zload,slatN,clatN,latN,p50,minmax,lat>=clat,bw,iops,cpu,KiB sum"
 	expect_eq "JSON jobs[]: fio's read object per job (slat/clat/lat N = reads, percentiles, bw and iops samples, CPU, KiB/s)" "$res" "$want"
 else
@@ -91,12 +92,12 @@ fi
 
 # Exit statuses: 2 usage, 1 failure, 0 success.
 "$Z" --iodepth 0 /dev/zero 2>/dev/null; ok "bad value: exit 2" -- test $? -eq 2
-"$Z" --rw=write /dev/zero 2>"$TMP/err"; rc=$?
-ok "--rw=write: exit $rc, 'zload only reads'" -- sh -c "test $rc -eq 2 && grep -q 'only reads' '$TMP/err'"
-"$Z" --size 4KB "$TMP/none" 2>/dev/null; ok "missing file: exit 1" -- test $? -eq 1
-"$Z" --cpu 0,100 --size 4KB /dev/zero 2>"$TMP/err"; rc=$?
+"$Z" --rw=write /dev/zero 2>"$CZ_TMP/err"; rc=$?
+ok "--rw=write: exit $rc, 'zload only reads'" -- sh -c "test $rc -eq 2 && grep -q 'only reads' '$CZ_TMP/err'"
+"$Z" --size 4KB "$CZ_TMP/none" 2>/dev/null; ok "missing file: exit 1" -- test $? -eq 1
+"$Z" --cpu 0,100 --size 4KB /dev/zero 2>"$CZ_TMP/err"; rc=$?
 if [ "$(nproc)" -le 100 ]; then
 	ok "--cpu 0,100: parsed beyond 64 CPUs, refused as not usable here (exit $rc)" -- \
-		sh -c "test $rc -eq 2 && grep -q 'CPU 100 is not one this process may run on' '$TMP/err'"
+		sh -c "test $rc -eq 2 && grep -q 'CPU 100 is not one this process may run on' '$CZ_TMP/err'"
 fi
 done_testing

@@ -8,10 +8,11 @@
 # json+ and terse shapes; fio's log files; and fio's own post-processing
 # tools (fio_jsonplus_clat2csv, fio2gnuplot, fio_generate_plots) read what
 # zload wrote.  Where fio is installed, its output has the same keys.
+# Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
-cd "$TMP" || exit 1
+cd "$CZ_TMP" || exit 1
 
 # The command line of a fio user, pasted.
 FIOARGS="--name=j --ioengine=io_uring --time_based --bs=4k --runtime=200ms --filename=/dev/zero"

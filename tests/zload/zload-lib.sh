@@ -2,8 +2,8 @@
 # Helpers for the tests of pread_z100k and zload: . "$top_srcdir/tests/zload/zload-lib.sh"
 . "$top_srcdir/tests/tap.sh"
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/zload-test.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+CZ_TMP=$(mktemp -d "${TMPDIR:-/tmp}/zload-test.XXXXXX") || exit 1
+trap 'rm -rf "$CZ_TMP"' EXIT
 
 # json_val JSON KEY: the scalar value of "KEY" (numbers, true/false, strings unquoted).
 json_val() {
@@ -20,13 +20,13 @@ expect_eq() {
 # naming something; the line is kept in $ERRLINE.
 one_line_error() {
 	desc=$1; shift; [ "$1" = -- ] && shift
-	"$@" >"$TMP/out" 2>"$TMP/err"
+	"$@" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 	rc=$?
-	ERRLINE=$(cat "$TMP/err")
-	nl=$(wc -l <"$TMP/err")
+	ERRLINE=$(cat "$CZ_TMP/err")
+	nl=$(wc -l <"$CZ_TMP/err")
 	if [ "$rc" -eq 0 ]; then fail "$desc: exit 0"
-	elif [ "$nl" -ne 1 ]; then fail "$desc: $nl lines on stderr: $(tr '\n' '|' <"$TMP/err")"
-	elif [ -s "$TMP/out" ]; then fail "$desc: wrote to stdout: $(head -c 200 "$TMP/out")"
+	elif [ "$nl" -ne 1 ]; then fail "$desc: $nl lines on stderr: $(tr '\n' '|' <"$CZ_TMP/err")"
+	elif [ -s "$CZ_TMP/out" ]; then fail "$desc: wrote to stdout: $(head -c 200 "$CZ_TMP/out")"
 	else pass "$desc (exit $rc: $ERRLINE)"; fi
 }
 

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: every zload option changes what zload's own counters say
 # (--json), on /dev/zero and on a regular file; the summaries are well formed.
+# Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
@@ -9,9 +10,9 @@ Z=$ZLOAD
 # run_json DESC ARGS...: run zload --json, keep the output in $J.
 run_json() {
 	desc=$1; shift
-	J=$("$Z" --json "$@" 2>"$TMP/err"); rc=$?
+	J=$("$Z" --json "$@" 2>"$CZ_TMP/err"); rc=$?
 	if [ $rc -ne 0 ] || [ -z "$J" ]; then
-		fail "$desc: zload $* exited $rc: $(head -n 3 "$TMP/err" | tr '\n' '|')"
+		fail "$desc: zload $* exited $rc: $(head -n 3 "$CZ_TMP/err" | tr '\n' '|')"
 		return 1
 	fi
 	return 0
@@ -36,7 +37,7 @@ if run_json default $S /dev/zero; then
 	check default sqpoll false
 	check default errors 0
 	check default short_reads 0
-	if [ -s "$TMP/err" ]; then fail "default: stderr not empty (not a tty): $(head -c 200 "$TMP/err")"
+	if [ -s "$CZ_TMP/err" ]; then fail "default: stderr not empty (not a tty): $(head -c 200 "$CZ_TMP/err")"
 	else pass "default: no progress line on stderr when it is not a terminal"; fi
 	p50=$(json_val "$J" p50); p90=$(json_val "$J" p90); p99=$(json_val "$J" p99)
 	p999=$(json_val "$J" p99.9); max=$(json_val "$J" max); n=$(json_val "$J" samples)
@@ -121,18 +122,18 @@ if [ "$(nproc)" -lt 64 ] && run_json "--sqpoll-cpu 63 (offline)" $S --sqpoll --s
 	check "--sqpoll-cpu 63" dropped_setup_flags SQ_AFF
 	check "--sqpoll-cpu 63" sqpoll true
 	check "--sqpoll-cpu 63" ios 1024
-	if [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'note: kernel rejected IORING_SETUP_SQ_AFF' "$TMP/err"; then
-		pass "--sqpoll-cpu 63: one note: $(cat "$TMP/err")"
+	if [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ] && grep -q 'note: kernel rejected IORING_SETUP_SQ_AFF' "$CZ_TMP/err"; then
+		pass "--sqpoll-cpu 63: one note: $(cat "$CZ_TMP/err")"
 	else
-		fail "--sqpoll-cpu 63: stderr '$(tr '\n' '|' <"$TMP/err")'"
+		fail "--sqpoll-cpu 63: stderr '$(tr '\n' '|' <"$CZ_TMP/err")'"
 	fi
 fi
 
 # --cpu: the job really ran where it was pinned.
-if "$Z" --cpu 0 $S /dev/zero >/dev/null 2>"$TMP/err"; then
+if "$Z" --cpu 0 $S /dev/zero >/dev/null 2>"$CZ_TMP/err"; then
 	run_json "--cpu 0" $S --cpu 0 /dev/zero && check "--cpu 0" job_cpus "[0]"
 else
-	skip "--cpu 0: cannot pin here: $(cat "$TMP/err")"
+	skip "--cpu 0: cannot pin here: $(cat "$CZ_TMP/err")"
 fi
 if [ "$(nproc)" -ge 2 ] && "$Z" --cpu 1 $S /dev/zero >/dev/null 2>&1; then
 	J=$("$Z" --json --cpu 1 $S /dev/zero)
@@ -152,8 +153,8 @@ if run_json "--time 0.3" --time 0.3 /dev/zero; then
 fi
 
 # A regular file smaller than --size: offsets wrap at its size.
-head -c 65536 /dev/zero >"$TMP/zeros"
-if run_json "regular file wraps" --size 1MB --bs 4KB --qd 8 --verify "$TMP/zeros"; then
+head -c 65536 /dev/zero >"$CZ_TMP/zeros"
+if run_json "regular file wraps" --size 1MB --bs 4KB --qd 8 --verify "$CZ_TMP/zeros"; then
 	check "64 KiB file, --size 1MB" ios 256
 	check "64 KiB file, --size 1MB" bytes 1048576
 	check "64 KiB file, --verify" verify_failures 0
@@ -161,11 +162,11 @@ fi
 
 # On a terminal stderr gets a live progress line (once a second).
 if command -v script >/dev/null 2>&1; then
-	script -qec "'$Z' --time 2.5 /dev/zero" /dev/null >"$TMP/tty" 2>&1
-	if grep -q 'IOPS .* MiB/s' "$TMP/tty" && grep -q 'read: IOPS=' "$TMP/tty"; then
-		pass "progress line on a terminal: $(tr '\r' '\n' <"$TMP/tty" | grep -m 1 'IOPS .* MiB/s')"
+	script -qec "'$Z' --time 2.5 /dev/zero" /dev/null >"$CZ_TMP/tty" 2>&1
+	if grep -q 'IOPS .* MiB/s' "$CZ_TMP/tty" && grep -q 'read: IOPS=' "$CZ_TMP/tty"; then
+		pass "progress line on a terminal: $(tr '\r' '\n' <"$CZ_TMP/tty" | grep -m 1 'IOPS .* MiB/s')"
 	else
-		fail "no progress line on a terminal: $(head -c 300 "$TMP/tty" | tr '\r\n' '||')"
+		fail "no progress line on a terminal: $(head -c 300 "$CZ_TMP/tty" | tr '\r\n' '||')"
 	fi
 else
 	skip "no script(1) to give zload a terminal"

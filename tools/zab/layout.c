@@ -34,50 +34,11 @@
  */
 #define ZAB_PLACE_DEFAULT_SET "0..63"
 
+/* The set syntax and its rule are zeroing's (zero_place_parse_set()). */
 static int parse_set(const char *spec, struct zab_placement *p)
 {
-	char *copy = zab_xstrdup(spec), *item, *save = NULL, *dots, *colon;
-	bool *seen = calloc(ZERO_PLACE_MAX_OFFSET + 1, sizeof(*seen));
-	uint64_t a, b, step;
-	size_t i;
-	int ret = 0;
-
-	if (!seen)
-		abort();
-	for (item = strtok_r(copy, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save)) {
-		step = ZERO_PLACE_ALIGN;
-		colon = strchr(item, ':');
-		if (colon) {
-			*colon = '\0';
-			if (cz_parse_u64(colon + 1, 1, ZERO_PLACE_MAX_OFFSET + 1, &step))
-				ret = -EINVAL;
-		}
-		dots = strstr(item, "..");
-		if (dots) {
-			*dots = '\0';
-			if (cz_parse_u64(item, 0, ZERO_PLACE_MAX_OFFSET, &a) ||
-			    cz_parse_u64(dots + 2, a, ZERO_PLACE_MAX_OFFSET, &b))
-				ret = -EINVAL;
-		} else if (colon || cz_parse_u64(item, 0, ZERO_PLACE_MAX_OFFSET, &a)) {
-			ret = -EINVAL;
-		} else {
-			b = a;
-		}
-		/* an offset no instruction can start at cannot be placed */
-		for (; !ret && a <= b; a += step)
-			if (a % ZERO_PLACE_ALIGN)
-				ret = -EINVAL;
-			else
-				seen[a] = true;
-	}
-	free(copy);
-	p->nset = 0;
 	p->set = zab_xmalloc((ZERO_PLACE_MAX_OFFSET + 1) * sizeof(*p->set));
-	for (i = 0; i <= ZERO_PLACE_MAX_OFFSET; i++)
-		if (seen[i])
-			p->set[p->nset++] = (unsigned)i;
-	free(seen);
-	return ret ? ret : p->nset ? 0 : -EINVAL;
+	return zero_place_parse_set(spec, p->set, &p->nset);
 }
 
 int zab_placement_parse(const char *s, struct zab_placement *p)

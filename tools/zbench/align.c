@@ -94,58 +94,6 @@ static void align_usage(FILE *out)
 		ALIGN_DEFAULT_REPEATS, ALIGN_DEV_DEFAULT_REPEATS);
 }
 
-/*
- * "0..127", "0,8,60", "0..4095:64", or a mix; sorted, duplicates dropped.
- * A range without a step goes by ALIGN_INSN; an offset no instruction can
- * start at is refused (-EDOM).
- */
-static int parse_offsets(const char *spec, unsigned *out, size_t *n)
-{
-	static bool seen[ALIGN_MAX_OFFSETS];
-	char *copy = strdup(spec), *item, *save = NULL, *dots, *colon;
-	uint64_t a, b, step;
-	size_t i;
-	int ret = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	memset(seen, 0, sizeof(seen));
-	for (item = strtok_r(copy, ",", &save); item && !ret; item = strtok_r(NULL, ",", &save)) {
-		step = ALIGN_INSN;
-		colon = strchr(item, ':');
-		if (colon) {
-			*colon = '\0';
-			if (cz_parse_u64(colon + 1, 1, ZERO_PLACE_MAX_OFFSET + 1, &step))
-				ret = -EINVAL;
-		}
-		dots = strstr(item, "..");
-		if (dots) {
-			*dots = '\0';
-			if (cz_parse_u64(item, 0, ZERO_PLACE_MAX_OFFSET, &a) ||
-			    cz_parse_u64(dots + 2, a, ZERO_PLACE_MAX_OFFSET, &b))
-				ret = -EINVAL;
-			else if (!colon)
-				a = (a + ALIGN_INSN - 1) / ALIGN_INSN * ALIGN_INSN;
-		} else if (cz_parse_u64(item, 0, ZERO_PLACE_MAX_OFFSET, &a) || colon) {
-			ret = -EINVAL;
-		} else {
-			b = a;
-		}
-		for (; !ret && a <= b; a += step) {
-			if (a % ALIGN_INSN)
-				ret = -EDOM;
-			else
-				seen[a] = true;
-		}
-	}
-	free(copy);
-	*n = 0;
-	for (i = 0; i < ALIGN_MAX_OFFSETS; i++)
-		if (seen[i])
-			out[(*n)++] = (unsigned)i;
-	return ret ? ret : *n ? 0 : -EINVAL;
-}
-
 /* ---- output --------------------------------------------------------------------------- */
 
 /* Which figure of a point a verdict or a plot is about. */
@@ -555,7 +503,7 @@ static int validate_offsets(struct align_params *ap, const struct align_args *a)
 	const char *spec = a->offsets ? a->offsets : ALIGN_DEFAULT_OFFSETS;
 	unsigned x, y;
 	char msg[128];
-	int c = parse_offsets(spec, ap->offsets, &ap->noffsets);
+	int c = zero_place_parse_set(spec, ap->offsets, &ap->noffsets);
 
 	if (c == -EDOM) {
 		snprintf(msg, sizeof(msg), "instructions start at multiples of %u on this architecture",
@@ -635,37 +583,19 @@ static int validate_rest(struct align_params *ap, const struct align_args *a)
 
 /* ---- the sweep ------------------------------------------------------------------------------ */
 
-/* Every repeat visits every offset once, in its own order.  0 or -1 (message printed). */
+static int sweep_point(const struct align_params *ap, struct align_dev *dev, unsigned rep,
+		       size_t i, size_t idx, char *buf, void *ctx)
+{
+	struct align_point *pts = ctx;
+
+	(void)rep;
+	(void)i;
+	return dev ? zb_aligndev_measure(dev, ap, &pts[idx]) : zb_align_measure(ap, &pts[idx], buf);
+}
+
 static int sweep(const struct align_params *ap, struct align_point *pts, struct align_dev *dev)
 {
-	size_t *visit = calloc(ap->noffsets, sizeof(*visit)), i;
-	uint64_t rng = ap->seed ? ap->seed : 0x9e3779b97f4a7c15ULL;
-	struct zb_buf buf = { 0 };
-	char msg[512];
-	unsigned rep;
-	int ret = -1;
-
-	if (!visit)
-		return -1;
-	if (!dev && zb_buf_alloc(&buf, ap->size, ZB_HUGE_NONE, true, msg, sizeof(msg))) {
-		fprintf(stderr, "zbench align: %s\n", msg);
-		goto out;
-	}
-	for (rep = 0; rep < ap->repeats; rep++) {
-		zb_align_order(ap, rep, &rng, visit);
-		for (i = 0; i < ap->noffsets; i++) {
-			if (zb_align_stop)
-				goto out;
-			if (dev ? zb_aligndev_measure(dev, ap, &pts[visit[i]]) :
-				  zb_align_measure(ap, &pts[visit[i]], buf.p))
-				goto out;
-		}
-	}
-	ret = 0;
-out:
-	zb_buf_free(&buf);
-	free(visit);
-	return ret;
+	return zb_align_sweep(ap, dev, sweep_point, pts);
 }
 
 static void summarize(const struct align_params *ap, struct align_point *pts)

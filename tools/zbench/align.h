@@ -54,6 +54,16 @@ struct align_dev;
 int zb_align_measure(const struct align_params *ap, struct align_point *pt, char *buf);
 /* The offsets' visiting order of repeat rep (random from *rng, or round-robin). */
 void zb_align_order(const struct align_params *ap, unsigned rep, uint64_t *rng, size_t *order);
+/*
+ * One point of a sweep: measure at offset index idx of repeat rep (i: its
+ * place in this repeat's order), with buf the in-process buffer (NULL in a
+ * device).  0 or -1 (message printed).
+ */
+typedef int zb_align_point_fn(const struct align_params *ap, struct align_dev *dev, unsigned rep,
+			      size_t i, size_t idx, char *buf, void *ctx);
+/* Every repeat visits every offset once, in its own order, calling fn.  0 or -1. */
+int zb_align_sweep(const struct align_params *ap, struct align_dev *dev, zb_align_point_fn *fn,
+		   void *ctx);
 struct align_point *zb_align_points_new(const struct align_params *ap);
 void zb_align_points_free(struct align_point *pts, size_t n);
 /* --compare A,B of two routines: sweep both, interleaved; report.  Exit status. */

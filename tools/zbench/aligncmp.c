@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "align.h"
 
@@ -118,36 +117,20 @@ static void print_rows(const struct align_params *ap, const struct align_point *
 	}
 }
 
-static void gp_str(FILE *gp, const char *s)
-{
-	fputc('"', gp);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', gp);
-		fputc(*s, gp);
-	}
-	fputc('"', gp);
-}
-
 /* Both curves (medians) on the left axis, the ratio with its interval on the right. */
 static int cmp_plot(const struct align_params *ap, const struct align_point *pa,
 		    const struct cmp_offset *o, const struct cmp_class *c)
 {
-	const char *kind = zb_plot_kind(ap->plot);
-	FILE *gp = popen("gnuplot", "w");
+	char title[512];
+	FILE *gp;
 	size_t i;
-	int st;
+	int err;
 
+	snprintf(title, sizeof(title), "%s (A) vs %s (B)%s%s, %s in %s calls", ap->cmp_r[0]->name,
+		 ap->cmp_r[1]->name, *c->label ? ", " : "", c->label, ap->size_str, ap->chunk_str);
+	gp = zb_plot_open(ap->plot, title, &err);
 	if (!gp)
-		return -errno;
-	fprintf(gp, !strcmp(kind, "svg") ?
-		"set terminal svg size 960,540 dynamic enhanced background rgb 'white'\n" :
-		"set terminal pngcairo size 960,540 enhanced\n");
-	fprintf(gp, "set output ");
-	gp_str(gp, ap->plot);
-	fprintf(gp, "\nset title ");
-	fprintf(gp, "\"%s (A) vs %s (B)%s%s, %s in %s calls\" noenhanced\n", ap->cmp_r[0]->name,
-		ap->cmp_r[1]->name, *c->label ? ", " : "", c->label, ap->size_str, ap->chunk_str);
+		return err;
 	fprintf(gp, "set xlabel 'code offset (address mod 4096), bytes'\n"
 		"set ylabel 'GB/s (2^{30} bytes/s), median'\nset y2label 'B/A (95%% CI)'\n"
 		"set y2tics\nset ytics nomirror\nset key outside bottom center horizontal\n"
@@ -159,49 +142,34 @@ static int cmp_plot(const struct align_params *ap, const struct align_point *pa,
 		"     $d using 1:3 with linespoints pt 5 ps 0.5 lc rgb '#c0392b' title 'B', \\\n"
 		"     $d using 1:4:5:6 axes x1y2 with yerrorbars pt 1 lc rgb '#555555' title 'B/A', \\\n"
 		"     1 axes x1y2 with lines dt 2 lc rgb '#999999' notitle\nset output\n");
-	st = pclose(gp);
-	if (st == -1)
-		return -errno;
-	return WIFEXITED(st) && !WEXITSTATUS(st) ? 0 : -EIO;
+	return zb_plot_close(gp, ap->plot);
+}
+
+/* Both routines at each point, back to back; which goes first alternates. */
+static int cmp_point(const struct align_params *ap, struct align_dev *dev, unsigned rep,
+		     size_t i, size_t idx, char *buf, void *ctx)
+{
+	struct align_point **pts = ctx;
+	struct align_params one = *ap;
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		/* neither routine always runs warm */
+		size_t w = k ^ ((rep + i) & 1);
+
+		if (k && zb_align_stop)
+			return -1;
+		one.r = ap->cmp_r[w];
+		if (dev ? zb_aligndev_select(dev, one.r) || zb_aligndev_measure(dev, &one, &pts[w][idx]) :
+			  zb_align_measure(&one, &pts[w][idx], buf))
+			return -1;
+	}
+	return 0;
 }
 
 static int cmp_sweep(const struct align_params *ap, struct align_point *pts[2], struct align_dev *dev)
 {
-	size_t *visit = calloc(ap->noffsets, sizeof(*visit)), i, k;
-	uint64_t rng = ap->seed ? ap->seed : 0x9e3779b97f4a7c15ULL;
-	struct align_params one = *ap;
-	struct zb_buf buf = { 0 };
-	char msg[512];
-	unsigned rep;
-	int ret = -1;
-
-	if (!visit)
-		return -1;
-	if (!dev && zb_buf_alloc(&buf, ap->size, ZB_HUGE_NONE, true, msg, sizeof(msg))) {
-		fprintf(stderr, "zbench align: %s\n", msg);
-		goto out;
-	}
-	for (rep = 0; rep < ap->repeats; rep++) {
-		zb_align_order(ap, rep, &rng, visit);
-		for (i = 0; i < ap->noffsets; i++)
-			for (k = 0; k < 2; k++) {
-				/* which routine goes first alternates: neither always runs warm */
-				size_t w = k ^ ((rep + i) & 1);
-
-				if (zb_align_stop)
-					goto out;
-				one.r = ap->cmp_r[w];
-				if (dev ? zb_aligndev_select(dev, one.r) ||
-					  zb_aligndev_measure(dev, &one, &pts[w][visit[i]]) :
-					  zb_align_measure(&one, &pts[w][visit[i]], buf.p))
-					goto out;
-			}
-	}
-	ret = 0;
-out:
-	zb_buf_free(&buf);
-	free(visit);
-	return ret;
+	return zb_align_sweep(ap, dev, cmp_point, pts);
 }
 
 int zb_aligncmp_run(const struct align_params *ap, struct align_dev *dev)

@@ -453,7 +453,7 @@ static int device_figures(struct align_dev *d, const struct align_params *ap, st
 			ap->r->name, pt->offset, dd.errors);
 		return -1;
 	}
-	/* the median request: one preempted request would inflate the totals (DESIGN.md) */
+	/* the median request: one preempted request would inflate the totals (doc/measurement.md) */
 	pt->dev_gbps[pt->n] = cz_devdelta_median_rate(&dd) / ZB_GB;
 	pt->dev_ns[pt->n] = cz_devdelta_median_ns_per_chunk(&dd);
 	return 0;

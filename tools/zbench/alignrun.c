@@ -147,3 +147,33 @@ void zb_align_points_free(struct align_point *pts, size_t n)
 	}
 	free(pts);
 }
+
+int zb_align_sweep(const struct align_params *ap, struct align_dev *dev, zb_align_point_fn *fn,
+		   void *ctx)
+{
+	size_t *visit = calloc(ap->noffsets, sizeof(*visit)), i;
+	uint64_t rng = ap->seed ? ap->seed : 0x9e3779b97f4a7c15ULL;
+	struct zb_buf buf = { 0 };
+	char msg[512];
+	unsigned rep;
+	int ret = -1;
+
+	if (!visit)
+		return -1;
+	if (!dev && zb_buf_alloc(&buf, ap->size, ZB_HUGE_NONE, true, msg, sizeof(msg))) {
+		fprintf(stderr, "zbench align: %s\n", msg);
+		goto out;
+	}
+	for (rep = 0; rep < ap->repeats; rep++) {
+		zb_align_order(ap, rep, &rng, visit);
+		for (i = 0; i < ap->noffsets; i++) {
+			if (zb_align_stop || fn(ap, dev, rep, i, visit[i], dev ? NULL : buf.p, ctx))
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	zb_buf_free(&buf);
+	free(visit);
+	return ret;
+}

@@ -62,25 +62,18 @@ static void gp_quoted(FILE *gp, const char *s)
 	fputc('"', gp);
 }
 
-int zb_plot(const char *file, const char *title, const unsigned *offsets,
-	    const double *median, const double *min, const double *max, size_t n)
+FILE *zb_plot_open(const char *file, const char *title, int *err)
 {
 	const char *kind = zb_plot_kind(file);
-	unsigned lo = offsets[0], hi = offsets[0], x;
-	struct stat st;
 	FILE *gp;
-	size_t i;
-	int status;
 
+	*err = -EINVAL;
 	if (!kind)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		lo = offsets[i] < lo ? offsets[i] : lo;
-		hi = offsets[i] > hi ? offsets[i] : hi;
-	}
+		return NULL;
 	gp = popen("gnuplot", "w");
+	*err = -errno;
 	if (!gp)
-		return -errno;
+		return NULL;
 	if (!strcmp(kind, "svg"))
 		fprintf(gp, "set terminal svg size 960,540 dynamic enhanced background rgb 'white'\n");
 	else
@@ -89,8 +82,40 @@ int zb_plot(const char *file, const char *title, const unsigned *offsets,
 	gp_quoted(gp, file);
 	fprintf(gp, "\nset title ");
 	gp_quoted(gp, title);
-	fprintf(gp, " noenhanced\n"
-		"set xlabel 'code offset (address mod 4096), bytes'\n"
+	fprintf(gp, " noenhanced\n");
+	return gp;
+}
+
+int zb_plot_close(FILE *gp, const char *file)
+{
+	struct stat st;
+	int status = pclose(gp);
+
+	if (status == -1)
+		return -errno;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return -EIO;
+	if (stat(file, &st) || st.st_size == 0)
+		return -EIO;
+	return 0;
+}
+
+int zb_plot(const char *file, const char *title, const unsigned *offsets,
+	    const double *median, const double *min, const double *max, size_t n)
+{
+	unsigned lo = offsets[0], hi = offsets[0], x;
+	FILE *gp;
+	size_t i;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		lo = offsets[i] < lo ? offsets[i] : lo;
+		hi = offsets[i] > hi ? offsets[i] : hi;
+	}
+	gp = zb_plot_open(file, title, &err);
+	if (!gp)
+		return err;
+	fprintf(gp, "set xlabel 'code offset (address mod 4096), bytes'\n"
 		"set ylabel 'GB/s (2^{30} bytes/s): median, min..max'\n"
 		"set xrange [%d:%u]\nset key outside bottom center horizontal\nset grid ytics\n",
 		(int)lo - 1, hi + 1);
@@ -109,12 +134,5 @@ int zb_plot(const char *file, const char *title, const unsigned *offsets,
 		"     NaN with lines lc rgb '#777777' lw 1.5 dt 1 title '64-byte cache-line boundary', \\\n"
 		"     NaN with lines lc rgb '#bbbbbb' dt 2 title '32-byte boundary'\n"
 		"set output\n");
-	status = pclose(gp);
-	if (status == -1)
-		return -errno;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return -EIO;
-	if (stat(file, &st) || st.st_size == 0)
-		return -EIO;
-	return 0;
+	return zb_plot_close(gp, file);
 }

@@ -170,6 +170,13 @@ int zb_align_main(int argc, char **argv);
 bool zb_have_gnuplot(void);
 const char *zb_plot_kind(const char *file);
 /* Draw GB/s against offset; 0, -EINVAL (file kind), -EIO (gnuplot failed) or -errno. */
+/*
+ * The one gnuplot writer: a pipe to gnuplot with the terminal (by the file's
+ * kind), the output file and the title set (NULL: -errno in *err), and its
+ * close: 0, -EIO (gnuplot failed or wrote nothing) or -errno.
+ */
+FILE *zb_plot_open(const char *file, const char *title, int *err);
+int zb_plot_close(FILE *gp, const char *file);
 int zb_plot(const char *file, const char *title, const unsigned *offsets,
 	    const double *median, const double *min, const double *max, size_t n);
 
