@@ -12,9 +12,10 @@
 # executes FEAT_MOPS, so the MOPS routines run; Debian 12's QEMU 7.2 lacks
 # it); libfuse3-dev:arm64 liburing-dev:arm64 (multiarch: configure reads
 # /usr/lib/aarch64-linux-gnu/pkgconfig) for cusezero, zeroctl, zload and the
-# static VM binaries; the arm64 kernel, modules and tools in
-# /var/cache/cusezero-vm/arm64.  Without the arm64 libraries configure builds
-# only the zeroing library, its tests and the in-process tools, and says so.
+# static VM binaries; libjansson-dev:arm64 (required: every program's JSON);
+# the arm64 kernel, modules and tools in /var/cache/cusezero-vm/arm64.
+# Without arm64 libfuse3/liburing configure builds only the zeroing library,
+# its tests and the in-process tools, and says so.
 #
 # Where the tests run: under qemu-aarch64 (user mode) on this host, except
 # those that drive the device or io_uring, which qemu-user cannot carry
