@@ -28,6 +28,16 @@ json_t *cz_jnum(double x)
 	return must(json_real(x));
 }
 
+json_t *cz_jfixed(double x, int decimals)
+{
+	char txt[64];
+
+	if (!isfinite(x))
+		return must(json_null());
+	snprintf(txt, sizeof(txt), "%.*f", decimals, x);
+	return must(json_real(strtod(txt, NULL)));
+}
+
 json_t *cz_juint(unsigned long long x)
 {
 	if (x > (unsigned long long)INT64_MAX)

@@ -11,6 +11,8 @@
 #include <jansson.h>
 #include <stdio.h>
 
+/* One line, 15 significant digits (cz_jfixed's values print as rounded). */
+#define CZ_JSON_COMPACT (JSON_COMPACT | JSON_REAL_PRECISION(15))
 /* Two-space indentation, 17 significant digits: a double reads back equal. */
 #define CZ_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(17))
 
@@ -19,6 +21,8 @@
 json_t *cz_jnum(double x);
 /* An integer (counters: uint64_t above INT64_MAX is written as a real). */
 json_t *cz_juint(unsigned long long x);
+/* x rounded to decimals places (what "%.*f" prints), as a real; NaN: null. */
+json_t *cz_jfixed(double x, int decimals);
 /* A string; NULL gives null, a byte that is not UTF-8 is written as '?'. */
 json_t *cz_jstr(const char *s);
 /* obj[key] = val (val's reference is taken); returns val. */
