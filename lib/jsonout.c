@@ -35,6 +35,8 @@ json_t *cz_jfixed(double x, int decimals)
 	if (!isfinite(x))
 		return must(json_null());
 	snprintf(txt, sizeof(txt), "%.*f", decimals, x);
+	if (decimals <= 0)
+		return cz_jnum(strtod(txt, NULL));	/* "%.0f": a whole number */
 	return must(json_real(strtod(txt, NULL)));
 }
 
@@ -125,7 +127,7 @@ json_t *cz_jarr(void)
 
 int cz_json_dump(FILE *f, const json_t *v, size_t flags)
 {
-	if (json_dumpf(v, f, flags) || fputc('\n', f) == EOF || fflush(f) == EOF || ferror(f))
+	if (json_dumpf(v, f, flags) || fputc('\n', f) == EOF || ferror(f))
 		return -1;
 	return 0;
 }
