@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "devstats.h"
+#include "jsonout.h"
 #include "statsfmt.h"
 
 const char *sf_point_name(uint32_t point)
@@ -77,56 +78,77 @@ static void sf_text_derived(struct sf_out *o, const struct cusezero_stats *st)
 		  cz_hist_quantile(st->hist, 0.99), cz_hist_preempted(st->hist) * 100);
 }
 
-static void sf_json_hist(struct sf_out *o, const struct cusezero_stats *st)
+static void sf_json_hist(json_t *o, const struct cusezero_stats *st)
 {
 	if (!st->total.requests)
 		return;
-	sf_printf(o, ",\"request_p50_ns_4k\":%.1f,\"request_p90_ns_4k\":%.1f"
-		  ",\"request_p99_ns_4k\":%.1f,\"preempted_share\":%.4f",
-		  cz_hist_quantile(st->hist, 0.5), cz_hist_quantile(st->hist, 0.9),
-		  cz_hist_quantile(st->hist, 0.99), cz_hist_preempted(st->hist));
+	cz_jset(o, "request_p50_ns_4k", cz_jfixed(cz_hist_quantile(st->hist, 0.5), 1));
+	cz_jset(o, "request_p90_ns_4k", cz_jfixed(cz_hist_quantile(st->hist, 0.9), 1));
+	cz_jset(o, "request_p99_ns_4k", cz_jfixed(cz_hist_quantile(st->hist, 0.99), 1));
+	cz_jset(o, "preempted_share", cz_jfixed(cz_hist_preempted(st->hist), 4));
 }
 
-/* Routine names are [a-z0-9_] (registry rule), so no JSON escaping is needed. */
+/* The JSON form: one line, keys in this order. */
+static int sf_json(const struct cusezero_stats *st, char *buf, size_t len)
+{
+	const struct cusezero_counters *t = &st->total;
+	json_t *o = cz_jobj(), *arr, *one;
+	double gbps, share;
+	size_t n;
+	uint32_t i;
+
+	cz_jset(o, "routine", cz_jstr(st->routine));
+	cz_jset(o, "align", json_integer(st->align));
+	cz_jset(o, "align_point", cz_jstr(sf_point_name(st->point)));
+	cz_jset(o, "chunk", cz_juint(st->chunk));
+	cz_jset(o, "requests", cz_juint(t->requests));
+	cz_jset(o, "bytes", cz_juint(t->bytes));
+	cz_jset(o, "routine_ns", cz_juint(t->ns));
+	cz_jset(o, "routine_errors", cz_juint(t->errors));
+	cz_jset(o, "writes", cz_juint(st->writes));
+	cz_jset(o, "write_bytes", cz_juint(st->write_bytes));
+	cz_jset(o, "busy_ns", cz_juint(st->busy_ns));
+	cz_jset(o, "elapsed_ns", cz_juint(st->elapsed_ns));
+	sf_derived(st, &gbps, &share);
+	if (gbps >= 0)
+		cz_jset(o, "routine_gbps", cz_jfixed(gbps, 3));
+	if (share >= 0)
+		cz_jset(o, "routine_share", cz_jfixed(share, 4));
+	sf_json_hist(o, st);
+	arr = cz_jset(o, "per_routine", cz_jarr());
+	for (i = 0; i < st->nroutines && i < CUSEZERO_MAX_ROUTINES; i++) {
+		const struct cusezero_routine_stats *r = &st->per_routine[i];
+
+		if (!r->c.requests && !r->c.errors)
+			continue;
+		one = cz_jpush(arr, cz_jobj());
+		cz_jset(one, "name", cz_jstr(r->name));
+		cz_jset(one, "requests", cz_juint(r->c.requests));
+		cz_jset(one, "bytes", cz_juint(r->c.bytes));
+		cz_jset(one, "routine_ns", cz_juint(r->c.ns));
+		cz_jset(one, "routine_errors", cz_juint(r->c.errors));
+	}
+	n = json_dumpb(o, buf, len, CZ_JSON_COMPACT);
+	json_decref(o);
+	if (!n || n + 2 > len)
+		return -ENOSPC;
+	buf[n++] = '\n';
+	buf[n] = 0;
+	return (int)n;
+}
+
 int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 {
 	struct sf_out o = { .buf = buf, .len = len };
 	const struct cusezero_counters *t = &st->total;
 	uint32_t i;
 	int first = 1;
-	double gbps, share;
 
 	if (!len)
 		return -ENOSPC;
 	buf[0] = 0;
 	if (json) {
-		sf_printf(&o, "{\"routine\":\"%s\",\"align\":%" PRId32 ",\"align_point\":\"%s\","
-			  "\"chunk\":%" PRIu64 ",\"requests\":%" PRIu64 ",\"bytes\":%" PRIu64
-			  ",\"routine_ns\":%" PRIu64 ",\"routine_errors\":%" PRIu64
-			  ",\"writes\":%" PRIu64 ",\"write_bytes\":%" PRIu64 ",\"busy_ns\":%" PRIu64
-			  ",\"elapsed_ns\":%" PRIu64,
-			  st->routine, st->align, sf_point_name(st->point), st->chunk,
-			  t->requests, t->bytes, t->ns, t->errors, st->writes, st->write_bytes,
-			  st->busy_ns, st->elapsed_ns);
-		sf_derived(st, &gbps, &share);
-		if (gbps >= 0)
-			sf_printf(&o, ",\"routine_gbps\":%.3f", gbps);
-		if (share >= 0)
-			sf_printf(&o, ",\"routine_share\":%.4f", share);
-		sf_json_hist(&o, st);
-		sf_printf(&o, ",\"per_routine\":[");
-		for (i = 0; i < st->nroutines && i < CUSEZERO_MAX_ROUTINES; i++) {
-			const struct cusezero_routine_stats *r = &st->per_routine[i];
-
-			if (!r->c.requests && !r->c.errors)
-				continue;
-			sf_printf(&o, "%s{\"name\":\"%s\",\"requests\":%" PRIu64 ",\"bytes\":%" PRIu64
-				  ",\"routine_ns\":%" PRIu64 ",\"routine_errors\":%" PRIu64 "}",
-				  first ? "" : ",", r->name, r->c.requests, r->c.bytes, r->c.ns,
-				  r->c.errors);
-			first = 0;
-		}
-		sf_printf(&o, "]}\n");
+		return sf_json(st, buf, len);
 	} else {
 		if (st->align == CUSEZERO_ALIGN_NONE)
 			sf_printf(&o, "routine         %s\nalign           none\n", st->routine);

@@ -56,9 +56,6 @@ bool cz_cpu_allowed(int cpu);
 /* Index of the first non-zero byte of buf[0..len), or len if all are zero. */
 size_t cz_first_nonzero(const void *buf, size_t len);
 
-/* Write s as a JSON string literal (quotes, escapes) to out. */
-void cz_json_string(FILE *out, const char *s);
-
 /* Nanoseconds from CLOCK_MONOTONIC_RAW / CLOCK_MONOTONIC. */
 uint64_t cz_now_ns_raw(void);
 uint64_t cz_now_ns(void);

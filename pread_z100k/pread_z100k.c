@@ -32,6 +32,7 @@
 
 #include "cli.h"
 #include "devstats.h"
+#include "jsonout.h"
 #include "util.h"
 
 #define PZ_DEFAULT_SIZE		(100 * 1024)
@@ -237,12 +238,18 @@ static void pz_print_json(const struct pz_params *p, double secs)
 {
 	double bytes = (double)p->size * (double)p->count;
 
-	printf("{\"seconds\":%.6f,\"bytes\":%.0f,\"bytes_per_sec\":%.0f,"
-	       "\"ns_per_call\":%.1f,\"calls\":%" PRIu64 ",\"size\":%zu,\"device\":",
-	       secs, bytes, secs > 0 ? bytes / secs : 0.0,
-	       secs * 1e9 / (double)p->count, p->count, p->size);
-	cz_json_string(stdout, p->path);
-	printf("}\n");
+	json_t *o = cz_jobj();
+
+	cz_jset(o, "seconds", cz_jfixed(secs, 6));
+	cz_jset(o, "bytes", cz_jfixed(bytes, 0));
+	cz_jset(o, "bytes_per_sec", cz_jfixed(secs > 0 ? bytes / secs : 0.0, 0));
+	cz_jset(o, "ns_per_call", cz_jfixed(secs * 1e9 / (double)p->count, 1));
+	cz_jset(o, "calls", cz_juint(p->count));
+	cz_jset(o, "size", cz_juint(p->size));
+	cz_jset(o, "device", cz_jstr(p->path));
+	cz_json_dump(stdout, o, CZ_JSON_COMPACT);	/* a failed write: cz_stdout_flush() */
+	json_decref(o);
+	cz_stdout_flush();
 }
 
 int main(int argc, char **argv)

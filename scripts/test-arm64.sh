@@ -12,7 +12,8 @@
 # executes FEAT_MOPS, so the MOPS routines run; Debian 12's QEMU 7.2 lacks
 # it); libfuse3-dev:arm64 liburing-dev:arm64 (multiarch: configure reads
 # /usr/lib/aarch64-linux-gnu/pkgconfig) for cusezero, zeroctl, zload and the
-# static VM binaries; the arm64 kernel, modules and tools in
+# static VM binaries; libjansson-dev:arm64 (required: every program's JSON);
+# the arm64 kernel, modules and tools in
 # /var/cache/cusezero-vm/arm64, and for the io_uring tests' second boot a
 # kernel with CONFIG_FUSE_IO_URING in /var/cache/cusezero-vm/arm64-uring
 # (scripts/vm-uring-kernel.sh, run by scripts/setup deps or here).  Without the arm64 libraries configure builds

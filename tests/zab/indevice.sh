@@ -92,8 +92,13 @@ ok "every run: the daemon ran at the offset drawn" -- \
 # the log has warm-ups too: the recorded offsets are the measured runs' (3 of every 4 per session)
 for v in a b; do
 	drawn=$(awk -v v=$v '$1 == v { n++; if (n % 4 != 1) printf "%s ", $2 }' "$CZ_TMP/placed")
-	rec=$(sed -n '/"variant": "'$v'"/,/"failed"/p' "$CZ_TMP/placed.json" | grep -m1 '"sample_offsets"' | tr -d '[],' | sed 's/.*: //')
-	ok "variant $v: offsets recorded from the daemon's stats = drawn ($rec)" -- [ "$drawn" = "$rec " ]
+	# the first cell's "sample_offsets", on one line or one number a line
+	rec=$(awk -v v="$v" '/"variant": "/ { in_v = index($0, "\"variant\": \"" v "\"") > 0 }
+		in_v && /"sample_offsets"/ { on = 1 }
+		on { s = $0; sub(/.*"sample_offsets": */, "", s); gsub(/[][,]/, " ", s)
+		     n = split(s, f, " "); for (i = 1; i <= n; i++) printf "%s ", f[i]
+		     if ($0 ~ /]/) exit }' "$CZ_TMP/placed.json")
+	ok "variant $v: offsets recorded from the daemon's stats = drawn ($rec)" -- [ "$drawn" = "$rec" ]
 done
 ok "in-device classes carry the offsets too" -- [ "$(grep -c '"sample_offsets"' "$CZ_TMP/placed.json")" -eq 6 ]
 

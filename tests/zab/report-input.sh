@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: what zab reads back is checked as strictly as what it writes.
 # Result files: numbers in JSON's grammar only (no -nan, inf, 0x10, 0x1p4,
-# 1e999), counts that are whole numbers in range, no cell or key given
+# 1e999, NaN, no trailing comma; \u surrogate pairs decode to UTF-8),
+# counts that are whole numbers in range, no cell or key given
 # twice; a merge past the limit of benchmarks or variants is one error line
 # (not a crash); endless or binary input ends with an error.  A benchmark
 # printing a hex number is a failed run, not 16.
@@ -12,7 +13,9 @@
 # benchmarks b0.. and variants v0.., each cell holding three samples.
 result() {
 	awk -v nb="$2" -v nv="$3" -v sample="${4:-1.5}" -v extra="${5:-}" 'BEGIN {
-		printf "{\"zab\": 1, \"sut\": \"t\", \"experiment\": {\"name\": \"t\", "
+		# text, not a JSON library: the samples may be bad tokens on purpose
+		printf "%s", "{"
+		printf "\"zab\": 1, \"sut\": \"t\", \"experiment\": {\"name\": \"t\", "
 		printf "\"sessions\": 1, \"warmups\": 0, \"repeats\": 3%s},\n", extra
 		printf "\"benchmarks\": ["
 		for (b = 0; b < nb; b++)
@@ -78,6 +81,24 @@ sed 's/"samples": \[1.5, 2, 3\]}/"samples": [1.5, 2, 3], "samples": [9]}/' \
 refused "a key given twice in an object" "samples" "$CZ_TMP/dup-key.json"
 sed 's/{"name": "v1"}/{"name": "v0"}/' "$CZ_TMP/dup.json" >"$CZ_TMP/dup-var.json"
 refused "a variant named twice" "v0" "$CZ_TMP/dup-var.json"
+
+# The decoder is RFC 8259's (jansson): a \u surrogate pair is one character
+# in UTF-8; a trailing comma, NaN and a number out of range are refused.
+result "$tmp/u.json" 1 2
+sed 's/"b0"/"smile \\ud83d\\ude00"/g' "$tmp/u.json" >"$tmp/u2.json"
+"$ZAB" report "$tmp/u2.json" --style plain >"$tmp/out" 2>"$tmp/err"
+ok "surrogate pair \\ud83d\\ude00 in a name: read as U+1F600 in UTF-8" -- \
+	grep -q "smile $(printf '\360\237\230\200')" "$tmp/out"
+sed 's/"samples": \[1.5, 2, 3\]/"samples": [1.5, 2, 3,]/' "$tmp/u.json" >"$tmp/comma.json"
+refused "a trailing comma in an array" "comma.json:[0-9]+: bad JSON" "$tmp/comma.json"
+sed 's/"repeats": 3}/"repeats": 3,}/' "$tmp/u.json" >"$tmp/comma2.json"
+refused "a trailing comma in an object" "comma2.json:[0-9]+: bad JSON" "$tmp/comma2.json"
+for x in NaN 1e999; do
+	result "$tmp/nan.json" 1 2 "$x"
+	refused "sample $x" "nan.json:[0-9]+: bad JSON" "$tmp/nan.json"
+done
+sed 's/"sut": "t"/"sut": "t", "sut": "u"/' "$tmp/u.json" >"$tmp/dupsut.json"
+refused "a top-level key given twice" "dupsut.json:[0-9]+: bad JSON: duplicate .*sut" "$tmp/dupsut.json"
 
 # Endless and binary input: an error, bounded in time and memory.
 refused "report /dev/zero" "/dev/zero" /dev/zero

@@ -97,6 +97,6 @@ void zab_result_free(struct zab_result *r)
 	free(r->cells);
 	free(r->sut);
 	free(r->title);
-	zj_free(r->doc);
+	json_decref(r->doc);
 	memset(r, 0, sizeof(*r));
 }

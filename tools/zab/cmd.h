@@ -44,6 +44,6 @@ int zab_output_option(int c, const char *arg, struct out_opts *oo);
 int zab_outputs_open(struct out_opts *oo);
 void zab_outputs_discard(struct out_opts *oo);
 /* The table, then the files: 0, or 1 when any of them was not written. */
-int zab_output(struct zab_result *const *r, size_t n, const struct zj *doc, struct out_opts *oo);
+int zab_output(struct zab_result *const *r, size_t n, const json_t *doc, struct out_opts *oo);
 
 #endif /* TOOLS_ZAB_CMD_H */

@@ -17,53 +17,6 @@
 #include "cli.h"
 #include "util.h"
 
-/*
- * The most a result file may hold.  zab's own are a few hundred bytes per
- * sample; without a bound `zab report /dev/zero` read forever.
- */
-#define ZAB_JSON_MAX (256u << 20)
-
-static struct zj *load_json(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t cap = 0, n = 0, got;
-	const char *err = NULL;
-	struct zj *doc;
-	int line = 0;
-
-	if (!f) {
-		cz_err("%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	do {
-		if (n + 4096 + 1 > cap)
-			text = zab_xrealloc(text, cap = 2 * cap + 8192);
-		got = fread(text + n, 1, 4096, f);
-		/* JSON text holds no NUL byte: binary data, stop at once. */
-		if (memchr(text + n, 0, got) || n + got > ZAB_JSON_MAX) {
-			cz_err("%s: not a zab result: %s", path, n + got > ZAB_JSON_MAX ?
-			       "larger than 256 MiB" : "binary data (a NUL byte)");
-			fclose(f);
-			free(text);
-			return NULL;
-		}
-		n += got;
-	} while (got > 0);
-	if (ferror(f)) {
-		cz_err("%s: %s", path, strerror(errno));
-		fclose(f);
-		free(text);
-		return NULL;
-	}
-	fclose(f);
-	text[n] = 0;
-	doc = zj_parse(text, &err, &line);
-	free(text);
-	if (!doc)
-		cz_err("%s:%d: bad JSON: %s", path, line, err);
-	return doc;
-}
 
 static size_t find_name(char *const *names, size_t n, const char *s)
 {
@@ -229,7 +182,7 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	return 0;
 }
 
-static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, struct zj *arr,
+static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
 		      const char *sut, const char *file)
 {
 	size_t i;
@@ -238,9 +191,9 @@ static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, 
 	if (sut) {
 		free(r->sut);
 		r->sut = zab_xstrdup(sut);
-		zj_set(r->doc, "sut", zj_str(sut));
+		cz_jset(r->doc, "sut", cz_jstr(sut));
 	}
-	zj_push(arr, zj_dup(r->doc));
+	cz_jpush(arr, json_deep_copy(r->doc));
 	for (i = 0; i < *n && strcmp(res[i]->sut, r->sut); i++)
 		;
 	if (i < *n) {
@@ -260,34 +213,34 @@ static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, 
 
 /* One FILE.json of report (a "zab report --json" document holds several results). 0 or -1. */
 static int report_file(const char *path, const char *sut, struct zab_result **res, size_t *n,
-		       struct zj *arr)
+		       json_t *arr)
 {
-	struct zj *doc = load_json(path), *list, *one;
+	json_t *doc = zab_json_load(path, ""), *list, *one;
 	struct zab_result r;
 	size_t k, nk;
 	bool many;
 
 	if (!doc)
 		return -1;
-	list = zj_get(doc, "results");
-	many = list && list->t == ZJ_ARR;
-	nk = many ? list->n : 1;
+	list = json_object_get(doc, "results");
+	many = json_is_array(list);
+	nk = many ? json_array_size(list) : 1;
 	for (k = 0; k < nk; k++) {
-		one = many ? zj_dup(list->items[k]) : doc;
+		one = many ? json_deep_copy(json_array_get(list, k)) : doc;
 		if (zab_result_from_json(&r, one, path)) {
 			zab_result_free(&r);
 			if (many)
-				zj_free(doc);
+				json_decref(doc);
 			return -1;
 		}
 		if (add_result(res, n, &r, arr, sut, path)) {
 			if (many)
-				zj_free(doc);
+				json_decref(doc);
 			return -1;
 		}
 	}
 	if (many)
-		zj_free(doc);
+		json_decref(doc);
 	return 0;
 }
 
@@ -307,7 +260,7 @@ int zab_cmd_report(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct zab_result *res[ZAB_MAX_ITEMS];
-	struct zj *all = zj_new(ZJ_OBJ), *arr;
+	json_t *all = cz_jobj(), *arr;
 	const char *sut = NULL;
 	bool loc = false;
 	struct out_opts oo;
@@ -316,8 +269,8 @@ int zab_cmd_report(int argc, char **argv)
 	char bad[8];
 
 	zab_out_init(&oo);
-	zj_set(all, "zab", zj_num(1));
-	arr = zj_set(all, "results", zj_new(ZJ_ARR));
+	cz_jset(all, "zab", cz_jnum(1));
+	arr = cz_jset(all, "results", cz_jarr());
 	/* "-" first: files and --sut are processed in order (--sut applies to the files after it) */
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "-:s:j:h", opts, NULL)) != -1) {
@@ -370,6 +323,6 @@ out:
 		zab_result_free(res[i]);
 		free(res[i]);
 	}
-	zj_free(all);
+	json_decref(all);
 	return ret;
 }

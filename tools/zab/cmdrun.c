@@ -656,7 +656,7 @@ int zab_cmd_run(int argc, char **argv)
 	struct zab_experiment e = { .sessions = 1 };
 	struct zab_run_opts ro = { .progress = isatty(2) };
 	struct zab_result r = { 0 }, *rp = &r;
-	struct zj *devinfo = zj_new(ZJ_ARR), *sessinfo = zj_new(ZJ_ARR);
+	json_t *devinfo = cz_jarr(), *sessinfo = cz_jarr();
 	struct out_opts oo;
 	int ret = 2;
 
@@ -689,8 +689,8 @@ int zab_cmd_run(int argc, char **argv)
 	if (zab_output(&rp, 1, r.doc, &oo))
 		ret = 1;
 out:
-	zj_free(devinfo);
-	zj_free(sessinfo);
+	json_decref(devinfo);
+	json_decref(sessinfo);
 	zab_result_free(&r);
 	zab_experiment_free(&e);
 	return ret;

@@ -30,36 +30,15 @@
 /* The first result of FILE (a zab run's JSON, or report --json's first). */
 static int zc_load(const char *path, struct zab_result *r)
 {
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t cap = 0, n = 0, got;
-	const char *err = NULL;
-	struct zj *doc, *list;
-	int line = 0;
+	json_t *doc = zab_json_load(path, "compare: "), *list;
 
-	if (!f) {
-		cz_err("compare: %s: %s", path, strerror(errno));
+	if (!doc)
 		return -1;
-	}
-	do {
-		if (n + 4096 + 1 > cap)
-			text = zab_xrealloc(text, cap = 2 * cap + 8192);
-		got = fread(text + n, 1, 4096, f);
-		n += got;
-	} while (got > 0);
-	fclose(f);
-	text[n] = 0;
-	doc = zj_parse(text, &err, &line);
-	free(text);
-	if (!doc) {
-		cz_err("compare: %s:%d: bad JSON: %s", path, line, err);
-		return -1;
-	}
-	list = zj_get(doc, "results");
-	if (list && list->t == ZJ_ARR) {
-		struct zj *one = list->n ? zj_dup(list->items[0]) : NULL;
+	list = json_object_get(doc, "results");
+	if (json_is_array(list)) {
+		json_t *one = json_array_size(list) ? json_deep_copy(json_array_get(list, 0)) : NULL;
 
-		zj_free(doc);
+		json_decref(doc);
 		if (!one) {
 			cz_err("compare: %s: no result in it", path);
 			return -1;

@@ -12,23 +12,23 @@
 #include "util.h"
 #include "zeroing.h"
 
-struct zj *zab_environment(void)
+json_t *zab_environment(void)
 {
-	struct zj *env = zj_new(ZJ_OBJ);
+	json_t *env = cz_jobj();
 	const struct zero_cpu *cpu = zero_cpu();
 	struct utsname u;
 	char *model = zab_xasprintf("%.*s", (int)zab_trimmed_len(cpu->model), cpu->model);
 
 	/* CPUID brand strings are padded with blanks (AMD's to 48 bytes): not part of the name */
-	zj_set(env, "cpu", zj_str(model[0] ? model : "unknown"));
+	cz_jset(env, "cpu", cz_jstr(model[0] ? model : "unknown"));
 	free(model);
 	if (!uname(&u)) {
-		zj_set(env, "kernel", zj_str(u.release));
-		zj_set(env, "kernel_version", zj_str(u.version));
-		zj_set(env, "machine", zj_str(u.machine));
-		zj_set(env, "hostname", zj_str(u.nodename));
+		cz_jset(env, "kernel", cz_jstr(u.release));
+		cz_jset(env, "kernel_version", cz_jstr(u.version));
+		cz_jset(env, "machine", cz_jstr(u.machine));
+		cz_jset(env, "hostname", cz_jstr(u.nodename));
 	}
-	zj_set(env, "default_routine", zj_str(zero_default()->name));
+	cz_jset(env, "default_routine", cz_jstr(zero_default()->name));
 	return env;
 }
 

@@ -103,14 +103,14 @@ void zab_outputs_discard(struct out_opts *oo)
 struct out_what {
 	struct zab_result *const *r;
 	size_t n;
-	const struct zj *doc;
+	const json_t *doc;
 };
 
 static void write_one(const struct out_file *of, FILE *f, const struct out_what *w,
 		      const struct out_opts *oo)
 {
 	if (of == &oo->json)
-		zj_write(f, w->doc);
+		cz_json_dump(f, w->doc, CZ_JSON_FLAGS);
 	else if (of == &oo->md)
 		zab_render(f, w->r, w->n, ZAB_STYLE_MARKDOWN);
 	else if (of == &oo->hf)
@@ -157,7 +157,7 @@ static int out_write(struct out_file *of, const struct out_what *w, const struct
 
 /* The table (stdout, or stderr when an export goes to stdout), then the files: 0, or 1
  * when any of them was not written (a result not written is a failure). */
-int zab_output(struct zab_result *const *r, size_t n, const struct zj *doc, struct out_opts *oo)
+int zab_output(struct zab_result *const *r, size_t n, const json_t *doc, struct out_opts *oo)
 {
 	FILE *f = out_stdout(oo) ? stderr : stdout;
 	const struct out_what w = { r, n, doc };

@@ -13,13 +13,13 @@
 #include "util.h"
 #include "zeroing.h"
 
-static struct zj *kv_obj(const struct zab_kv *kv, size_t n)
+static json_t *kv_obj(const struct zab_kv *kv, size_t n)
 {
-	struct zj *o = zj_new(ZJ_OBJ);
+	json_t *o = cz_jobj();
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		zj_set(o, kv[i].key, zj_str(kv[i].val));
+		cz_jset(o, kv[i].key, cz_jstr(kv[i].val));
 	return o;
 }
 
@@ -28,118 +28,118 @@ static const char *colocate_name(const struct zab_colocate *c)
 	return c->mode == ZAB_COLOC_OFF ? "off" : c->mode == ZAB_COLOC_CPU ? "cpu" : "auto";
 }
 
-static void experiment_json(struct zj *doc, const struct zab_result *r,
-			    const struct zab_experiment *e, struct zj *sessinfo, uint64_t seed)
+static void experiment_json(json_t *doc, const struct zab_result *r,
+			    const struct zab_experiment *e, json_t *sessinfo, uint64_t seed)
 {
-	struct zj *ex = zj_set(doc, "experiment", zj_new(ZJ_OBJ));
+	json_t *ex = cz_jset(doc, "experiment", cz_jobj());
 
-	zj_set(ex, "name", zj_str(r->title));
-	zj_set(ex, "file", zj_str(e->file));
-	zj_set(ex, "sessions", zj_num(r->sessions));
-	zj_set(ex, "warmups", zj_num(r->warmups));
-	zj_set(ex, "repeats", zj_num(r->repeats));
-	zj_set(ex, "retries", zj_num(e->retries));
-	zj_set(ex, "order", zj_str(zab_order_name(e->order)));
-	zj_set(ex, "seed", zj_num((double)seed));
-	zj_set(ex, "base", zj_str(r->vname[r->base]));
-	zj_set(ex, "vars", kv_obj(e->vars, e->nvars));
-	zj_set(ex, "colocate", zj_str(colocate_name(&e->colocate)));
+	cz_jset(ex, "name", cz_jstr(r->title));
+	cz_jset(ex, "file", cz_jstr(e->file));
+	cz_jset(ex, "sessions", cz_jnum(r->sessions));
+	cz_jset(ex, "warmups", cz_jnum(r->warmups));
+	cz_jset(ex, "repeats", cz_jnum(r->repeats));
+	cz_jset(ex, "retries", cz_jnum(e->retries));
+	cz_jset(ex, "order", cz_jstr(zab_order_name(e->order)));
+	cz_jset(ex, "seed", cz_jnum((double)seed));
+	cz_jset(ex, "base", cz_jstr(r->vname[r->base]));
+	cz_jset(ex, "vars", kv_obj(e->vars, e->nvars));
+	cz_jset(ex, "colocate", cz_jstr(colocate_name(&e->colocate)));
 	/* the offsets of each run follow from this and the seed (sample_offsets has them) */
-	zj_set(ex, "placement", zj_str(e->placement.spec ? e->placement.spec : "fixed"));
+	cz_jset(ex, "placement", cz_jstr(e->placement.spec ? e->placement.spec : "fixed"));
 	if (e->colocate.mode == ZAB_COLOC_CPU)
-		zj_set(ex, "colocate_cpu", zj_num(e->colocate.cpu));
+		cz_jset(ex, "colocate_cpu", cz_jnum(e->colocate.cpu));
 	/* per session: the CPU its daemons and benchmarks ran on (null: not co-located) */
 	if (sessinfo)
-		zj_set(ex, "session_placement", zj_dup(sessinfo));
+		cz_jset(ex, "session_placement", json_deep_copy(sessinfo));
 }
 
-static void benchmarks_json(struct zj *doc, const struct zab_result *r,
+static void benchmarks_json(json_t *doc, const struct zab_result *r,
 			    const struct zab_experiment *e)
 {
-	struct zj *arr = zj_set(doc, "benchmarks", zj_new(ZJ_ARR)), *o;
+	json_t *arr = cz_jset(doc, "benchmarks", cz_jarr()), *o;
 	size_t b;
 
 	for (b = 0; b < r->nb; b++) {
-		o = zj_push(arr, zj_new(ZJ_OBJ));
-		zj_set(o, "name", zj_str(r->b[b].name));
-		zj_set(o, "group", zj_str(r->b[b].group));
-		zj_set(o, "unit", zj_str(r->b[b].unit));
-		zj_set(o, "better", zj_str(r->b[b].higher ? "higher" : "lower"));
-		zj_set(o, "cmd", zj_str(e->bench[r->b[b].src].cmd));
-		zj_set(o, "source", zj_str(zab_rkinds[r->b[b].kind].source));
+		o = cz_jpush(arr, cz_jobj());
+		cz_jset(o, "name", cz_jstr(r->b[b].name));
+		cz_jset(o, "group", cz_jstr(r->b[b].group));
+		cz_jset(o, "unit", cz_jstr(r->b[b].unit));
+		cz_jset(o, "better", cz_jstr(r->b[b].higher ? "higher" : "lower"));
+		cz_jset(o, "cmd", cz_jstr(e->bench[r->b[b].src].cmd));
+		cz_jset(o, "source", cz_jstr(zab_rkinds[r->b[b].kind].source));
 		if (r->b[b].timed)   /* absent: the number printed (files from before, too) */
-			zj_set(o, "measure", zj_str("time"));
+			cz_jset(o, "measure", cz_jstr("time"));
 	}
 }
 
-static void variants_json(struct zj *doc, const struct zab_result *r,
-			  const struct zab_experiment *e, struct zj *devinfo)
+static void variants_json(json_t *doc, const struct zab_result *r,
+			  const struct zab_experiment *e, json_t *devinfo)
 {
-	struct zj *arr = zj_set(doc, "variants", zj_new(ZJ_ARR)), *o, *s;
+	json_t *arr = cz_jset(doc, "variants", cz_jarr()), *o, *s;
 	size_t v;
 
 	for (v = 0; v < r->nv; v++) {
 		const struct zab_variant *vv = &e->var[v];
 
-		o = zj_push(arr, zj_new(ZJ_OBJ));
-		zj_set(o, "name", zj_str(vv->name));
+		o = cz_jpush(arr, cz_jobj());
+		cz_jset(o, "name", cz_jstr(vv->name));
 		if (vv->cmd)
-			zj_set(o, "cmd", zj_str(vv->cmd));
-		zj_set(o, "env", kv_obj(vv->env, vv->nenv));
-		zj_set(o, "vars", kv_obj(vv->vars, vv->nvars));
-		zj_set(o, "placement", zj_str(zab_var_placement(e, v)->spec ?
+			cz_jset(o, "cmd", cz_jstr(vv->cmd));
+		cz_jset(o, "env", kv_obj(vv->env, vv->nenv));
+		cz_jset(o, "vars", kv_obj(vv->vars, vv->nvars));
+		cz_jset(o, "placement", cz_jstr(zab_var_placement(e, v)->spec ?
 					      zab_var_placement(e, v)->spec : "fixed"));
 		if (!vv->device)
 			continue;
-		s = zj_set(o, "device", zj_new(ZJ_OBJ));
-		zj_set(s, "routine", zj_str(vv->routine));
-		zj_set(s, "align", zj_str(vv->align));
-		zj_set(s, "align_point", zj_str(vv->align_point));
-		zj_set(s, "chunk", zj_str(vv->chunk));
-		zj_set(s, "frontend", zj_str(vv->frontend ? vv->frontend : "fuse"));
-		zj_set(s, "threads", zj_str(vv->threads));
-		if (devinfo && v < devinfo->n)
-			zj_set(s, "sessions", zj_dup(devinfo->items[v]));
+		s = cz_jset(o, "device", cz_jobj());
+		cz_jset(s, "routine", cz_jstr(vv->routine));
+		cz_jset(s, "align", cz_jstr(vv->align));
+		cz_jset(s, "align_point", cz_jstr(vv->align_point));
+		cz_jset(s, "chunk", cz_jstr(vv->chunk));
+		cz_jset(s, "frontend", cz_jstr(vv->frontend ? vv->frontend : "fuse"));
+		cz_jset(s, "threads", cz_jstr(vv->threads));
+		if (devinfo && v < json_array_size(devinfo))
+			cz_jset(s, "sessions", json_deep_copy(json_array_get(devinfo, v)));
 	}
 }
 
 /* Per-layout cells and the figures over layouts (placement random/sweep). */
-static void layouts_json(struct zj *o, const struct zab_result *r, size_t b, size_t v)
+static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t v)
 {
 	struct zab_lstat ls, lb;
 	struct zab_lpair p;
-	struct zj *arr, *l, *pj;
+	json_t *arr, *l, *pj;
 	size_t j;
 
 	if (!zab_layout_stat(zab_cell(r, b, v), r->b[b].higher, &ls))
 		return;
-	arr = zj_set(o, "layouts", zj_new(ZJ_ARR));
+	arr = cz_jset(o, "layouts", cz_jarr());
 	for (j = 0; j < ls.nl; j++) {
-		l = zj_push(arr, zj_new(ZJ_OBJ));
-		zj_set(l, "offset", zj_num(ls.off[j]));
-		zj_set(l, "runs", zj_num((double)ls.n[j]));
-		zj_set(l, "mean", zj_num(ls.mean[j]));
+		l = cz_jpush(arr, cz_jobj());
+		cz_jset(l, "offset", cz_jnum(ls.off[j]));
+		cz_jset(l, "runs", cz_jnum((double)ls.n[j]));
+		cz_jset(l, "mean", cz_jnum(ls.mean[j]));
 	}
-	l = zj_set(o, "over_layouts", zj_new(ZJ_OBJ));
-	zj_set(l, "mean", zj_num(ls.grand));
-	zj_set(l, "ci_lo", zj_num(ls.ci_lo));
-	zj_set(l, "ci_hi", zj_num(ls.ci_hi));
-	zj_set(l, "sensitivity_pct", zj_num(ls.sens_pct));
-	zj_set(l, "sensitivity_significant", zj_bool(ls.sens_sig));
-	zj_set(l, "layout_p", isnan(ls.sens_p) ? zj_new(ZJ_NULL) : zj_num(ls.sens_p));
-	zj_set(l, "best_offset", zj_num(ls.off[ls.best]));
-	zj_set(l, "worst_offset", zj_num(ls.off[ls.worst]));
-	zj_set(l, "layout_share", isnan(ls.share) ? zj_new(ZJ_NULL) : zj_num(ls.share));
+	l = cz_jset(o, "over_layouts", cz_jobj());
+	cz_jset(l, "mean", cz_jnum(ls.grand));
+	cz_jset(l, "ci_lo", cz_jnum(ls.ci_lo));
+	cz_jset(l, "ci_hi", cz_jnum(ls.ci_hi));
+	cz_jset(l, "sensitivity_pct", cz_jnum(ls.sens_pct));
+	cz_jset(l, "sensitivity_significant", json_boolean(ls.sens_sig));
+	cz_jset(l, "layout_p", isnan(ls.sens_p) ? json_null() : cz_jnum(ls.sens_p));
+	cz_jset(l, "best_offset", cz_jnum(ls.off[ls.best]));
+	cz_jset(l, "worst_offset", cz_jnum(ls.off[ls.worst]));
+	cz_jset(l, "layout_share", isnan(ls.share) ? json_null() : cz_jnum(ls.share));
 	if (v != r->base && zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &lb)) {
 		if (zab_layout_pair(&lb, &ls, r->b[b].higher, &p)) {
-			pj = zj_set(o, "paired_by_layout", zj_new(ZJ_OBJ));
-			zj_set(pj, "layouts", zj_num((double)p.nl));
-			zj_set(pj, "change_pct", zj_num(p.pct));
-			zj_set(pj, "ci_lo_pct", zj_num(p.ci_lo));
-			zj_set(pj, "ci_hi_pct", zj_num(p.ci_hi));
-			zj_set(pj, "better", zj_num((double)p.better));
-			zj_set(pj, "worse", zj_num((double)p.worse));
-			zj_set(pj, "verdict", zj_str(p.flag > 0 ? "improvement" : p.flag < 0 ?
+			pj = cz_jset(o, "paired_by_layout", cz_jobj());
+			cz_jset(pj, "layouts", cz_jnum((double)p.nl));
+			cz_jset(pj, "change_pct", cz_jnum(p.pct));
+			cz_jset(pj, "ci_lo_pct", cz_jnum(p.ci_lo));
+			cz_jset(pj, "ci_hi_pct", cz_jnum(p.ci_hi));
+			cz_jset(pj, "better", cz_jnum((double)p.better));
+			cz_jset(pj, "worse", cz_jnum((double)p.worse));
+			cz_jset(pj, "verdict", cz_jstr(p.flag > 0 ? "improvement" : p.flag < 0 ?
 						     "regression" : "no difference"));
 		}
 		zab_lstat_free(&lb);
@@ -147,51 +147,51 @@ static void layouts_json(struct zj *o, const struct zab_result *r, size_t b, siz
 	zab_lstat_free(&ls);
 }
 
-static void cells_json(struct zj *doc, const struct zab_result *r)
+static void cells_json(json_t *doc, const struct zab_result *r)
 {
-	struct zj *arr = zj_set(doc, "cells", zj_new(ZJ_ARR)), *o, *x;
+	json_t *arr = cz_jset(doc, "cells", cz_jarr()), *o, *x;
 	size_t b, v, i;
 
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
 			const struct zab_cell *c = zab_cell(r, b, v);
 
-			o = zj_push(arr, zj_new(ZJ_OBJ));
-			zj_set(o, "benchmark", zj_str(r->b[b].name));
-			zj_set(o, "variant", zj_str(r->vname[v]));
-			x = zj_set(o, "samples", zj_new(ZJ_ARR));
+			o = cz_jpush(arr, cz_jobj());
+			cz_jset(o, "benchmark", cz_jstr(r->b[b].name));
+			cz_jset(o, "variant", cz_jstr(r->vname[v]));
+			x = cz_jset(o, "samples", cz_jarr());
 			for (i = 0; i < c->n; i++)
-				zj_push(x, zj_num(c->x[i]));
+				cz_jpush(x, cz_jnum(c->x[i]));
 			if (c->sess) {
-				x = zj_set(o, "sample_sessions", zj_new(ZJ_ARR));
+				x = cz_jset(o, "sample_sessions", cz_jarr());
 				for (i = 0; i < c->n; i++)
-					zj_push(x, zj_num(c->sess[i]));
+					cz_jpush(x, cz_jnum(c->sess[i]));
 			}
 			if (c->pre) {
 				/* NaN (unknown) as null: JSON has no NaN */
-				x = zj_set(o, "sample_preempted", zj_new(ZJ_ARR));
+				x = cz_jset(o, "sample_preempted", cz_jarr());
 				for (i = 0; i < c->n; i++)
-					zj_push(x, isnan(c->pre[i]) ? zj_new(ZJ_NULL) : zj_num(c->pre[i]));
+					cz_jpush(x, isnan(c->pre[i]) ? json_null() : cz_jnum(c->pre[i]));
 			}
 			if (c->off) {
-				x = zj_set(o, "sample_offsets", zj_new(ZJ_ARR));
+				x = cz_jset(o, "sample_offsets", cz_jarr());
 				for (i = 0; i < c->n; i++)
-					zj_push(x, c->off[i] < 0 ? zj_new(ZJ_NULL) : zj_num(c->off[i]));
+					cz_jpush(x, c->off[i] < 0 ? json_null() : cz_jnum(c->off[i]));
 				layouts_json(o, r, b, v);
 			}
-			zj_set(o, "failed", zj_bool(c->failed));
-			zj_set(o, "error", zj_str(c->error));
+			cz_jset(o, "failed", json_boolean(c->failed));
+			cz_jset(o, "error", cz_jstr(c->error));
 		}
 }
 
-struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
-			   struct zj *env, struct zj *devinfo, struct zj *sessinfo, uint64_t seed)
+json_t *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
+			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed)
 {
-	struct zj *doc = zj_new(ZJ_OBJ);
+	json_t *doc = cz_jobj();
 
-	zj_set(doc, "zab", zj_num(1));
-	zj_set(doc, "sut", zj_str(r->sut));
-	zj_set(doc, "environment", env);
+	cz_jset(doc, "zab", cz_jnum(1));
+	cz_jset(doc, "sut", cz_jstr(r->sut));
+	cz_jset(doc, "environment", env);
 	experiment_json(doc, r, e, sessinfo, seed);
 	benchmarks_json(doc, r, e);
 	variants_json(doc, r, e, devinfo);
@@ -226,19 +226,21 @@ static size_t index_of(char *const *names, size_t n, const char *s)
  * it was written); present it must be a whole number min..1000000, the range
  * zab run takes -- a cast of -5 or 1e300 to unsigned is no count at all.
  */
-static int get_count(const struct zj *ex, const char *key, unsigned min, unsigned *out,
+static int get_count(const json_t *ex, const char *key, unsigned min, unsigned *out,
 		     const char *file)
 {
-	struct zj *v = zj_get(ex, key);
+	json_t *v = json_object_get(ex, key);
 	char what[96];
+	double d;
 
 	if (!v)
 		return 0;
-	if (v->t != ZJ_NUM || v->num != floor(v->num) || v->num < min || v->num > 1000000) {
+	d = json_number_value(v);
+	if (!json_is_number(v) || d != floor(d) || d < min || d > 1000000) {
 		snprintf(what, sizeof(what), "expected a whole number from %u to 1000000", min);
 		return bad_doc2(file, key, what);
 	}
-	*out = (unsigned)v->num;
+	*out = (unsigned)d;
 	return 0;
 }
 
@@ -248,27 +250,32 @@ static int get_count(const struct zj *ex, const char *key, unsigned min, unsigne
  * the daemons' pids -- and the names are left out): what report compares
  * before pooling two files' samples under one name.
  */
-static void settings_text(FILE *f, const struct zj *o, const char *prefix)
+static void settings_text(FILE *f, const json_t *o, const char *prefix)
 {
-	for (size_t i = 0; o && o->t == ZJ_OBJ && i < o->n; i++) {
-		const struct zj *v = o->items[i];
-		char *key = zab_xasprintf("%s%s", prefix, o->keys[i]);
+	const char *k;
+	json_t *v;
 
-		if (v->t == ZJ_OBJ) {
+	if (!json_is_object(o))
+		return;
+	json_object_foreach((json_t *)o, k, v) {
+		char *key = zab_xasprintf("%s%s", prefix, k);
+
+		if (json_is_object(v)) {
 			char *sub = zab_xasprintf("%s.", key);
 
 			settings_text(f, v, sub);
 			free(sub);
-		} else if (v->t != ZJ_ARR && strcmp(key, "name") && strcmp(key, "group")) {
+		} else if (!json_is_array(v) && strcmp(key, "name") && strcmp(key, "group")) {
 			fprintf(f, "%s=", key);
-			zj_write(f, v);
+			json_dumpf(v, f, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(17));
+			fputc('\n', f);
 		}
 		free(key);
 	}
 }
 
 /* The settings of o, and the experiment's var.NAME values ({NAME} in its commands). */
-static char *settings_of(const struct zj *o, const struct zj *doc)
+static char *settings_of(const json_t *o, const json_t *doc)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -277,19 +284,23 @@ static char *settings_of(const struct zj *o, const struct zj *doc)
 	if (!f)
 		abort();
 	settings_text(f, o, "");
-	settings_text(f, zj_get(zj_get(doc, "experiment"), "vars"), "var.");
+	settings_text(f, json_object_get(json_object_get(doc, "experiment"), "vars"), "var.");
 	fclose(f);
 	return text;
 }
 
 /* A variant's "vars" as "NAME=VALUE" lines (hyperfine's "parameters"). */
-static char *params_of(const struct zj *vars)
+static char *params_of(const json_t *vars)
 {
 	char *text = zab_xstrdup("");
+	const char *k;
+	json_t *v;
 
-	for (size_t i = 0; vars && vars->t == ZJ_OBJ && i < vars->n; i++) {
-		char *t = zab_xasprintf("%s%s=%s\n", text, vars->keys[i],
-					vars->items[i]->t == ZJ_STR ? vars->items[i]->str : "");
+	if (!json_is_object(vars))
+		return text;
+	json_object_foreach((json_t *)vars, k, v) {
+		const char *val = json_string_value(v);
+		char *t = zab_xasprintf("%s%s=%s\n", text, k, val ? val : "");
 
 		free(text);
 		text = t;
@@ -297,30 +308,30 @@ static char *params_of(const struct zj *vars)
 	return text;
 }
 
-static int result_benchmarks(struct zab_result *r, const struct zj *doc, const char *file)
+static int result_benchmarks(struct zab_result *r, const json_t *doc, const char *file)
 {
-	struct zj *arr = zj_get(doc, "benchmarks"), *o;
+	json_t *arr = json_object_get(doc, "benchmarks"), *o;
 	const char *s;
 	size_t i;
 
-	if (!arr || arr->t != ZJ_ARR || !arr->n || arr->n > ZAB_MAX_ITEMS)
+	if (!json_is_array(arr) || !json_array_size(arr) || json_array_size(arr) > ZAB_MAX_ITEMS)
 		return bad_doc(file, "\"benchmarks\" missing, empty or too long");
-	for (i = 0; i < arr->n; i++) {
-		o = arr->items[i];
-		s = zj_get_str(o, "name");
+	for (i = 0; i < json_array_size(arr); i++) {
+		o = json_array_get(arr, i);
+		s = json_string_value(json_object_get(o, "name"));
 		if (!s)
 			return bad_doc(file, "a benchmark without a name");
 		for (size_t j = 0; j < r->nb; j++)
 			if (!strcmp(r->b[j].name, s))
 				return bad_doc2(file, "benchmark named twice", s);
 		r->b[i].name = zab_xstrdup(s);
-		s = zj_get_str(o, "group");
+		s = json_string_value(json_object_get(o, "group"));
 		r->b[i].group = zab_xstrdup(s ? s : "");
-		s = zj_get_str(o, "unit");
+		s = json_string_value(json_object_get(o, "unit"));
 		r->b[i].unit = zab_xstrdup(s ? s : "");
-		s = zj_get_str(o, "better");
+		s = json_string_value(json_object_get(o, "better"));
 		r->b[i].higher = !s || strcmp(s, "lower");
-		r->b[i].kind = zab_rkind_of(zj_get_str(o, "source"));
+		r->b[i].kind = zab_rkind_of(json_string_value(json_object_get(o, "source")));
 		r->b[i].settings = settings_of(o, doc);
 		r->b[i].file = file;
 		r->nb++;
@@ -328,23 +339,23 @@ static int result_benchmarks(struct zab_result *r, const struct zj *doc, const c
 	return 0;
 }
 
-static int result_variants(struct zab_result *r, const struct zj *doc, const char *file)
+static int result_variants(struct zab_result *r, const json_t *doc, const char *file)
 {
-	struct zj *arr = zj_get(doc, "variants");
+	json_t *arr = json_object_get(doc, "variants");
 	const char *s;
 	size_t i;
 
-	if (!arr || arr->t != ZJ_ARR || !arr->n || arr->n > ZAB_MAX_ITEMS)
+	if (!json_is_array(arr) || !json_array_size(arr) || json_array_size(arr) > ZAB_MAX_ITEMS)
 		return bad_doc(file, "\"variants\" missing, empty or too long");
-	for (i = 0; i < arr->n; i++) {
-		s = zj_get_str(arr->items[i], "name");
+	for (i = 0; i < json_array_size(arr); i++) {
+		s = json_string_value(json_object_get(json_array_get(arr, i), "name"));
 		if (!s)
 			return bad_doc(file, "a variant without a name");
 		if (index_of(r->vname, r->nv, s) != r->nv)
 			return bad_doc2(file, "variant named twice", s);
 		r->vname[i] = zab_xstrdup(s);
-		r->vset[i] = settings_of(arr->items[i], NULL);
-		r->vparams[i] = params_of(zj_get(arr->items[i], "vars"));
+		r->vset[i] = settings_of(json_array_get(arr, i), NULL);
+		r->vparams[i] = params_of(json_object_get(json_array_get(arr, i), "vars"));
 		r->vfile[i] = file;
 		r->nv++;
 	}
@@ -354,34 +365,37 @@ static int result_variants(struct zab_result *r, const struct zj *doc, const cha
 /* One cell: its samples (finite numbers), failed and error.  seen: cells already read. */
 /*
  * A per-sample array beside "samples" (sessions, preempted shares, offsets):
- * NULL when absent, else its items, checked to be one per sample.
+ * NULL when absent, else the array, checked to hold one entry per sample.
  */
-static const struct zj *per_sample(const struct zj *o, const char *key, size_t n, const char *file,
-				   int *err)
+static const json_t *per_sample(const json_t *o, const char *key, size_t n, const char *file,
+				int *err)
 {
-	const struct zj *a = zj_get(o, key);
+	const json_t *a = json_object_get(o, key);
 
 	*err = 0;
 	if (!a)
 		return NULL;
-	if (a->t != ZJ_ARR || a->n != n) {
+	if (!json_is_array(a) || json_array_size(a) != n) {
 		*err = bad_doc2(file, "not one entry per sample", key);
 		return NULL;
 	}
 	return a;
 }
 
-static bool whole_in(const struct zj *x, double lo, double hi)
+static bool whole_in(const json_t *x, double lo, double hi)
 {
-	return x->t == ZJ_NUM && x->num >= lo && x->num <= hi && x->num == floor(x->num);
+	double d = json_number_value(x);
+
+	return json_is_number(x) && d >= lo && d <= hi && d == floor(d);
 }
 
 /* A cell's samples with their sessions, preempted shares and placement offsets. */
-static int cell_samples(struct zab_cell *c, const struct zj *o, const char *file)
+static int cell_samples(struct zab_cell *c, const json_t *o, const char *file)
 {
-	const struct zj *x = zj_get(o, "samples"), *ss, *pre, *off, *it;
-	size_t j, n = x && x->t == ZJ_ARR ? x->n : 0;
+	const json_t *x = json_object_get(o, "samples"), *ss, *pre, *off, *it;
+	size_t j, n = json_array_size(x);
 	int e1, e2, e3;
+	double d;
 
 	ss = per_sample(o, "sample_sessions", n, file, &e1);
 	pre = per_sample(o, "sample_preempted", n, file, &e2);
@@ -389,33 +403,36 @@ static int cell_samples(struct zab_cell *c, const struct zj *o, const char *file
 	if (e1 || e2 || e3)
 		return -1;
 	for (j = 0; j < n; j++) {
-		if (x->items[j]->t != ZJ_NUM || !isfinite(x->items[j]->num))
+		it = json_array_get(x, j);
+		d = json_number_value(it);
+		if (!json_is_number(it) || !isfinite(d))
 			return bad_doc(file, "a sample is not a number");
-		if (ss && !whole_in(ss->items[j], 1, UINT_MAX))
+		if (ss && !whole_in(json_array_get(ss, j), 1, UINT_MAX))
 			return bad_doc2(file, "not a session number", "sample_sessions");
 		if (ss)
-			zab_cell_add_session(c, x->items[j]->num, (unsigned)ss->items[j]->num);
+			zab_cell_add_session(c, d, (unsigned)json_number_value(json_array_get(ss, j)));
 		else
-			zab_cell_add(c, x->items[j]->num);
-		it = pre ? pre->items[j] : NULL;
-		if (it && it->t != ZJ_NULL && !(it->t == ZJ_NUM && it->num >= 0 && it->num <= 1))
+			zab_cell_add(c, d);
+		it = pre ? json_array_get(pre, j) : NULL;
+		d = json_number_value(it);
+		if (it && !json_is_null(it) && !(json_is_number(it) && d >= 0 && d <= 1))
 			return bad_doc2(file, "not a share in 0..1 or null", "sample_preempted");
 		if (it)
-			zab_cell_set_pre(c, it->t == ZJ_NULL ? NAN : it->num);
-		it = off ? off->items[j] : NULL;
-		if (it && it->t != ZJ_NULL && !whole_in(it, 0, ZERO_PLACE_MAX_OFFSET))
+			zab_cell_set_pre(c, json_is_null(it) ? NAN : d);
+		it = off ? json_array_get(off, j) : NULL;
+		if (it && !json_is_null(it) && !whole_in(it, 0, ZERO_PLACE_MAX_OFFSET))
 			return bad_doc2(file, "not an offset in 0..4095 or null", "sample_offsets");
 		if (it)
-			zab_cell_set_off(c, it->t == ZJ_NULL ? -1 : (int)it->num);
+			zab_cell_set_off(c, json_is_null(it) ? -1 : (int)json_number_value(it));
 	}
 	return 0;
 }
 
-static int result_cell(struct zab_result *r, const struct zj *o, bool *seen, const char *file)
+static int result_cell(struct zab_result *r, const json_t *o, bool *seen, const char *file)
 {
-	const char *bn = zj_get_str(o, "benchmark"), *vn = zj_get_str(o, "variant"), *s;
+	const char *bn = json_string_value(json_object_get(o, "benchmark")), *vn = json_string_value(json_object_get(o, "variant")), *s;
 	struct zab_cell *c;
-	struct zj *fl;
+	json_t *fl;
 	char what[160];
 	size_t b = r->nb, v, j;
 
@@ -434,16 +451,16 @@ static int result_cell(struct zab_result *r, const struct zj *o, bool *seen, con
 	c = zab_cell(r, b, v);
 	if (cell_samples(c, o, file))
 		return -1;
-	fl = zj_get(o, "failed");
-	c->failed = fl && fl->t == ZJ_BOOL && fl->b;
-	s = zj_get_str(o, "error");
+	fl = json_object_get(o, "failed");
+	c->failed = json_is_true(fl);
+	s = json_string_value(json_object_get(o, "error"));
 	c->error = zab_xstrdup(s);
 	return 0;
 }
 
-int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file)
+int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file)
 {
-	struct zj *ex, *arr;
+	json_t *ex, *arr;
 	const char *s;
 	bool *seen;
 	double d;
@@ -452,14 +469,15 @@ int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file)
 
 	memset(r, 0, sizeof(*r));
 	r->doc = doc;
-	if (doc->t != ZJ_OBJ || !zj_get_num(doc, "zab", &d))
+	if (!json_is_number(json_object_get(doc, "zab")))
 		return bad_doc(file, "no \"zab\" version member");
+	d = json_number_value(json_object_get(doc, "zab"));
 	if (d != 1)
 		return bad_doc(file, "unsupported \"zab\" version");
-	ex = zj_get(doc, "experiment");
-	s = zj_get_str(doc, "sut");
+	ex = json_object_get(doc, "experiment");
+	s = json_string_value(json_object_get(doc, "sut"));
 	r->sut = zab_xstrdup(s ? s : "unknown");
-	s = zj_get_str(ex, "name");
+	s = json_string_value(json_object_get(ex, "name"));
 	r->title = zab_xstrdup(s ? s : "");
 	if (get_count(ex, "sessions", 1, &r->sessions, file) ||
 	    get_count(ex, "warmups", 0, &r->warmups, file) ||
@@ -470,17 +488,69 @@ int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file)
 		ret = result_variants(r, doc, file);
 	if (ret)
 		return ret;
-	s = zj_get_str(ex, "base");
+	s = json_string_value(json_object_get(ex, "base"));
 	r->base = s ? index_of(r->vname, r->nv, s) : 0;
 	if (r->base == r->nv)
 		return bad_doc(file, "the base variant is not among the variants");
 	r->cells = zab_xmalloc(r->nb * r->nv * sizeof(*r->cells));
-	arr = zj_get(doc, "cells");
-	if (!arr || arr->t != ZJ_ARR)
+	arr = json_object_get(doc, "cells");
+	if (!json_is_array(arr))
 		return bad_doc(file, "\"cells\" missing");
 	seen = zab_xmalloc(r->nb * r->nv * sizeof(*seen));
-	for (i = 0, ret = 0; !ret && i < arr->n; i++)
-		ret = result_cell(r, arr->items[i], seen, file);
+	for (i = 0, ret = 0; !ret && i < json_array_size(arr); i++)
+		ret = result_cell(r, json_array_get(arr, i), seen, file);
 	free(seen);
 	return ret;
+}
+
+/*
+ * The most a result file may hold.  zab's own are a few hundred bytes per
+ * sample; without a bound `zab report /dev/zero` read forever.
+ */
+#define ZAB_JSON_MAX (256u << 20)
+
+/*
+ * A JSON file for report or compare: at most ZAB_JSON_MAX bytes, no NUL
+ * byte, strict RFC 8259 (jansson: no trailing comma, no NaN or Infinity,
+ * no number out of double's range) and no key given twice in an object.
+ * NULL after one line naming the file.
+ */
+json_t *zab_json_load(const char *path, const char *who)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0, n = 0, got;
+	json_error_t jerr;
+	json_t *doc;
+
+	if (!f) {
+		cz_err("%s%s: %s", who, path, strerror(errno));
+		return NULL;
+	}
+	do {
+		if (n + 4096 + 1 > cap)
+			text = zab_xrealloc(text, cap = 2 * cap + 8192);
+		got = fread(text + n, 1, 4096, f);
+		/* JSON text holds no NUL byte: binary data, stop at once. */
+		if (memchr(text + n, 0, got) || n + got > ZAB_JSON_MAX) {
+			cz_err("%s%s: not a zab result: %s", who, path, n + got > ZAB_JSON_MAX ?
+			       "larger than 256 MiB" : "binary data (a NUL byte)");
+			fclose(f);
+			free(text);
+			return NULL;
+		}
+		n += got;
+	} while (got > 0);
+	if (ferror(f)) {
+		cz_err("%s%s: %s", who, path, strerror(errno));
+		fclose(f);
+		free(text);
+		return NULL;
+	}
+	fclose(f);
+	doc = json_loadb(text, n, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	if (!doc)
+		cz_err("%s%s:%d: bad JSON: %s", who, path, jerr.line, jerr.text);
+	return doc;
 }

@@ -343,16 +343,16 @@ static char *read_file(const char *path)
  * Where the daemon's placed routine lives: its anonymous executable mappings
  * (zero_place() maps the copy read+exec, without a file).
  */
-static void exec_mappings(pid_t pid, struct zj *o)
+static void exec_mappings(pid_t pid, json_t *o)
 {
 	char *maps, *path = zab_xasprintf("/proc/%d/maps", (int)pid), *line, *save = NULL;
-	struct zj *arr;
+	json_t *arr;
 
 	maps = read_file(path);
 	free(path);
 	if (!maps)
 		return;
-	arr = zj_set(o, "exec_anon_mappings", zj_new(ZJ_ARR));
+	arr = cz_jset(o, "exec_anon_mappings", cz_jarr());
 	for (line = strtok_r(maps, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char range[64], perms[8], file[256] = "";
 		unsigned long long off;
@@ -363,25 +363,23 @@ static void exec_mappings(pid_t pid, struct zj *o)
 			   file) < 6)
 			continue;
 		if (perms[2] == 'x' && !file[0])
-			zj_push(arr, zj_str(range));
+			cz_jpush(arr, cz_jstr(range));
 	}
 	free(maps);
 }
 
 /* The facts of one started daemon, for the JSON document. */
-static void daemon_info(const struct daemon *d, unsigned session, int cpu, struct zj *info)
+static void daemon_info(const struct daemon *d, unsigned session, int cpu, json_t *info)
 {
-	struct zj *o = zj_push(info, zj_new(ZJ_OBJ));
+	json_t *o = cz_jpush(info, cz_jobj());
 	char *stats, *sp;
-	const char *err;
-	int line;
 
-	zj_set(o, "session", zj_num(session + 1));
-	zj_set(o, "command", zj_str(d->dev.cmdline));
-	zj_set(o, "path", zj_str(d->dev.path));
-	zj_set(o, "pid", zj_num(d->dev.pid));
+	cz_jset(o, "session", cz_jnum(session + 1));
+	cz_jset(o, "command", cz_jstr(d->dev.cmdline));
+	cz_jset(o, "path", cz_jstr(d->dev.path));
+	cz_jset(o, "pid", cz_jnum(d->dev.pid));
 	if (cpu >= 0)
-		zj_set(o, "cpu", zj_num(cpu));
+		cz_jset(o, "cpu", cz_jnum(cpu));
 	exec_mappings(d->dev.pid, o);
 	if (!d->dev.mnt)
 		return;
@@ -389,16 +387,16 @@ static void daemon_info(const struct daemon *d, unsigned session, int cpu, struc
 	stats = read_file(sp);
 	free(sp);
 	if (stats) {
-		struct zj *sj = zj_parse(stats, &err, &line);
+		json_t *sj = json_loads(stats, JSON_REJECT_DUPLICATES, NULL);
 
 		if (sj)
-			zj_set(o, "stats", sj);
+			cz_jset(o, "stats", sj);
 		free(stats);
 	}
 }
 
 static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t vi, unsigned session,
-			 const char *cusezero, int cpu, struct zj *info)
+			 const char *cusezero, int cpu, json_t *info)
 {
 	char *args[64], *extra = NULL, *t, *mnt = NULL, *name = NULL, *pidfile, cpus[16], err[1024];
 	bool cuse = v->frontend && !strcmp(v->frontend, "cuse");
@@ -1052,16 +1050,16 @@ static void session_runs(struct runner *rn)
 }
 
 /* One session: its CPU, fresh daemons, the runs, the daemons stopped. */
-static void session(struct runner *rn, unsigned s, struct zj *devinfo, struct zj *sessinfo)
+static void session(struct runner *rn, unsigned s, json_t *devinfo, json_t *sessinfo)
 {
 	const struct zab_experiment *e = rn->e;
-	struct zj *o = zj_push(sessinfo, zj_new(ZJ_OBJ));
+	json_t *o = cz_jpush(sessinfo, cz_jobj());
 	size_t v;
 
 	rn->session = s;
 	rn->cpu = session_cpu(rn, s);
-	zj_set(o, "session", zj_num(s + 1));
-	zj_set(o, "cpu", rn->cpu >= 0 ? zj_num(rn->cpu) : zj_new(ZJ_NULL));
+	cz_jset(o, "session", cz_jnum(s + 1));
+	cz_jset(o, "cpu", rn->cpu >= 0 ? cz_jnum(rn->cpu) : json_null());
 	if (rn->cpu >= 0) {
 		progress_clear(rn);
 		cz_err("session %u/%u: daemons and benchmarks co-located on CPU %d",
@@ -1070,7 +1068,7 @@ static void session(struct runner *rn, unsigned s, struct zj *devinfo, struct zj
 	for (v = 0; v < e->nvar && !zab_stop; v++)
 		if (e->var[v].device)
 			daemon_start(&daemons[v], &e->var[v], v, s, rn->cusezero, rn->cpu,
-				     devinfo->items[v]);
+				     json_array_get(devinfo, v));
 	for (v = 0; v < e->nvar; v++)
 		if (daemons[v].error) {
 			progress_clear(rn);
@@ -1122,7 +1120,7 @@ static void runner_free(struct runner *rn)
 }
 
 int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
-	    struct zab_result *r, struct zj *devinfo, struct zj *sessinfo)
+	    struct zab_result *r, json_t *devinfo, json_t *sessinfo)
 {
 	static struct runner rn;
 	unsigned s;
@@ -1142,7 +1140,7 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 		return ret;
 	}
 	for (v = 0; v < e->nvar; v++)
-		zj_push(devinfo, zj_new(ZJ_ARR));
+		cz_jpush(devinfo, cz_jarr());
 	if (any_device(e)) {
 		const char *td = getenv("TMPDIR");
 

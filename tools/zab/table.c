@@ -589,7 +589,7 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 {
 	struct table t;
-	struct zj *env;
+	json_t *env;
 	size_t b;
 
 	switch (st) {
@@ -624,13 +624,13 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 		break;
 	case ZAB_STYLE_DETAIL:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
-		env = zj_get(r->doc, "environment");
+		env = json_object_get(r->doc, "environment");
 		if (env)
 			fprintf(f, "CPU: %.*s; kernel: %s (%s)\n",
-				(int)zab_trimmed_len(zj_get_str(env, "cpu")),
-				zj_get_str(env, "cpu") ? zj_get_str(env, "cpu") : "?",
-				zj_get_str(env, "kernel") ? zj_get_str(env, "kernel") : "?",
-				zj_get_str(env, "machine") ? zj_get_str(env, "machine") : "?");
+				(int)zab_trimmed_len(json_string_value(json_object_get(env, "cpu"))),
+				json_string_value(json_object_get(env, "cpu")) ? json_string_value(json_object_get(env, "cpu")) : "?",
+				json_string_value(json_object_get(env, "kernel")) ? json_string_value(json_object_get(env, "kernel")) : "?",
+				json_string_value(json_object_get(env, "machine")) ? json_string_value(json_object_get(env, "machine")) : "?");
 		for (b = 0; b < r->nb; b++) {
 			char *rc = result_class(&r->b[b]);
 

@@ -9,7 +9,8 @@
  *                 in-device samples, progress
  *   table.c       statistics per cell, the output styles, CSV export
  *   hyperfine.c   --export-hyperfine (hyperfine's JSON layout)
- *   json.c        a small JSON tree: writer, reader, result <-> JSON
+ *   resultjson.c  result <-> JSON (jansson), the reader of result files
+ *   number.c      numbers in a benchmark's output
  */
 #ifndef TOOLS_ZAB_ZAB_H
 #define TOOLS_ZAB_ZAB_H
@@ -19,38 +20,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jsonout.h"
+
 #define ZAB_MAX_ITEMS 64
 /* measured runs per session when neither -R nor repeats= says (n >= 3 per cell) */
 #define ZAB_DEFAULT_REPEATS 3
 
-/* ---- JSON tree ---------------------------------------------------------- */
+/* ---- JSON (jansson; builders and the dump: lib/jsonout.h) -------------- */
 
-enum zj_type { ZJ_NULL, ZJ_BOOL, ZJ_NUM, ZJ_STR, ZJ_ARR, ZJ_OBJ };
-
-struct zj {
-	enum zj_type t;
-	bool b;
-	double num;
-	char *str;
-	size_t n, cap;
-	char **keys;          /* ZJ_OBJ only */
-	struct zj **items;
-};
-
-struct zj *zj_new(enum zj_type t);
-struct zj *zj_str(const char *s);
-struct zj *zj_num(double v);
-struct zj *zj_bool(bool v);
-struct zj *zj_set(struct zj *obj, const char *key, struct zj *val);   /* returns val */
-struct zj *zj_push(struct zj *arr, struct zj *val);                    /* returns val */
-struct zj *zj_get(const struct zj *obj, const char *key);
-const char *zj_get_str(const struct zj *obj, const char *key);
-bool zj_get_num(const struct zj *obj, const char *key, double *out);
-struct zj *zj_dup(const struct zj *v);
-void zj_free(struct zj *v);
-void zj_write(FILE *f, const struct zj *v);
-/* Parse; NULL on error with *err (static text) and *line set. */
-struct zj *zj_parse(const char *text, const char **err, int *line);
 /*
  * A finite number at s in JSON's grammar (json) or as a plain decimal (a
  * benchmark's output: no hex, inf, nan): true with *x and *end past it.
@@ -238,7 +215,7 @@ struct zab_result {
 	char *vparams[ZAB_MAX_ITEMS];     /* each variant's {NAME} values: "NAME=VALUE" lines */
 	bool mixed;          /* merged from files whose warm-ups or repeats differ */
 	struct zab_cell *cells;   /* nb * nv, [bench * nv + variant] */
-	struct zj *doc;           /* the full JSON document (environment, settings ...) */
+	json_t *doc;           /* the full JSON document (environment, settings ...) */
 };
 
 static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, size_t v)
@@ -255,11 +232,13 @@ void zab_result_free(struct zab_result *r);
 /* compare.c: zab compare OLD.json NEW.json; the exit status. */
 int zab_cmd_compare(int argc, char **argv);
 /* Build a result (and its JSON document) from a finished experiment. */
-struct zj *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
-			   struct zj *env, struct zj *devinfo, struct zj *sessinfo, uint64_t seed);
+json_t *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
+			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);
 /* Load a result from a JSON document (takes ownership of doc); prints one line on error. */
-int zab_result_from_json(struct zab_result *r, struct zj *doc, const char *file);
-struct zj *zab_environment(void);
+int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file);
+/* Read a JSON file strictly (resultjson.c); NULL after one line prefixed with who. */
+json_t *zab_json_load(const char *path, const char *who);
+json_t *zab_environment(void);
 char *zab_default_sut(void);
 
 /* ---- run ------------------------------------------------------------------ */
@@ -280,7 +259,7 @@ int zab_result_rows(struct zab_result *r, const struct zab_experiment *e);
  * cell failed, or -errno.
  */
 int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
-	    struct zab_result *r, struct zj *devinfo, struct zj *sessinfo);
+	    struct zab_result *r, json_t *devinfo, json_t *sessinfo);
 /* For tests and --dry-run: the order of variants in round k of session s. */
 void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
 		     size_t nvar, size_t *perm);

@@ -169,50 +169,52 @@ static void print_csv(const struct align_params *ap, const struct align_point *p
 	}
 }
 
-static void json_samples(const char *key, const double *x, unsigned n)
+static void json_samples(json_t *o, const char *key, const double *x, unsigned n)
 {
+	json_t *arr = cz_jset(o, key, cz_jarr());
 	unsigned i;
 
-	printf(", \"%s\": [", key);
 	for (i = 0; i < n; i++)
-		printf("%s%.6f", i ? ", " : "", x[i]);
-	printf("]");
+		cz_jpush(arr, cz_jfixed(x[i], 6));
 }
 
 static void print_json(const struct align_params *ap, const struct align_point *pts,
 		       const struct align_dev *dev)
 {
+	json_t *d = cz_jobj(), *arr, *o;
 	size_t i;
 
-	printf("{\n  \"routine\": ");
-	cz_json_string(stdout, ap->r->name);
-	printf(",\n  \"point\": \"%s\",\n  \"mode\": \"%s\",\n  \"size\": %" PRIu64 ",\n"
-	       "  \"chunk\": %" PRIu64 ",\n  \"loops\": %u,\n  \"repeats\": %u,\n"
-	       "  \"order\": \"%s\",\n  \"seed\": %" PRIu64 ",\n  \"unit\": \"GB/s (2^30 bytes/s)\",\n",
-	       ap->point == ZERO_POINT_LOOP ? "loop" : "entry", dev ? "device" : "process", ap->size,
-	       ap->chunk, ap->loops, ap->repeats, ap->round_robin ? "round-robin" : "random", ap->seed);
-	if (dev) {
-		printf("  \"device\": ");
-		zb_aligndev_json(dev, stdout);
-		printf(",\n");
-	}
-	printf("  \"offsets\": [");
+	cz_jset(d, "routine", cz_jstr(ap->r->name));
+	cz_jset(d, "point", cz_jstr(ap->point == ZERO_POINT_LOOP ? "loop" : "entry"));
+	cz_jset(d, "mode", cz_jstr(dev ? "device" : "process"));
+	cz_jset(d, "size", cz_juint(ap->size));
+	cz_jset(d, "chunk", cz_juint(ap->chunk));
+	cz_jset(d, "loops", cz_juint(ap->loops));
+	cz_jset(d, "repeats", cz_juint(ap->repeats));
+	cz_jset(d, "order", cz_jstr(ap->round_robin ? "round-robin" : "random"));
+	cz_jset(d, "seed", cz_juint(ap->seed));
+	cz_jset(d, "unit", cz_jstr("GB/s (2^30 bytes/s)"));
+	if (dev)
+		cz_jset(d, "device", zb_aligndev_json(dev));
+	arr = cz_jset(d, "offsets", cz_jarr());
 	for (i = 0; i < ap->noffsets; i++) {
 		const struct align_point *p = &pts[i];
 
-		printf("%s\n    {\"offset\": %u", i ? "," : "", p->offset);
+		o = cz_jpush(arr, cz_jobj());
+		cz_jset(o, "offset", cz_juint(p->offset));
 		if (dev)
-			printf(", \"placed_offset\": %d", p->reported);
+			cz_jset(o, "placed_offset", json_integer(p->reported));
 		else
-			printf(", \"point_address\": \"%#" PRIxPTR "\"", p->addr);
-		json_samples(dev ? "e2e_gbps" : "gbps", p->gbps, p->n);
+			cz_jset(o, "point_address", json_sprintf("%#" PRIxPTR, p->addr));
+		json_samples(o, dev ? "e2e_gbps" : "gbps", p->gbps, p->n);
 		if (dev) {
-			json_samples("dev_gbps", p->dev_gbps, p->n);
-			json_samples("dev_ns_per_chunk", p->dev_ns, p->n);
+			json_samples(o, "dev_gbps", p->dev_gbps, p->n);
+			json_samples(o, "dev_ns_per_chunk", p->dev_ns, p->n);
 		}
-		printf("}");
 	}
-	printf("\n  ]\n}\n");
+	cz_json_dump(stdout, d, CZ_JSON_PRETTY);	/* a failed write: cz_stdout_flush() */
+	json_decref(d);
+	cz_stdout_flush();
 }
 
 /* Best vs worst (by median) of one class with the CI verdict; best/worst returned for the plot. */

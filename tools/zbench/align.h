@@ -84,6 +84,6 @@ void zb_aligndev_close(struct align_dev *d);
 /* "# ..." lines describing the device and its placement (table and CSV notes). */
 void zb_aligndev_describe(const struct align_dev *d, const struct align_params *ap, FILE *f);
 /* The "device" member of the JSON output (an object). */
-void zb_aligndev_json(const struct align_dev *d, FILE *f);
+json_t *zb_aligndev_json(const struct align_dev *d);
 
 #endif

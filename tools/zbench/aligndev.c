@@ -514,16 +514,19 @@ void zb_aligndev_describe(const struct align_dev *d, const struct align_params *
 		"chunk, from the daemon's counters over exactly that sample; GB/s = 2^30 bytes/s\n");
 }
 
-void zb_aligndev_json(const struct align_dev *d, FILE *f)
+json_t *zb_aligndev_json(const struct align_dev *d)
 {
-	fprintf(f, "{\"path\": ");
-	cz_json_string(f, d->path);
-	fprintf(f, ", \"own_daemon\": %s", d->own ? "true" : "false");
+	json_t *o = cz_jobj();
+
+	cz_jset(o, "path", cz_jstr(d->path));
+	cz_jset(o, "own_daemon", json_boolean(d->own));
 	if (d->own)
-		fprintf(f, ", \"pid\": %d", (int)d->dev.pid);
-	if (d->cpu >= 0)
-		fprintf(f, ", \"cpu\": %d, \"colocated\": %s", d->cpu, d->own ? "true" : "false");
-	fprintf(f, "}");
+		cz_jset(o, "pid", json_integer(d->dev.pid));
+	if (d->cpu >= 0) {
+		cz_jset(o, "cpu", json_integer(d->cpu));
+		cz_jset(o, "colocated", json_boolean(d->own));
+	}
+	return o;
 }
 
 void zb_aligndev_close(struct align_dev *d)

@@ -236,30 +236,34 @@ FILE *zb_unknown_function(const struct zb_common *cm)
 	return out;
 }
 
-void zb_json_begin(struct zb_common *cm, const char *fmt, ...)
+void zb_json_begin(struct zb_common *cm, json_t *extra)
 {
-	va_list ap;
+	json_t *d;
 
-	if (cm->format != CZ_FORMAT_JSON)
+	if (cm->format != CZ_FORMAT_JSON) {
+		json_decref(extra);
 		return;
-	printf("{\"benchmark\": \"mem/%s\", \"size\": %" PRIu64 ", \"size_str\": ", cm->bench, cm->size);
-	cz_json_string(stdout, cm->size_str);
-	printf(", \"nr_loops\": %u", cm->nr_loops);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf(",\n \"clock\": ");
-	cz_json_string(stdout, cm->cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW");
-	printf(", \"gb\": %.0f,\n \"functions\": [", ZB_GB);
-	cm->json_open = true;
-	cm->json_first = true;
+	}
+	d = cm->json = cz_jobj();
+	cz_jset(d, "benchmark", json_sprintf("mem/%s", cm->bench));
+	cz_jset(d, "size", cz_juint(cm->size));
+	cz_jset(d, "size_str", cz_jstr(cm->size_str));
+	cz_jset(d, "nr_loops", cz_juint(cm->nr_loops));
+	if (extra && json_object_update(d, extra))
+		cz_jset(d, "", NULL);	/* out of memory: exits */
+	json_decref(extra);
+	cz_jset(d, "clock", cz_jstr(cm->cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW"));
+	cz_jset(d, "gb", cz_jnum(ZB_GB));
+	cm->json_funcs = cz_jset(d, "functions", cz_jarr());
 }
 
+/* The document, once every function ran: stdout never holds half of one. */
 void zb_json_end(struct zb_common *cm)
 {
-	if (cm->json_open)
-		printf("\n ]}\n");
-	cm->json_open = false;
+	if (cm->json)
+		cz_json_dump(stdout, cm->json, CZ_JSON_PRETTY);	/* failed: cz_stdout_flush() */
+	json_decref(cm->json);
+	cm->json = cm->json_funcs = NULL;
 	cz_stdout_flush();
 }
 
@@ -285,35 +289,36 @@ void zb_print_copying(const struct zb_common *cm)
 	cz_stdout_flush();
 }
 
-static void zb_json_sep(struct zb_common *cm)
+/* A new entry of "functions", named. */
+static json_t *zb_json_function(struct zb_common *cm, const char *name)
 {
-	printf("%s\n    {\"function\": ", cm->json_first ? "" : ",");
-	cm->json_first = false;
+	json_t *o = cz_jpush(cm->json_funcs, cz_jobj());
+
+	cz_jset(o, "function", cz_jstr(name));
+	return o;
 }
 
 static void zb_print_json(struct zb_common *cm, const struct zb_result *r, double result)
 {
+	json_t *o = zb_json_function(cm, r->name), *x;
 	unsigned i;
 
-	zb_json_sep(cm);
-	cz_json_string(stdout, r->name);
-	if (r->routine) {
-		printf(", \"routine\": ");
-		cz_json_string(stdout, r->routine);
-	}
-	printf(", \"desc\": ");
-	cz_json_string(stdout, r->desc);
-	printf(",\n     \"backing\": ");
-	cz_json_string(stdout, r->backing);
-	printf(", \"bytes_per_sample\": %" PRIu64 ", \"unit\": \"%s\",\n     \"samples\": [",
-	       cm->size, cm->cycles ? "ticks" : "ns");
+	if (r->routine)
+		cz_jset(o, "routine", cz_jstr(r->routine));
+	cz_jset(o, "desc", cz_jstr(r->desc));
+	cz_jset(o, "backing", cz_jstr(r->backing));
+	cz_jset(o, "bytes_per_sample", cz_juint(cm->size));
+	cz_jset(o, "unit", cz_jstr(cm->cycles ? "ticks" : "ns"));
+	x = cz_jset(o, "samples", cz_jarr());
 	for (i = 0; r->samples && i < cm->nr_loops; i++)
-		printf("%s%" PRIu64, i ? ", " : "", r->samples[i]);
-	printf("],\n     \"total\": %" PRIu64 ", ", r->total);
-	if (cm->cycles)
-		printf("\"ticks_per_byte\": %.6f}", result);
-	else
-		printf("\"bytes_per_sec\": %.3f, \"gb_per_sec\": %.6f}", result, result / ZB_GB);
+		cz_jpush(x, cz_juint(r->samples[i]));
+	cz_jset(o, "total", cz_juint(r->total));
+	if (cm->cycles) {
+		cz_jset(o, "ticks_per_byte", cz_jfixed(result, 6));
+	} else {
+		cz_jset(o, "bytes_per_sec", cz_jfixed(result, 3));
+		cz_jset(o, "gb_per_sec", cz_jfixed(result / ZB_GB, 6));
+	}
 }
 
 void zb_print_result(struct zb_common *cm, const struct zb_result *r)
@@ -344,10 +349,7 @@ void zb_print_failed(struct zb_common *cm, const char *name)
 {
 	if (cm->format != CZ_FORMAT_JSON)
 		return;
-	zb_json_sep(cm);
-	cz_json_string(stdout, name);
-	printf(", \"failed\": true}");
-	cz_stdout_flush();
+	cz_jset(zb_json_function(cm, name), "failed", json_true());
 }
 
 /* ---- buffers --------------------------------------------------------------------- */

@@ -317,7 +317,7 @@ static int run_with_sources(struct memset_params *mp)
 		list[n] = mp->cm.loaded[i];
 		names[n++] = mp->cm.loaded[i]->name;
 	}
-	zb_json_begin(&mp->cm, ", \"chunk\": %" PRIu64, mp->chunk);
+	zb_json_begin(&mp->cm, json_pack("{s:I}", "chunk", (json_int_t)mp->chunk));
 	for (i = 0; i < n; i++) {
 		mp->cm.function = names[i];     /* the name results are printed under */
 		if (run_functions(mp, list[i]))
@@ -353,7 +353,7 @@ int zb_memset_main(int argc, char **argv)
 		list_functions(zb_unknown_function(&mp.cm));
 		return 1;
 	}
-	zb_json_begin(&mp.cm, ", \"chunk\": %" PRIu64, mp.chunk);
+	zb_json_begin(&mp.cm, json_pack("{s:I}", "chunk", (json_int_t)mp.chunk));
 	ret = run_functions(&mp, r);
 	zb_json_end(&mp.cm);
 	return ret;

@@ -296,7 +296,8 @@ int zb_mmap_main(int argc, char **argv)
 	if (find_function(&mp, &one))
 		return 1;
 	ret = 0;
-	zb_json_begin(&mp.cm, ", \"page\": %zu, \"seed\": %u", zb_huge_bytes(mp.huge), mp.seed);
+	zb_json_begin(&mp.cm, json_pack("{s:I, s:I}", "page", (json_int_t)zb_huge_bytes(mp.huge),
+					  "seed", (json_int_t)mp.seed));
 	for (i = 0; i < CZ_ARRAY_SIZE(mmap_functions); i++) {
 		if (one != SIZE_MAX && i != one)
 			continue;

@@ -17,6 +17,7 @@
 #include <getopt.h>
 
 #include "cli.h"
+#include "jsonout.h"
 #include "ksrc.h"
 #include "zeroing.h"
 
@@ -59,7 +60,7 @@ struct zb_common {
 	unsigned nr_loops;
 	bool cycles;
 	enum cz_format format;
-	bool json_open, json_first;
+	json_t *json, *json_funcs;	/* --format json: the document, its "functions" */
 	bool function_set;              /* -f given */
 	struct zero_ksrc_set ksrc;      /* --source ... */
 	const struct zero_routine *loaded[ZERO_KSRC_MAX_SOURCES];
@@ -88,9 +89,8 @@ int zb_parse_common(int argc, char **argv, struct zb_common *cm, const struct zb
 int zb_check_common(struct zb_common *cm);
 /* "Unknown function: X" (not for "help") and the list; stdout as perf, stderr with JSON. */
 FILE *zb_unknown_function(const struct zb_common *cm);
-/* Open the JSON document: perf's fields, then the command's (fmt: ", \"k\": v" pairs). */
-__attribute__((format(printf, 2, 3)))
-void zb_json_begin(struct zb_common *cm, const char *fmt, ...);
+/* Open the JSON document: perf's fields, then extra's members (extra is taken; NULL: none). */
+void zb_json_begin(struct zb_common *cm, json_t *extra);
 void zb_json_end(struct zb_common *cm);
 /* "# function 'NAME' (DESC)" outside JSON. */
 void zb_print_function(const struct zb_common *cm, const char *name, const char *desc);

@@ -19,6 +19,7 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include "jsonout.h"
 #include "zload.h"
 
 #define ZL_MIB (1024.0 * 1024.0)
@@ -194,179 +195,248 @@ static void zl_latdist(const struct zl_hist *h, struct zl_latdist *d)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void zl_json_stat(const char *name, const struct zl_stat *s)
+/* Shorthands: a fio field rounded as fio prints it. */
+#define ZL_F0(x) cz_jfixed((x), 0)
+#define ZL_F6(x) cz_jfixed((x), 6)
+#define ZL_U(x) cz_juint(x)
+
+static json_t *zl_json_stat(const struct zl_stat *s)
 {
-	printf("\"%s\":{\"min\":%.0f,\"max\":%.0f,\"mean\":%.6f,\"stddev\":%.6f,\"N\":%" PRIu64 "}",
-	       name, s->min, s->max, zl_stat_mean(s), zl_stat_stddev(s), s->n);
+	json_t *o = cz_jobj();
+
+	cz_jset(o, "min", ZL_F0(s->min));
+	cz_jset(o, "max", ZL_F0(s->max));
+	cz_jset(o, "mean", ZL_F6(zl_stat_mean(s)));
+	cz_jset(o, "stddev", ZL_F6(zl_stat_stddev(s)));
+	cz_jset(o, "N", ZL_U(s->n));
+	return o;
 }
 
 /* A histogram as fio's clat_ns: min max mean stddev N, "percentile", json+ "bins". */
-static void zl_json_hist(const char *name, const struct zl_hist *h, bool percentiles, bool bins)
+static json_t *zl_json_hist(const struct zl_hist *h, bool percentiles, bool bins)
 {
 	static const double pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5,
 				      99.9, 99.95, 99.99 };
-	const char *sep = "";
+	json_t *o = cz_jobj(), *x;
+	char key[32];
 	unsigned i;
 
-	printf("\"%s\":{\"min\":%" PRIu64 ",\"max\":%" PRIu64 ",\"mean\":%.6f,\"stddev\":%.6f,"
-	       "\"N\":%" PRIu64, name, h->n ? h->min : 0, h->max, zl_hist_mean(h),
-	       zl_hist_stddev(h), h->n);
+	cz_jset(o, "min", ZL_U(h->n ? h->min : 0));
+	cz_jset(o, "max", ZL_U(h->max));
+	cz_jset(o, "mean", ZL_F6(zl_hist_mean(h)));
+	cz_jset(o, "stddev", ZL_F6(zl_hist_stddev(h)));
+	cz_jset(o, "N", ZL_U(h->n));
 	if (percentiles && h->n) {
-		printf(",\"percentile\":{");
-		for (i = 0; i < CZ_ARRAY_SIZE(pct); i++)
-			printf("%s\"%.6f\":%" PRIu64, i ? "," : "", pct[i], zl_hist_percentile(h, pct[i]));
-		printf("}");
+		x = cz_jset(o, "percentile", cz_jobj());
+		for (i = 0; i < CZ_ARRAY_SIZE(pct); i++) {
+			snprintf(key, sizeof(key), "%.6f", pct[i]);
+			cz_jset(x, key, ZL_U(zl_hist_percentile(h, pct[i])));
+		}
 	}
 	if (bins && h->n) {
-		printf(",\"bins\":{");
+		x = cz_jset(o, "bins", cz_jobj());
 		for (i = 0; i < ZL_HIST_BUCKETS; i++) {
 			if (!h->count[i])
 				continue;
-			printf("%s\"%" PRIu64 "\":%" PRIu64, sep, zl_bin_value(i), h->count[i]);
-			sep = ",";
+			snprintf(key, sizeof(key), "%" PRIu64, zl_bin_value(i));
+			cz_jset(x, key, ZL_U(h->count[i]));
 		}
-		printf("}");
 	}
-	printf("}");
+	return o;
 }
 
 /* fio's "read" object of one entry. */
-static void zl_json_read(const struct zl_entry *e, bool plus)
+static json_t *zl_json_read(const struct zl_entry *e, bool plus)
 {
 	const struct zl_sum *r = &e->r;
 	double bw = zl_rate((double)r->c.bytes, r->seconds);
+	json_t *o = cz_jobj();
 
-	printf("\"read\":{\"io_bytes\":%" PRIu64 ",\"io_kbytes\":%" PRIu64 ",\"bw_bytes\":%.0f,"
-	       "\"bw\":%.0f,\"iops\":%.6f,\"runtime\":%.0f,\"total_ios\":%" PRIu64
-	       ",\"short_ios\":%" PRIu64 ",\"drop_ios\":0,",
-	       r->c.bytes, r->c.bytes / 1024, bw, bw / 1024.0,
-	       zl_rate((double)r->c.ios, r->seconds), r->seconds * 1e3, r->c.ios, r->c.short_reads);
-	zl_json_stat("slat_ns", &r->slat);
-	printf(",");
-	zl_json_hist("clat_ns", &r->clat, true, plus);
-	printf(",");
-	zl_json_hist("lat_ns", &r->lat, false, false);
-	printf(",\"bw_min\":%.0f,\"bw_max\":%.0f,\"bw_agg\":%.6f,\"bw_mean\":%.6f,\"bw_dev\":%.6f,"
-	       "\"bw_samples\":%" PRIu64 ",\"iops_min\":%.0f,\"iops_max\":%.0f,"
-	       "\"iops_mean\":%.6f,\"iops_stddev\":%.6f,\"iops_samples\":%" PRIu64 "}",
-	       r->bw.min, r->bw.max, e->total_bw > 0 ? 100.0 * bw / e->total_bw : 0.0,
-	       zl_stat_mean(&r->bw), zl_stat_stddev(&r->bw), r->bw.n,
-	       r->iops.min, r->iops.max, zl_stat_mean(&r->iops), zl_stat_stddev(&r->iops),
-	       r->iops.n);
+	cz_jset(o, "io_bytes", ZL_U(r->c.bytes));
+	cz_jset(o, "io_kbytes", ZL_U(r->c.bytes / 1024));
+	cz_jset(o, "bw_bytes", ZL_F0(bw));
+	cz_jset(o, "bw", ZL_F0(bw / 1024.0));
+	cz_jset(o, "iops", ZL_F6(zl_rate((double)r->c.ios, r->seconds)));
+	cz_jset(o, "runtime", ZL_F0(r->seconds * 1e3));
+	cz_jset(o, "total_ios", ZL_U(r->c.ios));
+	cz_jset(o, "short_ios", ZL_U(r->c.short_reads));
+	cz_jset(o, "drop_ios", json_integer(0));
+	cz_jset(o, "slat_ns", zl_json_stat(&r->slat));
+	cz_jset(o, "clat_ns", zl_json_hist(&r->clat, true, plus));
+	cz_jset(o, "lat_ns", zl_json_hist(&r->lat, false, false));
+	cz_jset(o, "bw_min", ZL_F0(r->bw.min));
+	cz_jset(o, "bw_max", ZL_F0(r->bw.max));
+	cz_jset(o, "bw_agg", ZL_F6(e->total_bw > 0 ? 100.0 * bw / e->total_bw : 0.0));
+	cz_jset(o, "bw_mean", ZL_F6(zl_stat_mean(&r->bw)));
+	cz_jset(o, "bw_dev", ZL_F6(zl_stat_stddev(&r->bw)));
+	cz_jset(o, "bw_samples", ZL_U(r->bw.n));
+	cz_jset(o, "iops_min", ZL_F0(r->iops.min));
+	cz_jset(o, "iops_max", ZL_F0(r->iops.max));
+	cz_jset(o, "iops_mean", ZL_F6(zl_stat_mean(&r->iops)));
+	cz_jset(o, "iops_stddev", ZL_F6(zl_stat_stddev(&r->iops)));
+	cz_jset(o, "iops_samples", ZL_U(r->iops.n));
+	return o;
+}
+
+/* fio's latency object of nothing: min max mean stddev N, all zero. */
+static json_t *zl_json_zero_lat(void)
+{
+	json_t *o = cz_jobj();
+
+	cz_jset(o, "min", json_integer(0));
+	cz_jset(o, "max", json_integer(0));
+	cz_jset(o, "mean", json_real(0));
+	cz_jset(o, "stddev", json_real(0));
+	cz_jset(o, "N", json_integer(0));
+	return o;
 }
 
 /* fio's object of a direction that did nothing: zload never writes or trims. */
-static void zl_json_idle(const char *name)
+static json_t *zl_json_idle(void)
 {
+	static const char *const ints[] = { "io_bytes", "io_kbytes", "bw_bytes", "bw" };
+	static const char *const ints2[] = { "runtime", "total_ios", "short_ios", "drop_ios" };
 	static const char *const lat[] = { "slat_ns", "clat_ns", "lat_ns" };
+	static const char *const tail[] = { "bw_min", "bw_max", "bw_agg", "bw_mean", "bw_dev",
+					    "bw_samples", "iops_min", "iops_max", "iops_mean",
+					    "iops_stddev", "iops_samples" };
+	static const bool tail_real[] = { 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 0 };
+	json_t *o = cz_jobj();
 	size_t i;
 
-	printf("\"%s\":{\"io_bytes\":0,\"io_kbytes\":0,\"bw_bytes\":0,\"bw\":0,\"iops\":0.0,"
-	       "\"runtime\":0,\"total_ios\":0,\"short_ios\":0,\"drop_ios\":0,", name);
+	for (i = 0; i < CZ_ARRAY_SIZE(ints); i++)
+		cz_jset(o, ints[i], json_integer(0));
+	cz_jset(o, "iops", json_real(0));
+	for (i = 0; i < CZ_ARRAY_SIZE(ints2); i++)
+		cz_jset(o, ints2[i], json_integer(0));
 	for (i = 0; i < CZ_ARRAY_SIZE(lat); i++)
-		printf("\"%s\":{\"min\":0,\"max\":0,\"mean\":0.0,\"stddev\":0.0,\"N\":0},", lat[i]);
-	printf("\"bw_min\":0,\"bw_max\":0,\"bw_agg\":0.0,\"bw_mean\":0.0,\"bw_dev\":0.0,"
-	       "\"bw_samples\":0,\"iops_min\":0,\"iops_max\":0,\"iops_mean\":0.0,"
-	       "\"iops_stddev\":0.0,\"iops_samples\":0}");
+		cz_jset(o, lat[i], zl_json_zero_lat());
+	for (i = 0; i < CZ_ARRAY_SIZE(tail); i++)
+		cz_jset(o, tail[i], tail_real[i] ? json_real(0) : json_integer(0));
+	return o;
 }
 
-static void zl_json_dist(const char *name, const double *v, unsigned n)
+static json_t *zl_json_dist(const double *v, unsigned n)
 {
 	static const char *const keys[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750",
 					    "1000", "2000", ">=2000" };
+	json_t *o = cz_jobj();
 	unsigned i;
 
-	printf("\"%s\":{", name);
 	for (i = 0; i < n; i++)
-		printf("%s\"%s\":%.6f", i ? "," : "", keys[i], v[i]);
-	printf("}");
+		cz_jset(o, keys[i], ZL_F6(v[i]));
+	return o;
 }
 
-static void zl_json_options(const struct zl_opts *o)
+static json_t *zl_json_options(const struct zl_opts *o)
 {
+	json_t *j = cz_jobj();
 	unsigned i;
 
-	printf("\"job options\":{");
-	for (i = 0; i < o->ngiven; i++) {
-		printf("%s", i ? "," : "");
-		cz_json_string(stdout, o->given[i].key);
-		printf(":");
-		cz_json_string(stdout, o->given[i].val);
-	}
-	printf("}");
+	for (i = 0; i < o->ngiven; i++)
+		cz_jset(j, o->given[i].key, cz_jstr(o->given[i].val));
+	return j;
 }
 
-static void zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
+static json_t *zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
 {
 	const struct zl_sum *r = &e->r;
 	struct zl_latdist d;
+	json_t *o = cz_jobj(), *x;
 
 	zl_latdist(&r->clat, &d);
-	printf("{\"jobname\":");
-	cz_json_string(stdout, e->o->name);
-	printf(",\"groupid\":0,\"error\":%d,\"eta\":0,\"elapsed\":%.0f,",
-	       r->c.errors || r->c.verify_failures ? 5 /* EIO */ : 0, ceil(r->seconds));
-	zl_json_options(e->o);
-	printf(",");
-	zl_json_read(e, plus);
-	printf(",");
-	zl_json_idle("write");
-	printf(",");
-	zl_json_idle("trim");
-	printf(",\"sync\":{\"total_ios\":0,\"lat_ns\":{\"min\":0,\"max\":0,\"mean\":0.0,"
-	       "\"stddev\":0.0,\"N\":0}},\"job_runtime\":%.0f,\"usr_cpu\":%.6f,\"sys_cpu\":%.6f,"
-	       "\"ctx\":%" PRIu64 ",\"majf\":0,\"minf\":0,", r->seconds * 1e3,
-	       zl_cpu_pct(r->usr_sec, r, e->n), zl_cpu_pct(r->sys_sec, r, e->n), r->ctx);
-	zl_json_dist("latency_ns", d.ns, 10);
-	printf(",");
-	zl_json_dist("latency_us", d.us, 10);
-	printf(",");
-	zl_json_dist("latency_ms", d.ms, 12);
-	printf(",\"latency_depth\":%u,\"latency_target\":0,\"latency_percentile\":100.0,"
-	       "\"latency_window\":0,\"cpu\":%d}", e->o->qd, cpu);
+	cz_jset(o, "jobname", cz_jstr(e->o->name));
+	cz_jset(o, "groupid", json_integer(0));
+	cz_jset(o, "error", json_integer(r->c.errors || r->c.verify_failures ? 5 /* EIO */ : 0));
+	cz_jset(o, "eta", json_integer(0));
+	cz_jset(o, "elapsed", ZL_F0(ceil(r->seconds)));
+	cz_jset(o, "job options", zl_json_options(e->o));
+	cz_jset(o, "read", zl_json_read(e, plus));
+	cz_jset(o, "write", zl_json_idle());
+	cz_jset(o, "trim", zl_json_idle());
+	x = cz_jset(o, "sync", cz_jobj());
+	cz_jset(x, "total_ios", json_integer(0));
+	cz_jset(x, "lat_ns", zl_json_zero_lat());
+	cz_jset(o, "job_runtime", ZL_F0(r->seconds * 1e3));
+	cz_jset(o, "usr_cpu", ZL_F6(zl_cpu_pct(r->usr_sec, r, e->n)));
+	cz_jset(o, "sys_cpu", ZL_F6(zl_cpu_pct(r->sys_sec, r, e->n)));
+	cz_jset(o, "ctx", ZL_U(r->ctx));
+	cz_jset(o, "majf", json_integer(0));
+	cz_jset(o, "minf", json_integer(0));
+	cz_jset(o, "latency_ns", zl_json_dist(d.ns, 10));
+	cz_jset(o, "latency_us", zl_json_dist(d.us, 10));
+	cz_jset(o, "latency_ms", zl_json_dist(d.ms, 12));
+	cz_jset(o, "latency_depth", ZL_U(e->o->qd));
+	cz_jset(o, "latency_target", json_integer(0));
+	cz_jset(o, "latency_percentile", json_real(100));
+	cz_jset(o, "latency_window", json_integer(0));
+	cz_jset(o, "cpu", json_integer(cpu));
+	return o;
+}
+
+static void zl_json_counters(json_t *o, const struct zl_sum *r)
+{
+	const struct zl_counters *c = &r->c;
+	char flags[256], dropped[256];
+
+	cz_jset(o, "max_inflight", ZL_U(c->max_inflight));
+	cz_jset(o, "ops_readv", ZL_U(c->ops_readv));
+	cz_jset(o, "ops_read", ZL_U(c->ops_read));
+	cz_jset(o, "ops_read_fixed", ZL_U(c->ops_read_fixed));
+	cz_jset(o, "fixed_file_ops", ZL_U(c->fixed_file_ops));
+	cz_jset(o, "buffers_registered", json_boolean(r->buffers_registered));
+	cz_jset(o, "files_registered", json_boolean(r->files_registered));
+	cz_jset(o, "sqpoll", json_boolean(r->sqpoll_on));
+	cz_jset(o, "sqpoll_wakeups", ZL_U(c->sqpoll_wakeups));
+	cz_jset(o, "sq_ring_full", ZL_U(c->sq_ring_full));
+	cz_jset(o, "submit_calls", ZL_U(c->submit_calls));
+	cz_jset(o, "wait_calls", ZL_U(c->wait_calls));
+	cz_jset(o, "max_submit_batch", ZL_U(c->max_submit_batch));
+	cz_jset(o, "max_cqe_batch", ZL_U(c->max_cqe_batch));
+	cz_jset(o, "setup_flags", cz_jstr(zl_setup_flag_names(r->setup_flags, flags, sizeof(flags))));
+	cz_jset(o, "dropped_setup_flags",
+		cz_jstr(zl_setup_flag_names(r->dropped_flags, dropped, sizeof(dropped))));
 }
 
 /* zload's own flat fields (stable names the tests and scripts read). */
-static void zl_json_flat(const struct zl_run *run, const struct zl_job *jobs, const struct zl_sum *r)
+static void zl_json_flat(json_t *d, const struct zl_run *run, const struct zl_job *jobs,
+			 const struct zl_sum *r)
 {
 	const struct zl_opts *o = &run->sect[0];
 	const struct zl_counters *c = &r->c;
 	const struct zl_hist *h = &r->clat;
-	char flags[256], dropped[256];
+	json_t *x;
 	unsigned i;
 
-	printf("\"device\":");
-	cz_json_string(stdout, o->path);
-	printf(",\"op\":\"%s\",\"rw\":\"%s\",\"bs\":%u,\"qd\":%u,\"numjobs\":%u,"
-	       "\"batch_submit\":%u,\"batch_complete\":%u,\"verify\":%s,",
-	       zl_op_name(o), o->random ? "randread" : "read", o->bs, o->qd, run->total_jobs,
-	       o->batch_submit, o->batch_complete, o->verify ? "true" : "false");
-	printf("\"seconds\":%.6f,\"ios\":%" PRIu64 ",\"bytes\":%" PRIu64
-	       ",\"iops\":%.0f,\"bytes_per_sec\":%.0f,",
-	       r->seconds, c->ios, c->bytes, zl_rate((double)c->ios, r->seconds),
-	       zl_rate((double)c->bytes, r->seconds));
-	printf("\"errors\":%" PRIu64 ",\"short_reads\":%" PRIu64 ",\"verify_failures\":%" PRIu64 ",",
-	       c->errors, c->short_reads, c->verify_failures);
-	printf("\"clat_ns\":{\"p50\":%" PRIu64 ",\"p90\":%" PRIu64 ",\"p99\":%" PRIu64
-	       ",\"p99.9\":%" PRIu64 ",\"max\":%" PRIu64 ",\"mean\":%.0f,\"samples\":%" PRIu64 "},",
-	       zl_hist_percentile(h, 50), zl_hist_percentile(h, 90), zl_hist_percentile(h, 99),
-	       zl_hist_percentile(h, 99.9), h->max, zl_hist_mean(h), h->n);
-	printf("\"job_cpus\":[");
+	cz_jset(d, "device", cz_jstr(o->path));
+	cz_jset(d, "op", cz_jstr(zl_op_name(o)));
+	cz_jset(d, "rw", cz_jstr(o->random ? "randread" : "read"));
+	cz_jset(d, "bs", ZL_U(o->bs));
+	cz_jset(d, "qd", ZL_U(o->qd));
+	cz_jset(d, "numjobs", ZL_U(run->total_jobs));
+	cz_jset(d, "batch_submit", ZL_U(o->batch_submit));
+	cz_jset(d, "batch_complete", ZL_U(o->batch_complete));
+	cz_jset(d, "verify", json_boolean(o->verify));
+	cz_jset(d, "seconds", ZL_F6(r->seconds));
+	cz_jset(d, "ios", ZL_U(c->ios));
+	cz_jset(d, "bytes", ZL_U(c->bytes));
+	cz_jset(d, "iops", ZL_F0(zl_rate((double)c->ios, r->seconds)));
+	cz_jset(d, "bytes_per_sec", ZL_F0(zl_rate((double)c->bytes, r->seconds)));
+	cz_jset(d, "errors", ZL_U(c->errors));
+	cz_jset(d, "short_reads", ZL_U(c->short_reads));
+	cz_jset(d, "verify_failures", ZL_U(c->verify_failures));
+	x = cz_jset(d, "clat_ns", cz_jobj());
+	cz_jset(x, "p50", ZL_U(zl_hist_percentile(h, 50)));
+	cz_jset(x, "p90", ZL_U(zl_hist_percentile(h, 90)));
+	cz_jset(x, "p99", ZL_U(zl_hist_percentile(h, 99)));
+	cz_jset(x, "p99.9", ZL_U(zl_hist_percentile(h, 99.9)));
+	cz_jset(x, "max", ZL_U(h->max));
+	cz_jset(x, "mean", ZL_F0(zl_hist_mean(h)));
+	cz_jset(x, "samples", ZL_U(h->n));
+	x = cz_jset(d, "job_cpus", cz_jarr());
 	for (i = 0; i < run->total_jobs; i++)
-		printf("%s%d", i ? "," : "", jobs[i].ran_cpu);
-	printf("],");
-	printf("\"counters\":{\"max_inflight\":%" PRIu64 ",\"ops_readv\":%" PRIu64
-	       ",\"ops_read\":%" PRIu64 ",\"ops_read_fixed\":%" PRIu64 ",\"fixed_file_ops\":%" PRIu64
-	       ",\"buffers_registered\":%s,\"files_registered\":%s,\"sqpoll\":%s"
-	       ",\"sqpoll_wakeups\":%" PRIu64 ",\"sq_ring_full\":%" PRIu64 ",\"submit_calls\":%" PRIu64
-	       ",\"wait_calls\":%" PRIu64 ",\"max_submit_batch\":%" PRIu64 ",\"max_cqe_batch\":%" PRIu64
-	       ",\"setup_flags\":\"%s\",\"dropped_setup_flags\":\"%s\"}",
-	       c->max_inflight, c->ops_readv, c->ops_read, c->ops_read_fixed, c->fixed_file_ops,
-	       r->buffers_registered ? "true" : "false", r->files_registered ? "true" : "false",
-	       r->sqpoll_on ? "true" : "false", c->sqpoll_wakeups, c->sq_ring_full,
-	       c->submit_calls, c->wait_calls, c->max_submit_batch, c->max_cqe_batch,
-	       zl_setup_flag_names(r->setup_flags, flags, sizeof(flags)),
-	       zl_setup_flag_names(r->dropped_flags, dropped, sizeof(dropped)));
+		cz_jpush(x, json_integer(jobs[i].ran_cpu));
+	zl_json_counters(cz_jset(d, "counters", cz_jobj()), r);
 }
 
 /* The entries of the report: one per job, or one in all (--group_reporting). */
@@ -388,6 +458,7 @@ static unsigned zl_entries(const struct zl_run *run, const struct zl_job *jobs,
 static void zl_print_json(const struct zl_run *run, const struct zl_job *jobs,
 			  const struct zl_sum *r, const struct zl_entry *e, unsigned n)
 {
+	json_t *d = cz_jobj(), *arr;
 	struct timeval tv;
 	char when[64];
 	time_t t;
@@ -396,17 +467,17 @@ static void zl_print_json(const struct zl_run *run, const struct zl_job *jobs,
 	gettimeofday(&tv, NULL);
 	t = tv.tv_sec;
 	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&t));
-	printf("{\"zload version\":\"%s\",\"timestamp\":%lld,\"timestamp_ms\":%lld,\"time\":\"%s\","
-	       "\"jobs\":[", cz_version(), (long long)tv.tv_sec,
-	       (long long)tv.tv_sec * 1000 + tv.tv_usec / 1000, when);
-	for (i = 0; i < n; i++) {
-		printf("%s", i ? "," : "");
-		zl_json_entry(&e[i], run->format == ZL_OUT_JSONPLUS,
-			      e[i].n == 1 ? jobs[e[i].first].ran_cpu : -1);
-	}
-	printf("],");
-	zl_json_flat(run, jobs, r);
-	printf("}\n");
+	cz_jset(d, "zload version", cz_jstr(cz_version()));
+	cz_jset(d, "timestamp", json_integer((json_int_t)tv.tv_sec));
+	cz_jset(d, "timestamp_ms", json_integer((json_int_t)tv.tv_sec * 1000 + tv.tv_usec / 1000));
+	cz_jset(d, "time", cz_jstr(when));
+	arr = cz_jset(d, "jobs", cz_jarr());
+	for (i = 0; i < n; i++)
+		cz_jpush(arr, zl_json_entry(&e[i], run->format == ZL_OUT_JSONPLUS,
+					    e[i].n == 1 ? jobs[e[i].first].ran_cpu : -1));
+	zl_json_flat(d, run, jobs, r);
+	cz_json_dump(stdout, d, CZ_JSON_COMPACT);	/* a failed write: cz_stdout_flush() */
+	json_decref(d);
 }
 
 /* ---- terse ------------------------------------------------------------------- */
