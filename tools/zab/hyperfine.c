@@ -19,47 +19,32 @@
 #include "stats.h"
 #include "zab.h"
 
-static void hf_string(FILE *f, const char *s, size_t len)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < len && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 /* "NAME=VALUE" lines as a JSON object. */
-static void hf_parameters(FILE *f, const char *lines)
+static json_t *hf_parameters(const char *lines)
 {
 	const char *p = lines ? lines : "";
-	bool first = true;
+	json_t *o = cz_jobj();
 
-	fputc('{', f);
 	while (*p) {
 		size_t n = strcspn(p, "\n"), k = strcspn(p, "=\n");
 
 		if (k < n) {
-			fputs(first ? "" : ", ", f);
-			hf_string(f, p, k);
-			fputs(": ", f);
-			hf_string(f, p + k + 1, n - k - 1);
-			first = false;
+			char *key = zab_xasprintf("%.*s", (int)k, p);
+			char *val = zab_xasprintf("%.*s", (int)(n - k - 1), p + k + 1);
+
+			cz_jset(o, key, cz_jstr(val));
+			free(key);
+			free(val);
 		}
 		p += n + (p[n] == '\n');
 	}
-	fputc('}', f);
+	return o;
 }
 
-static void hf_cell(FILE *f, const struct zab_result *r, size_t b, size_t v, bool sut)
+static json_t *hf_cell(const struct zab_result *r, size_t b, size_t v, bool sut)
 {
 	const struct zab_cell *c = zab_cell(r, b, v);
+	json_t *o = cz_jobj(), *times, *codes;
 	struct cz_summary s;
 	char *cmd;
 	size_t i;
@@ -67,44 +52,37 @@ static void hf_cell(FILE *f, const struct zab_result *r, size_t b, size_t v, boo
 	cz_summarize(c->x, c->n, &s);
 	cmd = zab_xasprintf("%s%s%s / %s", sut ? r->sut : "", sut ? ": " : "", r->b[b].name,
 			    r->vname[v]);
-	fputs("    {\n      \"command\": ", f);
-	hf_string(f, cmd, strlen(cmd));
+	cz_jset(o, "command", cz_jstr(cmd));
 	free(cmd);
-	fprintf(f, ",\n      \"mean\": %.17g,\n      \"stddev\": ", s.mean);
-	if (c->n < 2)
-		fputs("null", f);
-	else
-		fprintf(f, "%.17g", s.sd);
-	fprintf(f, ",\n      \"median\": %.17g,\n      \"min\": %.17g,\n      \"max\": %.17g,\n"
-		"      \"times\": [", s.median, s.min, s.max);
-	for (i = 0; i < c->n; i++)
-		fprintf(f, "%s%.17g", i ? ", " : "", c->x[i]);
-	fputs("],\n      \"exit_codes\": [", f);
-	for (i = 0; i < c->n; i++)
-		fprintf(f, "%s0", i ? ", " : "");
-	fputs("],\n      \"parameters\": ", f);
-	hf_parameters(f, r->vparams[v]);
-	fputs(",\n      \"unit\": ", f);
-	hf_string(f, r->b[b].unit ? r->b[b].unit : "", strlen(r->b[b].unit ? r->b[b].unit : ""));
-	fputs("\n    }", f);
+	cz_jset(o, "mean", cz_jnum(s.mean));
+	cz_jset(o, "stddev", c->n < 2 ? json_null() : cz_jnum(s.sd));
+	cz_jset(o, "median", cz_jnum(s.median));
+	cz_jset(o, "min", cz_jnum(s.min));
+	cz_jset(o, "max", cz_jnum(s.max));
+	times = cz_jset(o, "times", cz_jarr());
+	codes = cz_jset(o, "exit_codes", cz_jarr());
+	for (i = 0; i < c->n; i++) {
+		cz_jpush(times, cz_jnum(c->x[i]));
+		cz_jpush(codes, cz_jnum(0));
+	}
+	cz_jset(o, "parameters", hf_parameters(r->vparams[v]));
+	cz_jset(o, "unit", cz_jstr(r->b[b].unit ? r->b[b].unit : ""));
+	return o;
 }
 
 void zab_render_hyperfine(FILE *f, struct zab_result *const *r, size_t n)
 {
-	bool first = true;
+	json_t *doc = cz_jobj(), *arr = cz_jset(doc, "results", cz_jarr());
 	size_t k, b, v;
 
-	fputs("{\n  \"results\": [\n", f);
 	for (k = 0; k < n; k++)
 		for (b = 0; b < r[k]->nb; b++)
 			for (v = 0; v < r[k]->nv; v++) {
 				const struct zab_cell *c = zab_cell(r[k], b, v);
 
-				if (!c->n || c->failed)
-					continue;
-				fputs(first ? "" : ",\n", f);
-				hf_cell(f, r[k], b, v, n > 1);
-				first = false;
+				if (c->n && !c->failed)
+					cz_jpush(arr, hf_cell(r[k], b, v, n > 1));
 			}
-	fputs("\n  ]\n}\n", f);
+	cz_json_dump(f, doc, CZ_JSON_FLAGS);
+	json_decref(doc);
 }

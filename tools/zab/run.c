@@ -460,31 +460,6 @@ static bool wants_in_device(const struct zab_experiment *e, size_t b)
 	       (e->bench[b].in_device == ZAB_INDEV_AUTO && all_device(e));
 }
 
-/*
- * The in-device classes are the median request of each run, not the totals:
- * one request preempted inside its routine adds a whole time slice to the
- * totals (doc/DESIGN.md).
- */
-const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT] = {
-	[ZAB_RK_CMD] = { "", NULL, -1, "command", NULL },
-	/* bytes cleared per second of time inside the routine */
-	[ZAB_RK_DEV_RATE] = { " in-device", "bytes/sec", 1,
-			      "device: bytes per second of routine time", cz_devdelta_median_rate },
-	/* routine time per chunk-sized piece */
-	[ZAB_RK_DEV_NS] = { " in-device per chunk", "ns", 0, "device: routine ns per chunk",
-			    cz_devdelta_median_ns_per_chunk },
-};
-
-enum zab_rkind zab_rkind_of(const char *s)
-{
-	int k;
-
-	for (k = 0; s && k < ZAB_RK_COUNT; k++)
-		if (!strcmp(zab_rkinds[k].source, s))
-			return (enum zab_rkind)k;
-	return ZAB_RK_CMD;
-}
-
 static int add_row(struct zab_result *r, const struct zab_bench *b, size_t src, enum zab_rkind k)
 {
 	const struct zab_rkind_info *ki = &zab_rkinds[k];

@@ -3,14 +3,21 @@
  * zab: A/B experiments (benchmarks x variants, S sessions of W warm-ups and
  * R measured repeats) and the significance tables kernel reviewers read.
  *
- *   main.c        command line, output files
+ *   main.c        the command dispatch; usage.c --help; cmd.h shared options
+ *   cmdrun.c      zab run: command line -> experiment -> result
+ *   cmdreport.c   zab report: files read, checked, merged; compare.c zab compare
+ *   output.c      the table and the --export-* files
  *   experiment.c  experiment files (INI) and --bench/--variant specs
  *   run.c         sessions, order, processes, device daemons, co-location,
  *                 in-device samples, progress
+ *   rkind.c       the result classes (one table)
+ *   cells.c       a result's cells; machine.c the machine description
+ *   layout.c      placement per run, statistics over layouts; layoutcode.c
+ *                 report --layout-or-code
  *   table.c       statistics per cell, the output styles, CSV export
  *   hyperfine.c   --export-hyperfine (hyperfine's JSON layout)
  *   resultjson.c  result <-> JSON (jansson), the reader of result files
- *   number.c      numbers in a benchmark's output
+ *   number.c      numbers in a benchmark's output; alloc.c allocation helpers
  */
 #ifndef TOOLS_ZAB_ZAB_H
 #define TOOLS_ZAB_ZAB_H

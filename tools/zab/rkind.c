@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zab's result classes, one table: what each is called, its unit and
+ * direction, its JSON "source", and how a run's value is taken from the
+ * daemon's counters (NULL: the benchmark's own number).  Adding a class is
+ * an enum value in zab.h, a row here and its tests.
+ */
+#include <string.h>
+
+#include "devstats.h"
+#include "zab.h"
+
+/*
+ * The in-device classes are the median request of each run, not the totals:
+ * one request preempted inside its routine adds a whole time slice to the
+ * totals (doc/DESIGN.md).
+ */
+const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT] = {
+	[ZAB_RK_CMD] = { "", NULL, -1, "command", NULL },
+	/* bytes cleared per second of time inside the routine */
+	[ZAB_RK_DEV_RATE] = { " in-device", "bytes/sec", 1,
+			      "device: bytes per second of routine time", cz_devdelta_median_rate },
+	/* routine time per chunk-sized piece */
+	[ZAB_RK_DEV_NS] = { " in-device per chunk", "ns", 0, "device: routine ns per chunk",
+			    cz_devdelta_median_ns_per_chunk },
+};
+
+enum zab_rkind zab_rkind_of(const char *s)
+{
+	int k;
+
+	for (k = 0; s && k < ZAB_RK_COUNT; k++)
+		if (!strcmp(zab_rkinds[k].source, s))
+			return (enum zab_rkind)k;
+	return ZAB_RK_CMD;
+}
