@@ -114,5 +114,20 @@ else not_ok "every device or io_uring test declares it (# Needs:)"
 	printf '%s\n' "$bad" | sed 's/^/# /'
 fi
 
+# 6. a test's scratch files go to a directory it made: the test libraries
+# name it $CZ_TMP; a script using $tmp or $tmpdir without setting it would
+# write its files to / (an empty variable: "$tmp/out" is "/out").
+bad=$(for f in $(printf '%s\n' "$files" | grep -E '^tests/.*\.sh$'); do
+	[ -f "$f" ] || continue
+	for v in tmp tmpdir; do
+		grep -q "\\\$$v\\b\|\\\${$v}" "$f" || continue
+		grep -Eq "(^|[^A-Za-z_])$v=" "$f" || echo "$f: uses \$$v but never sets it (the libraries' name is \$CZ_TMP)"
+	done
+done)
+if [ -z "$bad" ]; then ok "every scratch directory a test uses is set (\$CZ_TMP)"
+else not_ok "every scratch directory a test uses is set (\$CZ_TMP)"
+	printf '%s\n' "$bad" | sed 's/^/# /'
+fi
+
 echo "1..$n"
 exit $failed

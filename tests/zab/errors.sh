@@ -74,10 +74,10 @@ ok "unknown subcommand rejected (exit $rc)" -- [ $rc -eq 2 ]
 for args in "run --bogus" "report --bogus" "compare --bogus a b" "run -x" "run --runs" \
 	    "report --style"; do
 	# shellcheck disable=SC2086
-	"$ZAB" $args >"$tmp/out" 2>"$tmp/err"; rc=$?
+	"$ZAB" $args >"$CZ_TMP/out" 2>"$CZ_TMP/err"; rc=$?
 	opt=$(echo "$args" | cut -d' ' -f2)
-	ok "zab $args: exit $rc, one line naming $opt: $(head -c 200 "$tmp/err")" -- \
-		eval '[ $rc -eq 2 ] && [ "$(wc -l <"$tmp/err")" -eq 1 ] && grep -q -F -- "'"'$opt'"'" "$tmp/err" && grep -q -e "--help" "$tmp/err"'
+	ok "zab $args: exit $rc, one line naming $opt: $(head -c 200 "$CZ_TMP/err")" -- \
+		eval '[ $rc -eq 2 ] && [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ] && grep -q -F -- "'"'$opt'"'" "$CZ_TMP/err" && grep -q -e "--help" "$CZ_TMP/err"'
 done
 
 # a benchmark printing garbage: the command and its output, the cell FAILED

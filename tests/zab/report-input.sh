@@ -84,21 +84,21 @@ refused "a variant named twice" "v0" "$CZ_TMP/dup-var.json"
 
 # The decoder is RFC 8259's (jansson): a \u surrogate pair is one character
 # in UTF-8; a trailing comma, NaN and a number out of range are refused.
-result "$tmp/u.json" 1 2
-sed 's/"b0"/"smile \\ud83d\\ude00"/g' "$tmp/u.json" >"$tmp/u2.json"
-"$ZAB" report "$tmp/u2.json" --style plain >"$tmp/out" 2>"$tmp/err"
+result "$CZ_TMP/u.json" 1 2
+sed 's/"b0"/"smile \\ud83d\\ude00"/g' "$CZ_TMP/u.json" >"$CZ_TMP/u2.json"
+"$ZAB" report "$CZ_TMP/u2.json" --style plain >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "surrogate pair \\ud83d\\ude00 in a name: read as U+1F600 in UTF-8" -- \
-	grep -q "smile $(printf '\360\237\230\200')" "$tmp/out"
-sed 's/"samples": \[1.5, 2, 3\]/"samples": [1.5, 2, 3,]/' "$tmp/u.json" >"$tmp/comma.json"
-refused "a trailing comma in an array" "comma.json:[0-9]+: bad JSON" "$tmp/comma.json"
-sed 's/"repeats": 3}/"repeats": 3,}/' "$tmp/u.json" >"$tmp/comma2.json"
-refused "a trailing comma in an object" "comma2.json:[0-9]+: bad JSON" "$tmp/comma2.json"
+	grep -q "smile $(printf '\360\237\230\200')" "$CZ_TMP/out"
+sed 's/"samples": \[1.5, 2, 3\]/"samples": [1.5, 2, 3,]/' "$CZ_TMP/u.json" >"$CZ_TMP/comma.json"
+refused "a trailing comma in an array" "comma.json:[0-9]+: bad JSON" "$CZ_TMP/comma.json"
+sed 's/"repeats": 3}/"repeats": 3,}/' "$CZ_TMP/u.json" >"$CZ_TMP/comma2.json"
+refused "a trailing comma in an object" "comma2.json:[0-9]+: bad JSON" "$CZ_TMP/comma2.json"
 for x in NaN 1e999; do
-	result "$tmp/nan.json" 1 2 "$x"
-	refused "sample $x" "nan.json:[0-9]+: bad JSON" "$tmp/nan.json"
+	result "$CZ_TMP/nan.json" 1 2 "$x"
+	refused "sample $x" "nan.json:[0-9]+: bad JSON" "$CZ_TMP/nan.json"
 done
-sed 's/"sut": "t"/"sut": "t", "sut": "u"/' "$tmp/u.json" >"$tmp/dupsut.json"
-refused "a top-level key given twice" "dupsut.json:[0-9]+: bad JSON: duplicate .*sut" "$tmp/dupsut.json"
+sed 's/"sut": "t"/"sut": "t", "sut": "u"/' "$CZ_TMP/u.json" >"$CZ_TMP/dupsut.json"
+refused "a top-level key given twice" "dupsut.json:[0-9]+: bad JSON: duplicate .*sut" "$CZ_TMP/dupsut.json"
 
 # Endless and binary input: an error, bounded in time and memory.
 refused "report /dev/zero" "/dev/zero" /dev/zero
