@@ -22,7 +22,7 @@ before=$(leftovers)
 "$ZBENCH" align -f "$routine" --offsets 0,4,8,60 -r 3 -l 5 --device new --json >"$CZ_TMP/j" 2>"$CZ_TMP/e"
 ok "--device new --json: exit 0" -- test $? -eq 0
 # one line per entry of "offsets", whatever the JSON's layout
-tr -d ' \n' <"$CZ_TMP/j" | awk '{ n = split($0, a, "{\"offset\""); for (i = 2; i <= n; i++) print "{\"offset\"" a[i] }' >"$CZ_TMP/rows"
+tr -d ' \n' <"$CZ_TMP/j" | awk '{ n = split($0, a, "[{]\"offset\""); for (i = 2; i <= n; i++) print "{\"offset\"" a[i] }' >"$CZ_TMP/rows"
 ok "4 offsets in the JSON" -- test "$(wc -l <"$CZ_TMP/rows")" -eq 4
 ok "each offset: placed_offset = offset" -- \
 	awk -F'[:,]' '{ if ($2 + 0 != $4 + 0) bad = 1 } END { exit bad }' "$CZ_TMP/rows"
