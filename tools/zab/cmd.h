@@ -19,6 +19,16 @@ enum {
 	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE,
 };
 
+/* The output options run and report share (zab_output_option parses them). */
+#define ZAB_OUTPUT_LONGOPTS						\
+	{ "style", required_argument, NULL, 's' },			\
+	{ "detail", no_argument, NULL, OPT_DETAIL },			\
+	{ "json", required_argument, NULL, 'j' },			\
+	{ "export-json", required_argument, NULL, 'j' },		\
+	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },	\
+	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },	\
+	{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF }
+
 struct out_file {
 	const char *opt;     /* for messages */
 	const char *path;    /* NULL: not asked for; "-": stdout */

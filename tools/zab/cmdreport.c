@@ -247,13 +247,7 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 int zab_cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "style", required_argument, NULL, 's' },
-		{ "detail", no_argument, NULL, OPT_DETAIL },
-		{ "json", required_argument, NULL, 'j' },
-		{ "export-json", required_argument, NULL, 'j' },
-		{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },
-		{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },
-		{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF },
+		ZAB_OUTPUT_LONGOPTS,
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
 		{ "help", no_argument, NULL, 'h' },
