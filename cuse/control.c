@@ -35,6 +35,54 @@ static enum zero_point ctl_point(uint32_t p, bool *ok)
 	return p == CUSEZERO_POINT_ENTRY ? ZERO_POINT_ENTRY : ZERO_POINT_LOOP;
 }
 
+/* GET_ROTATE and GET_LAYOUT (in: the index): open to everyone. */
+static int ctl_get_rotation(unsigned int cmd, const void *in, size_t in_size, void *out,
+			    size_t out_size, size_t *out_len)
+{
+	static __thread struct cusezero_layout l;	/* 8 KiB: not on the stack */
+	struct cusezero_rotate r;
+	int ret;
+
+	if (cmd == CUSEZERO_IOC_GET_ROTATE) {
+		if (out_size < sizeof(r))
+			return -EINVAL;
+		rp_get_rotate(&r);
+		memcpy(out, &r, sizeof(r));
+		*out_len = sizeof(r);
+		return 0;
+	}
+	if (in_size < sizeof(l.index) || out_size < sizeof(l))
+		return -EINVAL;
+	memcpy(&l.index, in, sizeof(l.index));
+	ret = rp_get_layout(&l);
+	if (ret)
+		return ret;
+	memcpy(out, &l, sizeof(l));
+	*out_len = sizeof(l);
+	return 0;
+}
+
+/* CUSEZERO_IOC_SET_ROTATE: validated here as far as the struct goes, the rest by rp_apply. */
+static int ctl_set_rotate(const struct cusezero_rotate *r)
+{
+	struct rp_change c = { .rot_set = true };
+	bool ok = true;
+	unsigned i;
+
+	if (r->count > CUSEZERO_ROTATE_MAX || r->period > CUSEZERO_ROTATE_PERIOD_MAX)
+		return -EINVAL;
+	c.rot.n = r->count;
+	c.rot.period = r->period;
+	c.rot.seed = r->seed;
+	for (i = 0; i < r->count; i++)
+		c.rot.off[i] = r->offsets[i];
+	if (r->count) {
+		c.point_set = true;
+		c.point = ctl_point(r->point, &ok);
+	}
+	return ok ? rp_apply(&c) : -EINVAL;
+}
+
 /* The GET_* commands and statistics: open to everyone. */
 static int ctl_get(unsigned int cmd, void *out, size_t out_size, size_t *out_len)
 {
@@ -108,6 +156,7 @@ static int ctl_set(unsigned int cmd, const void *in, size_t in_size)
 		struct cusezero_align a;
 		uint64_t chunk;
 		struct cusezero_config cfg;
+		struct cusezero_rotate rot;
 	} u;
 	enum zero_point p;
 	bool ok;
@@ -135,6 +184,10 @@ static int ctl_set(unsigned int cmd, const void *in, size_t in_size)
 		if (in_size < sizeof(u.cfg))
 			return -EINVAL;
 		return ctl_set_config(&u.cfg);
+	case CUSEZERO_IOC_SET_ROTATE:
+		if (in_size < sizeof(u.rot))
+			return -EINVAL;
+		return ctl_set_rotate(&u.rot);
 	}
 	rp_reset_stats();	/* CUSEZERO_IOC_RESET_STATS */
 	return 0;
@@ -150,6 +203,10 @@ int ctl_ioctl(uid_t uid, unsigned int cmd, const void *in, size_t in_size,
 	case CUSEZERO_IOC_GET_CHUNK:
 	case CUSEZERO_IOC_GET_STATS:
 		return ctl_get(cmd, out, out_size, out_len);
+	case CUSEZERO_IOC_GET_ROTATE:
+	case CUSEZERO_IOC_GET_LAYOUT:
+		return ctl_get_rotation(cmd, in, in_size, out, out_size, out_len);
+	case CUSEZERO_IOC_SET_ROTATE:
 	case CUSEZERO_IOC_SET_ROUTINE:
 	case CUSEZERO_IOC_SET_ALIGN:
 	case CUSEZERO_IOC_SET_CHUNK:
@@ -170,9 +227,30 @@ int ctl_ioctl(uid_t uid, unsigned int cmd, const void *in, size_t in_size,
  */
 struct ctl_text {
 	struct rp_change c;
-	bool reset;
+	bool reset, period_set;
+	unsigned period;
 	char routine[CUSEZERO_NAME_MAX];
 };
+
+/* "rotate=SET": the offsets of SET (zbench --offsets syntax), at most CUSEZERO_ROTATE_MAX. */
+static int ctl_rotate_set(struct rp_rotspec *rot, const char *val)
+{
+	unsigned *off = malloc((ZERO_PLACE_MAX_OFFSET + 1) * sizeof(*off));
+	size_t i, n;
+	int ret = -ENOMEM;
+
+	if (off) {
+		ret = zero_place_parse_set(val, off, &n);
+		if (!ret && n > CUSEZERO_ROTATE_MAX)
+			ret = -EINVAL;
+		for (i = 0; !ret && i < n; i++)
+			rot->off[i] = (uint16_t)off[i];
+		if (!ret)
+			rot->n = (unsigned)n;
+	}
+	free(off);
+	return ret ? -EINVAL : 0;
+}
 
 static int ctl_key(struct ctl_text *t, const char *key, const char *val)
 {
@@ -198,6 +276,17 @@ static int ctl_key(struct ctl_text *t, const char *key, const char *val)
 			return -EINVAL;
 		t->c.point_set = true;
 		t->c.point = strcmp(val, "entry") ? ZERO_POINT_LOOP : ZERO_POINT_ENTRY;
+	} else if (!strcmp(key, "rotate")) {
+		if (t->c.rot_set)
+			return -EINVAL;
+		t->c.rot_set = true;
+		if (strcmp(val, "none"))
+			return ctl_rotate_set(&t->c.rot, val);
+	} else if (!strcmp(key, "rotate_period") || !strcmp(key, "rotate-period")) {
+		if (t->period_set || cz_parse_u64(val, 1, CUSEZERO_ROTATE_PERIOD_MAX, &v))
+			return -EINVAL;
+		t->period_set = true;
+		t->period = (unsigned)v;
 	} else if (!strcmp(key, "chunk")) {
 		if (t->c.chunk_set || cz_parse_size(val, &v))
 			return -EINVAL;
@@ -257,7 +346,16 @@ int ctl_command(uid_t uid, const char *text, size_t len)
 			return ret;
 		}
 	}
-	if (t.c.routine || t.c.align_set || t.c.point_set || t.c.chunk_set) {
+	if (t.period_set && !(t.c.rot_set && t.c.rot.n))
+		return -EINVAL;		/* a period means nothing without offsets */
+	t.c.rot.period = t.period;
+	if (t.c.rot_set && t.c.rot.n && !t.c.point_set) {
+		t.c.point_set = true;	/* as --align-point: loop unless told */
+		t.c.point = ZERO_POINT_LOOP;
+	}
+	if (t.c.rot_set && t.c.align_set)
+		return -EINVAL;
+	if (t.c.routine || t.c.align_set || t.c.point_set || t.c.chunk_set || t.c.rot_set) {
 		ret = rp_apply(&t.c);
 		if (ret)
 			return ret;
@@ -273,7 +371,24 @@ int ctl_format_settings(char *buf, size_t len)
 	int n;
 
 	rp_get_stats(&st);
-	if (st.align == CUSEZERO_ALIGN_NONE)
+	if (st.align == CUSEZERO_ALIGN_ROTATE) {
+		struct cusezero_rotate r;
+		unsigned i;
+		int k;
+
+		rp_get_rotate(&r);
+		n = snprintf(buf, len, "routine=%s\nalign=rotate\nalign_point=%s\nrotate=", st.routine,
+			     sf_point_name(r.point));
+		for (i = 0; n >= 0 && (size_t)n < len && i < r.count; i++) {
+			k = snprintf(buf + n, len - (size_t)n, "%s%u", i ? "," : "", r.offsets[i]);
+			n = k < 0 ? k : n + k;
+		}
+		if (n >= 0 && (size_t)n < len) {
+			k = snprintf(buf + n, len - (size_t)n, "\nrotate_period=%u\nchunk=%llu\n", r.period,
+				     (unsigned long long)st.chunk);
+			n = k < 0 ? k : n + k;
+		}
+	} else if (st.align == CUSEZERO_ALIGN_NONE)
 		n = snprintf(buf, len, "routine=%s\nalign=none\nchunk=%llu\n", st.routine,
 			     (unsigned long long)st.chunk);
 	else

@@ -44,6 +44,12 @@
 
 #define RP_MAX_THREADS 64
 
+/* A rotation's placed copies (cusezero.h, SET_ROTATE). */
+struct rp_rot {
+	struct zero_placed placed;
+	int offset;
+};
+
 struct rp_config {
 	const struct zero_routine *routine;
 	unsigned ridx;                  /* zero_index(): built-in, then loaded routines */
@@ -53,7 +59,16 @@ struct rp_config {
 	int align;
 	enum zero_point point;
 	size_t chunk;
+	struct rp_rotspec rot_spec;     /* n == 0: not rotating */
+	struct rp_rot rot[CUSEZERO_ROTATE_MAX];
+	uint64_t gen;                   /* distinct per config: threads restart their rotation */
 	struct rp_config *next_retired;
+};
+
+/* One copy's counters in a rotation, per thread. */
+struct rp_lay {
+	struct cusezero_counters c;
+	uint64_t hist[CUSEZERO_HIST_BUCKETS];
 };
 
 struct rp_counts {
@@ -70,6 +85,10 @@ struct rp_thread {
 	clockid_t cpuclock;             /* this thread's CPU-time clock, if has_cpuclock */
 	bool has_cpuclock;
 	uint64_t cpu_base, cpu_ns;      /* at attach; last reading (kept if the thread is gone) */
+	struct rp_lay *lay;             /* CUSEZERO_ROTATE_MAX, written by the owner only */
+	uint64_t rot_gen, rot_rng;      /* the rotation this thread follows; its random stream */
+	unsigned rot_left, rot_pos;     /* requests left in this turn; turn in the cycle */
+	uint8_t rot_perm[CUSEZERO_ROTATE_MAX];  /* this cycle's order of the copies */
 } __attribute__((aligned(64)));
 
 static _Atomic(struct rp_config *) rp_current;
@@ -83,6 +102,8 @@ static pthread_mutex_t rp_ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct rp_config *rp_retired;
 static struct rp_counts rp_baseline;
 static uint64_t rp_busy_base, rp_since;       /* busy_ns and time at start / last reset */
+static struct rp_lay rp_lay_base[CUSEZERO_ROTATE_MAX];  /* layout counters at the last change */
+static uint64_t rp_gen;                        /* last config generation handed out */
 
 static inline void rp_add(uint64_t *ctr, uint64_t v)
 {
@@ -91,21 +112,61 @@ static inline void rp_add(uint64_t *ctr, uint64_t v)
 
 static void rp_config_free(struct rp_config *c)
 {
+	unsigned i;
+
 	if (c->placed_ok)
 		zero_unplace(&c->placed);
+	for (i = 0; i < c->rot_spec.n; i++)
+		zero_unplace(&c->rot[i].placed);
 	free(c);
 }
 
-/* Build a config; 0 or -EINVAL (unknown/unusable routine, bad offset/point/chunk). */
+/* Place r at every offset of spec into c->rot; 0, -EINVAL or -ENOMEM (nothing left placed). */
+static int rp_rot_place(struct rp_config *c, const struct zero_routine *r, enum zero_point point,
+			const struct rp_rotspec *spec)
+{
+	unsigned i, j;
+	int ret;
+
+	if (spec->n > CUSEZERO_ROTATE_MAX || spec->period > CUSEZERO_ROTATE_PERIOD_MAX)
+		return -EINVAL;
+	for (i = 0; i < spec->n; i++) {
+		if (spec->off[i] > ZERO_PLACE_MAX_OFFSET)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (spec->off[j] == spec->off[i])
+				return -EINVAL;
+	}
+	for (i = 0; i < spec->n; i++) {
+		ret = zero_place(r, point, spec->off[i], &c->rot[i].placed);
+		if (ret) {
+			cz_debug("place %s at %u: %s", r->name, spec->off[i], zero_place_strerror(ret));
+			while (i--)
+				zero_unplace(&c->rot[i].placed);
+			return ret == -ENOMEM ? -ENOMEM : -EINVAL;
+		}
+		c->rot[i].offset = spec->off[i];
+	}
+	c->rot_spec = *spec;
+	if (!c->rot_spec.period)
+		c->rot_spec.period = CUSEZERO_ROTATE_PERIOD;
+	return 0;
+}
+
+/*
+ * Build a config; 0 or -EINVAL (unknown/unusable routine, bad offset/point/chunk/rotation).
+ * rot: a rotation (align is then ignored), or NULL / n == 0 for none.
+ */
 static int rp_config_new(const struct zero_routine *r, int align, enum zero_point point,
-			 size_t chunk, struct rp_config **out)
+			 size_t chunk, const struct rp_rotspec *rot, struct rp_config **out)
 {
 	struct rp_config *c;
 	int ret;
 
 	if (!r || !zero_usable(r, NULL))
 		return -EINVAL;
-	if (align != CUSEZERO_ALIGN_NONE && (align < 0 || align > (int)ZERO_PLACE_MAX_OFFSET))
+	if (!(rot && rot->n) && align != CUSEZERO_ALIGN_NONE &&
+	    (align < 0 || align > (int)ZERO_PLACE_MAX_OFFSET))
 		return -EINVAL;
 	if (point != ZERO_POINT_ENTRY && point != ZERO_POINT_LOOP)
 		return -EINVAL;
@@ -120,7 +181,15 @@ static int rp_config_new(const struct zero_routine *r, int align, enum zero_poin
 	c->align = align;
 	c->point = point;
 	c->chunk = chunk;
-	if (align != CUSEZERO_ALIGN_NONE) {
+	if (rot && rot->n) {
+		ret = rp_rot_place(c, r, point, rot);
+		if (ret) {
+			free(c);
+			return ret;
+		}
+		c->align = CUSEZERO_ALIGN_ROTATE;
+		c->fn = c->rot[0].placed.fn;
+	} else if (align != CUSEZERO_ALIGN_NONE) {
 		ret = zero_place(r, point, (unsigned)align, &c->placed);
 		if (ret) {
 			cz_debug("place %s at %d: %s", r->name, align, zero_place_strerror(ret));
@@ -145,9 +214,16 @@ static bool rp_hazarded(struct rp_config *c)
 }
 
 /* Called with rp_ctl_lock held. */
+static void rp_lay_sum(struct rp_lay *s);
+
 static void rp_publish(struct rp_config *c)
 {
-	struct rp_config *old = atomic_exchange(&rp_current, c), **pp;
+	struct rp_config *old, **pp;
+
+	c->gen = ++rp_gen;
+	old = atomic_exchange(&rp_current, c);
+	/* every change of settings starts the layout counters afresh (cusezero.h) */
+	rp_lay_sum(rp_lay_base);
 
 	old->next_retired = rp_retired;
 	rp_retired = old;
@@ -172,9 +248,10 @@ int rp_init(const char *routine, int align, enum zero_point point, uint64_t chun
 
 	if (nthreads < 1 || nthreads > RP_MAX_THREADS)
 		return -EINVAL;
-	ret = rp_config_new(r, align, point, chunk, &c);
+	ret = rp_config_new(r, align, point, chunk, NULL, &c);
 	if (ret)
 		return ret;
+	c->gen = ++rp_gen;
 	rp_nthreads = nthreads;
 	rp_poison = poison;
 	rp_since = cz_now_ns();
@@ -203,6 +280,12 @@ int rp_thread_attach(unsigned idx)
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p == MAP_FAILED)
 		return -errno;
+	/* the rotation's per-copy counters: allocated here, not on the read path */
+	t->lay = calloc(CUSEZERO_ROTATE_MAX, sizeof(*t->lay));
+	if (!t->lay) {
+		munmap(p, CZ_MAX_REQUEST);
+		return -ENOMEM;
+	}
 	t->buf = p;
 	pthread_mutex_lock(&rp_ctl_lock);
 	/* busy time starts now: the set-up before serving is not device work */
@@ -236,6 +319,54 @@ void *rp_thread_buffer(void)
 	return rp_self ? rp_self->buf : NULL;
 }
 
+static uint64_t rp_rng_next(uint64_t *s)
+{
+	/* xorshift64* (Vigna, "An experimental exploration of Marsaglia's xorshift generators") */
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+static void rp_rot_shuffle(struct rp_thread *t, unsigned n)
+{
+	unsigned i, j;
+	uint8_t x;
+
+	for (i = n - 1; i > 0; i--) {
+		j = (unsigned)(rp_rng_next(&t->rot_rng) % (i + 1));
+		x = t->rot_perm[i];
+		t->rot_perm[i] = t->rot_perm[j];
+		t->rot_perm[j] = x;
+	}
+}
+
+/* The copy (index into c->rot) that serves this request of this thread. */
+static unsigned rp_rot_slot(struct rp_thread *t, const struct rp_config *c)
+{
+	unsigned i, n = c->rot_spec.n;
+
+	if (t->rot_gen != c->gen) {
+		t->rot_gen = c->gen;
+		/* one stream per thread, from the seed; never 0 (xorshift's fixed point) */
+		t->rot_rng = ((uint64_t)c->rot_spec.seed << 8 | (uint64_t)(t - rp_threads)) *
+			     0x9e3779b97f4a7c15ull + 1;
+		for (i = 0; i < n; i++)
+			t->rot_perm[i] = (uint8_t)i;
+		rp_rot_shuffle(t, n);
+		t->rot_pos = 0;
+		t->rot_left = c->rot_spec.period;
+	} else if (t->rot_left == 0) {
+		t->rot_left = c->rot_spec.period;
+		if (++t->rot_pos == n) {
+			t->rot_pos = 0;
+			rp_rot_shuffle(t, n);
+		}
+	}
+	t->rot_left--;
+	return t->rot_perm[t->rot_pos];
+}
+
 const void *rp_read(size_t size)
 {
 	struct rp_thread *t = rp_self;
@@ -243,6 +374,8 @@ const void *rp_read(size_t size)
 	unsigned char *buf = t->buf;
 	uint64_t t0, t1;
 	size_t off, n, left;
+	unsigned slot = 0;
+	zero_fn fn;
 
 	/* Announce c, then make sure it is still current (a setter may have swapped it). */
 	for (;;) {
@@ -256,16 +389,32 @@ const void *rp_read(size_t size)
 		size = CZ_MAX_REQUEST;
 	if (__builtin_expect(rp_poison, 0))
 		memset(buf, 0xa5, size);
+	fn = c->fn;
+	if (c->rot_spec.n) {
+		slot = rp_rot_slot(t, c);
+		fn = c->rot[slot].placed.fn;
+	}
 	t0 = cz_now_ns();
 	for (off = 0; off < size; off += n) {
 		n = size - off < c->chunk ? size - off : c->chunk;
-		left = c->fn(buf + off, n);
+		left = fn(buf + off, n);
 		if (__builtin_expect(left != 0, 0))
 			rp_routine_failed(c, buf + off, n, left);
 	}
 	t1 = cz_now_ns();
-	if (size)
-		rp_add(&t->counts.hist[cusezero_hist_index((t1 - t0) * CUSEZERO_HIST_UNIT / size)], 1);
+	if (size) {
+		unsigned b = cusezero_hist_index((t1 - t0) * CUSEZERO_HIST_UNIT / size);
+
+		rp_add(&t->counts.hist[b], 1);
+		if (c->rot_spec.n) {
+			struct rp_lay *l = &t->lay[slot];
+
+			rp_add(&l->hist[b], 1);
+			rp_add(&l->c.requests, 1);
+			rp_add(&l->c.bytes, size);
+			rp_add(&l->c.ns, t1 - t0);
+		}
+	}
 	rp_add(&t->counts.total.requests, 1);
 	rp_add(&t->counts.total.bytes, size);
 	rp_add(&t->counts.total.ns, t1 - t0);
@@ -310,6 +459,7 @@ void rp_count_write(size_t size)
 int rp_apply(const struct rp_change *c)
 {
 	const struct zero_routine *r;
+	const struct rp_rotspec *rot = NULL;
 	struct rp_config *cur, *n;
 	enum zero_point point;
 	int align, ret;
@@ -317,15 +467,27 @@ int rp_apply(const struct rp_change *c)
 	pthread_mutex_lock(&rp_ctl_lock);
 	cur = atomic_load(&rp_current);
 	r = c->routine ? zero_lookup(c->routine) : cur->routine;
+	if (c->rot_set)
+		rot = &c->rot;
+	else if (!c->align_set && cur->rot_spec.n)
+		rot = &cur->rot_spec;	/* a new routine or chunk keeps the rotation */
 	align = c->align_set ? c->align : cur->align;
+	if (c->rot_set || (rot && !c->align_set))
+		align = rot->n ? CUSEZERO_ALIGN_ROTATE : CUSEZERO_ALIGN_NONE;
 	if (c->point_set)
 		point = c->point;
+	else if (align == CUSEZERO_ALIGN_NONE && (c->align_set || c->rot_set))
+		point = ZERO_POINT_LOOP;
 	else
-		point = c->align_set && align == CUSEZERO_ALIGN_NONE ? ZERO_POINT_LOOP : cur->point;
-	if (align == CUSEZERO_ALIGN_NONE && point != ZERO_POINT_LOOP)
+		point = cur->point;
+	if (c->rot_set && c->rot.n && !c->point_set)
 		ret = -EINVAL;
+	else if (align == CUSEZERO_ALIGN_NONE && point != ZERO_POINT_LOOP)
+		ret = -EINVAL;
+	else if (c->align_set && align == CUSEZERO_ALIGN_ROTATE)
+		ret = -EINVAL;	/* the marker is read back, never set */
 	else
-		ret = rp_config_new(r, align, point, c->chunk_set ? c->chunk : cur->chunk, &n);
+		ret = rp_config_new(r, align, point, c->chunk_set ? c->chunk : cur->chunk, rot, &n);
 	if (!ret)
 		rp_publish(n);
 	pthread_mutex_unlock(&rp_ctl_lock);
@@ -448,10 +610,77 @@ void rp_get_stats(struct cusezero_stats *st)
 	}
 }
 
+/* Sum of every thread's layout counters (with rp_ctl_lock held). */
+static void rp_lay_sum(struct rp_lay *s)
+{
+	unsigned i, k, b;
+
+	memset(s, 0, sizeof(*s) * CUSEZERO_ROTATE_MAX);
+	for (i = 0; i < rp_nthreads; i++) {
+		const struct rp_lay *l = rp_threads[i].lay;
+
+		if (!l)		/* not attached (yet) */
+			continue;
+		for (k = 0; k < CUSEZERO_ROTATE_MAX; k++) {
+			rp_ctr_sum(&s[k].c, &l[k].c);
+			for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
+				s[k].hist[b] += __atomic_load_n(&l[k].hist[b], __ATOMIC_RELAXED);
+		}
+	}
+}
+
+void rp_get_rotate(struct cusezero_rotate *r)
+{
+	const struct rp_config *cur;
+	unsigned i;
+
+	memset(r, 0, sizeof(*r));
+	pthread_mutex_lock(&rp_ctl_lock);
+	cur = atomic_load(&rp_current);
+	r->count = cur->rot_spec.n;
+	if (r->count) {
+		r->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
+		r->period = cur->rot_spec.period;
+		r->seed = cur->rot_spec.seed;
+		for (i = 0; i < r->count; i++)
+			r->offsets[i] = cur->rot_spec.off[i];
+	}
+	pthread_mutex_unlock(&rp_ctl_lock);
+}
+
+int rp_get_layout(struct cusezero_layout *l)
+{
+	static struct rp_lay sum[CUSEZERO_ROTATE_MAX];	/* under rp_ctl_lock */
+	const struct rp_config *cur;
+	unsigned k = l->index, b;
+	int ret = 0;
+
+	pthread_mutex_lock(&rp_ctl_lock);
+	cur = atomic_load(&rp_current);
+	memset(l, 0, sizeof(*l));
+	l->index = k;
+	l->count = cur->rot_spec.n;
+	if (k >= cur->rot_spec.n) {
+		ret = -EINVAL;
+		goto out;
+	}
+	rp_lay_sum(sum);
+	l->offset = cur->rot[k].offset;
+	l->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
+	l->c = sum[k].c;
+	rp_ctr_sub(&l->c, &rp_lay_base[k].c);
+	for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
+		l->hist[b] = sum[k].hist[b] - rp_lay_base[k].hist[b];
+out:
+	pthread_mutex_unlock(&rp_ctl_lock);
+	return ret;
+}
+
 void rp_reset_stats(void)
 {
 	pthread_mutex_lock(&rp_ctl_lock);
 	rp_sum(&rp_baseline);
+	rp_lay_sum(rp_lay_base);
 	rp_busy_base = rp_busy_ns();
 	rp_since = cz_now_ns();
 	pthread_mutex_unlock(&rp_ctl_lock);

@@ -39,12 +39,26 @@ zero_fn rp_test_swap_fn(zero_fn fn);	/* tests only: see readpath.c */
  * the offset, chunk not 1 B..1 MiB, or a point other than loop without an
  * offset (a point means nothing then).
  */
+/* A rotation (cusezero.h, SET_ROTATE): n copies at off[], period requests per turn. */
+struct rp_rotspec {
+	unsigned n;             /* 0: none */
+	unsigned period;        /* 0: CUSEZERO_ROTATE_PERIOD */
+	uint32_t seed;
+	uint16_t off[CUSEZERO_ROTATE_MAX];
+};
+
+/*
+ * rot_set: rotate as rot says (n 0: rotation and placement off; the point
+ * must be set with n > 0).  Without rot_set a rotation carries over to the
+ * new routine or chunk, and align_set ends it.
+ */
 struct rp_change {
 	const char *routine;	/* NULL: keep */
-	bool align_set, point_set, chunk_set;
+	bool align_set, point_set, chunk_set, rot_set;
 	int align;		/* CUSEZERO_ALIGN_NONE or 0..4095 */
 	enum zero_point point;
 	uint64_t chunk;
+	struct rp_rotspec rot;
 };
 int rp_apply(const struct rp_change *c);
 /* One setting at a time (rp_apply with one field; rp_set_align(CUSEZERO_ALIGN_NONE, any)
@@ -53,6 +67,10 @@ int rp_set_routine(const char *name);
 int rp_set_align(int offset, enum zero_point point);
 int rp_set_chunk(uint64_t chunk);
 void rp_get_stats(struct cusezero_stats *st);
+/* The rotation in use (count 0: none). */
+void rp_get_rotate(struct cusezero_rotate *r);
+/* One copy's counters since the last change or reset; -EINVAL past the last copy. */
+int rp_get_layout(struct cusezero_layout *l);
 void rp_reset_stats(void);
 
 #endif

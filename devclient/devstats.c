@@ -52,6 +52,65 @@ int cz_devstats_delta(const struct cusezero_stats *before, const struct cusezero
 	return 0;
 }
 
+int cz_devlayouts_get(int fd, struct cz_devlayouts *l)
+{
+	static __thread struct cusezero_layout one;
+	struct cusezero_rotate r;
+	unsigned i;
+
+	memset(l, 0, sizeof(*l));
+	if (ioctl(fd, CUSEZERO_IOC_GET_ROTATE, &r))
+		return -errno;
+	if (r.count > CUSEZERO_ROTATE_MAX)
+		return -EPROTO;
+	for (i = 0; i < r.count; i++) {
+		memset(&one, 0, sizeof(one));
+		one.index = i;
+		if (ioctl(fd, CUSEZERO_IOC_GET_LAYOUT, &one))
+			return errno == EINVAL ? -ESTALE : -errno;
+		if (one.count != r.count || one.offset != r.offsets[i])
+			return -ESTALE;
+		l->offset[i] = one.offset;
+		l->c[i] = one.c;
+		memcpy(l->hist[i], one.hist, sizeof(one.hist));
+	}
+	l->count = r.count;
+	l->point = r.point;
+	l->period = r.period;
+	return 0;
+}
+
+int cz_devlayouts_delta(const struct cz_devlayouts *before, const struct cz_devlayouts *after,
+			struct cz_devlayouts *d)
+{
+	unsigned i, b;
+
+	memset(d, 0, sizeof(*d));
+	if (before->count != after->count || before->point != after->point)
+		return -ESTALE;
+	for (i = 0; i < after->count; i++) {
+		const struct cusezero_counters *x = &before->c[i], *y = &after->c[i];
+
+		if (before->offset[i] != after->offset[i] || y->requests < x->requests ||
+		    y->bytes < x->bytes || y->ns < x->ns || y->errors < x->errors)
+			return -ESTALE;
+		d->offset[i] = after->offset[i];
+		d->c[i].requests = y->requests - x->requests;
+		d->c[i].bytes = y->bytes - x->bytes;
+		d->c[i].ns = y->ns - x->ns;
+		d->c[i].errors = y->errors - x->errors;
+		for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++) {
+			if (after->hist[i][b] < before->hist[i][b])
+				return -ESTALE;
+			d->hist[i][b] = after->hist[i][b] - before->hist[i][b];
+		}
+	}
+	d->count = after->count;
+	d->point = after->point;
+	d->period = after->period;
+	return 0;
+}
+
 double cz_hist_quantile(const uint64_t *hist, double q)
 {
 	double n = 0, target, cum = 0;

@@ -61,6 +61,23 @@ double cz_devdelta_median_rate(const struct cz_devdelta *d);
 double cz_devdelta_median_ns_per_chunk(const struct cz_devdelta *d);
 
 /*
+ * The copies of a rotating device (cusezero.h, SET_ROTATE): GET_ROTATE,
+ * then GET_LAYOUT for each.  A struct of 260 KiB: allocate it.
+ */
+struct cz_devlayouts {
+	unsigned count;                         /* 0: the device is not rotating */
+	uint32_t point, period;
+	int offset[CUSEZERO_ROTATE_MAX];
+	struct cusezero_counters c[CUSEZERO_ROTATE_MAX];
+	uint64_t hist[CUSEZERO_ROTATE_MAX][CUSEZERO_HIST_BUCKETS];
+};
+/* 0, -errno of the ioctl, or -ESTALE when the rotation changed while being read. */
+int cz_devlayouts_get(int fd, struct cz_devlayouts *l);
+/* after - before into d; -ESTALE if the rotation differs or a counter went back (a reset). */
+int cz_devlayouts_delta(const struct cz_devlayouts *before, const struct cz_devlayouts *after,
+			struct cz_devlayouts *d);
+
+/*
  * --device-share of pread_z100k and zload: begin() opens path and takes
  * the first reading (returns false, silently, when path is not a cusezero
  * device: the option is then off); end() takes the second and prints one

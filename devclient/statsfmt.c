@@ -152,6 +152,9 @@ int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 	} else {
 		if (st->align == CUSEZERO_ALIGN_NONE)
 			sf_printf(&o, "routine         %s\nalign           none\n", st->routine);
+		else if (st->align == CUSEZERO_ALIGN_ROTATE)
+			sf_printf(&o, "routine         %s\nalign           rotating (%s)\n", st->routine,
+				  sf_point_name(st->point));
 		else
 			sf_printf(&o, "routine         %s\nalign           %" PRId32 " (%s)\n",
 				  st->routine, st->align, sf_point_name(st->point));

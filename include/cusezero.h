@@ -163,4 +163,58 @@ struct cusezero_config {
 
 #define CUSEZERO_IOC_SET_CONFIG  _IOW(CUSEZERO_IOC_MAGIC, 16, struct cusezero_config)
 
+/*
+ * Rotation: the routine placed at several offsets at once, each serving
+ * thread moving from one placed copy to the next every `period` requests,
+ * in an order shuffled afresh for every cycle over the copies (seeded).
+ * A run of a benchmark then covers every layout, interleaved at a fine
+ * grain, so whatever the machine does meanwhile (frequency, a neighbour on
+ * the host, the other tasks) falls on all layouts alike: the per-layout
+ * figures of one run can be compared with each other, and the run's figure
+ * is one over layouts (the design of Stabilizer, Curtsinger and Berger,
+ * ASPLOS 2013, which re-randomises a program's layout while it runs).
+ *
+ * SET_ROTATE with count >= 1 places the current routine at every offset
+ * (EINVAL, nothing changed: count > CUSEZERO_ROTATE_MAX, an offset > 4095
+ * or given twice, a bad point, a routine that cannot be placed at one of
+ * them, period > CUSEZERO_ROTATE_PERIOD_MAX).  count 0 turns rotation off
+ * (the routine's original code, as SET_ALIGN with CUSEZERO_ALIGN_NONE).
+ * SET_ALIGN and a SET_CONFIG with an offset end rotation; SET_ROUTINE and
+ * SET_CHUNK keep it (the new routine placed at the same offsets).  While
+ * rotating, GET_ALIGN and the stats report offset CUSEZERO_ALIGN_ROTATE.
+ *
+ * GET_LAYOUT fills one copy's counters: in index, out everything else;
+ * EINVAL for an index >= the number of copies (0 when not rotating).  The
+ * counters start at 0 when the rotation is set and at RESET_STATS; a
+ * request in flight while the rotation changes may be counted under the
+ * new numbering.
+ */
+#define CUSEZERO_ALIGN_ROTATE      (-2)   /* GET_ALIGN, stats: rotating (GET_ROTATE) */
+#define CUSEZERO_ROTATE_MAX        32
+#define CUSEZERO_ROTATE_PERIOD_MAX 1000000
+#define CUSEZERO_ROTATE_PERIOD     8      /* requests per turn when period is 0 */
+
+struct cusezero_rotate {
+	uint32_t count;                 /* offsets in use; 0: rotation off */
+	uint32_t point;                 /* enum cusezero_point, placed at each offset */
+	uint32_t period;                /* requests per turn (0: CUSEZERO_ROTATE_PERIOD) */
+	uint32_t seed;                  /* order of the turns; GET_ROTATE: the one in use */
+	uint16_t offsets[CUSEZERO_ROTATE_MAX];  /* 0..4095, distinct */
+};
+
+struct cusezero_layout {
+	uint32_t index;                 /* in: 0 .. count - 1 */
+	uint32_t count;                 /* out: copies in the rotation */
+	int32_t offset;                 /* out: the copy's offset */
+	uint32_t point;                 /* out: enum cusezero_point */
+	struct cusezero_counters c;     /* out: requests this copy served, as in stats.total */
+	uint64_t hist[CUSEZERO_HIST_BUCKETS];   /* out: as stats.hist, this copy only */
+};
+
+#define CUSEZERO_IOC_SET_ROTATE  _IOW(CUSEZERO_IOC_MAGIC, 17, struct cusezero_rotate)
+#define CUSEZERO_IOC_GET_ROTATE  _IOR(CUSEZERO_IOC_MAGIC, 18, struct cusezero_rotate)
+#define CUSEZERO_IOC_GET_LAYOUT  _IOWR(CUSEZERO_IOC_MAGIC, 19, struct cusezero_layout)
+
+_Static_assert(sizeof(struct cusezero_layout) < (1u << 14), "layout too large for an ioctl");
+
 #endif
