@@ -62,7 +62,7 @@ double cz_devdelta_median_ns_per_chunk(const struct cz_devdelta *d);
 
 /*
  * The copies of a rotating device (cusezero.h, SET_ROTATE): GET_ROTATE,
- * then GET_LAYOUT for each.  A struct of 260 KiB: allocate it.
+ * then GET_LAYOUT for each.  A struct of 520 KiB: allocate it.
  */
 struct cz_devlayouts {
 	unsigned count;                         /* 0: the device is not rotating */

@@ -190,7 +190,7 @@ struct cusezero_config {
  * new numbering.
  */
 #define CUSEZERO_ALIGN_ROTATE      (-2)   /* GET_ALIGN, stats: rotating (GET_ROTATE) */
-#define CUSEZERO_ROTATE_MAX        32
+#define CUSEZERO_ROTATE_MAX        64     /* a 64-byte line at 1-byte steps */
 #define CUSEZERO_ROTATE_PERIOD_MAX 1000000
 #define CUSEZERO_ROTATE_PERIOD     8      /* requests per turn when period is 0 */
 
