@@ -60,6 +60,7 @@
 #include "params.h"
 #include "readpath.h"
 #include "schedguard.h"
+#include "devstats.h"
 #include "statsfmt.h"
 #include <fuse_lowlevel.h>
 #include "reply.h"
@@ -213,8 +214,16 @@ static struct ff_text *ff_snapshot(fuse_ino_t ino)
 	if (ino == FF_INO_CONTROL) {
 		n = ctl_format_settings(t->data, FF_TEXT_MAX);
 	} else {
+		struct cusezero_rotate rot;
+		struct cz_devlayouts *lay = NULL;
+
+		rp_get_rotate(&rot);
+		/* a rotating device's copies too (520 KiB: only then, and off the stack) */
+		if (rot.count && (lay = malloc(sizeof(*lay))) != NULL)
+			rp_get_layouts(lay);
 		rp_get_stats(&st);
-		n = sf_format(&st, ino == FF_INO_JSON, t->data, FF_TEXT_MAX);
+		n = sf_format(&st, lay, ino == FF_INO_JSON, t->data, FF_TEXT_MAX);
+		free(lay);
 		/* --sched-idle: how often the starvation guard stepped in (text file only) */
 		if (n >= 0 && ino == FF_INO_STATS && cz_params.sched_idle) {
 			int m = snprintf(t->data + n, FF_TEXT_MAX - (size_t)n, "sched_idle_starved %lu\n",

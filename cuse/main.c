@@ -58,6 +58,9 @@ static void cz_usage(FILE *out)
 ZERO_KSRC_USAGE
 "  --align K            place the routine's code so its align point is at K mod 4096\n"
 "  --align-point P      entry | loop (default loop)\n"
+"  --rotate SET         place the routine at every offset of SET (e.g. 0..63 or 0..60:4, at\n"
+"                       most 64) and move each serving thread to the next copy every\n"
+"                       --rotate-period N requests (default 8), shuffled; not with --align\n"
 "  --chunk SIZE         bytes per routine call, 1B..1MB (default 4KB; units as perf, or 0x hex)\n"
 "  --threads N          worker threads (default 1: own single-threaded loop)\n"
 "  --transport T        FUSE front end: auto (io_uring if enabled, else /dev/fuse), uring, dev\n"
@@ -93,7 +96,7 @@ enum {
 	OPT_NAME = 256, OPT_FUSE, OPT_ROUTINE, OPT_ALIGN, OPT_POINT, OPT_CHUNK, OPT_THREADS,
 	OPT_MODE, OPT_OWNER, OPT_GROUP, OPT_MAJOR, OPT_MINOR, OPT_USER, OPT_PIDFILE, OPT_POISON,
 	OPT_TRANSPORT, OPT_SCHED_IDLE, OPT_CPU, OPT_REPLY, OPT_POLL_US, OPT_COLOCATE,
-	OPT_FORCE_MOUNT, OPT_KSRC, OPT_KSRC_LAST = OPT_KSRC + 3,
+	OPT_FORCE_MOUNT, OPT_ROTATE, OPT_ROTATE_PERIOD, OPT_KSRC, OPT_KSRC_LAST = OPT_KSRC + 3,
 };
 
 /* --source etc.: kernel source files loaded as routines at start (only there). */
@@ -107,6 +110,8 @@ static const struct option cz_options[] = {
 	ZERO_KSRC_LONGOPTS(OPT_KSRC),
 	{ "align", required_argument, NULL, OPT_ALIGN },
 	{ "align-point", required_argument, NULL, OPT_POINT },
+	{ "rotate", required_argument, NULL, OPT_ROTATE },
+	{ "rotate-period", required_argument, NULL, OPT_ROTATE_PERIOD },
 	{ "chunk", required_argument, NULL, OPT_CHUNK },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "mode", required_argument, NULL, OPT_MODE },
@@ -221,6 +226,14 @@ static bool cz_opt_readpath(int c, const char *arg)
 			cz_params.point = ZERO_POINT_LOOP;
 		else
 			cz_bad("--align-point", arg, "must be entry or loop");
+		return true;
+	case OPT_ROTATE:
+		cz_params.rotate = arg;
+		return true;
+	case OPT_ROTATE_PERIOD:
+		if (cz_parse_u64(arg, 1, CUSEZERO_ROTATE_PERIOD_MAX, &v))
+			cz_bad("--rotate-period", arg, "must be 1..1000000 requests");
+		cz_params.rotate_period = (unsigned)v;
 		return true;
 	case OPT_CHUNK:
 		if (cz_parse_size(arg, &v) || v < 1 || v > CUSEZERO_CHUNK_MAX)
@@ -446,6 +459,46 @@ static int cz_parse(int argc, char **argv, bool run)
 	return cz_operands(argc, argv, run);
 }
 
+/* --rotate SET: parsed into cz_rot, each offset tried once; one-line errors. */
+static struct rp_rotspec cz_rot;
+
+static void cz_check_rotate(const struct zero_routine *r)
+{
+	unsigned *off = calloc(ZERO_PLACE_MAX_OFFSET + 1, sizeof(*off));
+	struct zero_placed placed;
+	char why[96];
+	size_t i, n;
+	int ret;
+
+	if (!off) {
+		cz_err("out of memory");
+		exit(1);
+	}
+	if (cz_params.align != CUSEZERO_ALIGN_NONE)
+		cz_bad("--rotate", cz_params.rotate, "not with --align (one placement or many)");
+	ret = zero_place_parse_set(cz_params.rotate, off, &n);
+	if (ret == -EDOM)
+		cz_bad("--rotate", cz_params.rotate, "holds an offset no instruction can start at");
+	if (ret)
+		cz_bad("--rotate", cz_params.rotate, "must be offsets as 0..63, 0..60:4 or 0,8,36");
+	if (n > CUSEZERO_ROTATE_MAX) {
+		snprintf(why, sizeof(why), "%zu offsets; at most %d", n, CUSEZERO_ROTATE_MAX);
+		cz_bad("--rotate", cz_params.rotate, why);
+	}
+	for (i = 0; i < n; i++) {
+		ret = zero_place(r, cz_params.point, off[i], &placed);
+		if (ret) {
+			snprintf(why, sizeof(why), "offset %u: %s", off[i], zero_place_strerror(ret));
+			cz_bad("--rotate", cz_params.rotate, why);
+		}
+		zero_unplace(&placed);
+		cz_rot.off[i] = (uint16_t)off[i];
+	}
+	cz_rot.n = (unsigned)n;
+	cz_rot.period = cz_params.rotate_period;
+	free(off);
+}
+
 /* Validate routine/align with a precise one-line message before anything is set up. */
 static void cz_check_routine(void)
 {
@@ -460,6 +513,14 @@ static void cz_check_routine(void)
 		cz_bad("--routine", cz_params.routine, "unknown routine (see cusezero --routine help)");
 	if (!zero_usable(r, &why))
 		cz_bad("--routine", r->name, why);
+	if (cz_params.rotate) {
+		cz_check_rotate(r);
+		return;
+	}
+	if (cz_params.rotate_period) {
+		snprintf(val, sizeof(val), "%u", cz_params.rotate_period);
+		cz_bad("--rotate-period", val, "needs --rotate");
+	}
 	if (cz_params.align == CUSEZERO_ALIGN_NONE)
 		return;
 	ret = zero_place(r, cz_params.point, (unsigned)cz_params.align, &placed);
@@ -517,6 +578,12 @@ int main(int argc, char **argv)
 	}
 	ret = rp_init(cz_params.routine, cz_params.align, cz_params.point, cz_params.chunk,
 		      cz_params.threads + fud_extra_threads(cz_params.threads), cz_params.poison);
+	if (!ret && cz_rot.n) {
+		struct rp_change rc = { .rot_set = true, .rot = cz_rot, .point_set = true,
+					.point = cz_params.point };
+
+		ret = rp_apply(&rc);
+	}
 	if (ret) {
 		cz_err("read path set-up: %s", strerror(-ret));
 		return 1;

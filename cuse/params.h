@@ -22,6 +22,8 @@ struct cz_params {
 	const char *routine;       /* NULL: zero_default() */
 	int align;                 /* CUSEZERO_ALIGN_NONE or 0..4095 */
 	enum zero_point point;
+	const char *rotate;        /* --rotate SET: rotate over these offsets; NULL: not */
+	unsigned rotate_period;    /* --rotate-period N (0: the device default) */
 	uint64_t chunk;
 	unsigned threads;
 	unsigned mode;             /* node / zero file mode, default 0666 */

@@ -38,6 +38,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "devstats.h"
 #include "log.h"
 #include "readpath.h"
 #include "util.h"
@@ -103,6 +104,7 @@ static struct rp_config *rp_retired;
 static struct rp_counts rp_baseline;
 static uint64_t rp_busy_base, rp_since;       /* busy_ns and time at start / last reset */
 static struct rp_lay rp_lay_base[CUSEZERO_ROTATE_MAX];  /* layout counters at the last change */
+static struct rp_lay rp_lay_tmp[CUSEZERO_ROTATE_MAX];   /* a reading's sums (rp_ctl_lock) */
 static uint64_t rp_gen;                        /* last config generation handed out */
 
 static inline void rp_add(uint64_t *ctr, uint64_t v)
@@ -650,7 +652,7 @@ void rp_get_rotate(struct cusezero_rotate *r)
 
 int rp_get_layout(struct cusezero_layout *l)
 {
-	static struct rp_lay sum[CUSEZERO_ROTATE_MAX];	/* under rp_ctl_lock */
+	struct rp_lay *sum = rp_lay_tmp;
 	const struct rp_config *cur;
 	unsigned k = l->index, b;
 	int ret = 0;
@@ -674,6 +676,31 @@ int rp_get_layout(struct cusezero_layout *l)
 out:
 	pthread_mutex_unlock(&rp_ctl_lock);
 	return ret;
+}
+
+void rp_get_layouts(struct cz_devlayouts *l)
+{
+	struct rp_lay *sum = rp_lay_tmp;
+	const struct rp_config *cur;
+	unsigned k, b;
+
+	memset(l, 0, sizeof(*l));
+	pthread_mutex_lock(&rp_ctl_lock);
+	cur = atomic_load(&rp_current);
+	if (cur->rot_spec.n) {
+		rp_lay_sum(sum);
+		l->count = cur->rot_spec.n;
+		l->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
+		l->period = cur->rot_spec.period;
+	}
+	for (k = 0; k < l->count; k++) {
+		l->offset[k] = cur->rot[k].offset;
+		l->c[k] = sum[k].c;
+		rp_ctr_sub(&l->c[k], &rp_lay_base[k].c);
+		for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
+			l->hist[k][b] = sum[k].hist[b] - rp_lay_base[k].hist[b];
+	}
+	pthread_mutex_unlock(&rp_ctl_lock);
 }
 
 void rp_reset_stats(void)

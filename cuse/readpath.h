@@ -71,6 +71,9 @@ void rp_get_stats(struct cusezero_stats *st);
 void rp_get_rotate(struct cusezero_rotate *r);
 /* One copy's counters since the last change or reset; -EINVAL past the last copy. */
 int rp_get_layout(struct cusezero_layout *l);
+struct cz_devlayouts;
+/* Every copy's counters at once (count 0: not rotating); what GET_LAYOUT reads one by one. */
+void rp_get_layouts(struct cz_devlayouts *l);
 void rp_reset_stats(void);
 
 #endif

@@ -88,8 +88,53 @@ static void sf_json_hist(json_t *o, const struct cusezero_stats *st)
 	cz_jset(o, "preempted_share", cz_jfixed(cz_hist_preempted(st->hist), 4));
 }
 
+/* A rotating device: one entry per copy (offset order as the device holds them). */
+static void sf_json_layouts(json_t *o, const struct cz_devlayouts *lay)
+{
+	json_t *arr, *one;
+	unsigned i;
+
+	if (!lay || !lay->count)
+		return;
+	cz_jset(o, "rotate_point", cz_jstr(sf_point_name(lay->point)));
+	cz_jset(o, "rotate_period", cz_juint(lay->period));
+	arr = cz_jset(o, "layouts", cz_jarr());
+	for (i = 0; i < lay->count; i++) {
+		one = cz_jpush(arr, cz_jobj());
+		cz_jset(one, "offset", json_integer(lay->offset[i]));
+		cz_jset(one, "requests", cz_juint(lay->c[i].requests));
+		cz_jset(one, "bytes", cz_juint(lay->c[i].bytes));
+		cz_jset(one, "routine_ns", cz_juint(lay->c[i].ns));
+		if (!lay->c[i].requests)
+			continue;
+		cz_jset(one, "request_p50_ns_4k", cz_jfixed(cz_hist_quantile(lay->hist[i], 0.5), 1));
+		cz_jset(one, "request_p90_ns_4k", cz_jfixed(cz_hist_quantile(lay->hist[i], 0.9), 1));
+	}
+}
+
+static void sf_text_layouts(struct sf_out *o, const struct cz_devlayouts *lay)
+{
+	unsigned i;
+
+	if (!lay || !lay->count)
+		return;
+	sf_printf(o, "per layout (%s placed at the offset, %u requests per turn):\n"
+		  "%8s %12s %16s %12s %12s\n", sf_point_name(lay->point), lay->period, "offset",
+		  "requests", "routine_ns", "p50_ns_4k", "p90_ns_4k");
+	for (i = 0; i < lay->count; i++) {
+		if (!lay->c[i].requests) {
+			sf_printf(o, "%8d %12d %16d %12s %12s\n", lay->offset[i], 0, 0, "-", "-");
+			continue;
+		}
+		sf_printf(o, "%8d %12" PRIu64 " %16" PRIu64 " %12.1f %12.1f\n", lay->offset[i],
+			  lay->c[i].requests, lay->c[i].ns, cz_hist_quantile(lay->hist[i], 0.5),
+			  cz_hist_quantile(lay->hist[i], 0.9));
+	}
+}
+
 /* The JSON form: one line, keys in this order. */
-static int sf_json(const struct cusezero_stats *st, char *buf, size_t len)
+static int sf_json(const struct cusezero_stats *st, const struct cz_devlayouts *lay, char *buf,
+		   size_t len)
 {
 	const struct cusezero_counters *t = &st->total;
 	json_t *o = cz_jobj(), *arr, *one;
@@ -128,6 +173,7 @@ static int sf_json(const struct cusezero_stats *st, char *buf, size_t len)
 		cz_jset(one, "routine_ns", cz_juint(r->c.ns));
 		cz_jset(one, "routine_errors", cz_juint(r->c.errors));
 	}
+	sf_json_layouts(o, lay);
 	n = json_dumpb(o, buf, len, CZ_JSON_COMPACT);
 	json_decref(o);
 	if (!n || n + 2 > len)
@@ -137,7 +183,8 @@ static int sf_json(const struct cusezero_stats *st, char *buf, size_t len)
 	return (int)n;
 }
 
-int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
+int sf_format(const struct cusezero_stats *st, const struct cz_devlayouts *lay, bool json,
+	      char *buf, size_t len)
 {
 	struct sf_out o = { .buf = buf, .len = len };
 	const struct cusezero_counters *t = &st->total;
@@ -148,7 +195,7 @@ int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 		return -ENOSPC;
 	buf[0] = 0;
 	if (json) {
-		return sf_json(st, buf, len);
+		return sf_json(st, lay, buf, len);
 	} else {
 		if (st->align == CUSEZERO_ALIGN_NONE)
 			sf_printf(&o, "routine         %s\nalign           none\n", st->routine);
@@ -177,6 +224,7 @@ int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len)
 			sf_printf(&o, "%-28s %12" PRIu64 " %16" PRIu64 " %16" PRIu64 " %8" PRIu64 "\n",
 				  r->name, r->c.requests, r->c.bytes, r->c.ns, r->c.errors);
 		}
+		sf_text_layouts(&o, lay);
 	}
 	return o.overflow ? -ENOSPC : (int)o.pos;
 }

@@ -9,8 +9,14 @@
 
 #include "cusezero.h"
 
-/* Bytes written (without NUL) or -ENOSPC. */
-int sf_format(const struct cusezero_stats *st, bool json, char *buf, size_t len);
+struct cz_devlayouts;
+
+/*
+ * Bytes written (without NUL) or -ENOSPC.  lay: a rotating device's copies
+ * (a table / a "layouts" array after the rest), or NULL.
+ */
+int sf_format(const struct cusezero_stats *st, const struct cz_devlayouts *lay, bool json,
+	      char *buf, size_t len);
 const char *sf_point_name(uint32_t point);
 
 #endif

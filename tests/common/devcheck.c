@@ -275,6 +275,183 @@ static void ioctl_align(const struct dc_dev *d, int fd, const char *orig)
 	set_routine(fd, orig);
 }
 
+static bool read_n(int fd, size_t n, size_t req);
+
+/* GET_ROTATE equals want (count, point, period, seed, offsets). */
+static bool rotate_is(int fd, const struct cusezero_rotate *want, struct cusezero_rotate *got)
+{
+	memset(got, 0xff, sizeof(*got));
+	return !xioctl(fd, CUSEZERO_IOC_GET_ROTATE, got) && got->count == want->count &&
+	       (!want->count || (got->point == want->point && got->period == want->period &&
+				 got->seed == want->seed &&
+				 !memcmp(got->offsets, want->offsets,
+					 want->count * sizeof(want->offsets[0]))));
+}
+
+/*
+ * 64 reads of 4 KiB while rotating over rot: every copy's counters (GET_LAYOUT)
+ * add up to the reads, each copy served some, its histogram holds its requests.
+ */
+static void rotate_counts(const struct dc_dev *d, int fd, const struct cusezero_rotate *rot)
+{
+	struct cusezero_layout *l = calloc(1, sizeof(*l));
+	uint64_t sum = 0, h, b;
+	unsigned i, idle = 0, badhist = 0, badoff = 0;
+	bool rd;
+	int e;
+
+	if (!l)
+		abort();
+	e = xioctl(fd, CUSEZERO_IOC_RESET_STATS, NULL);
+	rd = read_n(fd, 64 * 4096, 4096);
+	tap_ok(!e && rd, "%s: rotating: RESET_STATS, 64 reads of 4 KiB all zeros", d->label);
+	for (i = 0; i < rot->count; i++) {
+		memset(l, 0xff, sizeof(*l));
+		l->index = i;
+		e = xioctl(fd, CUSEZERO_IOC_GET_LAYOUT, l);
+		if (e || l->count != rot->count || l->offset != rot->offsets[i] ||
+		    l->point != rot->point || l->index != i) {
+			tap_ok(0, "%s: GET_LAYOUT %u -> %s, count %u offset %d point %u (want %u %u %u)",
+			       d->label, i, res(e ? -1 : 0, e), (unsigned)l->count, (int)l->offset,
+			       (unsigned)l->point, (unsigned)rot->count, (unsigned)rot->offsets[i],
+			       (unsigned)rot->point);
+			badoff++;
+			continue;
+		}
+		for (h = 0, b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
+			h += l->hist[b];
+		badhist += h != l->c.requests || l->c.bytes != 4096 * l->c.requests;
+		idle += !l->c.requests;
+		sum += l->c.requests;
+	}
+	tap_ok(!badoff, "%s: GET_LAYOUT 0..%u: count, offset and point of each copy", d->label,
+	       (unsigned)rot->count - 1);
+	tap_ok(sum == 64 && !idle && !badhist,
+	       "%s: rotating: the copies served %llu requests (want 64), %u none, %u with a histogram or byte count not their requests",
+	       d->label, (unsigned long long)sum, idle, badhist);
+	memset(l, 0, sizeof(*l));
+	l->index = rot->count;
+	expect_errno(d, "GET_LAYOUT past the last copy", xioctl(fd, CUSEZERO_IOC_GET_LAYOUT, l),
+		     EINVAL);
+	free(l);
+}
+
+/* SET_ROTATE values the device must refuse, the rotation in place unchanged. */
+static void rotate_bad(const struct dc_dev *d, int fd, const struct cusezero_rotate *cur)
+{
+	struct cusezero_rotate bad, got;
+	const struct zero_routine *c = zero_lookup("c_store_loop");
+	unsigned i;
+
+	bad = *cur;
+	bad.count = CUSEZERO_ROTATE_MAX + 1;
+	expect_errno(d, "SET_ROTATE 65 offsets", xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &bad), EINVAL);
+	bad = *cur;
+	bad.offsets[1] = bad.offsets[0];
+	expect_errno(d, "SET_ROTATE an offset twice", xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &bad), EINVAL);
+	bad = *cur;
+	bad.offsets[2] = 4096;
+	expect_errno(d, "SET_ROTATE offset 4096", xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &bad), EINVAL);
+	bad = *cur;
+	bad.point = 7;
+	expect_errno(d, "SET_ROTATE point 7", xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &bad), EINVAL);
+	bad = *cur;
+	bad.period = CUSEZERO_ROTATE_PERIOD_MAX + 1;
+	expect_errno(d, "SET_ROTATE period 1000001", xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &bad), EINVAL);
+	if (ZERO_PLACE_ALIGN > 1) {
+		bad = *cur;
+		bad.offsets[3] = ZERO_PLACE_ALIGN / 2;
+		expect_errno(d, "SET_ROTATE an offset no instruction starts at",
+			     xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &bad), EINVAL);
+	}
+	i = rotate_is(fd, cur, &got);
+	tap_ok(i, "%s: rotation unchanged after invalid SET_ROTATE (%u copies)", d->label,
+	       (unsigned)got.count);
+	/* a routine without a loop head, while rotating at loop heads: the switch is refused */
+	if (c && zero_usable(c, NULL) && cur->point == CUSEZERO_POINT_LOOP) {
+		char name[CUSEZERO_NAME_MAX] = "";
+
+		expect_errno(d, "SET_ROUTINE c_store_loop while rotating at loop heads",
+			     set_routine(fd, "c_store_loop"), EINVAL);
+		get_routine(fd, name);
+		i = rotate_is(fd, cur, &got);
+		tap_ok(i && strcmp(name, "c_store_loop"), "%s: routine (%s) and rotation kept", d->label,
+		       name);
+	}
+}
+
+/*
+ * Rotation (SET_ROTATE / GET_ROTATE / GET_LAYOUT): round trip, the copies
+ * serve and count, invalid values refused, a new chunk keeps it, SET_ALIGN
+ * and count 0 end it.
+ */
+static void ioctl_rotate(const struct dc_dev *d, int fd, const char *orig)
+{
+	const struct zero_routine *rel = relocatable(orig);
+	struct cusezero_rotate rot = { 0 }, got;
+	struct cusezero_align al = { 0, 0 };
+	struct cusezero_layout *l;
+	uint64_t chunk = 8192;
+	char what[128];
+	bool good;
+	int e;
+
+	good = rotate_is(fd, &rot, &got);
+	tap_ok(good, "%s: GET_ROTATE: not rotating at start (count %u)", d->label, (unsigned)got.count);
+	if (!rel) {
+		tap_skip("%s: rotation: no relocatable routine usable here", d->label);
+		return;
+	}
+	set_routine(fd, rel->name);
+	rot = (struct cusezero_rotate){ .count = 4, .point = CUSEZERO_POINT_LOOP, .period = 2,
+					.seed = 7,
+					.offsets = { 0, 8 * ZERO_PLACE_ALIGN, 16 * ZERO_PLACE_ALIGN,
+						     40 * ZERO_PLACE_ALIGN } };
+	e = xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &rot);
+	good = !e && rotate_is(fd, &rot, &got);
+	tap_ok(good, "%s: SET_ROTATE %s loop at 4 offsets -> %s, GET_ROTATE count %u period %u",
+	       d->label, rel->name, res(e ? -1 : 0, e), (unsigned)got.count, (unsigned)got.period);
+	e = xioctl(fd, CUSEZERO_IOC_GET_ALIGN, &al);
+	tap_ok(!e && al.offset == CUSEZERO_ALIGN_ROTATE, "%s: GET_ALIGN while rotating -> %d (want %d)",
+	       d->label, (int)al.offset, CUSEZERO_ALIGN_ROTATE);
+	snprintf(what, sizeof(what), "%s rotating over 4 loop placements", rel->name);
+	data(d, fd, what);
+	rotate_counts(d, fd, &rot);
+	rotate_bad(d, fd, &rot);
+	e = xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk);
+	good = !e && rotate_is(fd, &rot, &got);
+	tap_ok(good, "%s: SET_CHUNK 8 KiB keeps the rotation -> %s, count %u",
+	       d->label, res(e ? -1 : 0, e), (unsigned)got.count);
+	chunk = 4096;
+	xioctl(fd, CUSEZERO_IOC_SET_CHUNK, &chunk);
+	al = (struct cusezero_align){ 8 * ZERO_PLACE_ALIGN, CUSEZERO_POINT_LOOP };
+	e = xioctl(fd, CUSEZERO_IOC_SET_ALIGN, &al);
+	memset(&rot, 0, sizeof(rot));
+	good = !e && rotate_is(fd, &rot, &got);
+	tap_ok(good, "%s: SET_ALIGN %d ends the rotation -> %s, count %u",
+	       d->label, (int)al.offset, res(e ? -1 : 0, e), (unsigned)got.count);
+	l = calloc(1, sizeof(*l));
+	if (!l)
+		abort();
+	expect_errno(d, "GET_LAYOUT 0, not rotating", xioctl(fd, CUSEZERO_IOC_GET_LAYOUT, l), EINVAL);
+	free(l);
+	rot = (struct cusezero_rotate){ .count = 2, .point = CUSEZERO_POINT_ENTRY,
+					.offsets = { 4 * ZERO_PLACE_ALIGN, 12 * ZERO_PLACE_ALIGN } };
+	e = xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &rot);
+	rot.period = CUSEZERO_ROTATE_PERIOD;	/* 0 asks for the default */
+	good = !e && rotate_is(fd, &rot, &got);
+	tap_ok(good, "%s: SET_ROTATE entry, period 0 -> %s, GET_ROTATE period %u (want %u)",
+	       d->label, res(e ? -1 : 0, e), (unsigned)got.period, CUSEZERO_ROTATE_PERIOD);
+	memset(&rot, 0, sizeof(rot));
+	e = xioctl(fd, CUSEZERO_IOC_SET_ROTATE, &rot);
+	al.offset = 0;
+	good = !e && rotate_is(fd, &rot, &got) && !xioctl(fd, CUSEZERO_IOC_GET_ALIGN, &al) &&
+	       al.offset == CUSEZERO_ALIGN_NONE;
+	tap_ok(good, "%s: SET_ROTATE count 0 ends it -> %s, GET_ALIGN %d", d->label, res(e ? -1 : 0, e),
+	       (int)al.offset);
+	set_routine(fd, orig);
+}
+
 /* Chunk sizes 1 B .. CHUNK_MAX round trip and keep reads zero; 0 and MAX+1 refused. */
 static void ioctl_chunk(const struct dc_dev *d, int fd)
 {
@@ -409,7 +586,8 @@ static void ioctl_bad(const struct dc_dev *d, int fd)
 static int unprivileged_child(const struct dc_dev *d, const char *routine)
 {
 	static const char *const what[] = { "SET_ROUTINE", "SET_ALIGN", "SET_CHUNK", "RESET_STATS",
-					    "GET_STATS", "GET_ROUTINE", "read" };
+					    "SET_ROTATE", "GET_STATS", "GET_ROUTINE", "GET_ROTATE",
+					    "read" };
 	struct cusezero_stats *st = calloc(1, sizeof(*st));
 	int fds[2], k, bad = 0;
 
@@ -420,9 +598,10 @@ static int unprivileged_child(const struct dc_dev *d, const char *routine)
 	fds[1] = open(d->path, O_RDONLY | O_CLOEXEC);	/* -1 under a mode without "other" */
 	for (k = 0; k < 2; k++) {
 		struct cusezero_align a = { CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
+		struct cusezero_rotate rot = { 0 };
 		char name[CUSEZERO_NAME_MAX], b[4096];
 		uint64_t c = 4096;
-		int got[7], i;
+		int got[9], i;
 
 		if (fds[k] < 0)
 			continue;
@@ -430,14 +609,16 @@ static int unprivileged_child(const struct dc_dev *d, const char *routine)
 		got[1] = xioctl(fds[k], CUSEZERO_IOC_SET_ALIGN, &a);
 		got[2] = xioctl(fds[k], CUSEZERO_IOC_SET_CHUNK, &c);
 		got[3] = xioctl(fds[k], CUSEZERO_IOC_RESET_STATS, NULL);
-		got[4] = xioctl(fds[k], CUSEZERO_IOC_GET_STATS, st);
-		got[5] = get_routine(fds[k], name) ? 0 : errno;
-		got[6] = read(fds[k], b, sizeof(b)) == (ssize_t)sizeof(b) ? 0 : errno ? errno : EIO;
-		for (i = 0; i < 7; i++)
-			if (got[i] != (i < 4 ? EPERM : 0)) {
+		got[4] = xioctl(fds[k], CUSEZERO_IOC_SET_ROTATE, &rot);
+		got[5] = xioctl(fds[k], CUSEZERO_IOC_GET_STATS, st);
+		got[6] = get_routine(fds[k], name) ? 0 : errno;
+		got[7] = xioctl(fds[k], CUSEZERO_IOC_GET_ROTATE, &rot);
+		got[8] = read(fds[k], b, sizeof(b)) == (ssize_t)sizeof(b) ? 0 : errno ? errno : EIO;
+		for (i = 0; i < 9; i++)
+			if (got[i] != (i < 5 ? EPERM : 0)) {
 				printf("# uid %d, fd opened %s dropping root: %s -> %s, want %s\n", NOBODY,
 				       k ? "after" : "before", what[i], strerror(got[i]),
-				       i < 4 ? "EPERM" : "success");
+				       i < 5 ? "EPERM" : "success");
 				bad |= 1 << k;
 			}
 	}
@@ -516,6 +697,7 @@ void dc_check_ioctl(const struct dc_dev *d)
 		return;
 	ioctl_routine(d, fd, orig);
 	ioctl_align(d, fd, orig);
+	ioctl_rotate(d, fd, orig);
 	ioctl_chunk(d, fd);
 	ioctl_stats(d, fd);
 	ioctl_bad(d, fd);

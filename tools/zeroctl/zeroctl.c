@@ -3,13 +3,16 @@
  * zeroctl: control a running cusezero device through its ioctls.
  *
  *     zeroctl DEVICE [--routine NAME] [--align K|none] [--align-point entry|loop]
- *                    [--chunk SIZE] [--reset] [--stats [--json]]
+ *                    [--rotate SET|none [--rotate-period N]] [--chunk SIZE] [--reset]
+ *                    [--stats [--json]]
  *
  * DEVICE is the CUSE node (/dev/NAME) or the FUSE file (MNT/zero), or
  * /dev/zero inside `cusezero run`.  The settings given are sent in one
  * CUSEZERO_IOC_SET_CONFIG: the daemon applies them all or none (a refused
  * value changes nothing), then --reset, then --stats.  Without options it
- * prints the current settings.
+ * prints the current settings.  --rotate is its own ioctl (SET_ROTATE),
+ * sent after the others; when the device refuses it, the settings read
+ * before are put back, so the whole change still happens or not at all.
  *
  * zeroctl talks only to a cusezero device and only through its ioctls: the
  * file is identified first (a character device -- the CUSE node -- or a
@@ -36,6 +39,7 @@
 #include <unistd.h>
 
 #include "cusezero.h"
+#include "devstats.h"
 #include "statsfmt.h"
 #include "cli.h"
 #include "util.h"
@@ -45,9 +49,11 @@ struct zc_params {
 	const char *device;
 	const char *routine;
 	const char *align_arg, *point_arg, *chunk_arg;
+	const char *rotate_arg, *period_arg;
 	bool align_set, point_set, chunk_set, stats, json, reset;
 	struct cusezero_align align;
 	uint64_t chunk;
+	struct cusezero_rotate rot;     /* with rotate_arg: count 0 is "none" */
 };
 
 /* statfs(2)'s f_type of every FUSE mount (linux/magic.h). */
@@ -57,10 +63,14 @@ static void zc_usage(FILE *out)
 {
 	fprintf(out,
 "usage: zeroctl DEVICE [--routine NAME] [--align K|none] [--align-point entry|loop]\n"
-"                      [--chunk SIZE] [--reset] [--stats [--json]]\n"
+"                      [--rotate SET|none [--rotate-period N]] [--chunk SIZE] [--reset]\n"
+"                      [--stats [--json]]\n"
 "DEVICE: /dev/NAME (CUSE), MOUNTPOINT/zero (FUSE), /dev/zero inside `cusezero run`.\n"
 "The settings given are applied together or not at all.  Without options: print\n"
 "the current settings.\n"
+"--rotate SET: the routine placed at every offset of SET (0..63, 0..60:4, 0,8,36; at\n"
+"most 64; its --align-point, default loop), each serving thread moving to the next copy\n"
+"every N requests (default 8) in a shuffled order; --stats then shows each copy.\n"
 "K: decimal (a leading 0 is not octal) or 0x hex; SIZE: the same with perf units (4KB).\n");
 }
 
@@ -129,12 +139,43 @@ static const struct option zc_options[] = {
 	{ "align", required_argument, NULL, 'a' },
 	{ "align-point", required_argument, NULL, 'p' },
 	{ "chunk", required_argument, NULL, 'c' },
+	{ "rotate", required_argument, NULL, 'o' },
+	{ "rotate-period", required_argument, NULL, 'P' },
 	{ "stats", no_argument, NULL, 's' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "reset", no_argument, NULL, 'R' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --rotate SET|none into p->rot: 0, or the exit status. */
+static int zc_rotate_arg(struct zc_params *p, const char *arg)
+{
+	unsigned *off;
+	size_t i, n;
+	int ret;
+
+	p->rotate_arg = arg;
+	if (!strcmp(arg, "none"))
+		return 0;
+	off = calloc(ZERO_PLACE_MAX_OFFSET + 1, sizeof(*off));
+	if (!off) {
+		cz_err("out of memory");
+		return 1;
+	}
+	ret = zero_place_parse_set(arg, off, &n);
+	if (ret == -EDOM)
+		cz_err("--rotate %s: holds an offset no instruction can start at", arg);
+	else if (ret)
+		cz_err("--rotate %s: must be offsets as 0..63, 0..60:4 or 0,8,36, or none", arg);
+	else if (n > CUSEZERO_ROTATE_MAX)
+		cz_err("--rotate %s: %zu offsets; at most %d", arg, n, CUSEZERO_ROTATE_MAX);
+	for (i = 0; !ret && i < n && n <= CUSEZERO_ROTATE_MAX; i++)
+		p->rot.offsets[i] = (uint16_t)off[i];
+	p->rot.count = (uint32_t)n;
+	free(off);
+	return ret || n > CUSEZERO_ROTATE_MAX ? 2 : 0;
+}
 
 /* A setting into p: 0, or the exit status. */
 static int zc_setting(struct zc_params *p, int c, const char *arg)
@@ -160,6 +201,17 @@ static int zc_setting(struct zc_params *p, int c, const char *arg)
 		} else {
 			p->align.offset = (int32_t)v;
 		}
+		return 0;
+	case 'o':
+		return zc_rotate_arg(p, arg);
+	case 'P':
+		p->period_arg = arg;
+		if (cz_parse_u64(arg, 1, CUSEZERO_ROTATE_PERIOD_MAX, &v)) {
+			cz_err("--rotate-period %s: must be 1..%u requests", arg,
+			       CUSEZERO_ROTATE_PERIOD_MAX);
+			return 2;
+		}
+		p->rot.period = (uint32_t)v;
 		return 0;
 	case 'p':
 		p->point_set = true;
@@ -190,6 +242,8 @@ static int zc_option(struct zc_params *p, int c, const char *arg, const char *op
 	case 'a':
 	case 'p':
 	case 'c':
+	case 'o':
+	case 'P':
 		return zc_setting(p, c, arg);
 	case 's':
 		p->stats = true;
@@ -228,6 +282,14 @@ static int zc_parse(struct zc_params *p, int argc, char **argv)
 		return 2;
 	}
 	p->device = argv[optind];
+	if (p->rotate_arg && p->align_set) {
+		cz_err("--rotate %s: not with --align (one placement or many)", p->rotate_arg);
+		return 2;
+	}
+	if (p->period_arg && (!p->rotate_arg || !p->rot.count)) {
+		cz_err("--rotate-period %s: needs --rotate SET", p->period_arg);
+		return 2;
+	}
 	return 0;
 }
 
@@ -308,14 +370,95 @@ static int zc_refused(int fd, const struct zc_params *p)
 	return zc_refused_line("the settings", "given", "refused by the device (Invalid argument)");
 }
 
+/* Put back the settings read before a refused --rotate (best effort: the device just had them). */
+static void zc_restore(int fd, const struct cusezero_stats *old, const struct cusezero_rotate *orot)
+{
+	struct cusezero_config cfg = { .set = CUSEZERO_SET_ROUTINE | CUSEZERO_SET_OFFSET |
+					      CUSEZERO_SET_POINT | CUSEZERO_SET_CHUNK };
+
+	memcpy(cfg.routine, old->routine, sizeof(cfg.routine));
+	cfg.chunk = old->chunk;
+	cfg.offset = old->align == CUSEZERO_ALIGN_ROTATE ? CUSEZERO_ALIGN_NONE : old->align;
+	cfg.point = cfg.offset == CUSEZERO_ALIGN_NONE ? CUSEZERO_POINT_LOOP : old->point;
+	if (ioctl(fd, CUSEZERO_IOC_SET_CONFIG, &cfg) ||
+	    (orot->count && ioctl(fd, CUSEZERO_IOC_SET_ROTATE, orot)))
+		cz_err("could not put the earlier settings back: %s", strerror(errno));
+}
+
+/* Why the device refused --rotate (EINVAL), by the rules it applies. */
+static int zc_rotate_refused(const struct zc_params *p, const char *routine)
+{
+	const struct zero_routine *r = zero_lookup(routine);
+	struct zero_placed placed;
+	char why[256];
+	unsigned i;
+	int ret;
+
+	for (i = 0; r && i < p->rot.count; i++) {
+		ret = zero_place(r, p->rot.point == CUSEZERO_POINT_ENTRY ? ZERO_POINT_ENTRY :
+				 ZERO_POINT_LOOP, p->rot.offsets[i], &placed);
+		if (ret) {
+			snprintf(why, sizeof(why), "offset %u: routine %s: %s", p->rot.offsets[i],
+				 r->name, zero_place_strerror(ret));
+			return zc_refused_line("--rotate", p->rotate_arg, why);
+		}
+		zero_unplace(&placed);
+	}
+	return zc_refused_line("--rotate", p->rotate_arg, "refused by the device (Invalid argument)");
+}
+
+/*
+ * --rotate with the other settings: those first with placement off (so an
+ * earlier placement cannot stand in the way), then SET_ROTATE; when that is
+ * refused, the settings read before are put back.  0 or the exit status.
+ */
+static int zc_apply_rotate(int fd, struct zc_params *p, struct cusezero_config *cfg)
+{
+	struct cusezero_stats *old = malloc(sizeof(*old));
+	struct cusezero_rotate orot;
+	int err = 0;
+
+	if (!old) {
+		cz_err("out of memory");
+		return 1;
+	}
+	if (ioctl(fd, CUSEZERO_IOC_GET_STATS, old) || ioctl(fd, CUSEZERO_IOC_GET_ROTATE, &orot)) {
+		err = errno;
+		free(old);
+		return zc_err(p->device, NULL, err);
+	}
+	p->rot.point = p->point_set ? p->align.point : CUSEZERO_POINT_LOOP;
+	cfg->set |= CUSEZERO_SET_OFFSET | CUSEZERO_SET_POINT;
+	cfg->offset = CUSEZERO_ALIGN_NONE;
+	cfg->point = CUSEZERO_POINT_LOOP;
+	if (ioctl(fd, CUSEZERO_IOC_SET_CONFIG, cfg)) {
+		err = errno;
+		free(old);
+		return err == EINVAL && p->routine ? zc_refused(fd, p) :
+		       zc_err("--rotate", p->rotate_arg, err);
+	}
+	if (p->rot.count && ioctl(fd, CUSEZERO_IOC_SET_ROTATE, &p->rot)) {
+		err = errno;
+		zc_restore(fd, old, &orot);
+		err = err == EINVAL ? zc_rotate_refused(p, p->routine ? p->routine : old->routine) :
+		      zc_err("--rotate", p->rotate_arg, err);
+	}
+	free(old);
+	return err;
+}
+
 /* The settings (all or nothing), then --reset.  0 or the exit status. */
-static int zc_apply(int fd, const struct zc_params *p)
+static int zc_apply(int fd, struct zc_params *p)
 {
 	struct cusezero_config cfg;
 	int err;
 
 	zc_config(p, &cfg);
-	if (cfg.set) {
+	if (p->rotate_arg) {
+		err = zc_apply_rotate(fd, p, &cfg);
+		if (err)
+			return err;
+	} else if (cfg.set) {
 		err = ioctl(fd, CUSEZERO_IOC_SET_CONFIG, &cfg) ? errno : 0;
 		if (err == EINVAL)
 			return zc_refused(fd, p);
@@ -336,15 +479,29 @@ static int zc_apply(int fd, const struct zc_params *p)
 /* --stats [--json], or the settings when nothing else was asked.  0 or the exit status. */
 static int zc_show(int fd, const struct zc_params *p)
 {
+	static char buf[1 << 17];	/* stats with 64 layouts: ~20 KiB of text */
+	static struct cz_devlayouts lay;
 	struct cusezero_stats st;
-	char buf[16384];
+	unsigned i;
+	int ret;
 
 	if (ioctl(fd, CUSEZERO_IOC_GET_STATS, &st))
 		return zc_err(p->device, NULL, errno);
+	ret = cz_devlayouts_get(fd, &lay);
+	if (ret == -ENOTTY)	/* a daemon from before rotation: not rotating */
+		ret = 0;
+	if (ret)
+		return zc_err(p->device, "(layouts)", -ret);
 	if (p->stats) {
-		if (sf_format(&st, p->json, buf, sizeof(buf)) < 0)
+		if (sf_format(&st, &lay, p->json, buf, sizeof(buf)) < 0)
 			return zc_err("--stats", NULL, ENOSPC);
 		fputs(buf, stdout);
+	} else if (lay.count) {
+		printf("routine=%s\nalign=rotate\nalign_point=%s\nrotate=", st.routine,
+		       sf_point_name(lay.point));
+		for (i = 0; i < lay.count; i++)
+			printf("%s%d", i ? "," : "", lay.offset[i]);
+		printf("\nrotate_period=%u\nchunk=%llu\n", lay.period, (unsigned long long)st.chunk);
 	} else if (st.align == CUSEZERO_ALIGN_NONE) {
 		printf("routine=%s\nalign=none\nchunk=%llu\n", st.routine,
 		       (unsigned long long)st.chunk);
@@ -376,7 +533,7 @@ int main(int argc, char **argv)
 	}
 	ret = zc_apply(fd, &p);
 	if (!ret && (p.stats || (!p.routine && !p.align_set && !p.point_set && !p.chunk_set &&
-				 !p.reset)))
+				 !p.reset && !p.rotate_arg)))
 		ret = zc_show(fd, &p);
 	close(fd);
 	if (cz_stdout_flush() && !ret)
