@@ -214,6 +214,63 @@ for opts in "" "--stats" "--routine c_store_loop"; do
 		sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q '^zeroctl: /dev/zero: not a cusezero device' '$CZ_TMP/err'"
 done
 
+# Rotation through the control file and zeroctl: the settings say it, every
+# copy serves and is listed in stats.json, refusals change nothing.
+rel=""
+for r in rep_stosb clear_user_arm64_quirk memset_portable; do
+	if printf 'routine=%s rotate=0..12:4 align_point=entry' "$r" >"$D/control" 2>/dev/null; then
+		rel=$r
+		break
+	fi
+done
+if [ -z "$rel" ]; then
+	skip "rotation: none of rep_stosb, clear_user_arm64_quirk, memset_portable can be placed here"
+else
+	ok "control: rotate=0..12:4 align_point=entry ($rel): the settings say so" -- \
+		sh -c "grep -qx 'align=rotate' '$D/control' && grep -qx 'rotate=0,4,8,12' '$D/control' && grep -qx 'align_point=entry' '$D/control' && grep -qx 'rotate_period=8' '$D/control'"
+	echo reset >"$D/control"
+	n=$(dd if="$Z" bs=64k count=400 status=none | tr -d '\000' | wc -c)
+	ok "rotating: 400 reads of 64 KiB, $n non-zero bytes" -- [ "$n" -eq 0 ]
+	cp "$D/stats.json" "$CZ_TMP/rot.json"
+	ok "stats.json: 4 layouts at 0,4,8,12, each served, requests adding up to 400" -- python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+l = d['layouts']
+assert [x['offset'] for x in l] == [0, 4, 8, 12], l
+assert all(x['requests'] > 0 and x['request_p50_ns_4k'] > 0 for x in l), l
+assert sum(x['requests'] for x in l) == d['requests'] == 400, (d['requests'], l)
+assert d['align'] == -2 and d['rotate_point'] == 'entry' and d['rotate_period'] == 8
+" "$CZ_TMP/rot.json"
+	ok "stats: a per-layout table" -- sh -c "grep -q '^per layout (entry placed at the offset, 8 requests per turn):' '$D/stats' && [ \$(grep -cE '^ +(0|4|8|12) +[0-9]+ ' '$D/stats') -eq 4 ]"
+	for cmd in "rotate=0..12:4 align=8" "rotate_period=4" "rotate=0..300" "rotate=0,0x1000" \
+		   "rotate=0..12:4 rotate_period=0" "rotate=abc" "rotate=none align_point=entry"; do
+		before=$(cat "$D/control")
+		printf '%s' "$cmd" | dd of="$D/control" conv=notrunc status=none 2>"$CZ_TMP/err"
+		st=$?
+		ok "control: '$cmd' refused (exit $st, $(cat "$CZ_TMP/err")), nothing changed" -- \
+			sh -c "[ $st -ne 0 ] && grep -q 'Invalid argument' '$CZ_TMP/err' && [ \"\$(cat '$D/control')\" = '$before' ]"
+	done
+	ok "zeroctl shows the rotation" -- sh -c "'$ZEROCTL' '$Z' | grep -qx 'rotate=0,4,8,12'"
+	ok "zeroctl --rotate 0..60:4 --rotate-period 2 --chunk 8KB" -- \
+		sh -c "'$ZEROCTL' '$Z' --rotate 0..60:4 --rotate-period 2 --chunk 8KB --align-point entry && grep -qx 'rotate=0,4,8,12,16,20,24,28,32,36,40,44,48,52,56,60' '$D/control' && grep -qx 'rotate_period=2' '$D/control' && grep -qx 'chunk=8192' '$D/control'"
+	# c_store_loop has no loop head: the routine switch and the rotation are refused together
+	before=$(cat "$D/control")
+	"$ZEROCTL" "$Z" --routine c_store_loop --rotate 0,8 --chunk 4KB 2>"$CZ_TMP/err"
+	st=$?
+	ok "zeroctl --routine c_store_loop --rotate 0,8 (loop heads): exit $st, one line, settings put back ($(cat "$CZ_TMP/err"))" -- \
+		sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q 'offset 0: routine c_store_loop' '$CZ_TMP/err' && [ \"\$(cat '$D/control')\" = '$before' ]"
+	for args in "--rotate 0..100" "--rotate 4 --align 8" "--rotate-period 3" "--rotate none --rotate-period 3" \
+		    "--rotate 0..8:4 --rotate-period 0"; do
+		# shellcheck disable=SC2086
+		"$ZEROCTL" "$Z" $args 2>"$CZ_TMP/err"
+		st=$?
+		ok "zeroctl $args: exit $st, one line ($(cat "$CZ_TMP/err"))" -- \
+			sh -c "[ $st -eq 2 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && [ \"\$(cat '$D/control')\" = '$before' ]"
+	done
+	ok "zeroctl --rotate none: placement off" -- sh -c "'$ZEROCTL' '$Z' --rotate none && grep -qx 'align=none' '$D/control'"
+fi
+printf 'routine=%s chunk=4KB\n' "$orig" >"$D/control"
+
 # Unprivileged user: settings refused (EPERM), statistics and reads allowed.
 if command -v setpriv >/dev/null; then
 	nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
