@@ -232,15 +232,13 @@ else
 	n=$(dd if="$Z" bs=64k count=400 status=none | tr -d '\000' | wc -c)
 	ok "rotating: 400 reads of 64 KiB, $n non-zero bytes" -- [ "$n" -eq 0 ]
 	cp "$D/stats.json" "$CZ_TMP/rot.json"
-	ok "stats.json: 4 layouts at 0,4,8,12, each served, requests adding up to 400" -- python3 -c "
-import json, sys
-d = json.load(open(sys.argv[1]))
-l = d['layouts']
-assert [x['offset'] for x in l] == [0, 4, 8, 12], l
-assert all(x['requests'] > 0 and x['request_p50_ns_4k'] > 0 for x in l), l
-assert sum(x['requests'] for x in l) == d['requests'] == 400, (d['requests'], l)
-assert d['align'] == -2 and d['rotate_point'] == 'entry' and d['rotate_period'] == 8
-" "$CZ_TMP/rot.json"
+	# (grep and awk only: the arm64 VM runs this test with busybox)
+	offs=$(grep -o '"layouts":\[.*\]' "$CZ_TMP/rot.json" | grep -o '"offset":[0-9]*' | cut -d: -f2 | tr '\n' ' ')
+	reqs=$(grep -o '"layouts":\[.*\]' "$CZ_TMP/rot.json" | grep -o '"requests":[0-9]*' | cut -d: -f2 |
+		awk '{ s += $1; z += $1 == 0 } END { print s + 0, z + 0 }')
+	p50s=$(grep -o '"layouts":\[.*\]' "$CZ_TMP/rot.json" | grep -o '"request_p50_ns_4k"' | wc -l)
+	ok "stats.json: layouts at offsets '$offs', requests (sum, idle copies) '$reqs', $p50s medians" -- \
+		sh -c "[ '$offs' = '0 4 8 12 ' ] && [ '$reqs' = '400 0' ] && [ $p50s -eq 4 ] && grep -q '\"align\":-2,' '$CZ_TMP/rot.json' && grep -q '\"rotate_point\":\"entry\",\"rotate_period\":8,' '$CZ_TMP/rot.json'"
 	ok "stats: a per-layout table" -- sh -c "grep -q '^per layout (entry placed at the offset, 8 requests per turn):' '$D/stats' && [ \$(grep -cE '^ +(0|4|8|12) +[0-9]+ ' '$D/stats') -eq 4 ]"
 	for cmd in "rotate=0..12:4 align=8" "rotate_period=4" "rotate=0..300" "rotate=0,0x1000" \
 		   "rotate=0..12:4 rotate_period=0" "rotate=abc" "rotate=none align_point=entry"; do
