@@ -235,21 +235,12 @@ struct ctl_text {
 /* "rotate=SET": the offsets of SET (zbench --offsets syntax), at most CUSEZERO_ROTATE_MAX. */
 static int ctl_rotate_set(struct rp_rotspec *rot, const char *val)
 {
-	unsigned *off = malloc((ZERO_PLACE_MAX_OFFSET + 1) * sizeof(*off));
-	size_t i, n;
-	int ret = -ENOMEM;
+	size_t n;
 
-	if (off) {
-		ret = zero_place_parse_set(val, off, &n);
-		if (!ret && n > CUSEZERO_ROTATE_MAX)
-			ret = -EINVAL;
-		for (i = 0; !ret && i < n; i++)
-			rot->off[i] = (uint16_t)off[i];
-		if (!ret)
-			rot->n = (unsigned)n;
-	}
-	free(off);
-	return ret ? -EINVAL : 0;
+	if (zero_place_parse_small_set(val, rot->off, CUSEZERO_ROTATE_MAX, &n))
+		return -EINVAL;
+	rot->n = (unsigned)n;
+	return 0;
 }
 
 static int ctl_key(struct ctl_text *t, const char *key, const char *val)

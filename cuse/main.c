@@ -464,39 +464,33 @@ static struct rp_rotspec cz_rot;
 
 static void cz_check_rotate(const struct zero_routine *r)
 {
-	unsigned *off = calloc(ZERO_PLACE_MAX_OFFSET + 1, sizeof(*off));
 	struct zero_placed placed;
-	char why[96];
+	char why[160];
 	size_t i, n;
 	int ret;
 
-	if (!off) {
-		cz_err("out of memory");
-		exit(1);
-	}
 	if (cz_params.align != CUSEZERO_ALIGN_NONE)
 		cz_bad("--rotate", cz_params.rotate, "not with --align (one placement or many)");
-	ret = zero_place_parse_set(cz_params.rotate, off, &n);
+	ret = zero_place_parse_small_set(cz_params.rotate, cz_rot.off, CUSEZERO_ROTATE_MAX, &n);
 	if (ret == -EDOM)
 		cz_bad("--rotate", cz_params.rotate, "holds an offset no instruction can start at");
-	if (ret)
-		cz_bad("--rotate", cz_params.rotate, "must be offsets as 0..63, 0..60:4 or 0,8,36");
-	if (n > CUSEZERO_ROTATE_MAX) {
+	if (ret == -E2BIG) {
 		snprintf(why, sizeof(why), "%zu offsets; at most %d", n, CUSEZERO_ROTATE_MAX);
 		cz_bad("--rotate", cz_params.rotate, why);
 	}
+	if (ret)
+		cz_bad("--rotate", cz_params.rotate, "must be offsets as 0..63, 0..60:4 or 0,8,36");
 	for (i = 0; i < n; i++) {
-		ret = zero_place(r, cz_params.point, off[i], &placed);
+		ret = zero_place(r, cz_params.point, cz_rot.off[i], &placed);
 		if (ret) {
-			snprintf(why, sizeof(why), "offset %u: %s", off[i], zero_place_strerror(ret));
+			snprintf(why, sizeof(why), "offset %u: %s", cz_rot.off[i],
+				 zero_place_strerror(ret));
 			cz_bad("--rotate", cz_params.rotate, why);
 		}
 		zero_unplace(&placed);
-		cz_rot.off[i] = (uint16_t)off[i];
 	}
 	cz_rot.n = (unsigned)n;
 	cz_rot.period = cz_params.rotate_period;
-	free(off);
 }
 
 /* Validate routine/align with a precise one-line message before anything is set up. */

@@ -208,3 +208,21 @@ int zero_place_parse_set(const char *spec, unsigned *out, size_t *n)
 	free(seen);
 	return ret ? ret : *n ? 0 : -EINVAL;
 }
+
+int zero_place_parse_small_set(const char *spec, uint16_t *out, size_t max, size_t *n)
+{
+	unsigned *all = malloc((ZERO_PLACE_MAX_OFFSET + 1) * sizeof(*all));
+	size_t i;
+	int ret;
+
+	*n = 0;
+	if (!all)
+		return -ENOMEM;
+	ret = zero_place_parse_set(spec, all, n);
+	if (!ret && *n > max)
+		ret = -E2BIG;
+	for (i = 0; !ret && i < *n; i++)
+		out[i] = (uint16_t)all[i];
+	free(all);
+	return ret;
+}

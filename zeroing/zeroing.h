@@ -138,6 +138,11 @@ void zero_unplace(struct zero_placed *p);
  * -ENOMEM.
  */
 int zero_place_parse_set(const char *spec, unsigned *out, size_t *n);
+/*
+ * The same for a set of at most max offsets (a rotation's): out[max]; *n
+ * is the set's size, also when that is -E2BIG (more than max).
+ */
+int zero_place_parse_small_set(const char *spec, uint16_t *out, size_t max, size_t *n);
 /* Human-readable text for zero_place()'s -errno values, naming the routine. */
 const char *zero_place_strerror(int err);
 

@@ -147,6 +147,32 @@ static int place_sweep(const struct zero_routine *r, enum zero_point point,
 	return 1;
 }
 
+/* zero_place_parse_small_set(): a rotation's set, its bound, the errors of the set syntax. */
+static void small_sets(void)
+{
+	const unsigned A = ZERO_PLACE_ALIGN;
+	uint16_t out[64];
+	char spec[64];
+	size_t n = 0;
+	int ret;
+
+	snprintf(spec, sizeof(spec), "%u..%u:%u", 0, 15 * 4 * A, 4 * A);
+	ret = zero_place_parse_small_set(spec, out, 16, &n);
+	tap_ok(!ret && n == 16 && out[0] == 0 && out[15] == 60 * A, "small set %s: %d, %zu offsets, last %u",
+	       spec, ret, n, n ? out[n - 1] : 0);
+	ret = zero_place_parse_small_set(spec, out, 15, &n);
+	tap_ok(ret == -E2BIG && n == 16, "small set %s, at most 15: %d (-E2BIG), size %zu", spec, ret,
+	       n);
+	snprintf(spec, sizeof(spec), "%u,%u,%u", 8 * A, 0, 8 * A);
+	ret = zero_place_parse_small_set(spec, out, 64, &n);
+	tap_ok(!ret && n == 2 && out[0] == 0 && out[1] == 8 * A, "small set %s: sorted, duplicate dropped (%zu)",
+	       spec, n);
+	ret = zero_place_parse_small_set("0,4096", out, 64, &n);
+	tap_ok(ret == -EINVAL, "small set 0,4096: %d (-EINVAL)", ret);
+	ret = zero_place_parse_small_set("", out, 64, &n);
+	tap_ok(ret == -EINVAL, "small set \"\": %d (-EINVAL)", ret);
+}
+
 int main(int argc, char **argv)
 {
 	size_t first, count = zt_routines(argc, argv, &first);
@@ -232,6 +258,7 @@ int main(int argc, char **argv)
 		tap_skip("-ENOTSUP: every routine is relocatable");
 	}
 	tap_ok(zero_lookup("no_such_routine") == NULL, "zero_lookup of an unknown name is NULL");
+	small_sets();
 	zt_buf_free(&b);
 	return tap_done();
 }

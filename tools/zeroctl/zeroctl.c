@@ -151,30 +151,21 @@ static const struct option zc_options[] = {
 /* --rotate SET|none into p->rot: 0, or the exit status. */
 static int zc_rotate_arg(struct zc_params *p, const char *arg)
 {
-	unsigned *off;
-	size_t i, n;
+	size_t n;
 	int ret;
 
 	p->rotate_arg = arg;
 	if (!strcmp(arg, "none"))
 		return 0;
-	off = calloc(ZERO_PLACE_MAX_OFFSET + 1, sizeof(*off));
-	if (!off) {
-		cz_err("out of memory");
-		return 1;
-	}
-	ret = zero_place_parse_set(arg, off, &n);
+	ret = zero_place_parse_small_set(arg, p->rot.offsets, CUSEZERO_ROTATE_MAX, &n);
 	if (ret == -EDOM)
 		cz_err("--rotate %s: holds an offset no instruction can start at", arg);
+	else if (ret == -E2BIG)
+		cz_err("--rotate %s: %zu offsets; at most %d", arg, n, CUSEZERO_ROTATE_MAX);
 	else if (ret)
 		cz_err("--rotate %s: must be offsets as 0..63, 0..60:4 or 0,8,36, or none", arg);
-	else if (n > CUSEZERO_ROTATE_MAX)
-		cz_err("--rotate %s: %zu offsets; at most %d", arg, n, CUSEZERO_ROTATE_MAX);
-	for (i = 0; !ret && i < n && n <= CUSEZERO_ROTATE_MAX; i++)
-		p->rot.offsets[i] = (uint16_t)off[i];
-	p->rot.count = (uint32_t)n;
-	free(off);
-	return ret || n > CUSEZERO_ROTATE_MAX ? 2 : 0;
+	p->rot.count = ret ? 0 : (uint32_t)n;
+	return ret ? 2 : 0;
 }
 
 /* A setting into p: 0, or the exit status. */
