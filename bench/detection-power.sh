@@ -10,24 +10,25 @@
 # settings twice for an A/A run: then every (R)/(I) is a false alarm.
 #
 #   bench/detection-power.sh [-K N] [-S N -W N -R N] [--count N] [--size SIZE]
-#                            [--placement P] [--zab-args 'ARGS'] A B
+#                            [--placement P] [--zab-args 'ARGS'] [--busy] A B
 #   bench/detection-power.sh routine=rep_stosb routine=c_store_loop
 #   bench/detection-power.sh routine=clear_user_arm64_quirk,align=44 \
 #                            routine=clear_user_arm64_quirk,align=48
 #   bench/detection-power.sh routine=rep_stosb routine=rep_stosb          # A/A
-#   bench/detection-power.sh --placement random:0..60:4 \
+#   bench/detection-power.sh --placement rotate:0..60:4@entry \
 #       routine=clear_user_arm64_fixed routine=clear_user_arm64_quirk     # over layouts
 #
 # A and B are zab variant settings (routine=, align=, align-point=, chunk=,
 # cusezero-args=, ...: see zab --help).  --placement P is zab's (a code offset
 # per run, the verdict over layouts; the table then also counts, per variant,
 # the experiments where layout matters (ANOVA p < 0.05), with the median
-# sensitivity).  Programs from $top_builddir (default
+# sensitivity).  --busy runs a `nice -n 19` busy loop per CPU beside the
+# experiments (a machine with other work).  Programs from $top_builddir (default
 # build/ of this checkout).  Root (FUSE mounts).  Not a test: measure on a
 # quiet machine and say how quiet it was.
 set -eu
 
-K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args= placement=
+K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args= placement= busy=
 bench=detection-power
 . "$(dirname "$0")/lib.sh"
 num() { case $2 in ''|*[!0-9]*) usage "$1: expected a number, got '$2'" ;; esac; }
@@ -41,7 +42,8 @@ while [ $# -gt 0 ]; do
 	--size) size=${2:?}; shift 2 ;;
 	--zab-args) zab_args=${2?}; shift 2 ;;
 	--placement) placement=${2:?}; shift 2 ;;
-	-h|--help) sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--busy) busy=1; shift ;;
+	-h|--help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) usage "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
@@ -57,11 +59,19 @@ for p in zab cusezero pread_z100k; do
 done
 [ "$(id -u)" -eq 0 ] || die "needs root (a FUSE mount per device variant)"
 work=$(mktemp -d /tmp/detection-power.XXXXXX)
-trap 'rm -rf "$work"' EXIT INT TERM
+busy_pids=
+trap '[ -z "$busy_pids" ] || kill $busy_pids 2>/dev/null; rm -rf "$work"' EXIT
+trap 'exit 1' INT TERM
+if [ -n "$busy" ]; then
+	for c in $(seq 0 $(($(nproc) - 1))); do
+		nice -n 19 taskset -c "$c" sh -c 'while :; do :; done' &
+		busy_pids="$busy_pids $!"
+	done
+fi
 
 [ -n "$placement" ] && zab_args="--placement $placement $zab_args"
 echo "detection power: A = $A  vs  B = $B${placement:+  (placement $placement)}"
-echo "$K experiments of $S sessions x ($W warm-up + $R repeats), pread $size x $count per run, co-located"
+echo "$K experiments of $S sessions x ($W warm-up + $R repeats), pread $size x $count per run, co-located${busy:+; a nice 19 busy loop per CPU beside}"
 echo "CPU: $(sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n 1); load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 k=1
 while [ "$k" -le "$K" ]; do
