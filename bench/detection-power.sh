@@ -28,7 +28,8 @@
 # quiet machine and say how quiet it was.
 set -eu
 
-K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args= placement= busy=
+K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args='' placement='' busy=''
+# shellcheck disable=SC2034 # read by lib.sh
 bench=detection-power
 . "$(dirname "$0")/lib.sh"
 num() { case $2 in ''|*[!0-9]*) usage "$1: expected a number, got '$2'" ;; esac; }
