@@ -12,8 +12,14 @@
  * which contains the between-layout variance (one-way random-effects model).
  * Layout sensitivity is best vs worst per-layout mean, the share of the
  * variance the layout explains (the intraclass correlation of the ANOVA
- * estimates) and the ANOVA's F test of "layout does not matter".  The A/B verdict is paired by layout: the per-layout changes,
- * their mean and its t interval.
+ * estimates) and the ANOVA's F test of "layout does not matter".  The A/B
+ * verdict is paired by layout: the per-layout changes, their mean and its
+ * t interval.
+ *
+ * placement = rotate: every run holds every layout (the daemon rotates
+ * over them per request), so the runs are blocks of a two-way layout x run
+ * model; the figure is the mean of the per-run values and the A/B verdict
+ * pairs the runs of a slot (zab_rotate_stat, zab_rotate_pair).
  */
 #include <errno.h>
 #include <math.h>
