@@ -10,6 +10,8 @@
 #    layout, layout not significant;
 #  - the command's class (no per-layout values): the note says the layouts
 #    rotate, the verdict is the paired one;
+#  - two files pooled by report: the runs pair across both, per-layout
+#    values kept;
 #  - malformed layout_offsets / sample_layouts: one line, exit 2;
 #  - refused placements (65 offsets, c_store_loop by its loop, a variant
 #    without a device): one line, exit 2.
@@ -114,6 +116,16 @@ done
 s=$(col "$CZ_TMP/code.csv" 'x in-device per chunk' b 17)
 ok "code effect: CSV change of the ns row about +20% ('$s')" -- \
 	awk -v s="$s" 'BEGIN { exit !(s > 18 && s < 22) }'
+
+# --- two files pooled: their runs and per-layout values kept --------------------------
+gen "$CZ_TMP/lay2.json" 0.3 1.0
+"$ZAB" report "$CZ_TMP/lay.json" "$CZ_TMP/lay2.json" --style plain --export-csv "$CZ_TMP/pool.csv" \
+	>"$CZ_TMP/out" 2>"$CZ_TMP/err"
+ok "two rotate files pooled: exit 0" -- [ $? -eq 0 ]
+ok "pooled: 32 runs paired" -- grep -q 'b vs a, 32 runs paired' "$CZ_TMP/out"
+s=$(col "$CZ_TMP/pool.csv" 'x in-device' b 27)
+ok "pooled: every layout holds the 32 runs (CSV column 27 '${s%%;*}...')" -- \
+	[ "$(echo "$s" | tr ';' '\n' | awk -F: '$2 == 32' | wc -l)" -eq 8 ]
 
 # --- layout or code? a rotate file as the one over layouts --------------------------------
 "$ZAB" report --layout-or-code "$CZ_TMP/code.json" "$CZ_TMP/lay.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
