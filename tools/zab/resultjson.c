@@ -122,9 +122,10 @@ static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t
 	}
 	l = cz_jset(o, "over_layouts", cz_jobj());
 	/* rotate: every run held every layout (the two-way model; runs: those in it) */
-	cz_jset(l, "design", cz_jstr(ls.rotate ? "rotate" : "per run"));
-	if (ls.rotate)
+	if (ls.rotate) {
+		cz_jset(l, "design", cz_jstr("rotate"));
 		cz_jset(l, "runs", cz_jnum((double)ls.runs));
+	}
 	cz_jset(l, "mean", cz_jnum(ls.grand));
 	cz_jset(l, "ci_lo", cz_jnum(ls.ci_lo));
 	cz_jset(l, "ci_hi", cz_jnum(ls.ci_hi));
@@ -138,7 +139,8 @@ static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t
 		if (zab_layout_pair(&lb, &ls, r->b[b].higher, &p)) {
 			pj = cz_jset(o, "paired_by_layout", cz_jobj());
 			/* rotate: the change is over the runs paired by slot */
-			cz_jset(pj, "paired", cz_jstr(ls.rotate ? "runs" : "layouts"));
+			if (ls.rotate)
+				cz_jset(pj, "paired", cz_jstr("runs"));
 			cz_jset(pj, "layouts", cz_jnum((double)p.nl));
 			cz_jset(pj, "change_pct", cz_jnum(p.pct));
 			cz_jset(pj, "ci_lo_pct", cz_jnum(p.ci_lo));

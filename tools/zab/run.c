@@ -935,6 +935,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 			n < e->retries ? "; retrying" : "; the cell is marked FAILED");
 	}
 	rn->done++;
+	rn->what = NULL;        /* what[] ends here */
 	for (i = 0; i < nenv; i++)
 		free(env[i]);
 	free(cmd);

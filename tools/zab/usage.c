@@ -26,7 +26,7 @@ void zab_usage(FILE *f)
 "       zab report [--style S] [--detail] [--export-* FILE] [--sut CLASS] FILE.json...\n"
 "         (files pooled only when their benchmarks and variants mean the same)\n"
 "       zab report --layout-or-code OWN.json LAYOUTS.json\n"
-"         (one experiment at own placements, then placement=random: code or layout?)\n"
+"         (one experiment at own placements, then placement=random or rotate: code or layout?)\n"
 "       zab compare OLD.json NEW.json   (benchstat-style old / new / delta / p)\n"
 "\n"
 "An experiment is benchmarks (commands printing one number, or timed) x variants, run as\n"
