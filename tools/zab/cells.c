@@ -23,12 +23,41 @@ void zab_cell_add(struct zab_cell *c, double x)
 			c->pre = zab_xrealloc(c->pre, c->cap * sizeof(*c->pre));
 		if (c->off)
 			c->off = zab_xrealloc(c->off, c->cap * sizeof(*c->off));
+		if (c->lay)
+			c->lay = zab_xrealloc(c->lay, c->cap * c->nlay * sizeof(*c->lay));
 	}
+	if (c->sess)
+		c->sess[c->n] = 0;      /* unknown until zab_cell_add_session sets it */
 	if (c->pre)
 		c->pre[c->n] = NAN;
 	if (c->off)
 		c->off[c->n] = -1;
+	for (size_t j = 0; c->lay && j < c->nlay; j++)
+		c->lay[c->n * c->nlay + j] = NAN;
 	c->x[c->n++] = x;
+}
+
+void zab_cell_set_rotation(struct zab_cell *c, const unsigned *off, size_t n)
+{
+	if (c->loff || !n)
+		return;
+	c->loff = zab_xmalloc(n * sizeof(*c->loff));
+	memcpy(c->loff, off, n * sizeof(*off));
+	c->nlay = n;
+}
+
+void zab_cell_set_layouts(struct zab_cell *c, size_t sample, const double *val)
+{
+	size_t i;
+
+	if (sample >= c->n || !c->loff)
+		return;
+	if (!c->lay) {
+		c->lay = zab_xmalloc(c->cap * c->nlay * sizeof(*c->lay));
+		for (i = 0; i < c->cap * c->nlay; i++)
+			c->lay[i] = NAN;
+	}
+	memcpy(&c->lay[sample * c->nlay], val, c->nlay * sizeof(*val));
 }
 
 void zab_cell_set_pre(struct zab_cell *c, double share)
@@ -81,6 +110,8 @@ void zab_result_free(struct zab_result *r)
 		free(r->cells[i].sess);
 		free(r->cells[i].pre);
 		free(r->cells[i].off);
+		free(r->cells[i].loff);
+		free(r->cells[i].lay);
 		free(r->cells[i].error);
 	}
 	for (i = 0; i < r->nb; i++) {

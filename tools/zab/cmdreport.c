@@ -125,10 +125,39 @@ static int merge_check(const struct zab_result *dst, const struct zab_result *sr
 	return 0;
 }
 
+/*
+ * Pool the samples of s into d.  A rotating cell (placement = rotate) keeps
+ * what its statistics need: each sample's per-layout values when both
+ * files rotated over the same offsets, and its session numbered after the
+ * sessions already there (runs pair by session).
+ */
+static void merge_cell(struct zab_cell *d, const struct zab_cell *s, unsigned sess0)
+{
+	bool same;
+	size_t i;
+
+	if (!s->loff) {
+		for (i = 0; i < s->n; i++)
+			zab_cell_add(d, s->x[i]);
+		return;
+	}
+	if (!d->n)
+		zab_cell_set_rotation(d, s->loff, s->nlay);
+	same = d->loff && d->nlay == s->nlay && !memcmp(d->loff, s->loff, s->nlay * sizeof(*s->loff));
+	for (i = 0; i < s->n; i++) {
+		if (s->sess && s->sess[i])
+			zab_cell_add_session(d, s->x[i], s->sess[i] + sess0);
+		else
+			zab_cell_add(d, s->x[i]);
+		if (same && s->lay)
+			zab_cell_set_layouts(d, d->n - 1, &s->lay[i * s->nlay]);
+	}
+}
+
 /* Merge src into dst (same SUT class): pool samples of matching cells, add new ones. */
 static int merge(struct zab_result *dst, const struct zab_result *src, const char *file)
 {
-	size_t bmap[ZAB_MAX_ITEMS], vmap[ZAB_MAX_ITEMS], onb = dst->nb, onv = dst->nv, b, v, i;
+	size_t bmap[ZAB_MAX_ITEMS], vmap[ZAB_MAX_ITEMS], onb = dst->nb, onv = dst->nv, b, v;
 	size_t nb, nv;
 	struct zab_cell *cells;
 
@@ -169,8 +198,7 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 			const struct zab_cell *s = zab_cell(src, b, v);
 			struct zab_cell *d = zab_cell(dst, bmap[b], vmap[v]);
 
-			for (i = 0; i < s->n; i++)
-				zab_cell_add(d, s->x[i]);
+			merge_cell(d, s, dst->sessions);
 			if (s->failed && !d->failed) {
 				d->failed = true;
 				d->error = zab_xasprintf("%s: %s", file, s->error ? s->error : "failed");

@@ -167,7 +167,7 @@ static int setting_option(struct run_cli *cli, int c, const char *arg)
 			zab_placement_free(&p);
 			return 0;
 		}
-		cz_err("--placement '%s': expected fixed, random[:SET][@entry|@loop] or sweep[:SET][@...]",
+		cz_err("--placement '%s': expected fixed, random[:SET][@entry|@loop], sweep[:SET][@...] or rotate[:SET][@...]",
 			arg);
 		return -1;
 	}

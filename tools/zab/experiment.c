@@ -703,6 +703,30 @@ static void filter_arch(struct zab_experiment *e)
 }
 
 /*
+ * placement = rotate: the daemon rotates (a device variant only), over at
+ * most CUSEZERO_ROTATE_MAX copies.
+ */
+static int rotate_check(const struct zab_experiment *e, size_t v)
+{
+	const struct zab_placement *p = zab_var_placement(e, v);
+	const struct zab_variant *x = &e->var[v];
+
+	if (p->mode != ZAB_PLACE_ROTATE)
+		return 0;
+	if (!x->device) {
+		cz_err("%s: variant '%s': placement=%s rotates a cusezero daemon's copies: give it a device setting (routine=, align=, ...)",
+			x->where, x->name, p->spec);
+		return -EINVAL;
+	}
+	if (p->nset > CUSEZERO_ROTATE_MAX) {
+		cz_err("%s: variant '%s': placement=%s: %zu offsets, at most %d rotate",
+			x->where, x->name, p->spec, p->nset, CUSEZERO_ROTATE_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * A device variant placed per run needs a routine that can be placed (its
  * reason otherwise).  Its own align= is where its daemon starts; each run
  * then moves it (so one file gives both: --placement fixed runs the own).
@@ -715,6 +739,8 @@ static int placement_check(const struct zab_experiment *e)
 	for (v = 0; v < e->nvar; v++) {
 		const struct zab_variant *x = &e->var[v];
 
+		if (rotate_check(e, v))
+			return -EINVAL;
 		if (zab_var_placement(e, v)->mode == ZAB_PLACE_FIXED || !x->device)
 			continue;
 		r = x->routine ? zero_lookup(x->routine) : zero_default();

@@ -12,8 +12,14 @@
  * which contains the between-layout variance (one-way random-effects model).
  * Layout sensitivity is best vs worst per-layout mean, the share of the
  * variance the layout explains (the intraclass correlation of the ANOVA
- * estimates) and the ANOVA's F test of "layout does not matter".  The A/B verdict is paired by layout: the per-layout changes,
- * their mean and its t interval.
+ * estimates) and the ANOVA's F test of "layout does not matter".  The A/B
+ * verdict is paired by layout: the per-layout changes, their mean and its
+ * t interval.
+ *
+ * placement = rotate: every run holds every layout (the daemon rotates
+ * over them per request), so the runs are blocks of a two-way layout x run
+ * model; the figure is the mean of the per-run values and the A/B verdict
+ * pairs the runs of a slot (zab_rotate_stat, zab_rotate_pair).
  */
 #include <errno.h>
 #include <math.h>
@@ -57,6 +63,8 @@ int zab_placement_parse(const char *s, struct zab_placement *p)
 		p->mode = ZAB_PLACE_RANDOM;
 	else if (len == 5 && !strncmp(s, "sweep", 5))
 		p->mode = ZAB_PLACE_SWEEP;
+	else if (len == 6 && !strncmp(s, "rotate", 6))
+		p->mode = ZAB_PLACE_ROTATE;
 	else
 		return -EINVAL;
 	if (colon && !colon[1])
@@ -167,8 +175,8 @@ int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned 
 {
 	uint64_t slot = (uint64_t)session * repeats + measured, nruns = (uint64_t)sessions * repeats;
 
-	if (p->mode == ZAB_PLACE_FIXED || !p->nset)
-		return -1;
+	if (p->mode == ZAB_PLACE_FIXED || p->mode == ZAB_PLACE_ROTATE || !p->nset)
+		return -1;      /* rotate: every offset in every run, none per run */
 	if (p->mode == ZAB_PLACE_SWEEP)
 		return (int)p->set[slot % p->nset];
 	if (nruns > 1 && p->nset > 1)
@@ -243,7 +251,7 @@ static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
  * ANOVA's F test (layout_anova), not the two extremes' intervals: the
  * extremes of many layouts are selected, and are often single runs.
  */
-static void layout_spread(struct zab_lstat *ls, bool higher)
+void zab_layout_spread(struct zab_lstat *ls, bool higher)
 {
 	size_t j, best = 0, worst = 0;
 
@@ -313,6 +321,8 @@ bool zab_layout_stat(const struct zab_cell *cell, bool higher, struct zab_lstat 
 	double *x;
 
 	memset(ls, 0, sizeof(*ls));
+	if (cell->loff && !cell->failed && cell->n)
+		return zab_rotate_stat(cell, higher, ls);
 	if (!cell->off || cell->failed || !cell->n)
 		return false;
 	x = session_adjusted(cell, &ls->blocks);
@@ -346,7 +356,7 @@ bool zab_layout_stat(const struct zab_cell *cell, bool higher, struct zab_lstat 
 	ls->ci_lo = s.ci_lo;
 	ls->ci_hi = s.ci_hi;
 	layout_anova(c, ls);
-	layout_spread(ls, higher);
+	zab_layout_spread(ls, higher);
 	free(x);
 	return true;
 }
@@ -374,6 +384,8 @@ bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool 
 	size_t i, j, k = 0;
 
 	memset(p, 0, sizeof(*p));
+	if (b->rotate || v->rotate)     /* rotate: runs paired, not layouts */
+		return b->rotate && v->rotate && zab_rotate_pair(b->cell, v->cell, higher, p);
 	sw = !isnan(b->sd_within) && !isnan(v->sd_within) ?
 	     sqrt((b->sd_within * b->sd_within + v->sd_within * v->sd_within) / 2) : NAN;
 	for (i = 0; i < b->nl; i++)
@@ -397,4 +409,241 @@ bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool 
 	p->ci_hi = s.ci_hi;
 	p->flag = s.ci_lo > 0 ? 1 : s.ci_hi < 0 ? -1 : 0;
 	return true;
+}
+
+/* ---- placement = rotate: every layout in every run ------------------------------------ */
+
+/*
+ * The two-way layout x run model without replication (doc/layouts.md,
+ * "Rotation"): y[i][j] the log of run i's value at layout j, over the runs
+ * that have a value at every layout.  Runs are blocks: whatever the machine
+ * did during a run (a slow mode, the CPU's speed) moves all its layouts
+ * alike and goes to SS_run, not to the layout's effect or the error.
+ *   SS_layout = n sum_j (c_j - g)^2      df K - 1
+ *   SS_run    = K sum_i (r_i - g)^2      df n - 1
+ *   SS_error  = SS_total - SS_layout - SS_run   df (K - 1)(n - 1)
+ *   F = MS_layout / MS_error; s2_L = max(0, (MS_layout - MS_error) / n)
+ */
+static void rotate_anova(const double *y, size_t n, size_t K, struct zab_lstat *ls)
+{
+	double g = 0, ssl = 0, ssr = 0, sst = 0, sse, msl, mse, s2l, m;
+	size_t i, j;
+
+	ls->share = NAN;
+	ls->sd_within = NAN;
+	ls->sens_p = NAN;
+	if (n < 2 || K < 2)
+		return;
+	for (i = 0; i < n * K; i++)
+		g += y[i];
+	g /= (double)(n * K);
+	for (i = 0; i < n * K; i++)
+		sst += (y[i] - g) * (y[i] - g);
+	for (j = 0; j < K; j++) {
+		for (i = 0, m = 0; i < n; i++)
+			m += y[i * K + j];
+		m /= (double)n;
+		ssl += (double)n * (m - g) * (m - g);
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0, m = 0; j < K; j++)
+			m += y[i * K + j];
+		m /= (double)K;
+		ssr += (double)K * (m - g) * (m - g);
+	}
+	sse = sst - ssl - ssr;
+	if (sse < 0)
+		sse = 0;        /* rounding */
+	msl = ssl / (double)(K - 1);
+	mse = sse / (double)((K - 1) * (n - 1));
+	s2l = (msl - mse) / (double)n;
+	if (s2l < 0)
+		s2l = 0;
+	ls->sd_within = sqrt(mse);
+	ls->share = s2l + mse > 0 ? s2l / (s2l + mse) : 0;
+	ls->sens_p = mse > 0 ? cz_f_sf(msl / mse, (double)(K - 1), (double)((K - 1) * (n - 1))) :
+		     msl > 0 ? 0 : 1;
+}
+
+static bool usable(double x)
+{
+	return isfinite(x) && x > 0;
+}
+
+/*
+ * The layouts with a value in some run, and the runs with a value at every
+ * one of those (a layout that served no request in a run leaves that run
+ * out of the model; its figure is over the layouts it has).
+ */
+static void rotate_keep(const struct zab_cell *c, bool *klay, bool *krun, size_t *K, size_t *n)
+{
+	size_t i, j;
+
+	*K = *n = 0;
+	for (j = 0; j < c->nlay; j++) {
+		klay[j] = false;
+		for (i = 0; i < c->n && !klay[j]; i++)
+			klay[j] = usable(c->lay[i * c->nlay + j]);
+		*K += klay[j];
+	}
+	for (i = 0; i < c->n; i++) {
+		krun[i] = *K > 0;
+		for (j = 0; j < c->nlay; j++)
+			if (klay[j] && !usable(c->lay[i * c->nlay + j]))
+				krun[i] = false;
+		*n += krun[i];
+	}
+}
+
+bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls)
+{
+	bool klay[ZERO_PLACE_MAX_OFFSET + 1], *krun;
+	size_t i, j, k, K, n, r;
+	struct cz_summary s;
+	double *y, g = 0;
+
+	memset(ls, 0, sizeof(*ls));
+	if (!c->lay || !c->nlay || c->nlay > ZERO_PLACE_MAX_OFFSET + 1)
+		return false;
+	krun = zab_xmalloc(c->n * sizeof(*krun));
+	rotate_keep(c, klay, krun, &K, &n);
+	if (!n) {
+		free(krun);
+		return false;
+	}
+	ls->rotate = true;
+	ls->cell = c;
+	ls->runs = n;
+	ls->nl = K;
+	ls->off = zab_xmalloc(K * sizeof(*ls->off));
+	ls->mean = calloc(K, sizeof(*ls->mean));
+	ls->n = calloc(K, sizeof(*ls->n));
+	y = zab_xmalloc(n * K * sizeof(*y));
+	if (!ls->mean || !ls->n)
+		abort();
+	for (i = r = 0; i < c->n; i++) {
+		if (!krun[i])
+			continue;
+		for (j = k = 0; j < c->nlay; j++) {
+			if (!klay[j])
+				continue;
+			ls->mean[k] += c->lay[i * c->nlay + j];
+			y[r * K + k++] = log(c->lay[i * c->nlay + j]);
+		}
+		r++;
+	}
+	for (j = k = 0; j < c->nlay; j++)
+		if (klay[j]) {
+			ls->off[k] = c->loff[j];
+			ls->n[k] = n;
+			ls->mean[k] /= (double)n;
+			g += ls->mean[k++];
+		}
+	rotate_anova(y, n, K, ls);
+	/* sensitivity relative to the mean over layouts; the figure: the runs' mean */
+	ls->grand = g / (double)K;
+	zab_layout_spread(ls, higher);
+	cz_summarize(c->x, c->n, &s);
+	ls->grand = ls->wmean = s.mean;
+	ls->ci_lo = s.ci_lo;
+	ls->ci_hi = s.ci_hi;
+	free(y);
+	free(krun);
+	return true;
+}
+
+/*
+ * Runs of one slot: the k-th run of session s of one cell with the k-th of
+ * session s of the other (both ran in the same round, adjacent in time);
+ * by position when sessions are not known.  Returns the pairs.
+ */
+static size_t pair_runs(const struct zab_cell *a, const struct zab_cell *b, size_t *ia, size_t *ib)
+{
+	size_t i, j, n = 0;
+	unsigned s, smax = 0;
+
+	if (!a->sess || !b->sess) {
+		for (n = 0; n < a->n && n < b->n; n++)
+			ia[n] = ib[n] = n;
+		return n;
+	}
+	for (i = 0; i < a->n; i++)
+		smax = a->sess[i] > smax ? a->sess[i] : smax;
+	for (s = 1; s <= smax; s++)
+		for (i = j = 0;; i++, j++) {
+			while (i < a->n && a->sess[i] != s)
+				i++;
+			while (j < b->n && b->sess[j] != s)
+				j++;
+			if (i >= a->n || j >= b->n)
+				break;
+			ia[n] = i;
+			ib[n++] = j;
+		}
+	return n;
+}
+
+/* The paired log ratios' mean and 95% t interval, as per cent changes. */
+static void ratio_interval(const double *d, size_t k, double *pct, double *lo, double *hi)
+{
+	struct cz_summary s;
+
+	cz_summarize(d, k, &s);
+	*pct = (exp(s.mean) - 1) * 100;
+	*lo = (exp(s.ci_lo) - 1) * 100;
+	*hi = (exp(s.ci_hi) - 1) * 100;
+}
+
+/* Per common layout: is v better or worse than b (paired per-run log ratios' interval)? */
+static void rotate_layouts(const struct zab_cell *b, const struct zab_cell *v, const size_t *ib,
+			   const size_t *iv, size_t np, double sign, double *d, struct zab_lpair *p)
+{
+	double pct, lo, hi, x, y;
+	size_t j, jj, i, k;
+
+	for (j = 0; b->lay && v->lay && j < b->nlay; j++)
+		for (jj = 0; jj < v->nlay; jj++) {
+			if (b->loff[j] != v->loff[jj])
+				continue;
+			for (i = k = 0; i < np; i++) {
+				x = b->lay[ib[i] * b->nlay + j];
+				y = v->lay[iv[i] * v->nlay + jj];
+				if (usable(x) && usable(y))
+					d[k++] = sign * log(y / x);
+			}
+			if (k < 2)
+				continue;
+			p->nl++;
+			ratio_interval(d, k, &pct, &lo, &hi);
+			p->better += lo > 0;
+			p->worse += hi < 0;
+		}
+}
+
+bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
+		     struct zab_lpair *p)
+{
+	size_t m = b->n > v->n ? b->n : v->n, *ib, *iv, np, i, k;
+	double sign = higher ? 1 : -1, *d;
+
+	memset(p, 0, sizeof(*p));
+	if (!b->loff || !v->loff || b->failed || v->failed || !b->n || !v->n)
+		return false;
+	ib = zab_xmalloc(m * sizeof(*ib));
+	iv = zab_xmalloc(m * sizeof(*iv));
+	d = zab_xmalloc(m * sizeof(*d));
+	np = pair_runs(b, v, ib, iv);
+	for (i = k = 0; i < np; i++)
+		if (usable(b->x[ib[i]]) && usable(v->x[iv[i]]))
+			d[k++] = sign * log(v->x[iv[i]] / b->x[ib[i]]);
+	p->runs = k;
+	if (k >= 2) {
+		ratio_interval(d, k, &p->pct, &p->ci_lo, &p->ci_hi);
+		p->flag = p->ci_lo > 0 ? 1 : p->ci_hi < 0 ? -1 : 0;
+		rotate_layouts(b, v, ib, iv, np, sign, d, p);
+	}
+	free(ib);
+	free(iv);
+	free(d);
+	return k >= 2;
 }

@@ -4,8 +4,8 @@
  * unrelated change moved __arch_clear_user and pread of /dev/zero got 30%
  * slower with no instruction of its loop changed.  Given one experiment run
  * twice -- at the variants' own placements (placement = fixed) and with the
- * code moved per run (placement = random) -- each pair's difference is
- * classified:
+ * code moved per run (placement = random) or within each run (rotate) --
+ * each pair's difference is classified:
  *   flagged at own placements and over layouts   a code effect
  *   flagged at own placements only               a layout effect (it does
  *                                                not survive moving the code)
@@ -13,7 +13,8 @@
  *                                                layouts hid or undid
  *   flagged in neither                           no difference seen
  * A flag is the table's: (R)/(I) at own placements from the runs' 95%
- * intervals, over layouts from the paired per-layout changes' interval.
+ * intervals, over layouts from the paired per-layout changes' interval
+ * (rotate: the paired per-run changes').
  */
 #include <stdio.h>
 #include <string.h>

@@ -103,7 +103,7 @@ static void variants_json(json_t *doc, const struct zab_result *r,
 	}
 }
 
-/* Per-layout cells and the figures over layouts (placement random/sweep). */
+/* Per-layout cells and the figures over layouts (placement random/sweep/rotate). */
 static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t v)
 {
 	struct zab_lstat ls, lb;
@@ -121,6 +121,11 @@ static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t
 		cz_jset(l, "mean", cz_jnum(ls.mean[j]));
 	}
 	l = cz_jset(o, "over_layouts", cz_jobj());
+	/* rotate: every run held every layout (the two-way model; runs: those in it) */
+	if (ls.rotate) {
+		cz_jset(l, "design", cz_jstr("rotate"));
+		cz_jset(l, "runs", cz_jnum((double)ls.runs));
+	}
 	cz_jset(l, "mean", cz_jnum(ls.grand));
 	cz_jset(l, "ci_lo", cz_jnum(ls.ci_lo));
 	cz_jset(l, "ci_hi", cz_jnum(ls.ci_hi));
@@ -133,6 +138,9 @@ static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t
 	if (v != r->base && zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &lb)) {
 		if (zab_layout_pair(&lb, &ls, r->b[b].higher, &p)) {
 			pj = cz_jset(o, "paired_by_layout", cz_jobj());
+			/* rotate: the change is over the runs paired by slot */
+			if (ls.rotate)
+				cz_jset(pj, "paired", cz_jstr("runs"));
 			cz_jset(pj, "layouts", cz_jnum((double)p.nl));
 			cz_jset(pj, "change_pct", cz_jnum(p.pct));
 			cz_jset(pj, "ci_lo_pct", cz_jnum(p.ci_lo));
@@ -145,6 +153,28 @@ static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t
 		zab_lstat_free(&lb);
 	}
 	zab_lstat_free(&ls);
+}
+
+/* placement = rotate: the layouts, and per sample each one's value (null: no request). */
+static void rotation_json(json_t *o, const struct zab_cell *c)
+{
+	json_t *x, *row;
+	size_t i, j;
+
+	x = cz_jset(o, "layout_offsets", cz_jarr());
+	for (j = 0; j < c->nlay; j++)
+		cz_jpush(x, cz_jnum(c->loff[j]));
+	if (!c->lay)
+		return;
+	x = cz_jset(o, "sample_layouts", cz_jarr());
+	for (i = 0; i < c->n; i++) {
+		row = cz_jpush(x, cz_jarr());
+		for (j = 0; j < c->nlay; j++) {
+			double y = c->lay[i * c->nlay + j];
+
+			cz_jpush(row, isfinite(y) ? cz_jnum(y) : json_null());
+		}
+	}
 }
 
 static void cells_json(json_t *doc, const struct zab_result *r)
@@ -177,8 +207,11 @@ static void cells_json(json_t *doc, const struct zab_result *r)
 				x = cz_jset(o, "sample_offsets", cz_jarr());
 				for (i = 0; i < c->n; i++)
 					cz_jpush(x, c->off[i] < 0 ? json_null() : cz_jnum(c->off[i]));
-				layouts_json(o, r, b, v);
 			}
+			if (c->loff)
+				rotation_json(o, c);
+			if (c->off || c->loff)
+				layouts_json(o, r, b, v);
 			cz_jset(o, "failed", json_boolean(c->failed));
 			cz_jset(o, "error", cz_jstr(c->error));
 		}
@@ -428,6 +461,49 @@ static int cell_samples(struct zab_cell *c, const json_t *o, const char *file)
 	return 0;
 }
 
+/* placement = rotate: "layout_offsets" and "sample_layouts" (after the samples). */
+static int cell_rotation(struct zab_cell *c, const json_t *o, const char *file)
+{
+	const json_t *lo = json_object_get(o, "layout_offsets"), *sl, *row, *it;
+	double val[CUSEZERO_ROTATE_MAX];
+	unsigned off[CUSEZERO_ROTATE_MAX];
+	size_t j, i, k, n = json_array_size(lo);
+	int err;
+
+	if (!lo)
+		return 0;
+	if (!json_is_array(lo) || !n || n > CUSEZERO_ROTATE_MAX)
+		return bad_doc2(file, "not an array of 1 to 64 offsets", "layout_offsets");
+	for (j = 0; j < n; j++) {
+		it = json_array_get(lo, j);
+		if (!whole_in(it, 0, ZERO_PLACE_MAX_OFFSET))
+			return bad_doc2(file, "not an offset in 0..4095", "layout_offsets");
+		off[j] = (unsigned)json_number_value(it);
+		for (k = 0; k < j; k++)
+			if (off[k] == off[j])
+				return bad_doc2(file, "an offset given twice", "layout_offsets");
+	}
+	zab_cell_set_rotation(c, off, n);
+	sl = per_sample(o, "sample_layouts", c->n, file, &err);
+	if (err)
+		return -1;
+	for (i = 0; sl && i < c->n; i++) {
+		row = json_array_get(sl, i);
+		if (!json_is_array(row) || json_array_size(row) != n)
+			return bad_doc2(file, "not one value per layout offset", "sample_layouts");
+		for (j = 0; j < n; j++) {
+			it = json_array_get(row, j);
+			val[j] = json_number_value(it);
+			if (json_is_null(it))
+				val[j] = NAN;
+			else if (!json_is_number(it) || !isfinite(val[j]) || val[j] <= 0)
+				return bad_doc2(file, "not a positive number or null", "sample_layouts");
+		}
+		zab_cell_set_layouts(c, i, val);
+	}
+	return 0;
+}
+
 static int result_cell(struct zab_result *r, const json_t *o, bool *seen, const char *file)
 {
 	const char *bn = json_string_value(json_object_get(o, "benchmark")), *vn = json_string_value(json_object_get(o, "variant")), *s;
@@ -449,7 +525,7 @@ static int result_cell(struct zab_result *r, const json_t *o, bool *seen, const 
 	}
 	seen[b * r->nv + v] = true;
 	c = zab_cell(r, b, v);
-	if (cell_samples(c, o, file))
+	if (cell_samples(c, o, file) || cell_rotation(c, o, file))
 		return -1;
 	fl = json_object_get(o, "failed");
 	c->failed = json_is_true(fl);

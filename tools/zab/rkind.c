@@ -15,14 +15,26 @@
  * one request preempted inside its routine adds a whole time slice to the
  * totals (doc/DESIGN.md).
  */
+static double rate_of_median(double ns, uint64_t chunk)
+{
+	(void)chunk;
+	return ns > 0 ? CUSEZERO_HIST_UNIT / (ns / 1e9) : 0;
+}
+
+static double ns_of_median(double ns, uint64_t chunk)
+{
+	return ns * (double)chunk / CUSEZERO_HIST_UNIT;
+}
+
 const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT] = {
 	[ZAB_RK_CMD] = { "", NULL, -1, "command", NULL },
 	/* bytes cleared per second of time inside the routine */
 	[ZAB_RK_DEV_RATE] = { " in-device", "bytes/sec", 1,
-			      "device: bytes per second of routine time", cz_devdelta_median_rate },
+			      "device: bytes per second of routine time", cz_devdelta_median_rate,
+			      rate_of_median },
 	/* routine time per chunk-sized piece */
 	[ZAB_RK_DEV_NS] = { " in-device per chunk", "ns", 0, "device: routine ns per chunk",
-			    cz_devdelta_median_ns_per_chunk },
+			    cz_devdelta_median_ns_per_chunk, ns_of_median },
 };
 
 enum zab_rkind zab_rkind_of(const char *s)

@@ -32,6 +32,10 @@
  * SET_ALIGN (one daemon per session: no restart per run) and is read back
  * from the daemon's stats after the run; that is the offset recorded.
  * Commands without a device get it as {offset} / $ZAB_OFFSET.
+ *
+ * placement = rotate: no offset per run; the daemon rotates over the whole
+ * set within every run (rotate.c), set once per session before the
+ * warm-ups, and each in-device sample carries its per-layout values.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -516,7 +520,15 @@ struct runner {
 	int cpu;             /* this session's, -1 when not co-located */
 	int offset;          /* this run's placement offset, -1: fixed placement */
 	bool entry;          /* this run's placed point is the entry */
+	struct zab_rotrun *rot;   /* placement = rotate: the copies' counters around a run */
+	const char *what;    /* the run in messages: "session 1 repeat 2" */
 };
+
+/* A device variant whose daemon rotates its copies (placement = rotate). */
+static bool rotating(const struct zab_experiment *e, size_t v)
+{
+	return e->var[v].device && zab_var_placement(e, v)->mode == ZAB_PLACE_ROTATE;
+}
 
 static void progress(struct runner *rn, const char *bench, const char *var)
 {
@@ -630,6 +642,57 @@ static void cell_fail(struct runner *rn, size_t row, size_t v, const char *why)
 	rn->any_failed = true;
 }
 
+static void fail_in_device(struct runner *rn, size_t b, size_t v, const char *why)
+{
+	int k;
+
+	for (k = 0; k < ZAB_RK_COUNT; k++)
+		if (zab_rkinds[k].take)
+			cell_fail(rn, rn->row[b][k], v, why);
+}
+
+/*
+ * A rotating daemon's run: per layout its median request, the run's value
+ * over the layouts that served one, weighted equally (doc/layouts.md).
+ */
+static void rotate_samples(struct runner *rn, size_t b, size_t v, const struct cz_devdelta *d)
+{
+	struct zab_rotrun *rr = rn->rot;
+	double val[CUSEZERO_ROTATE_MAX], m;
+	struct zab_cell *c;
+	unsigned i;
+	char *why;
+	int ret = daemons[v].has_fd ? zab_rotrun_end(rr, daemons[v].fd) : -EBADF, k;
+
+	if (ret) {
+		why = zab_xasprintf("cannot read the layouts of %s: %s", daemons[v].dev.path,
+				    ret == -ESTALE ? "they were reset during the run" :
+				    ret == -ENOTTY ? "the device is not rotating" : strerror(-ret));
+		fail_in_device(rn, b, v, why);
+		free(why);
+		return;
+	}
+	m = zab_rotrun_mean(rr);
+	if (isnan(m))
+		return;
+	if (rr->used < rr->count) {
+		progress_clear(rn);
+		cz_err("%s / %s, %s: %u of %u layouts served no request; left out of this run's in-device figures",
+		       rn->e->bench[b].name, rn->e->var[v].name, rn->what, rr->count - rr->used, rr->count);
+	}
+	for (k = 0; k < ZAB_RK_COUNT; k++) {
+		if (!zab_rkinds[k].of_median)
+			continue;
+		for (i = 0; i < rr->count; i++)
+			val[i] = isnan(rr->med[i]) ? NAN : zab_rkinds[k].of_median(rr->med[i], d->chunk);
+		c = zab_cell(rn->r, rn->row[b][k], v);
+		zab_cell_add_session(c, zab_rkinds[k].of_median(m, d->chunk), rn->session + 1);
+		zab_cell_set_pre(c, cz_hist_preempted(d->hist));
+		zab_cell_set_rotation(c, rr->off, rr->count);
+		zab_cell_set_layouts(c, c->n - 1, val);
+	}
+}
+
 /*
  * The in-device samples of one successful run: the counters' difference.
  * A run that read nothing from the device adds none (the cells stay "-").
@@ -650,14 +713,16 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	if (ret) {
 		why = zab_xasprintf("cannot read the counters of %s: %s", daemons[v].dev.path,
 				    ret == -ESTALE ? "they were reset during the run" : strerror(-ret));
-		for (k = 0; k < ZAB_RK_COUNT; k++)
-			if (zab_rkinds[k].take)
-				cell_fail(rn, rn->row[b][k], v, why);
+		fail_in_device(rn, b, v, why);
 		free(why);
 		return;
 	}
 	if (!d.requests || !d.routine_ns)
 		return;
+	if (rotating(rn->e, v)) {
+		rotate_samples(rn, b, v, &d);
+		return;
+	}
 	for (k = 0; k < ZAB_RK_COUNT; k++) {
 		if (!zab_rkinds[k].take)
 			continue;
@@ -717,6 +782,17 @@ static char *prepare(struct runner *rn, size_t b, size_t v, char **env, size_t n
 	return why;
 }
 
+/* The command's sample; rotating: the layouts it ran over (no value per layout). */
+static void command_sample(struct runner *rn, size_t b, size_t v, double x)
+{
+	struct zab_cell *c = zab_cell(rn->r, rn->row[b][ZAB_RK_CMD], v);
+	const struct zab_placement *p = zab_var_placement(rn->e, v);
+
+	zab_cell_add_session(c, x, rn->session + 1);
+	if (rotating(rn->e, v))
+		zab_cell_set_rotation(c, p->set, p->nset);
+}
+
 /* One attempt: run, parse, record.  NULL on success, else why it failed (malloc'd). */
 static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const char *cmd,
 		     char **env, size_t nenv)
@@ -732,6 +808,8 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 		return why;
 	if (dev)
 		err_before = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &before) : -EBADF;
+	if (dev && !warm && rotating(rn->e, v) && daemons[v].has_fd)
+		zab_rotrun_begin(rn->rot, daemons[v].fd);
 	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
 	if (zab_stop) {
 		proc_free(&po);
@@ -739,8 +817,7 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 	}
 	if (run_value(rn, b, &po, &x)) {
 		if (!warm)
-			zab_cell_add_session(zab_cell(rn->r, rn->row[b][ZAB_RK_CMD], v), x,
-					     rn->session + 1);
+			command_sample(rn, b, v, x);
 		if (!warm && dev)
 			add_device_samples(rn, b, v, err_before, &before);
 	} else {
@@ -821,7 +898,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 {
 	const struct zab_experiment *e = rn->e;
 	const struct zab_variant *var = &e->var[v];
-	char *env[ZAB_MAX_ITEMS + 16], *cmd, *why = NULL;
+	char *env[ZAB_MAX_ITEMS + 16], *cmd, *why = NULL, what[64];
 	bool warm = round < e->warmups;
 	size_t nenv, i, k;
 	unsigned n;
@@ -835,6 +912,9 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 		return false;
 	}
 	run_offset(rn, v, round);
+	snprintf(what, sizeof(what), "session %u %s %u", rn->session + 1, warm ? "warm-up" : "repeat",
+		 warm ? round + 1 : round - e->warmups + 1);
+	rn->what = what;
 	cmd = build_cmd(rn, b, v, NULL);
 	nenv = build_env(rn, b, v, env);
 	for (n = 0; n <= e->retries && !zab_stop; n++) {
@@ -851,12 +931,11 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 		if (!why)
 			break;
 		progress_clear(rn);
-		cz_err("%s / %s, session %u %s %u: %s%s", e->bench[b].name, var->name,
-			rn->session + 1, warm ? "warm-up" : "repeat",
-			warm ? round + 1 : round - e->warmups + 1, why,
+		cz_err("%s / %s, %s: %s%s", e->bench[b].name, var->name, what, why,
 			n < e->retries ? "; retrying" : "; the cell is marked FAILED");
 	}
 	rn->done++;
+	rn->what = NULL;        /* what[] ends here */
 	for (i = 0; i < nenv; i++)
 		free(env[i]);
 	free(cmd);
@@ -963,7 +1042,9 @@ static void dry_variant(const struct runner *rn, size_t v, unsigned s, unsigned 
 	int off = zab_placement_offset(zab_var_placement(e, v), rn->o->seed, e->sessions, s, e->repeats,
 				       k < e->warmups ? 0 : k - e->warmups);
 
-	if (off < 0)
+	if (rotating(e, v))
+		printf(" %s@rotate", e->var[v].name);
+	else if (off < 0)
 		printf(" %s", e->var[v].name);
 	else
 		printf(" %s@%d", e->var[v].name, off);
@@ -1024,6 +1105,43 @@ static void session_runs(struct runner *rn)
 		}
 }
 
+/*
+ * A rotating variant's fresh daemon: its rotation, before any run (the
+ * warm-ups run rotating too), the session's seed for every variant.  The
+ * read-back goes to the daemon's facts; a failure fails its cells.
+ */
+static void rotate_daemon(struct runner *rn, size_t v, json_t *info)
+{
+	struct daemon *d = &daemons[v];
+	struct cusezero_rotate got;
+	struct cusezero_stats *st;
+	json_t *o, *arr;
+	uint32_t i;
+
+	if (!rotating(rn->e, v) || !d->up || d->error)
+		return;
+	if (!d->has_fd) {
+		d->error = zab_xasprintf("%s: not open: cannot set the rotation", d->dev.path);
+		return;
+	}
+	d->error = zab_rotate_start(d->fd, d->dev.path, zab_var_placement(rn->e, v),
+				    zab_rotate_seed(rn->o->seed, rn->session), &got);
+	if (d->error || !json_array_size(info))
+		return;
+	o = cz_jset(json_array_get(info, json_array_size(info) - 1), "rotation", cz_jobj());
+	arr = cz_jset(o, "offsets", cz_jarr());
+	for (i = 0; i < got.count; i++)
+		cz_jpush(arr, cz_jnum(got.offsets[i]));
+	cz_jset(o, "point", cz_jstr(got.point == CUSEZERO_POINT_ENTRY ? "entry" : "loop"));
+	cz_jset(o, "period", cz_jnum(got.period));
+	cz_jset(o, "seed", cz_jnum(got.seed));
+	st = zab_xmalloc(sizeof(*st));
+	/* the stats' offset while rotating: CUSEZERO_ALIGN_ROTATE */
+	if (!cz_devstats_get(d->fd, st))
+		cz_jset(o, "stats_align", cz_jnum(st->align));
+	free(st);
+}
+
 /* One session: its CPU, fresh daemons, the runs, the daemons stopped. */
 static void session(struct runner *rn, unsigned s, json_t *devinfo, json_t *sessinfo)
 {
@@ -1041,9 +1159,11 @@ static void session(struct runner *rn, unsigned s, json_t *devinfo, json_t *sess
 			s + 1, e->sessions, rn->cpu);
 	}
 	for (v = 0; v < e->nvar && !zab_stop; v++)
-		if (e->var[v].device)
+		if (e->var[v].device) {
 			daemon_start(&daemons[v], &e->var[v], v, s, rn->cusezero, rn->cpu,
 				     json_array_get(devinfo, v));
+			rotate_daemon(rn, v, json_array_get(devinfo, v));
+		}
 	for (v = 0; v < e->nvar; v++)
 		if (daemons[v].error) {
 			progress_clear(rn);
@@ -1092,6 +1212,8 @@ static void runner_free(struct runner *rn)
 {
 	free(rn->cusezero);
 	free(rn->path_env);
+	zab_rotrun_free(rn->rot);
+	rn->rot = NULL;
 }
 
 int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
@@ -1107,6 +1229,9 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 	runner_rows(&rn);
 	runner_paths(&rn);
 	rn.total = (size_t)e->sessions * (e->warmups + e->repeats) * e->nbench * e->nvar;
+	for (v = 0; v < e->nvar; v++)
+		if (rotating(e, v) && !rn.rot)
+			rn.rot = zab_rotrun_new();
 	ret = runner_colocation(&rn);
 	if (ret || o->dry_run) {
 		if (!ret)

@@ -64,6 +64,21 @@ static void layout_verdict(const struct zab_result *r, size_t b, size_t v, struc
 	zab_lstat_free(&lv);
 }
 
+/*
+ * placement = rotate: every run held every layout, so the runs are what is
+ * paired (A and B of one slot ran in the same round): the change is the
+ * mean per-run log ratio, the flag its 95% interval (doc/layouts.md).
+ */
+static void rotate_verdict(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
+{
+	struct zab_lpair p;
+
+	if (zab_rotate_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
+		cs->pct = p.pct;
+		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
+	}
+}
+
 static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
 {
 	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
@@ -82,6 +97,10 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
 	if (c->off && base->off) {
 		layout_verdict(r, b, v, cs);
+		return;
+	}
+	if (c->loff && base->loff) {
+		rotate_verdict(r, b, v, cs);
 		return;
 	}
 	/* no confidence interval from a single sample: never flagged */
@@ -495,6 +514,29 @@ static void preempted_note(FILE *f, const struct zab_result *r, const char *bull
 		fprintf(f, ".\n");
 }
 
+/*
+ * placement = rotate, a class without per-layout values (the command's):
+ * "pread: layouts rotate within each run (no sensitivity); b vs a ...".
+ */
+static void rotate_row_note(FILE *f, const struct zab_result *r, size_t b, const char *bullet)
+{
+	struct zab_lpair p;
+	size_t v;
+
+	fprintf(f, "%s%s: layouts rotate within each run (no sensitivity)", bullet, r->b[b].name);
+	for (v = 0; v < r->nv; v++) {
+		if (v == r->base)
+			continue;
+		if (!zab_rotate_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p))
+			fprintf(f, "; %s vs %s: fewer than 2 paired runs", r->vname[v], r->vname[r->base]);
+		else
+			fprintf(f, "; %s vs %s, %zu runs paired: %s%+.2f%% (95%% CI %+.2f..%+.2f)",
+				r->vname[v], r->vname[r->base], p.runs, p.flag ? "" : "no difference, ",
+				p.pct, p.ci_lo, p.ci_hi);
+	}
+	fprintf(f, ".\n");
+}
+
 /* "pread: layout: a 14%* / b 3% ...; b vs a: no difference over 16 layouts (...)". */
 static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const char *bullet)
 {
@@ -505,7 +547,11 @@ static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const
 
 	for (v = 0; v < r->nv; v++)
 		zab_layout_stat(zab_cell(r, b, v), hi, &ls[v]);
-	fprintf(f, "%s%s: layout (best vs worst layout mean; * layout matters, ANOVA p < 0.05):", bullet, r->b[b].name);
+	if (ls[r->base].rotate)
+		fprintf(f, "%s%s: layouts rotating within each run (best vs worst layout mean; * layout matters, two-way layout x run F test p < 0.05):",
+			bullet, r->b[b].name);
+	else
+		fprintf(f, "%s%s: layout (best vs worst layout mean; * layout matters, ANOVA p < 0.05):", bullet, r->b[b].name);
 	for (v = 0; v < r->nv; v++)
 		if (ls[v].nl)
 			fprintf(f, "%s %s %.1f%%%s", v ? " /" : "", r->vname[v], ls[v].sens_pct,
@@ -520,11 +566,17 @@ static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const
 		if (v == r->base || !ls[v].nl || !ls[r->base].nl)
 			continue;
 		if (!zab_layout_pair(&ls[r->base], &ls[v], hi, &p)) {
-			fprintf(f, "; %s vs %s: fewer than 2 common layouts", r->vname[v],
-				r->vname[r->base]);
+			fprintf(f, "; %s vs %s: fewer than 2 common %s", r->vname[v],
+				r->vname[r->base], ls[v].rotate ? "runs" : "layouts");
 			continue;
 		}
-		fprintf(f, "; %s vs %s over %zu layouts: %s%+.2f%% (95%% CI %+.2f..%+.2f), %s better at "
+		if (ls[v].rotate)
+			fprintf(f, "; %s vs %s, %zu runs paired: %s%+.2f%% (95%% CI %+.2f..%+.2f), %s better at "
+				"%zu/%zu layouts, worse at %zu/%zu", r->vname[v], r->vname[r->base], p.runs,
+				p.flag ? "" : "no difference, ", p.pct, p.ci_lo, p.ci_hi, r->vname[v],
+				p.better, p.nl, p.worse, p.nl);
+		else
+			fprintf(f, "; %s vs %s over %zu layouts: %s%+.2f%% (95%% CI %+.2f..%+.2f), %s better at "
 			"%zu/%zu layouts, worse at %zu/%zu", r->vname[v], r->vname[r->base], p.nl,
 			p.flag ? "" : "no difference, ", p.pct, p.ci_lo, p.ci_hi, r->vname[v],
 			p.better, p.nl, p.worse, p.nl);
@@ -538,9 +590,14 @@ static void layout_notes(FILE *f, const struct zab_result *r, const char *bullet
 {
 	size_t b;
 
-	for (b = 0; b < r->nb; b++)
-		if (zab_cell(r, b, r->base)->off)
+	for (b = 0; b < r->nb; b++) {
+		const struct zab_cell *c = zab_cell(r, b, r->base);
+
+		if (c->off || (c->loff && c->lay))
 			layout_row_note(f, r, b, bullet);
+		else if (c->loff)
+			rotate_row_note(f, r, b, bullet);
+	}
 }
 
 static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
@@ -567,7 +624,10 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 		fprintf(f, " = %zu measured runs per cell.", hi ? hi : (size_t)r->sessions * r->repeats);
 	else
 		fprintf(f, " = %zu to %zu measured runs per cell.", lo, hi);
-	if (zab_cell(r, 0, r->base)->off)
+	if (zab_cell(r, 0, r->base)->loff)
+		fprintf(f, " Change vs %s with the layouts rotating within each run (the mean per-run change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, runs of one slot paired, excludes 0.\n",
+			r->vname[r->base]);
+	else if (zab_cell(r, 0, r->base)->off)
 		fprintf(f, " Change vs %s over layouts (mean per-layout change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, paired by layout, excludes 0.\n",
 			r->vname[r->base]);
 	else

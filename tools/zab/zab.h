@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cusezero.h"
 #include "jsonout.h"
 
 #define ZAB_MAX_ITEMS 64
@@ -50,9 +51,11 @@ struct zab_kv {
 /*
  * Placement as a factor (layout.c): fixed (the variant's own align=, or the
  * code as linked), or an offset per measured run drawn from a set (random)
- * or taken in turn (sweep), the same for every variant of a slot.
+ * or taken in turn (sweep), the same for every variant of a slot, or every
+ * offset of the set within each run (rotate: the daemon rotates its copies
+ * per request, device variants only; rotate.c).
  */
-enum zab_pmode { ZAB_PLACE_FIXED, ZAB_PLACE_RANDOM, ZAB_PLACE_SWEEP };
+enum zab_pmode { ZAB_PLACE_FIXED, ZAB_PLACE_RANDOM, ZAB_PLACE_SWEEP, ZAB_PLACE_ROTATE };
 
 struct zab_placement {
 	enum zab_pmode mode;
@@ -153,11 +156,11 @@ void zab_experiment_free(struct zab_experiment *e);
 /* Expand {var} in tmpl; NULL with *bad = the unknown name (malloc'd) on error. */
 char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad);
 
-/* "fixed" | "random[:SET][@entry|@loop]" | "sweep[:SET][@...]": 0 or -EINVAL. */
+/* "fixed" | "random[:SET][@entry|@loop]" | "sweep[:SET][@...]" | "rotate[:SET][@...]": 0 or -EINVAL. */
 int zab_placement_parse(const char *s, struct zab_placement *p);
 void zab_placement_free(struct zab_placement *p);
 const struct zab_placement *zab_var_placement(const struct zab_experiment *e, size_t v);
-/* The offset of measured run `measured` of a session (0-based), or -1 (fixed). */
+/* The offset of measured run `measured` of a session (0-based), or -1 (fixed, rotate). */
 int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned sessions,
 			 unsigned session, unsigned repeats, unsigned measured);
 
@@ -173,6 +176,11 @@ struct zab_cell {
 			      * preempted (in-device classes), NaN unknown; NULL: none */
 	int *off;            /* per sample: its run's placement offset (placement
 			      * random/sweep), -1 unknown; NULL: fixed placement */
+	/* placement = rotate: the offsets every run rotated over (loff NULL: not rotating) */
+	unsigned *loff;      /* [nlay] as the daemon reported them */
+	size_t nlay;
+	double *lay;         /* [sample * nlay + layout]: the layout's value in that run,
+			      * NaN: no request there; NULL: none (the command's class) */
 };
 
 /*
@@ -193,6 +201,8 @@ struct zab_rkind_info {
 	const char *source;   /* the JSON's "source" of the class (read back by report) */
 	/* NULL: the command's number; else the value from the counters over one run */
 	double (*take)(const struct cz_devdelta *d);
+	/* placement = rotate: the value from a median request (ns per 4 KiB) and the chunk */
+	double (*of_median)(double ns, uint64_t chunk);
 };
 
 extern const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT];
@@ -235,6 +245,9 @@ void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
 /* Facts of the sample just added (allocating the array on first use). */
 void zab_cell_set_pre(struct zab_cell *c, double share);
 void zab_cell_set_off(struct zab_cell *c, int offset);
+/* The layouts of a rotating cell (once), and the per-layout values of a sample (nlay of them). */
+void zab_cell_set_rotation(struct zab_cell *c, const unsigned *off, size_t n);
+void zab_cell_set_layouts(struct zab_cell *c, size_t sample, const double *val);
 void zab_result_free(struct zab_result *r);
 /* compare.c: zab compare OLD.json NEW.json; the exit status. */
 int zab_cmd_compare(int argc, char **argv);
@@ -267,6 +280,33 @@ int zab_result_rows(struct zab_result *r, const struct zab_experiment *e);
  */
 int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 	    struct zab_result *r, json_t *devinfo, json_t *sessinfo);
+/* ---- placement = rotate, the device side (rotate.c) ---- */
+
+struct cz_devlayouts;
+
+/* The rotation's seed for a session: the same for every variant of it. */
+uint32_t zab_rotate_seed(uint64_t seed, unsigned session);
+/* SET_ROTATE p's set and point on the device fd, checked by GET_ROTATE (got): NULL, or why. */
+char *zab_rotate_start(int fd, const char *path, const struct zab_placement *p, uint32_t seed,
+		       struct cusezero_rotate *got);
+
+/* One measured run's copies: the counters before and after, per layout its median. */
+struct zab_rotrun {
+	struct cz_devlayouts *before, *after, *d;
+	int err;             /* of the reading before */
+	unsigned count, used;   /* layouts; those that served a request */
+	unsigned off[CUSEZERO_ROTATE_MAX];
+	double med[CUSEZERO_ROTATE_MAX];   /* ns per CUSEZERO_HIST_UNIT bytes, NaN: no request */
+};
+
+struct zab_rotrun *zab_rotrun_new(void);
+void zab_rotrun_free(struct zab_rotrun *rr);
+void zab_rotrun_begin(struct zab_rotrun *rr, int fd);
+/* 0 with count, off[], med[], used; -errno, -ESTALE (a reset), -ENOTTY (not rotating). */
+int zab_rotrun_end(struct zab_rotrun *rr, int fd);
+/* The mean over the layouts that served a request of their medians; NaN: none did. */
+double zab_rotrun_mean(const struct zab_rotrun *rr);
+
 /* For tests and --dry-run: the order of variants in round k of session s. */
 void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
 		     size_t nvar, size_t *perm);
@@ -274,6 +314,9 @@ void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned
 /* ---- statistics over layouts (layout.c) ---- */
 
 struct zab_lstat {
+	bool rotate;         /* placement = rotate: every run held every layout */
+	const struct zab_cell *cell;   /* rotate: the cell (its runs pair with another's) */
+	size_t runs;         /* rotate: the runs with a value at every layout (the model's) */
 	size_t nl;           /* layouts (distinct offsets) */
 	unsigned blocks;     /* sessions removed as blocks (0: none) */
 	unsigned *off;       /* [nl] sorted */
@@ -285,22 +328,38 @@ struct zab_lstat {
 	double share;        /* share of the variance between layouts (0..1), NaN: unknown */
 	size_t best, worst;  /* indexes of the best and worst per-layout means */
 	double sens_pct;     /* |best - worst| / grand, per cent */
-	double sens_p;       /* one-way ANOVA F test p of no layout effect, NaN: unknown */
+	double sens_p;       /* F test p of no layout effect (one-way ANOVA; rotate: the
+			      * two-way layout x run model), NaN: unknown */
 	bool sens_sig;       /* sens_p < 0.05 */
 };
 
 struct zab_lpair {
 	size_t nl;           /* layouts both cells measured */
 	size_t better, worse;
-	double pct, ci_lo, ci_hi;   /* mean per-layout change (positive: better), per cent */
+	double pct, ci_lo, ci_hi;   /* mean per-layout change (positive: better), per cent;
+				     * rotate: the mean per-run change */
+	size_t runs;         /* rotate: the pairs of runs */
 	int flag;            /* 1 improvement, -1 regression, 0 none */
 };
 
 /* false when the cell has no offsets (fixed placement) or no sample. */
 bool zab_layout_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls);
 void zab_lstat_free(struct zab_lstat *ls);
+/* zab_layout_stat of a rotating cell (false: no per-layout values). */
+bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls);
+/* best, worst and sens_pct from mean[] and grand, sens_sig from sens_p. */
+void zab_layout_spread(struct zab_lstat *ls, bool higher);
 /* false when fewer than two layouts are common to both. */
 bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool higher,
+		     struct zab_lpair *p);
+/*
+ * Two rotating cells (loff set): the paired verdict on the per-run values
+ * (runs of one slot paired: session by session, in order), pct/ci/flag;
+ * and, when both have per-layout values, per layout the paired per-run
+ * log ratios' 95% t interval (better/worse, nl = the common layouts).
+ * false when fewer than two runs pair up.
+ */
+bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
 		     struct zab_lpair *p);
 
 /* ---- tables ----------------------------------------------------------------- */
