@@ -583,15 +583,27 @@ static size_t pair_runs(const struct zab_cell *a, const struct zab_cell *b, size
 	return n;
 }
 
+/*
+ * A log ratio (sign x log(B/A), positive better) as the per cent change of
+ * the other modes' rule (table.c): B/A - 1 when higher is better,
+ * 1 - B/A when lower is (so a B taking 6 times A's ns reads -500%, at any
+ * placement mode).
+ */
+static double ratio_pct(double d, double sign)
+{
+	return (sign > 0 ? exp(d) - 1 : 1 - exp(-d)) * 100;
+}
+
 /* The paired log ratios' mean and 95% t interval, as per cent changes. */
-static void ratio_interval(const double *d, size_t k, double *pct, double *lo, double *hi)
+static void ratio_interval(const double *d, size_t k, double sign, double *pct, double *lo,
+			   double *hi)
 {
 	struct cz_summary s;
 
 	cz_summarize(d, k, &s);
-	*pct = (exp(s.mean) - 1) * 100;
-	*lo = (exp(s.ci_lo) - 1) * 100;
-	*hi = (exp(s.ci_hi) - 1) * 100;
+	*pct = ratio_pct(s.mean, sign);
+	*lo = ratio_pct(s.ci_lo, sign);
+	*hi = ratio_pct(s.ci_hi, sign);
 }
 
 /* Per common layout: is v better or worse than b (paired per-run log ratios' interval)? */
@@ -614,7 +626,7 @@ static void rotate_layouts(const struct zab_cell *b, const struct zab_cell *v, c
 			if (k < 2)
 				continue;
 			p->nl++;
-			ratio_interval(d, k, &pct, &lo, &hi);
+			ratio_interval(d, k, sign, &pct, &lo, &hi);
 			p->better += lo > 0;
 			p->worse += hi < 0;
 		}
@@ -638,7 +650,7 @@ bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool hi
 			d[k++] = sign * log(v->x[iv[i]] / b->x[ib[i]]);
 	p->runs = k;
 	if (k >= 2) {
-		ratio_interval(d, k, &p->pct, &p->ci_lo, &p->ci_hi);
+		ratio_interval(d, k, sign, &p->pct, &p->ci_lo, &p->ci_hi);
 		p->flag = p->ci_lo > 0 ? 1 : p->ci_hi < 0 ? -1 : 0;
 		rotate_layouts(b, v, ib, iv, np, sign, d, p);
 	}
