@@ -273,6 +273,7 @@ static uint64_t rp_clock_ns(clockid_t clk)
 int rp_thread_attach(unsigned idx)
 {
 	struct rp_thread *t = &rp_threads[idx];
+	struct rp_lay *lay;
 	void *p;
 
 	if (idx >= rp_nthreads)
@@ -283,13 +284,14 @@ int rp_thread_attach(unsigned idx)
 	if (p == MAP_FAILED)
 		return -errno;
 	/* the rotation's per-copy counters: allocated here, not on the read path */
-	t->lay = calloc(CUSEZERO_ROTATE_MAX, sizeof(*t->lay));
-	if (!t->lay) {
+	lay = calloc(CUSEZERO_ROTATE_MAX, sizeof(*lay));
+	if (!lay) {
 		munmap(p, CZ_MAX_REQUEST);
 		return -ENOMEM;
 	}
 	t->buf = p;
 	pthread_mutex_lock(&rp_ctl_lock);
+	t->lay = lay;	/* under the lock: rp_lay_sum() reads it from other threads */
 	/* busy time starts now: the set-up before serving is not device work */
 	t->has_cpuclock = pthread_getcpuclockid(pthread_self(), &t->cpuclock) == 0;
 	t->cpu_base = t->cpu_ns = rp_clock_ns(CLOCK_THREAD_CPUTIME_ID);
