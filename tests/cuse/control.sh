@@ -257,7 +257,7 @@ else
 	st=$?
 	ok "zeroctl --routine c_store_loop --rotate 0,8 (loop heads): exit $st, one line, settings put back ($(cat "$CZ_TMP/err"))" -- \
 		sh -c "[ $st -eq 1 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q 'offset 0: routine c_store_loop' '$CZ_TMP/err' && [ \"\$(cat '$D/control')\" = '$before' ]"
-	for args in "--rotate 0..100" "--rotate 4 --align 8" "--rotate-period 3" "--rotate none --rotate-period 3" \
+	for args in "--rotate 0..1000" "--rotate 4 --align 8" "--rotate-period 3" "--rotate none --rotate-period 3" \
 		    "--rotate 0..8:4 --rotate-period 0"; do
 		# shellcheck disable=SC2086
 		"$ZEROCTL" "$Z" $args 2>"$CZ_TMP/err"
