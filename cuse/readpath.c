@@ -216,7 +216,7 @@ static bool rp_hazarded(struct rp_config *c)
 }
 
 /* Called with rp_ctl_lock held. */
-static void rp_lay_sum(struct rp_lay *s);
+static void rp_lay_sum(struct rp_lay *s, unsigned n);
 
 static void rp_publish(struct rp_config *c)
 {
@@ -225,7 +225,7 @@ static void rp_publish(struct rp_config *c)
 	c->gen = ++rp_gen;
 	old = atomic_exchange(&rp_current, c);
 	/* every change of settings starts the layout counters afresh (cusezero.h) */
-	rp_lay_sum(rp_lay_base);
+	rp_lay_sum(rp_lay_base, c->rot_spec.n);
 
 	old->next_retired = rp_retired;
 	rp_retired = old;
@@ -614,18 +614,23 @@ void rp_get_stats(struct cusezero_stats *st)
 	}
 }
 
-/* Sum of every thread's layout counters (with rp_ctl_lock held). */
-static void rp_lay_sum(struct rp_lay *s)
+/*
+ * Sum of every thread's counters of copies 0..n-1 into s[0..n-1] (with
+ * rp_ctl_lock held).  Only the copies of the rotation in use are read or
+ * baselined: the others are never reported, and a daemon that does not
+ * rotate never touches these 8 KiB per copy and thread.
+ */
+static void rp_lay_sum(struct rp_lay *s, unsigned n)
 {
 	unsigned i, k, b;
 
-	memset(s, 0, sizeof(*s) * CUSEZERO_ROTATE_MAX);
+	memset(s, 0, sizeof(*s) * n);
 	for (i = 0; i < rp_nthreads; i++) {
 		const struct rp_lay *l = rp_threads[i].lay;
 
 		if (!l)		/* not attached (yet) */
 			continue;
-		for (k = 0; k < CUSEZERO_ROTATE_MAX; k++) {
+		for (k = 0; k < n; k++) {
 			rp_ctr_sum(&s[k].c, &l[k].c);
 			for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
 				s[k].hist[b] += __atomic_load_n(&l[k].hist[b], __ATOMIC_RELAXED);
@@ -668,7 +673,7 @@ int rp_get_layout(struct cusezero_layout *l)
 		ret = -EINVAL;
 		goto out;
 	}
-	rp_lay_sum(sum);
+	rp_lay_sum(sum, k + 1);
 	l->offset = cur->rot[k].offset;
 	l->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
 	l->c = sum[k].c;
@@ -690,7 +695,7 @@ void rp_get_layouts(struct cz_devlayouts *l)
 	pthread_mutex_lock(&rp_ctl_lock);
 	cur = atomic_load(&rp_current);
 	if (cur->rot_spec.n) {
-		rp_lay_sum(sum);
+		rp_lay_sum(sum, cur->rot_spec.n);
 		l->count = cur->rot_spec.n;
 		l->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
 		l->period = cur->rot_spec.period;
@@ -709,7 +714,7 @@ void rp_reset_stats(void)
 {
 	pthread_mutex_lock(&rp_ctl_lock);
 	rp_sum(&rp_baseline);
-	rp_lay_sum(rp_lay_base);
+	rp_lay_sum(rp_lay_base, atomic_load(&rp_current)->rot_spec.n);
 	rp_busy_base = rp_busy_ns();
 	rp_since = cz_now_ns();
 	pthread_mutex_unlock(&rp_ctl_lock);
