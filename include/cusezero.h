@@ -185,7 +185,7 @@ struct cusezero_config {
  *
  * GET_LAYOUT fills one copy's counters: in index, out everything else;
  * EINVAL for an index >= the number of copies (0 when not rotating).  The
- * counters start at 0 when the rotation is set and at RESET_STATS; a
+ * counters start at 0 at every change of settings and at RESET_STATS; a
  * request in flight while the rotation changes may be counted under the
  * new numbering.
  */
