@@ -112,6 +112,12 @@ static inline void rp_add(uint64_t *ctr, uint64_t v)
 	__atomic_store_n(ctr, __atomic_load_n(ctr, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
 }
 
+/* The ABI's point (cusezero.h) of a zeroing point. */
+static uint32_t rp_point_abi(enum zero_point p)
+{
+	return p == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
+}
+
 static void rp_config_free(struct rp_config *c)
 {
 	unsigned i;
@@ -216,7 +222,7 @@ static bool rp_hazarded(struct rp_config *c)
 }
 
 /* Called with rp_ctl_lock held. */
-static void rp_lay_sum(struct rp_lay *s, unsigned n);
+static void rp_lay_sum(struct rp_lay *s, unsigned first, unsigned n);
 
 static void rp_publish(struct rp_config *c)
 {
@@ -225,7 +231,7 @@ static void rp_publish(struct rp_config *c)
 	c->gen = ++rp_gen;
 	old = atomic_exchange(&rp_current, c);
 	/* every change of settings starts the layout counters afresh (cusezero.h) */
-	rp_lay_sum(rp_lay_base, c->rot_spec.n);
+	rp_lay_sum(rp_lay_base, 0, c->rot_spec.n);
 
 	old->next_retired = rp_retired;
 	rp_retired = old;
@@ -593,7 +599,7 @@ void rp_get_stats(struct cusezero_stats *st)
 	st->version = CUSEZERO_STATS_VERSION;
 	snprintf(st->routine, sizeof(st->routine), "%s", cur->routine->name);
 	st->align = cur->align;
-	st->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
+	st->point = rp_point_abi(cur->point);
 	st->chunk = cur->chunk;
 	st->busy_ns = rp_busy_ns() - rp_busy_base;
 	st->elapsed_ns = cz_now_ns() - rp_since;
@@ -615,22 +621,22 @@ void rp_get_stats(struct cusezero_stats *st)
 }
 
 /*
- * Sum of every thread's counters of copies 0..n-1 into s[0..n-1] (with
- * rp_ctl_lock held).  Only the copies of the rotation in use are read or
+ * Sum of every thread's counters of copies first..n-1 into s[first..n-1]
+ * (with rp_ctl_lock held).  Only the copies of the rotation in use are read or
  * baselined: the others are never reported, and a daemon that does not
  * rotate never touches these 8 KiB per copy and thread.
  */
-static void rp_lay_sum(struct rp_lay *s, unsigned n)
+static void rp_lay_sum(struct rp_lay *s, unsigned first, unsigned n)
 {
 	unsigned i, k, b;
 
-	memset(s, 0, sizeof(*s) * n);
+	memset(s + first, 0, sizeof(*s) * (n - first));
 	for (i = 0; i < rp_nthreads; i++) {
 		const struct rp_lay *l = rp_threads[i].lay;
 
 		if (!l)		/* not attached (yet) */
 			continue;
-		for (k = 0; k < n; k++) {
+		for (k = first; k < n; k++) {
 			rp_ctr_sum(&s[k].c, &l[k].c);
 			for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
 				s[k].hist[b] += __atomic_load_n(&l[k].hist[b], __ATOMIC_RELAXED);
@@ -648,7 +654,7 @@ void rp_get_rotate(struct cusezero_rotate *r)
 	cur = atomic_load(&rp_current);
 	r->count = cur->rot_spec.n;
 	if (r->count) {
-		r->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
+		r->point = rp_point_abi(cur->point);
 		r->period = cur->rot_spec.period;
 		r->seed = cur->rot_spec.seed;
 		for (i = 0; i < r->count; i++)
@@ -657,11 +663,23 @@ void rp_get_rotate(struct cusezero_rotate *r)
 	pthread_mutex_unlock(&rp_ctl_lock);
 }
 
+/* Copy k's counters since the last change or reset, from sum[k] (rp_ctl_lock held). */
+static void rp_lay_since_base(const struct rp_lay *sum, unsigned k, struct cusezero_counters *c,
+			      uint64_t *hist)
+{
+	unsigned b;
+
+	*c = sum[k].c;
+	rp_ctr_sub(c, &rp_lay_base[k].c);
+	for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
+		hist[b] = sum[k].hist[b] - rp_lay_base[k].hist[b];
+}
+
 int rp_get_layout(struct cusezero_layout *l)
 {
 	struct rp_lay *sum = rp_lay_tmp;
 	const struct rp_config *cur;
-	unsigned k = l->index, b;
+	unsigned k = l->index;
 	int ret = 0;
 
 	pthread_mutex_lock(&rp_ctl_lock);
@@ -673,13 +691,10 @@ int rp_get_layout(struct cusezero_layout *l)
 		ret = -EINVAL;
 		goto out;
 	}
-	rp_lay_sum(sum, k + 1);
+	rp_lay_sum(sum, k, k + 1);
 	l->offset = cur->rot[k].offset;
-	l->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
-	l->c = sum[k].c;
-	rp_ctr_sub(&l->c, &rp_lay_base[k].c);
-	for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
-		l->hist[b] = sum[k].hist[b] - rp_lay_base[k].hist[b];
+	l->point = rp_point_abi(cur->point);
+	rp_lay_since_base(sum, k, &l->c, l->hist);
 out:
 	pthread_mutex_unlock(&rp_ctl_lock);
 	return ret;
@@ -689,23 +704,20 @@ void rp_get_layouts(struct cz_devlayouts *l)
 {
 	struct rp_lay *sum = rp_lay_tmp;
 	const struct rp_config *cur;
-	unsigned k, b;
+	unsigned k;
 
 	memset(l, 0, sizeof(*l));
 	pthread_mutex_lock(&rp_ctl_lock);
 	cur = atomic_load(&rp_current);
 	if (cur->rot_spec.n) {
-		rp_lay_sum(sum, cur->rot_spec.n);
+		rp_lay_sum(sum, 0, cur->rot_spec.n);
 		l->count = cur->rot_spec.n;
-		l->point = cur->point == ZERO_POINT_ENTRY ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
+		l->point = rp_point_abi(cur->point);
 		l->period = cur->rot_spec.period;
 	}
 	for (k = 0; k < l->count; k++) {
 		l->offset[k] = cur->rot[k].offset;
-		l->c[k] = sum[k].c;
-		rp_ctr_sub(&l->c[k], &rp_lay_base[k].c);
-		for (b = 0; b < CUSEZERO_HIST_BUCKETS; b++)
-			l->hist[k][b] = sum[k].hist[b] - rp_lay_base[k].hist[b];
+		rp_lay_since_base(sum, k, &l->c[k], l->hist[k]);
 	}
 	pthread_mutex_unlock(&rp_ctl_lock);
 }
@@ -714,7 +726,7 @@ void rp_reset_stats(void)
 {
 	pthread_mutex_lock(&rp_ctl_lock);
 	rp_sum(&rp_baseline);
-	rp_lay_sum(rp_lay_base, atomic_load(&rp_current)->rot_spec.n);
+	rp_lay_sum(rp_lay_base, 0, atomic_load(&rp_current)->rot_spec.n);
 	rp_busy_base = rp_busy_ns();
 	rp_since = cz_now_ns();
 	pthread_mutex_unlock(&rp_ctl_lock);
