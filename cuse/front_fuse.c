@@ -21,16 +21,29 @@
  * EOF at 1 EiB where pread(2) and the kernel's /dev/zero return zeros.
  * /dev/zero is endless anyway: `cat` or `cp` of either never ends.
  *
- * Size of the text files (control, stats, stats.json): FF_TEXT_MAX, the
- * most any of them holds, not their length -- as sysfs reports PAGE_SIZE
- * for its attributes.  read(2) ignores it (direct I/O), but sendfile(2) and
- * splice(2) of a FUSE file go through the page cache and stop at i_size
- * (filemap_splice_read, Linux >= 6.5; doc/sources.md): with a size of 0,
- * busybox cat (which copies with sendfile) printed nothing.  The page cache's
- * short read then trims i_size to the text's real length; a zero
- * entry/attribute timeout makes the next open's lookup put FF_TEXT_MAX back,
- * so the next, perhaps longer, text is not cut.  Opens drop the cache (no
- * keep_cache).
+ * The text files (control, stats, stats.json) are read with read(2) only.
+ * Each open gets its own snapshot of the text (direct I/O), but sendfile(2),
+ * splice(2) and mmap(2) of a FUSE file go through the inode's one page
+ * cache and stop at its one i_size, even with FOPEN_DIRECT_IO
+ * (fs/fuse/file.c, fuse_splice_read -> filemap_splice_read, Linux >= 6.5;
+ * doc/sources.md), and a short page read trims i_size to that reader's
+ * length -- unless another open's LOOKUP moved the inode's attribute
+ * version meanwhile (fuse_read_update_size).  With readers at once (busybox
+ * cat copies with sendfile) a text came out cut at another reader's length,
+ * or followed by NUL bytes up to the page's end.  So a read through the page
+ * cache is refused with EINVAL (sendfile(2): "mmap-like operations not
+ * available"), and sendfile users fall back to read(2), as busybox and
+ * Python's shutil do.  The kernel marks the two kinds apart: a direct read
+ * carries the reader's lock owner (fuse_send_read sets FUSE_READ_LOCKOWNER,
+ * called only from fuse_direct_io), page-cache reads (fuse_do_readpage,
+ * fuse_send_readpages) carry none.
+ *
+ * Their size: FF_TEXT_MAX, the most any of them holds, not their length --
+ * as sysfs reports PAGE_SIZE for its attributes.  read(2) ignores it; with
+ * a size of 0 sendfile(2) would return 0 (end of file) before asking us, and
+ * busybox cat printed nothing.  The zero entry/attribute timeout stays as a
+ * guard: should a kernel serve page reads without the mark, the next open's
+ * lookup puts back a size that a short read trimmed.
  *
  * The mount point (mountpoint.c): an empty directory where nothing is
  * mounted, one daemon per mount point (a lock named after the directory),
@@ -277,6 +290,11 @@ static void ff_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 			size = CZ_MAX_REQUEST;
 		/* The reader may be gone (ENOENT): nothing to do, keep serving. */
 		fuse_reply_buf(req, rp_read(size), size);
+		return;
+	}
+	/* no lock owner: the page cache asks (sendfile, splice, mmap); see the top */
+	if (!fi->lock_owner) {
+		fuse_reply_err(req, EINVAL);
 		return;
 	}
 	if (!t || off < 0 || (size_t)off >= t->len) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sendcat FILE: copy FILE to stdout with sendfile(2) alone, as busybox cat
- * does, so the tests see what a copier that never calls read(2) sees (the
- * page cache's view of a FUSE file, bounded by its size).
+ * tries first, so the tests see what a copier that never calls read(2) sees
+ * (a FUSE file's page cache: refused for cusezero's text files).
  * Exit 0: copied to the end; 1: sendfile or the open failed; 2: usage.
  */
 #include <errno.h>
