@@ -10,7 +10,7 @@
 # settings twice for an A/A run: then every (R)/(I) is a false alarm.
 #
 #   bench/detection-power.sh [-K N] [-S N -W N -R N] [--count N] [--size SIZE]
-#                            [--placement P] [--zab-args 'ARGS'] [--busy] A B
+#                            [--placement P] [--zab-args 'ARGS'] [--busy] [--keep DIR] A B
 #   bench/detection-power.sh routine=rep_stosb routine=c_store_loop
 #   bench/detection-power.sh routine=clear_user_arm64_quirk,align=44 \
 #                            routine=clear_user_arm64_quirk,align=48
@@ -22,13 +22,16 @@
 # cusezero-args=, ...: see zab --help).  --placement P is zab's (a code offset
 # per run, the verdict over layouts; the table then also counts, per variant,
 # the experiments where layout matters (ANOVA p < 0.05), with the median
-# sensitivity).  --busy runs a `nice -n 19` busy loop per CPU beside the
-# experiments (a machine with other work).  Programs from $top_builddir (default
-# build/ of this checkout).  Root (FUSE mounts).  Not a test: measure on a
-# quiet machine and say how quiet it was.
+# sensitivity); at fixed placement it counts under both (R)/(I) rules of zab
+# (--verdict overlap and paired) from the same runs.  --keep DIR keeps each
+# experiment's result (DIR/K.json, for zab report).  --busy runs a
+# `nice -n 19` busy loop per CPU beside the experiments (a machine with other
+# work).  Programs from $top_builddir (default build/ of this checkout).  Root
+# (FUSE mounts).  Not a test: measure on a quiet machine and say how quiet it
+# was.
 set -eu
 
-K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args='' placement='' busy=''
+K=10 S=3 W=1 R=3 count=20000 size=100KB zab_args='' placement='' busy='' keep=''
 # shellcheck disable=SC2034 # read by lib.sh
 bench=detection-power
 . "$(dirname "$0")/lib.sh"
@@ -44,7 +47,8 @@ while [ $# -gt 0 ]; do
 	--zab-args) zab_args=${2?}; shift 2 ;;
 	--placement) placement=${2:?}; shift 2 ;;
 	--busy) busy=1; shift ;;
-	-h|--help) sed -n '4,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--keep) keep=${2:?}; shift 2 ;;
+	-h|--help) sed -n '4,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	-*) usage "unknown option '$1' (see --help)" ;;
 	*) break ;;
 	esac
@@ -80,7 +84,7 @@ while [ "$k" -le "$K" ]; do
 	# shellcheck disable=SC2086 # --zab-args are split on purpose
 	zab run -b "pread $size=pread_z100k --format simple -s $size -n $count {dev}" --unit bytes/sec \
 		--group pread_z100k -v "A:$A" -v "B:$B" -S "$S" -W "$W" -R "$R" --retries 1 \
-		--export-csv "$work/$k.csv" --style plain --no-progress $zab_args \
+		--export-csv "$work/$k.csv" --export-json "$work/$k.json" --style plain --no-progress $zab_args \
 		>"$work/$k.out" 2>"$work/$k.err" || {
 		echo "experiment $k failed (exit $?): $(grep -v '^zab: session' "$work/$k.err" | head -n 3)" >&2
 		rm -f "$work/$k.csv"
@@ -91,11 +95,15 @@ while [ "$k" -le "$K" ]; do
 	k=$((k + 1))
 done
 
-# The B rows of every CSV: result class (3), change (17), verdict (18).
-cat "$work"/*.csv 2>/dev/null | awk -F, '$1 != "sut" && $6 == "B" { print $3 "," $17 "," $18 }' >"$work/rows"
-echo
-printf '%-40s %4s %4s %5s %7s %15s\n' "result class (B vs A)" "(R)" "(I)" "none" "failed" "median change"
-awk -F, '
+# verdict_table TITLE CSV...: the B rows of the CSVs -- result class (3),
+# change (17), verdict (18) -- counted per class.
+verdict_table() {
+	echo
+	echo "$1"
+	shift
+	cat "$@" 2>/dev/null | awk -F, '$1 != "sut" && $6 == "B" { print $3 "," $17 "," $18 }' >"$work/rows"
+	printf '%-40s %4s %4s %5s %7s %15s\n' "result class (B vs A)" "(R)" "(I)" "none" "failed" "median change"
+	awk -F, '
 	{ if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
 	  v[$1, $3]++; if ($2 != "") ch[$1, ++m[$1]] = $2 }
 	END {
@@ -108,6 +116,22 @@ awk -F, '
 			       v[c, "failed"] + v[c, "n/a"], med
 		}
 	}' "$work/rows"
+}
+if [ -n "$placement" ]; then
+	verdict_table "verdict over layouts (paired):" "$work"/*.csv
+else
+	# fixed placement: both (R)/(I) rules, from the same runs (zab report --verdict)
+	for r in overlap paired; do
+		for j in "$work"/*.json; do
+			[ -e "$j" ] || continue
+			zab report --verdict "$r" "$j" --style plain --export-csv "${j%.json}.$r.csv" >/dev/null 2>&1 ||
+				echo "zab report --verdict $r $j failed" >&2
+		done
+	done
+	verdict_table "verdict overlap (zab's default: the 95% CIs do not overlap):" "$work"/*.overlap.csv
+	verdict_table "verdict paired (runs of one slot paired: the per-slot change's 95% interval excludes 0):" \
+		"$work"/*.paired.csv
+fi
 [ -s "$work/failed" ] &&
 	echo "$(wc -l <"$work/failed") of $K experiments failed as a whole (not in the table): $(tr '\n' ' ' <"$work/failed")"
 # Over layouts: per result class and variant, experiments with a significant best vs worst
@@ -128,6 +152,9 @@ if [ -n "$placement" ]; then
 			printf "%-40s %8d %12d/%-3d %17.1f%%\n", c, lay[c], sig[c], k, med
 		}
 	}'
+fi
+if [ -n "$keep" ]; then
+	mkdir -p "$keep" && cp "$work"/*.json "$keep"/ 2>/dev/null && echo "result files: $keep/K.json (zab report)"
 fi
 sort -n "$work/times" | awk '{ t[NR] = $1 } END { printf "\nexperiment time: min %d s, median %d s, max %d s; load after: ", t[1], t[int((NR + 1) / 2)], t[NR] }'
 cut -d' ' -f1-3 /proc/loadavg

@@ -91,6 +91,7 @@ experiment timeout=0
 experiment order=random
 experiment colocate=auto
 experiment placement=fixed
+experiment verdict=overlap
 experiment base=a
 experiment var.X=1
 experiment prepare=true

@@ -278,13 +278,14 @@ int zab_cmd_report(int argc, char **argv)
 		ZAB_OUTPUT_LONGOPTS,
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
+		{ "verdict", required_argument, NULL, OPT_VERDICT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct zab_result *res[ZAB_MAX_ITEMS];
 	json_t *all = cz_jobj(), *arr;
 	const char *sut = NULL;
-	bool loc = false;
+	bool loc = false, has_verdict = false, paired = false;
 	struct out_opts oo;
 	size_t n = 0, i;
 	int c, k, ret = 2;
@@ -309,6 +310,12 @@ int zab_cmd_report(int argc, char **argv)
 			sut = optarg;
 		} else if (c == OPT_LAYOUT_OR_CODE) {
 			loc = true;
+		} else if (c == OPT_VERDICT) {
+			if (zab_verdict_parse(optarg, &paired)) {
+				cz_err("--verdict '%s': expected overlap or paired", optarg);
+				goto out;
+			}
+			has_verdict = true;
 		} else if (c == 'h') {
 			zab_usage(stdout);
 			ret = 0;
@@ -333,6 +340,15 @@ int zab_cmd_report(int argc, char **argv)
 	if (loc && n != 2) {
 		cz_err("report --layout-or-code: give exactly two files (own placements, then over layouts)");
 		goto out;
+	}
+	/* the rule the files recorded, or the one asked for (all files, and the JSON copies) */
+	for (i = 0; has_verdict && i < n; i++)
+		res[i]->paired = paired;
+	for (i = 0; has_verdict && i < json_array_size(arr); i++) {
+		json_t *ex = json_object_get(json_array_get(arr, i), "experiment");
+
+		if (json_is_object(ex))
+			cz_jset(ex, "verdict", cz_jstr(paired ? "paired" : "overlap"));
 	}
 	if (zab_outputs_open(&oo))
 		goto out;

@@ -68,6 +68,7 @@ static const struct option run_opts[] = {
 	{ "colocate", required_argument, NULL, OPT_COLOCATE },
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "in-device", required_argument, NULL, OPT_INDEV },
+	{ "verdict", required_argument, NULL, OPT_VERDICT },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "sut", required_argument, NULL, OPT_SUT },
@@ -101,6 +102,7 @@ struct run_cli {
 	size_t nb, nv, nvars;
 	unsigned sessions, warmups, repeats, retries, timeout;
 	bool has_s, has_w, has_r, has_retries, has_order, has_timeout, has_seed, has_coloc, has_indev;
+	bool has_verdict, paired;
 	enum zab_order order;
 	struct zab_colocate colocate;
 	enum zab_indev in_device;
@@ -176,6 +178,12 @@ static int setting_option(struct run_cli *cli, int c, const char *arg)
 		if (!zab_indev_parse(arg, &cli->in_device))
 			return 0;
 		cz_err("--in-device '%s': expected auto, yes or no", arg);
+		return -1;
+	case OPT_VERDICT:
+		cli->has_verdict = true;
+		if (!zab_verdict_parse(arg, &cli->paired))
+			return 0;
+		cz_err("--verdict '%s': expected overlap or paired", arg);
 		return -1;
 	}
 	return -1;
@@ -286,7 +294,7 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 	case 'r':
 		return setting_option(cli, 'R', optarg) ? -1 : 0;
 	case 'S': case 'W': case 'R': case OPT_RETRIES: case OPT_TIMEOUT: case OPT_ORDER:
-	case OPT_COLOCATE: case OPT_INDEV: case OPT_PLACEMENT:
+	case OPT_COLOCATE: case OPT_INDEV: case OPT_PLACEMENT: case OPT_VERDICT:
 		return setting_option(cli, c, optarg) ? -1 : 0;
 	case OPT_SEED:
 		if (cz_parse_u64(optarg, 0, (1ull << 53) - 1, &u)) {
@@ -397,6 +405,8 @@ static void apply_settings(struct zab_experiment *e, const struct run_cli *cli)
 		e->colocate = cli->colocate;
 	if (cli->placement)
 		zab_placement_parse(cli->placement, &e->placement);     /* checked when given */
+	if (cli->has_verdict)
+		e->paired = cli->paired;
 	for (b = 0; cli->has_indev && b < e->nbench; b++)
 		e->bench[b].in_device = cli->in_device;
 	if (cli->title) {
@@ -612,6 +622,7 @@ static int result_init(struct zab_result *r, const struct zab_experiment *e, con
 	r->sessions = e->sessions;
 	r->warmups = e->warmups;
 	r->repeats = e->repeats;
+	r->paired = e->paired;
 	if (zab_result_rows(r, e))
 		return -1;
 	r->nv = e->nvar;

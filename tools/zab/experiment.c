@@ -80,6 +80,17 @@ int zab_indev_parse(const char *s, enum zab_indev *out)
 	return 0;
 }
 
+int zab_verdict_parse(const char *s, bool *paired)
+{
+	if (!strcmp(s, "overlap"))
+		*paired = false;
+	else if (!strcmp(s, "paired"))
+		*paired = true;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 int zab_measure_parse(const char *s, enum zab_measure *out)
 {
 	if (!strcmp(s, "auto"))
@@ -176,6 +187,8 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 		return zab_colocate_parse(v, &e->colocate);
 	if (!strcmp(k, "placement"))
 		return zab_placement_parse(v, &e->placement);
+	if (!strcmp(k, "verdict"))
+		return zab_verdict_parse(v, &e->paired);
 	if (!strcmp(k, "base") || !strcmp(k, "prepare")) {
 		char **dst = !strcmp(k, "base") ? &e->base : &e->prepare;
 

@@ -632,14 +632,18 @@ static void rotate_layouts(const struct zab_cell *b, const struct zab_cell *v, c
 		}
 }
 
-bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
-		     struct zab_lpair *p)
+/*
+ * The runs of one slot paired: the change is the mean per-run log ratio, the
+ * flag its 95% t interval; rotate adds the per-layout counts.
+ */
+static bool slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher, bool rotate,
+		      struct zab_lpair *p)
 {
 	size_t m = b->n > v->n ? b->n : v->n, *ib, *iv, np, i, k;
 	double sign = higher ? 1 : -1, *d;
 
 	memset(p, 0, sizeof(*p));
-	if (!b->loff || !v->loff || b->failed || v->failed || !b->n || !v->n)
+	if (b->failed || v->failed || !b->n || !v->n)
 		return false;
 	ib = zab_xmalloc(m * sizeof(*ib));
 	iv = zab_xmalloc(m * sizeof(*iv));
@@ -652,10 +656,24 @@ bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool hi
 	if (k >= 2) {
 		ratio_interval(d, k, sign, &p->pct, &p->ci_lo, &p->ci_hi);
 		p->flag = p->ci_lo > 0 ? 1 : p->ci_hi < 0 ? -1 : 0;
-		rotate_layouts(b, v, ib, iv, np, sign, d, p);
+		if (rotate)
+			rotate_layouts(b, v, ib, iv, np, sign, d, p);
 	}
 	free(ib);
 	free(iv);
 	free(d);
 	return k >= 2;
+}
+
+bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
+		     struct zab_lpair *p)
+{
+	memset(p, 0, sizeof(*p));
+	return b->loff && v->loff && slot_pair(b, v, higher, true, p);
+}
+
+bool zab_slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
+		   struct zab_lpair *p)
+{
+	return slot_pair(b, v, higher, false, p);
 }

@@ -46,6 +46,8 @@ static void experiment_json(json_t *doc, const struct zab_result *r,
 	cz_jset(ex, "colocate", cz_jstr(colocate_name(&e->colocate)));
 	/* the offsets of each run follow from this and the seed (sample_offsets has them) */
 	cz_jset(ex, "placement", cz_jstr(e->placement.spec ? e->placement.spec : "fixed"));
+	/* the (R)/(I) rule at fixed placement: CIs apart, or runs of one slot paired */
+	cz_jset(ex, "verdict", cz_jstr(r->paired ? "paired" : "overlap"));
 	if (e->colocate.mode == ZAB_COLOC_CPU)
 		cz_jset(ex, "colocate_cpu", cz_jnum(e->colocate.cpu));
 	/* per session: the CPU its daemons and benchmarks ran on (null: not co-located) */
@@ -559,6 +561,10 @@ int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file)
 	    get_count(ex, "warmups", 0, &r->warmups, file) ||
 	    get_count(ex, "repeats", 1, &r->repeats, file))
 		return -EINVAL;
+	/* absent (files from before it): the CI-overlap rule */
+	s = json_string_value(json_object_get(ex, "verdict"));
+	if (json_object_get(ex, "verdict") && (!s || zab_verdict_parse(s, &r->paired)))
+		return bad_doc(file, "\"verdict\" is neither \"overlap\" nor \"paired\"");
 	ret = result_benchmarks(r, doc, file);
 	if (!ret)
 		ret = result_variants(r, doc, file);

@@ -79,6 +79,23 @@ static void rotate_verdict(const struct zab_result *r, size_t b, size_t v, struc
 	}
 }
 
+/*
+ * verdict = paired, fixed placement: A and B of one slot ran in the same
+ * round, adjacent in time, and share the machine's state then (a slow mode
+ * lasting seconds moves both): the change is the mean per-slot log ratio,
+ * the flag its 95% interval (doc/measurement.md).
+ */
+static void paired_verdict(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
+{
+	struct zab_lpair p;
+
+	cs->flag = "";
+	if (zab_slot_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
+		cs->pct = p.pct;
+		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
+	}
+}
+
 static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
 {
 	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
@@ -101,6 +118,10 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 	}
 	if (c->loff && base->loff) {
 		rotate_verdict(r, b, v, cs);
+		return;
+	}
+	if (r->paired) {
+		paired_verdict(r, b, v, cs);
 		return;
 	}
 	/* no confidence interval from a single sample: never flagged */
@@ -629,6 +650,9 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 			r->vname[r->base]);
 	else if (zab_cell(r, 0, r->base)->off)
 		fprintf(f, " Change vs %s over layouts (mean per-layout change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, paired by layout, excludes 0.\n",
+			r->vname[r->base]);
+	else if (r->paired)
+		fprintf(f, " Change vs %s (the mean per-slot change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, runs of one slot paired, excludes 0.\n",
 			r->vname[r->base]);
 	else
 		fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",

@@ -19,11 +19,14 @@ void zab_bad_option(int c, char **argv, char *buf, size_t len)
 		cz_err_unknown_option(opt);
 }
 
+static void usage_files(FILE *f);
+
 void zab_usage(FILE *f)
 {
 	fputs(
 "usage: zab run [OPTIONS] [EXPERIMENT_FILE]\n"
-"       zab report [--style S] [--detail] [--export-* FILE] [--sut CLASS] FILE.json...\n"
+"       zab report [--verdict overlap|paired] [--style S] [--detail] [--export-* FILE]\n"
+"                  [--sut CLASS] FILE.json...\n"
 "         (files pooled only when their benchmarks and variants mean the same)\n"
 "       zab report --layout-or-code OWN.json LAYOUTS.json\n"
 "         (one experiment at own placements, then placement=random or rotate: code or layout?)\n"
@@ -70,6 +73,9 @@ void zab_usage(FILE *f)
 "                         the slot; rotate[:SET] (device variants, at most 64 offsets):\n"
 "                         every offset in every run, the daemon rotating its placed\n"
 "                         copies per request; statistics over layouts (doc/layouts.md)\n"
+"      --verdict RULE     (R)/(I) at fixed placement: overlap (default; the 95% CIs do not\n"
+"                         overlap) or paired (runs of one slot paired: the per-slot\n"
+"                         change's 95% interval excludes 0); report takes it too\n"
 "      --in-device WHEN   auto (default: when every variant is a device variant), yes, no:\n"
 "                         add the result classes taken from the daemon's counters over\n"
 "                         each run: NAME in-device (bytes cleared per second of routine\n"
@@ -88,11 +94,19 @@ void zab_usage(FILE *f)
 "                         the table then goes to stderr)\n"
 "      --export-markdown FILE   the table as Markdown\n"
 "      --export-csv FILE  one row per cell: statistics, change, verdict (R, I, none)\n"
-"      --export-hyperfine FILE  hyperfine's --export-json layout, one entry per cell\n"
+"      --export-hyperfine FILE  hyperfine's --export-json layout, one entry per cell\n",
+	      f);
+	usage_files(f);
+}
+
+/* The experiment file, the commands' placeholders, the verdict, an example. */
+static void usage_files(FILE *f)
+{
+	fputs(
 "\n"
 "Experiment file (INI; experiments/README.md):\n"
 "  [experiment]        name= sessions= warmups= repeats= retries= timeout=\n"
-"                      order= colocate= base= placement= var.NAME= prepare=\n"
+"                      order= colocate= base= placement= verdict= var.NAME= prepare=\n"
 "  [benchmark NAME]    cmd= unit= better=higher|lower group= in-device=\n"
 "                      measure=auto|output|time\n"
 "  [variant NAME]      routine= align= align-point= chunk= frontend= threads=\n"
@@ -108,7 +122,8 @@ void zab_usage(FILE *f)
 "its pread_z100k/ folder) is put first in PATH.\n"
 "\n"
 "Change is vs the base, oriented so that negative is worse; (R)/(I) mark a\n"
-"regression/improvement whose 95% confidence intervals (Student t) do not overlap.\n"
+"regression/improvement whose 95% confidence intervals (Student t) do not overlap\n"
+"(--verdict paired: whose per-slot change's 95% interval excludes 0).\n"
 "Exit: 0 ok, 1 a cell FAILED, 2 bad usage or input.\n"
 "\n"
 "example:\n"

@@ -126,6 +126,7 @@ struct zab_experiment {
 	struct zab_colocate colocate;
 	char *base;          /* base variant name (default: the first) */
 	struct zab_placement placement;
+	bool paired;         /* verdict = paired: fixed placement's (R)/(I) from runs paired by slot */
 	struct zab_kv vars[ZAB_MAX_ITEMS];
 	size_t nvars;
 	struct zab_bench bench[ZAB_MAX_ITEMS];
@@ -139,6 +140,8 @@ int zab_order_parse(const char *s, enum zab_order *o);
 /* "auto" | "off" | a CPU number: 0 or -EINVAL. */
 int zab_colocate_parse(const char *s, struct zab_colocate *out);
 int zab_indev_parse(const char *s, enum zab_indev *out);
+/* "overlap" (false) | "paired" (true): 0 or -EINVAL. */
+int zab_verdict_parse(const char *s, bool *paired);
 /* "auto" | "output" | "time": 0 or -EINVAL. */
 int zab_measure_parse(const char *s, enum zab_measure *out);
 /* A CPU given for co-location must be one zab may run on: 0, or -EINVAL after one line. */
@@ -231,6 +234,7 @@ struct zab_result {
 	const char *vfile[ZAB_MAX_ITEMS]; /* read back: the file each variant was read from */
 	char *vparams[ZAB_MAX_ITEMS];     /* each variant's {NAME} values: "NAME=VALUE" lines */
 	bool mixed;          /* merged from files whose warm-ups or repeats differ */
+	bool paired;         /* verdict = paired (fixed placement): runs of one slot paired */
 	struct zab_cell *cells;   /* nb * nv, [bench * nv + variant] */
 	json_t *doc;           /* the full JSON document (environment, settings ...) */
 };
@@ -359,6 +363,9 @@ bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool 
  * log ratios' 95% t interval (better/worse, nl = the common layouts).
  * false when fewer than two runs pair up.
  */
+/* verdict = paired, fixed placement: the runs of one slot paired (p->flag, pct, runs, interval). */
+bool zab_slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
+		   struct zab_lpair *p);
 bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
 		     struct zab_lpair *p);
 
