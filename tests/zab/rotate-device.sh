@@ -43,7 +43,7 @@ ok "one rotation seed per session, the same for both variants, another per sessi
 ok "in-device cells: over_layouts of the rotate design over 4 layouts" -- \
 	json "$CZ_TMP/r.json" "all(c['over_layouts']['design'] == 'rotate' and len(c['layouts']) == 4 for c in d['cells'] if 'in-device' in c['benchmark'])"
 ok "the table: the command's class rotates, no sensitivity" -- \
-	grep -q '^p: layouts rotate within each run (no sensitivity); b vs a, 6 runs paired' "$CZ_TMP/out"
+	grep -q '^p: layouts rotating within each run (no sensitivity); b vs a, 6 runs paired' "$CZ_TMP/out"
 ok "the table: in-device classes with the two-way model" -- \
 	grep -q '^p in-device: layouts rotating within each run (.*two-way layout x run F test' "$CZ_TMP/out"
 after=$(grep -c " $CZ_TMP/zab\." /proc/self/mounts)

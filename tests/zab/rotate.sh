@@ -99,7 +99,7 @@ ok "layout effect: the sensitivity is starred (F test)" -- \
 s=$(col "$CZ_TMP/lay.csv" 'x in-device' b 18)
 ok "layout effect: CSV verdict of b is none ('$s')" -- [ "$s" = none ]
 ok "command class: the layouts rotate, no sensitivity, paired verdict" -- \
-	grep -q '^x: layouts rotate within each run (no sensitivity); b vs a, 16 runs paired: no difference' "$CZ_TMP/out"
+	grep -q '^x: layouts rotating within each run (no sensitivity); b vs a, 16 runs paired: no difference' "$CZ_TMP/out"
 
 # --- a code effect (B 20% faster at every layout), no layout effect ----------------------
 gen "$CZ_TMP/code.json" 0 1.2

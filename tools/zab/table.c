@@ -537,14 +537,14 @@ static void preempted_note(FILE *f, const struct zab_result *r, const char *bull
 
 /*
  * placement = rotate, a class without per-layout values (the command's):
- * "pread: layouts rotate within each run (no sensitivity); b vs a ...".
+ * "pread: layouts rotating within each run (no sensitivity); b vs a ...".
  */
 static void rotate_row_note(FILE *f, const struct zab_result *r, size_t b, const char *bullet)
 {
 	struct zab_lpair p;
 	size_t v;
 
-	fprintf(f, "%s%s: layouts rotate within each run (no sensitivity)", bullet, r->b[b].name);
+	fprintf(f, "%s%s: layouts rotating within each run (no sensitivity)", bullet, r->b[b].name);
 	for (v = 0; v < r->nv; v++) {
 		if (v == r->base)
 			continue;

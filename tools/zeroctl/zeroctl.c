@@ -313,6 +313,27 @@ static int zc_refused_line(const char *opt, const char *val, const char *why)
 }
 
 /*
+ * Would the daemon place r's point (CUSEZERO_POINT_*) at offset?  NULL if
+ * so; else why ("routine NAME: reason", in buf) -- the rule it applies, by
+ * the same libzeroing.
+ */
+static const char *zc_unplaceable(const struct zero_routine *r, uint32_t point, unsigned offset,
+				  char *buf, size_t len)
+{
+	struct zero_placed placed;
+	int ret;
+
+	ret = zero_place(r, point == CUSEZERO_POINT_ENTRY ? ZERO_POINT_ENTRY : ZERO_POINT_LOOP,
+			 offset, &placed);
+	if (!ret) {
+		zero_unplace(&placed);
+		return NULL;
+	}
+	snprintf(buf, len, "routine %s: %s", r->name, zero_place_strerror(ret));
+	return buf;
+}
+
+/*
  * The daemon refused the change (EINVAL): find the value by its rules --
  * the routine known and usable here, placeable at the offset (with the
  * point), a point other than loop only with an offset.
@@ -322,11 +343,10 @@ static int zc_refused(int fd, const struct zc_params *p)
 	const struct zero_routine *r = NULL;
 	struct cusezero_routine cur_r;
 	struct cusezero_align cur = { CUSEZERO_ALIGN_NONE, CUSEZERO_POINT_LOOP };
-	struct zero_placed placed;
 	const char *why = NULL;
+	char buf[256], val[16];
 	int32_t offset;
 	uint32_t point;
-	int ret;
 
 	if (p->routine) {
 		r = zero_lookup(p->routine);
@@ -345,18 +365,10 @@ static int zc_refused(int fd, const struct zc_params *p)
 	if (offset == CUSEZERO_ALIGN_NONE && point != CUSEZERO_POINT_LOOP)
 		return zc_refused_line("--align-point", p->point_arg ? p->point_arg : "entry",
 				       "a point needs an offset (--align K)");
-	if (r && offset != CUSEZERO_ALIGN_NONE) {
-		ret = zero_place(r, point == CUSEZERO_POINT_ENTRY ? ZERO_POINT_ENTRY : ZERO_POINT_LOOP,
-				 (unsigned)offset, &placed);
-		if (ret) {
-			char why2[256], val[16];
-
-			snprintf(val, sizeof(val), "%d", (int)offset);
-			snprintf(why2, sizeof(why2), "routine %s: %s", r->name,
-				 zero_place_strerror(ret));
-			return zc_refused_line("--align", p->align_arg ? p->align_arg : val, why2);
-		}
-		zero_unplace(&placed);
+	if (r && offset != CUSEZERO_ALIGN_NONE &&
+	    (why = zc_unplaceable(r, point, (unsigned)offset, buf, sizeof(buf))) != NULL) {
+		snprintf(val, sizeof(val), "%d", (int)offset);
+		return zc_refused_line("--align", p->align_arg ? p->align_arg : val, why);
 	}
 	return zc_refused_line("the settings", "given", "refused by the device (Invalid argument)");
 }
@@ -380,21 +392,14 @@ static void zc_restore(int fd, const struct cusezero_stats *old, const struct cu
 static int zc_rotate_refused(const struct zc_params *p, const char *routine)
 {
 	const struct zero_routine *r = zero_lookup(routine);
-	struct zero_placed placed;
-	char why[256];
+	char buf[256], why[300];
 	unsigned i;
-	int ret;
 
-	for (i = 0; r && i < p->rot.count; i++) {
-		ret = zero_place(r, p->rot.point == CUSEZERO_POINT_ENTRY ? ZERO_POINT_ENTRY :
-				 ZERO_POINT_LOOP, p->rot.offsets[i], &placed);
-		if (ret) {
-			snprintf(why, sizeof(why), "offset %u: routine %s: %s", p->rot.offsets[i],
-				 r->name, zero_place_strerror(ret));
+	for (i = 0; r && i < p->rot.count; i++)
+		if (zc_unplaceable(r, p->rot.point, p->rot.offsets[i], buf, sizeof(buf))) {
+			snprintf(why, sizeof(why), "offset %u: %s", p->rot.offsets[i], buf);
 			return zc_refused_line("--rotate", p->rotate_arg, why);
 		}
-		zero_unplace(&placed);
-	}
 	return zc_refused_line("--rotate", p->rotate_arg, "refused by the device (Invalid argument)");
 }
 
