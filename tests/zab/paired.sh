@@ -10,6 +10,7 @@
 #  - a file without "verdict" is the overlap rule; report --verdict
 #    overrides the file's; a bad "verdict" in a file, --verdict or
 #    verdict= in an experiment file: one line naming the value, exit 2;
+#  - files recorded under different rules are pooled only with --verdict;
 #  - zab run --verdict paired / verdict = paired records "verdict" in the
 #    JSON and says the rule under the table.
 # Deterministic (seeded numbers): no timing involved.
@@ -84,6 +85,17 @@ ok "report --verdict paired: its JSON says paired" -- grep -q '"verdict": *"pair
 	>/dev/null 2>"$CZ_TMP/err"
 s=$(col "$CZ_TMP/o.csv" x b 18)
 ok "report --verdict overlap on a paired file: x / b not flagged ('$s')" -- [ "$s" = none ]
+
+# --- pooling files judged by different rules: only with --verdict ------------------------------
+"$ZAB" report "$CZ_TMP/code.json" "$CZ_TMP/code-p.json" >/dev/null 2>"$CZ_TMP/err"
+st=$?
+ok "pooling an overlap and a paired file: exit 2, one line naming both ($(head -n 1 "$CZ_TMP/err"))" -- \
+	eval '[ $st -eq 2 ] && [ "$(wc -l <"$CZ_TMP/err")" -eq 1 ] && grep -q "code.json" "$CZ_TMP/err" && grep -q "code-p.json" "$CZ_TMP/err"'
+"$ZAB" report "$CZ_TMP/code.json" "$CZ_TMP/code-p.json" --verdict paired --style plain \
+	--export-csv "$CZ_TMP/pool.csv" >/dev/null 2>"$CZ_TMP/err"
+ok "pooling them with --verdict paired: exit 0" -- [ $? -eq 0 ]
+s=$(col "$CZ_TMP/pool.csv" x b 18)
+ok "pooled under --verdict paired: x / b is (I) ('$s')" -- [ "$s" = I ]
 
 # --- A/A: no flag ------------------------------------------------------------------------
 gen "$CZ_TMP/aa.json" 1.0 paired

@@ -207,6 +207,8 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	/* the footer's counts: the sessions pooled, and whether their runs were alike */
 	dst->sessions += src->sessions;
 	dst->mixed |= src->mixed || dst->warmups != src->warmups || dst->repeats != src->repeats;
+	if (src->paired != dst->paired && !dst->clash)
+		dst->clash = file;
 	return 0;
 }
 
@@ -342,6 +344,13 @@ int zab_cmd_report(int argc, char **argv)
 		goto out;
 	}
 	/* the rule the files recorded, or the one asked for (all files, and the JSON copies) */
+	for (i = 0; !has_verdict && i < n; i++)
+		if (res[i]->clash) {
+			cz_err("report: %s says verdict %s, %s says %s; give --verdict overlap or --verdict paired to pool them",
+			       res[i]->vfile[0], res[i]->paired ? "paired" : "overlap", res[i]->clash,
+			       res[i]->paired ? "overlap" : "paired");
+			goto out;
+		}
 	for (i = 0; has_verdict && i < n; i++)
 		res[i]->paired = paired;
 	for (i = 0; has_verdict && i < json_array_size(arr); i++) {

@@ -235,6 +235,7 @@ struct zab_result {
 	char *vparams[ZAB_MAX_ITEMS];     /* each variant's {NAME} values: "NAME=VALUE" lines */
 	bool mixed;          /* merged from files whose warm-ups or repeats differ */
 	bool paired;         /* verdict = paired (fixed placement): runs of one slot paired */
+	const char *clash;   /* merged: the first file whose verdict differed from the first's */
 	struct zab_cell *cells;   /* nb * nv, [bench * nv + variant] */
 	json_t *doc;           /* the full JSON document (environment, settings ...) */
 };
