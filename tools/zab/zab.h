@@ -364,11 +364,11 @@ bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool 
  * log ratios' 95% t interval (better/worse, nl = the common layouts).
  * false when fewer than two runs pair up.
  */
+bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
+		     struct zab_lpair *p);
 /* verdict = paired, fixed placement: the runs of one slot paired (p->flag, pct, runs, interval). */
 bool zab_slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
 		   struct zab_lpair *p);
-bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
-		     struct zab_lpair *p);
 
 /* ---- tables ----------------------------------------------------------------- */
 
