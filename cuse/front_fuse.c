@@ -32,11 +32,12 @@
  * cat copies with sendfile) a text came out cut at another reader's length,
  * or followed by NUL bytes up to the page's end.  So a read through the page
  * cache is refused with EINVAL (sendfile(2): "mmap-like operations not
- * available"), and sendfile users fall back to read(2), as busybox and
+ * available"; the caller sees EIO where the kernel reads FUSE pages through
+ * iomap, Linux 7.x), and sendfile users fall back to read(2), as busybox and
  * Python's shutil do.  The kernel marks the two kinds apart: a direct read
  * carries the reader's lock owner (fuse_send_read sets FUSE_READ_LOCKOWNER,
  * called only from fuse_direct_io), page-cache reads (fuse_do_readpage,
- * fuse_send_readpages) carry none.
+ * fuse_send_readpages; fuse_do_readfolio in 7.x) carry none.
  *
  * Their size: FF_TEXT_MAX, the most any of them holds, not their length --
  * as sysfs reports PAGE_SIZE for its attributes.  read(2) ignores it; with

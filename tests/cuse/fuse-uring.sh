@@ -59,13 +59,17 @@ if cz_start ring --poison --transport uring; then
 	errs=$(awk '$1 == "routine_errors" { print $2 }' "$CZ_TMP/mnt-ring/stats")
 	ok "stats: routine_errors = 0 (got $errs)" -- [ "$errs" = 0 ]
 	# The text files over the ring: the daemon tells a page-cache copy
-	# (sendfile: refused, EINVAL) from a read(2) by the read's lock owner,
-	# which the kernel sets on direct reads whatever the transport; the
-	# ring's kernels are newer than the first VM's, so checked here too.
+	# (sendfile: refused) from a read(2) by the read's lock owner, which
+	# the kernel sets on direct reads whatever the transport; the ring's
+	# kernels are newer than the first VM's, so checked here too.  The
+	# daemon's EINVAL reaches sendfile as EIO where the kernel reads FUSE
+	# pages through iomap (Debian's arm64 7.3).
 	D=$CZ_TMP/mnt-ring
 	SENDCAT=$top_builddir/tests/cuse/sendcat
-	ok "ring: sendfile of stats.json: EINVAL, nothing copied" -- \
-		sh -c "! '$SENDCAT' '$D/stats.json' >'$CZ_TMP/sent' 2>'$CZ_TMP/sent.err' && grep -q 'Invalid argument' '$CZ_TMP/sent.err' && [ ! -s '$CZ_TMP/sent' ]"
+	"$SENDCAT" "$D/stats.json" >"$CZ_TMP/sent" 2>"$CZ_TMP/sent.err"
+	st=$?
+	ok "ring: sendfile of stats.json refused, nothing copied (status $st: $(cat "$CZ_TMP/sent.err"))" -- \
+		sh -c "[ $st -eq 1 ] && grep -q -e 'Invalid argument' -e 'Input/output error' '$CZ_TMP/sent.err' && [ ! -s '$CZ_TMP/sent' ]"
 	ok "ring: read(2) of control gives the settings" -- grep -q '^chunk=[0-9]' "$D/control"
 	if command -v busybox >/dev/null 2>&1; then
 		ok "ring: busybox cat of stats.json (sendfile, then read(2)): whole, no NUL" -- \
