@@ -193,10 +193,10 @@ run_vm_test() {
 # CI=true a failure.  Its log: tests/vm/cuse-vm-uring.log (and .console).
 uring_cache=/var/cache/cusezero-vm/arm64-uring
 # fuse-uring.sh and ctlrace.sh (its uring race): 55 s to 4 minutes in TCG,
-# by the host's load.  sched.sh and tests/zab/colocate.sh have one io_uring
-# check each, but took 5 and 2 minutes more: they stay in the first boot
-# only (that check skips there).
-uring_tests="tests/cuse/fuse-uring.sh tests/cuse/ctlrace.sh"
+# by the host's load; sched-uring.sh and tests/zab/colocate-uring.sh are the
+# io_uring checks of sched.sh and colocate.sh (those took 5 and 2 minutes
+# more in TCG, so they run whole in the first boot only).
+uring_tests="tests/cuse/fuse-uring.sh tests/cuse/ctlrace.sh tests/cuse/sched-uring.sh tests/zab/colocate-uring.sh"
 run_vm_uring_test() {
 	if ! sh "$src/scripts/vm-uring-kernel.sh" "$uring_cache"; then
 		if [ "${CI:-}" = true ]; then

@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: the scheduler levers (doc/fuse-uring.md, "Scheduler levers").
 # By default the daemon's threads stay SCHED_OTHER and unpinned.  With
-# --sched-idle every serving thread (the /dev/fuse loop workers, and the
-# io_uring queue threads when the kernel's enable_uring switch can be set) is
-# SCHED_IDLE; with --cpu 0 every /dev/fuse loop thread may run on CPU 0 only;
+# --sched-idle every /dev/fuse loop worker is SCHED_IDLE (the io_uring queue
+# threads: sched-uring.sh); with --cpu 0 every loop thread may run on CPU 0 only;
 # reads still return zeros; `cusezero run` passes both to its daemon and not
 # to COMMAND; bad --cpu values are refused with one line and status 2.
 # --sched-idle's starvation guard: one more thread ("cz-guard", SCHED_OTHER)
@@ -13,77 +12,10 @@
 # fast and zero.  A serving thread found SCHED_OTHER where SCHED_IDLE is
 # expected is accepted only when the guard says it stepped in (the suite
 # runs beside other tests: the daemon may really starve).
-# Needs root; restores /sys/module/fuse/parameters/enable_uring.
-# Needs: root fuse io_uring
+# Needs: root fuse
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
-
-cz_lock_enable_uring
-PARAM=/sys/module/fuse/parameters/enable_uring
-param_saved=$(cat "$PARAM" 2>/dev/null)
-set_param() { echo "$1" >"$PARAM" 2>/dev/null; }
-restore_param() { [ -z "$param_saved" ] || set_param "$param_saved"; }
-trap 'restore_param; cz_cleanup' EXIT
-
-# policy TASKDIR: the scheduling policy (field 41 of stat; 0 OTHER, 5 IDLE).
-# The fields after "comm)" start at field 3.
-policy() { sed 's/.*) //' "$1/stat" 2>/dev/null | cut -d' ' -f39; }
-cpus() { awk '$1 == "Cpus_allowed_list:" { print $2 }' "$1/status" 2>/dev/null; }
-comm() { cat "$1/comm" 2>/dev/null; }
-# serving threads: every task but the guard's
-ntasks() {
-	n=0
-	for t in /proc/"$1"/task/*; do
-		[ -d "$t" ] && [ "$(comm "$t")" != cz-guard ] && n=$((n + 1))
-	done
-	echo "$n"
-}
-nguard() {
-	n=0
-	for t in /proc/"$1"/task/*; do
-		[ "$(comm "$t")" = cz-guard ] && n=$((n + 1))
-	done
-	echo "$n"
-}
-# starved NAME: the guard's count in the daemon's stats (0 without the line)
-starved() { awk '$1 == "sched_idle_starved" { print $2; f = 1 } END { if (!f) print 0 }' \
-	"$CZ_TMP/mnt-$1/stats" 2>/dev/null; }
-
-# check_tasks NAME WHAT WANT_POLICY [WANT_CPUS]: one TAP line; every task of
-# the daemon NAME but the guard's has the policy (and CPU list when given);
-# SCHED_OTHER for SCHED_IDLE if the guard stepped in.
-check_tasks() {
-	p=$(cz_pid "$1")
-	bad='' n=0 other='' notother=''
-	for t in /proc/"$p"/task/*; do
-		[ -d "$t" ] || continue
-		[ "$(comm "$t")" = cz-guard ] && continue
-		n=$((n + 1))
-		pol=$(policy "$t") c=$(cpus "$t")
-		if [ -n "${4:-}" ] && [ "$c" != "$4" ]; then
-			bad="$bad ${t##*/}:policy=$pol,cpus=$c"
-		elif [ "$pol" != "$3" ]; then
-			other="$other ${t##*/}:policy=$pol,cpus=$c"
-			[ "$pol" = 0 ] || notother=1
-		fi
-	done
-	# SCHED_OTHER where SCHED_IDLE is wanted: the guard's doing if it says so
-	# (asked after the scan: it may have stepped in while we looked)
-	if [ -n "$other" ] && ! { [ "$3" = 5 ] && [ -z "$notother" ] && [ "$(starved "$1")" -gt 0 ]; }; then
-		bad="$bad$other"
-	fi
-	if [ "$n" -eq 0 ]; then
-		fail "$2: no tasks under /proc/$p"
-	elif [ -n "$bad" ]; then
-		fail "$2: want policy $3${4:+, cpus $4}; got$bad"
-	else
-		pass "$2 ($n threads: policy $3${4:+, cpus $4})"
-	fi
-}
-
-zeros() {	# zeros FILE: number of non-zero bytes in 20 reads of 100 KiB
-	dd if="$1" bs=100k count=20 2>/dev/null | tr -d '\000' | wc -c
-}
+. "$top_srcdir/tests/cuse/schedlib.sh"
 
 # one_line FILE TEXT: FILE is one line that contains TEXT
 one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q -F -e "$2" "$1"; }
@@ -161,30 +93,6 @@ ok "run: COMMAND reads zeros from /dev/zero ($(grep nonzero "$CZ_TMP/run.out"))"
 	grep -q '^nonzero 0$' "$CZ_TMP/run.out"
 ok "run: nothing left mounted" -- cz_wait "! cz_mounted '$CZ_TMP/mnt-run'" 100
 
-# io_uring: the queue threads switch too (one per possible CPU, plus the loop).
-if [ -z "$param_saved" ]; then
-	skip "io_uring queues: kernel without CONFIG_FUSE_IO_URING (no $PARAM)"
-elif ! set_param Y; then
-	skip "io_uring queues: cannot write $PARAM"
-elif cz_start ring --poison --transport uring --sched-idle --cpu 0; then
-	Z=$CZ_TMP/mnt-ring/zero
-	p=$(cz_pid ring)
-	possible=$(cat /sys/devices/system/cpu/possible)
-	nq=$(echo "$possible" | tr ',' '\n' |
-		awk -F- '{ n += (NF == 2 ? $2 - $1 + 1 : 1) } END { print n }')
-	n=$(zeros "$Z")
-	ok "uring --sched-idle: reads are zeros (non-zero: $n)" -- [ "$n" -eq 0 ]
-	cz_check uring "$Z"
-	ok "uring: $nq queue threads + the loop thread (have $(ntasks "$p"))" -- \
-		cz_wait "[ \$(ntasks $p) -eq $((nq + 1)) ]" 100
-	check_tasks ring "uring --sched-idle: loop and queue threads SCHED_IDLE" 5
-	c=$(cpus "/proc/$p/task/$p")
-	ok "uring --cpu 0: the loop thread is on CPU 0 (cpus $c)" -- [ "$c" = 0 ]
-	ok "SIGTERM stops it" -- cz_stop ring
-	ok "no mount left at mnt-ring" -- eval "! cz_mounted '$CZ_TMP/mnt-ring'"
-else
-	fail "start cusezero --transport uring --sched-idle: $(cat "$CZ_TMP/ring.err")"
-fi
 # The guard at work: a CPU hog on the daemon's CPU, the reader on
 # another.  Unguarded, each 100 KiB read took ~4 ms here (one tick); the
 # guard moves the loop thread to SCHED_OTHER within ~20 ms.
@@ -210,7 +118,4 @@ else
 	fail "start cusezero --sched-idle --cpu 0: $(cat "$CZ_TMP/hog.err")"
 fi
 
-restore_param
-ok "enable_uring restored to '$param_saved' (now $(cat "$PARAM" 2>/dev/null))" -- \
-	[ "$(cat "$PARAM" 2>/dev/null)" = "$param_saved" ]
 done_testing

@@ -8,34 +8,11 @@
 # the daemon likewise.  The /dev/fuse transport is forced where every thread is
 # checked: with io_uring (enable_uring=Y) the kernel hands a request to the
 # queue of the reader's CPU, whose thread is pinned to that CPU by design --
-# checked on its own (the daemons switch enable_uring on and back, as
-# `--transport uring` does as root; under the lock fuse-uring.sh takes).
+# checked on its own in colocate-uring.sh.
 # Needs root (FUSE mounts) and $CUSEZERO.
-# Needs: root fuse io_uring
-. "$top_srcdir/tests/cuse/lib.sh"	# (TAP helpers, cz_lock_enable_uring)
-ZAB=${ZAB:-$top_builddir/zab}
-[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-CZ_TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$CZ_TMP"' EXIT
-TMPDIR=$CZ_TMP; export TMPDIR	# zab's mount points: this test's own
-
-allowed=$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)
-ncpu=$(nproc)
-# The probe: run as a benchmark; logs "SESSION OWN_CPUS TASK_CPUS/POLICY..." and prints 1.
-cat >"$CZ_TMP/probe" <<'PROBE'
-#!/bin/sh
-log=$1
-mnt=$(dirname "$CUSEZERO_DEVICE")
-pid=$(pgrep -f -- "--fuse $mnt " | head -n 1)
-line="${ZAB_SESSION:-0} $(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)"
-for t in /proc/"$pid"/task/*; do
-	[ "$(cat "$t/comm")" = cz-guard ] && continue
-	line="$line $(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status")/$(awk '/^policy/ { print $3 }' "$t/sched")"
-done
-echo "$line" >>"$log"
-echo 1
-PROBE
-chmod +x "$CZ_TMP/probe"
+# Needs: root fuse
+. "$top_srcdir/tests/cuse/lib.sh"	# (TAP helpers)
+. "$top_srcdir/tests/zab/colocatelib.sh"
 
 # all: every line's own CPU list and every task's equal the session's CPU (the policy is
 # logged after the "/" for the diagnostics).
@@ -77,24 +54,6 @@ ok "--colocate off: no session CPU printed" -- sh -c "! grep -q 'co-located' '$C
 ok "--colocate off: benchmark and daemon on all allowed CPUs ($allowed), SCHED_OTHER" -- \
 	awk -v all="$allowed" '{ if ($2 != all) bad = 1; for (i = 3; i <= NF; i++) if ($i != all "/0") bad = 1 }
 	     END { exit bad || NR != 2 }' "$CZ_TMP/log"
-# io_uring: the reader's CPU's queue thread serves it, pinned there by design
-if [ -e /sys/module/fuse/parameters/enable_uring ]; then
-	cz_lock_enable_uring
-	: >"$CZ_TMP/log"
-	"$ZAB" run -b "p=$CZ_TMP/probe $CZ_TMP/log" -v 'a:routine=c_store_loop,cusezero-args=--transport uring' \
-		-v 'b:routine=c_store_loop,cusezero-args=--transport uring' -S 1 -R 1 --colocate 0 \
-		--cusezero "$CUSEZERO" >/dev/null 2>&1
-	# (a queue thread pinned to each CPU: the ring transport did start; its
-	# loop thread runs on CPU 0 as --cpu 0 says)
-	ok "io_uring: benchmark on CPU 0 and a queue thread pinned to each of the $ncpu CPUs in every run" -- \
-		awk -v n="$ncpu" '{ if ($2 != "0") bad = 1; delete f
-			for (i = 3; i <= NF; i++) { split($i, t, "/"); if (t[1] ~ /^[0-9]+$/) f[t[1]] = 1 }
-			for (c = 0; c < n; c++) if (!(c in f)) bad = 1 }
-		     END { exit bad || NR != 2 }' "$CZ_TMP/log"
-	sed 's/^/# /' "$CZ_TMP/log"
-else
-	skip "io_uring transport: kernel without CONFIG_FUSE_IO_URING (no /sys/module/fuse/parameters/enable_uring)"
-fi
 printf '[benchmark b]\ncmd = true\n[variant x]\nroutine = c_store_loop\n[variant y]\n[experiment]\ncolocate = 4095\n' >"$CZ_TMP/bad-cpu"
 "$ZAB" run "$CZ_TMP/bad-cpu" --cusezero "$CUSEZERO" >/dev/null 2>"$CZ_TMP/err"; rc=$?
 ok "colocate = 4095 (not allowed here): exit 2, one line" -- \
