@@ -22,7 +22,7 @@
 #     while a daemon ran;
 #   - the daemon's fd count did not move and its RSS grew by less than
 #     SOAK_RSS_KB (default 2048; 32768 under ASan) between the middle and the
-#     end of each life;
+#     end of each life (when not: the mappings that grew most, from smaps);
 #   - no daemon died before the test killed it (and, in sanitizer builds,
 #     lib.sh's last check: no sanitizer report from any daemon or reader);
 #   - nothing is mounted once the last daemon got SIGTERM.
@@ -109,6 +109,9 @@ sample() {	# sample LIFE WHEN: fd count and RSS of the daemon
 	kill -0 "$p" 2>/dev/null || echo "life $1: daemon $p gone before the $2 sample" >>"$W/deaths"
 	echo "life $1 $2 fds $(ls "/proc/$p/fd" 2>/dev/null | wc -l)" \
 		"rss $(awk '/^VmRSS/ { print $2 }' "/proc/$p/status" 2>/dev/null)" >>"$W/samples"
+	# per mapping, for the diagnostics of a life whose RSS grew: "RANGE NAME RSS_KB"
+	awk '/^[0-9a-f]+-[0-9a-f]+ / { m = $1 " " ($6 == "" ? "[anon]" : $6) }
+	     /^Rss:/ { print m, $2 }' "/proc/$p/smaps" >"$W/smaps.$1.$2" 2>/dev/null
 }
 
 # ---- readers -------------------------------------------------------------------
@@ -414,6 +417,14 @@ flat=$(awk '{ key = $2; if ($3 == "mid") { f[key] = $5; r[key] = $7 } else if (k
 		if ($5 != f[key] || $7 - r[key] > max) bad = 1 } } END { exit bad }' max="$rss_max" "$W/samples")
 st=$?
 ok "daemon fds and RSS flat within each life (${flat})" -- [ "$st" -eq 0 ]
+# where a life's RSS grew: its mappings that grew most between the samples
+for f in "$W"/smaps.*.end; do
+	[ "$st" -ne 0 ] && [ -f "$f" ] || continue
+	l=${f#"$W"/smaps.} l=${l%.end}
+	awk -v l="$l" 'NR == FNR { r[$1] = $3; next }
+	     { d = $3 - r[$1]; if (d > 64) printf "life %s: %s %s +%d kB (%d -> %d)\n", l, $1, $2, d, r[$1], $3 }' \
+		"$W/smaps.$l.mid" "$f" 2>/dev/null | sort -t+ -k2 -rn | head -n 5 | sed 's/^/# rss grew: /'
+done
 ok "each daemon lived until the test killed it" -- eval '! [ -s "$W/deaths" ]'
 [ -s "$W/deaths" ] && sed 's/^/# /' "$W/deaths"
 diag "soak: $(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.0f", b - a }') s," \
