@@ -141,3 +141,27 @@ cz_lock_enable_uring() {
 	exec 9>/tmp/cusezero-enable_uring.lock
 	flock 9
 }
+
+# cz_take_enable_uring: a test of the io_uring transport: the lock above,
+# $PARAM (the switch) and $param_saved (its value), the switch set to Y and
+# put back at exit; skip_all without CONFIG_FUSE_IO_URING or when it cannot
+# be written.  cz_set_enable_uring VALUE sets it meanwhile.
+cz_set_enable_uring() { echo "$1" >"$PARAM" 2>/dev/null; }
+cz_take_enable_uring() {
+	cz_lock_enable_uring
+	PARAM=/sys/module/fuse/parameters/enable_uring
+	[ -f "$PARAM" ] || skip_all "kernel without CONFIG_FUSE_IO_URING (no $PARAM)"
+	param_saved=$(cat "$PARAM")
+	cz_set_enable_uring Y || skip_all "cannot write $PARAM"
+	trap 'cz_set_enable_uring "$param_saved"; cz_cleanup' EXIT
+}
+
+# cz_sendfile_refused WHAT FILE: one TAP line: sendfile(2) of a text file
+# copies nothing and fails -- EINVAL from the daemon, which the caller sees
+# as EIO where the kernel reads FUSE pages through iomap (Linux 7.x).
+cz_sendfile_refused() {
+	"$top_builddir/tests/cuse/sendcat" "$2" >"$CZ_TMP/sent" 2>"$CZ_TMP/sent.err"
+	_st=$?
+	ok "$1: refused, nothing copied (status $_st: $(cat "$CZ_TMP/sent.err"))" -- \
+		sh -c "[ $_st -eq 1 ] && grep -q -e 'Invalid argument' -e 'Input/output error' '$CZ_TMP/sent.err' && [ ! -s '$CZ_TMP/sent' ]"
+}

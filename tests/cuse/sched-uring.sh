@@ -13,13 +13,7 @@
 cz_require_fuse
 . "$top_srcdir/tests/cuse/schedlib.sh"
 
-cz_lock_enable_uring
-PARAM=/sys/module/fuse/parameters/enable_uring
-[ -f "$PARAM" ] || skip_all "kernel without CONFIG_FUSE_IO_URING (no $PARAM)"
-param_saved=$(cat "$PARAM")
-set_param() { echo "$1" >"$PARAM" 2>/dev/null; }
-trap 'set_param "$param_saved"; cz_cleanup' EXIT
-set_param Y || skip_all "cannot write $PARAM"
+cz_take_enable_uring
 
 # io_uring: the queue threads switch too (one per possible CPU, plus the loop).
 if cz_start ring --poison --transport uring --sched-idle --cpu 0; then
@@ -41,6 +35,6 @@ if cz_start ring --poison --transport uring --sched-idle --cpu 0; then
 else
 	fail "start cusezero --transport uring --sched-idle: $(cat "$CZ_TMP/ring.err")"
 fi
-set_param "$param_saved"
+cz_set_enable_uring "$param_saved"
 ok "enable_uring restored to '$param_saved' (now $(cat "$PARAM"))" -- [ "$(cat "$PARAM")" = "$param_saved" ]
 done_testing
