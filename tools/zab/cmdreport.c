@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "czstore.h"
 #include "zab.h"
 #include "cmd.h"
 #include "cli.h"
@@ -274,6 +275,36 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 	return 0;
 }
 
+/* The runs of an experiment in the store, each added as a file would be. 0 or -1. */
+static int report_store(const char *url, const struct czs_filter *f, struct zab_result **res,
+			size_t *n, json_t *arr)
+{
+	struct czs *s = zab_store_open(url);
+	struct zab_result *r = NULL;
+	char err[1024];
+	size_t nr = 0, i;
+	int ret = 0;
+
+	if (!s)
+		return -1;
+	if (czs_load_results(s, f, &r, &nr, err, sizeof(err))) {
+		cz_err("report: %s", err);
+		ret = -1;
+	} else if (!nr) {
+		cz_err("report: no run of experiment '%s'%s%s in %s", f->experiment,
+		       f->campaign ? " in campaign " : "", f->campaign ? f->campaign : "", czs_name(s));
+		ret = -1;
+	}
+	for (i = 0; i < nr; i++)
+		if (!ret && add_result(res, n, &r[i], arr, NULL, r[i].vfile[0]))
+			ret = -1;
+		else if (ret)
+			zab_result_free(&r[i]);
+	free(r);
+	czs_close(s);
+	return ret;
+}
+
 int zab_cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -281,9 +312,16 @@ int zab_cmd_report(int argc, char **argv)
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
 		{ "verdict", required_argument, NULL, OPT_VERDICT },
+		{ "store", required_argument, NULL, OPT_STORE_URL },
+		{ "experiment", required_argument, NULL, OPT_EXPERIMENT_NAME },
+		{ "campaign", required_argument, NULL, OPT_CAMPAIGN_ID },
+		{ "sut-class", required_argument, NULL, OPT_SUT_CLASS },
+		{ "by", required_argument, NULL, OPT_BY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct czs_filter f = { 0 };
+	const char *store = NULL;
 	struct zab_result *res[ZAB_MAX_ITEMS];
 	json_t *all = cz_jobj(), *arr;
 	const char *sut = NULL;
@@ -318,6 +356,20 @@ int zab_cmd_report(int argc, char **argv)
 				goto out;
 			}
 			has_verdict = true;
+		} else if (c == OPT_STORE_URL) {
+			store = optarg;
+		} else if (c == OPT_EXPERIMENT_NAME) {
+			f.experiment = optarg;
+		} else if (c == OPT_CAMPAIGN_ID) {
+			f.campaign = optarg;
+		} else if (c == OPT_SUT_CLASS) {
+			f.sut_class = optarg;
+		} else if (c == OPT_BY) {
+			/* one table per SUT class is how report groups: the only grouping */
+			if (strcmp(optarg, "sut-class")) {
+				cz_err("--by '%s': expected sut-class", optarg);
+				goto out;
+			}
 		} else if (c == 'h') {
 			zab_usage(stdout);
 			ret = 0;
@@ -335,6 +387,14 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
+	if ((f.experiment || f.campaign || f.sut_class) && !store)
+		store = "";
+	if (store && !f.experiment) {
+		cz_err("report --store: name the experiment (--experiment NAME; zab store ls experiments)");
+		goto out;
+	}
+	if (store && report_store(*store ? store : NULL, &f, res, &n, arr))
+		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
 		goto out;

@@ -27,6 +27,8 @@ int main(int argc, char **argv)
 		return zab_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return zab_cmd_compare(argc - 1, argv + 1);
-	cz_err("unknown command '%s' (expected run, report or compare; see zab --help)", argv[1]);
+	if (!strcmp(argv[1], "store"))
+		return zab_cmd_store(argc - 1, argv + 1);
+	cz_err("unknown command '%s' (expected run, report, compare or store; see zab --help)", argv[1]);
 	return 2;
 }
