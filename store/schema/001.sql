@@ -12,7 +12,7 @@ CREATE TABLE experiments (
 	name TEXT NOT NULL,
 	file TEXT NOT NULL DEFAULT '',
 	file_sha256 TEXT NOT NULL DEFAULT '',
-	UNIQUE (name, file_sha256)
+	UNIQUE (name, file, file_sha256)
 );
 -- A system under test as it was at a run: its class (an inventory group),
 -- its name, the machine, the kernel and cusezero it ran.
