@@ -144,28 +144,36 @@ static int pg_has_table(struct czs *s, const char *name, char *err, size_t errle
 	return ret;
 }
 
-/* One value in COPY's text format: backslash, tab, newline and return escaped; NULL is \N. */
-static size_t copy_value(char *o, const char *v)
+/* One value in COPY's text format: backslash, tab, newline and return escaped; NULL is \\N. */
+static size_t copy_value(char *o, const struct czs_val *v)
 {
+	const char *t;
 	size_t n = 0;
 
-	if (!v) {
+	switch (v->type) {
+	case CZS_NULL:
 		memcpy(o, "\\N", 2);
 		return 2;
+	case CZS_INT:
+		return (size_t)sprintf(o, "%lld", v->i);
+	case CZS_REAL:
+		return (size_t)sprintf(o, "%.17g", v->d);
+	case CZS_TEXT:
+		break;
 	}
-	for (; *v; v++) {
-		if (*v == '\\' || *v == '\t' || *v == '\n' || *v == '\r') {
+	for (t = v->s; *t; t++) {
+		if (*t == '\\' || *t == '\t' || *t == '\n' || *t == '\r') {
 			o[n++] = '\\';
-			o[n++] = *v == '\t' ? 't' : *v == '\n' ? 'n' : *v == '\r' ? 'r' : '\\';
+			o[n++] = *t == '\t' ? 't' : *t == '\n' ? 'n' : *t == '\r' ? 'r' : '\\';
 		} else {
-			o[n++] = *v;
+			o[n++] = *t;
 		}
 	}
 	return n;
 }
 
 static int pg_bulk(struct czs *s, const char *table, const char *cols, size_t ncols, size_t nrows,
-		   const char *const *vals, char *err, size_t errlen)
+		   const struct czs_val *vals, char *err, size_t errlen)
 {
 	char sql[512], *buf = NULL;
 	size_t cap = 0, len = 0;
@@ -181,8 +189,8 @@ static int pg_bulk(struct czs *s, const char *table, const char *cols, size_t nc
 	PQclear(res);
 	for (size_t r = 0; r < nrows && !ret; r++) {
 		for (size_t c = 0; c < ncols; c++) {
-			const char *v = vals[r * ncols + c];
-			size_t need = len + 2 * (v ? strlen(v) : 2) + 2;
+			const struct czs_val *v = &vals[r * ncols + c];
+			size_t need = len + (v->type == CZS_TEXT ? 2 * strlen(v->s) : 32) + 2;
 
 			if (need > cap) {
 				char *nb = realloc(buf, cap = 2 * need + 65536);

@@ -29,22 +29,6 @@ static const char *jstr(const json_t *o, const char *k)
 	return s ? s : "";
 }
 
-/* A number as text that reads back to the same double; NULL for null. */
-static char *num_text(const json_t *v)
-{
-	char *t = NULL;
-
-	if (!v || json_is_null(v))
-		return NULL;
-	if (json_is_array(v)) {
-		t = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(17));
-		return t;
-	}
-	if (asprintf(&t, "%.17g", json_number_value(v)) < 0)
-		t = NULL;
-	return t;
-}
-
 /* ---- in ------------------------------------------------------------------------ */
 
 struct put {
@@ -123,12 +107,12 @@ static const char *variant_routine(const json_t *doc, const char *variant)
 static int put_cell(struct put *p, long long run, size_t idx, const json_t *cell, const json_t *doc)
 {
 	const json_t *arr[K_COUNT];
-	char rid[32], ix[32], cid[32], fl[2];
+	char rid[32], ix[32], fl[2], **lay;
 	const char *bn = jstr(cell, "benchmark"), *vn = jstr(cell, "variant"), *src = "";
 	const json_t *b, *bs = json_object_get(doc, "benchmarks");
 	size_t i, n = json_array_size(json_object_get(cell, "samples")), k;
 	long long id = -1;
-	char **vals;
+	struct czs_val *vals;
 	int ret;
 
 	json_array_foreach(bs, i, b)
@@ -146,28 +130,39 @@ static int put_cell(struct put *p, long long run, size_t idx, const json_t *cell
 	}
 	if (ret || id < 0)
 		return ret ? ret : -EIO;
-	snprintf(cid, sizeof(cid), "%lld", id);
 	for (k = 0; k < K_COUNT; k++) {
 		arr[k] = json_object_get(cell, sample_key[k]);
 		if (arr[k])
 			json_incref((json_t *)arr[k]);
 	}
 	vals = calloc(n * 7 + 1, sizeof(*vals));
-	if (!vals)
+	lay = calloc(n + 1, sizeof(*lay));
+	if (!vals || !lay) {
+		free(vals);
+		free(lay);
 		return -ENOMEM;
+	}
 	for (i = 0; i < n; i++) {
-		char **row = vals + i * 7;
+		struct czs_val *row = vals + i * 7;
 
-		row[0] = strdup(cid);
-		if (asprintf(&row[1], "%zu", i) < 0)
-			row[1] = NULL;
-		for (k = 0; k < K_COUNT; k++)
-			row[2 + k] = arr[k] ? num_text(json_array_get(arr[k], i)) : NULL;
+		row[0] = (struct czs_val){ .type = CZS_INT, .i = id };
+		row[1] = (struct czs_val){ .type = CZS_INT, .i = (long long)i };
+		for (k = 0; k < K_LAYOUTS; k++) {
+			const json_t *x = arr[k] ? json_array_get(arr[k], i) : NULL;
+
+			row[2 + k] = !x || json_is_null(x) ? (struct czs_val){ .type = CZS_NULL } :
+				     (struct czs_val){ .type = CZS_REAL, .d = json_number_value(x) };
+		}
+		lay[i] = arr[K_LAYOUTS] ? json_dumps(json_array_get(arr[K_LAYOUTS], i),
+						     JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17)) : NULL;
+		row[2 + K_LAYOUTS] = lay[i] ? (struct czs_val){ .type = CZS_TEXT, .s = lay[i] } :
+					      (struct czs_val){ .type = CZS_NULL };
 	}
 	ret = n ? p->s->be->bulk(p->s, "samples", "cell_id, idx, value, session, preempted, place_offset, layouts",
-				 7, n, (const char *const *)vals, p->err, p->errlen) : 0;
-	for (i = 0; i < n * 7; i++)
-		free(vals[i]);
+				 7, n, vals, p->err, p->errlen) : 0;
+	for (i = 0; i < n; i++)
+		free(lay[i]);
+	free(lay);
 	free(vals);
 	for (k = 0; k < K_COUNT; k++)
 		json_decref((json_t *)arr[k]);

@@ -206,8 +206,18 @@ static int sq_has_table(struct czs *s, const char *name, char *err, size_t errle
 	return rc;
 }
 
+static void sq_bind(sqlite3_stmt *st, int i, const struct czs_val *v)
+{
+	switch (v->type) {
+	case CZS_NULL: sqlite3_bind_null(st, i); break;
+	case CZS_INT: sqlite3_bind_int64(st, i, v->i); break;
+	case CZS_REAL: sqlite3_bind_double(st, i, v->d); break;
+	case CZS_TEXT: sqlite3_bind_text(st, i, v->s, -1, SQLITE_STATIC); break;
+	}
+}
+
 static int sq_bulk(struct czs *s, const char *table, const char *cols, size_t ncols, size_t nrows,
-		   const char *const *vals, char *err, size_t errlen)
+		   const struct czs_val *vals, char *err, size_t errlen)
 {
 	char sql[512];
 	size_t n = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO %s (%s) VALUES (", table, cols);
@@ -222,7 +232,7 @@ static int sq_bulk(struct czs *s, const char *table, const char *cols, size_t nc
 		return rc;
 	for (size_t r = 0; r < nrows && !rc; r++) {
 		for (size_t c = 0; c < ncols; c++)
-			sqlite3_bind_text(st, (int)c + 1, vals[r * ncols + c], -1, SQLITE_STATIC);
+			sq_bind(st, (int)c + 1, &vals[r * ncols + c]);
 		rc = sqlite3_step(st);
 		rc = rc == SQLITE_DONE ? 0 : sq_err(s->db, rc, err, errlen);
 		sqlite3_reset(st);

@@ -276,18 +276,20 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 }
 
 /* The runs of an experiment in the store, each added as a file would be. 0 or -1. */
-static int report_store(const char *url, const struct czs_filter *f, struct zab_result **res,
-			size_t *n, json_t *arr)
+static int report_store(const char *url, const struct czs_filter *f, bool docs,
+			struct zab_result **res, size_t *n, json_t *arr)
 {
 	struct czs *s = zab_store_open(url);
 	struct zab_result *r = NULL;
+	json_t *full = NULL;
 	char err[1024];
 	size_t nr = 0, i;
 	int ret = 0;
 
 	if (!s)
 		return -1;
-	if (czs_load_results(s, f, &r, &nr, err, sizeof(err))) {
+	if (czs_load_results(s, f, &r, &nr, err, sizeof(err)) ||
+	    (docs && czs_export(s, f, &full, err, sizeof(err)))) {
 		cz_err("report: %s", err);
 		ret = -1;
 	} else if (!nr) {
@@ -295,6 +297,12 @@ static int report_store(const char *url, const struct czs_filter *f, struct zab_
 		       f->campaign ? " in campaign " : "", f->campaign ? f->campaign : "", czs_name(s));
 		ret = -1;
 	}
+	/* the JSON copies (--export-json) with their samples: the documents as recorded */
+	for (i = 0; full && !ret && i < nr && i < json_array_size(full); i++) {
+		json_decref(r[i].doc);
+		r[i].doc = json_incref(json_array_get(full, i));
+	}
+	json_decref(full);
 	for (i = 0; i < nr; i++)
 		if (!ret && add_result(res, n, &r[i], arr, NULL, r[i].vfile[0]))
 			ret = -1;
@@ -393,7 +401,7 @@ int zab_cmd_report(int argc, char **argv)
 		cz_err("report --store: name the experiment (--experiment NAME; zab store ls experiments)");
 		goto out;
 	}
-	if (store && report_store(*store ? store : NULL, &f, res, &n, arr))
+	if (store && report_store(*store ? store : NULL, &f, oo.json.path != NULL, res, &n, arr))
 		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
