@@ -37,14 +37,6 @@ struct put {
 	size_t errlen;
 };
 
-int czs_take_int(void *ctx, const struct czs_row *r)
-{
-	const char *t = czs_col_text(r, 0);
-
-	*(long long *)ctx = t ? atoll(t) : -1;
-	return 0;
-}
-
 /* INSERT ... ON CONFLICT DO NOTHING, then the row's id by its unique columns. */
 static int upsert_id(struct put *p, const char *ins, const char *sel, size_t np, const char *const *v,
 		     long long *id)

@@ -50,6 +50,14 @@ bool czs_col_null(const struct czs_row *r, int i)
 	return r->be->col_null(r, i);
 }
 
+int czs_take_int(void *ctx, const struct czs_row *r)
+{
+	const char *t = czs_col_text(r, 0);
+
+	*(long long *)ctx = t ? atoll(t) : -1;
+	return 0;
+}
+
 const char *czs_default_url(char *buf, size_t len)
 {
 	const char *env = getenv("CUSEZERO_STORE"), *xdg = getenv("XDG_DATA_HOME");

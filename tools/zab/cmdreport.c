@@ -279,13 +279,21 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 static int report_store(const char *url, const struct czs_filter *f, bool docs,
 			struct zab_result **res, size_t *n, json_t *arr)
 {
-	struct czs *s = zab_store_open(url);
 	struct zab_result *r = NULL;
 	json_t *full = NULL;
+	struct czs *s;
 	char err[1024];
 	size_t nr = 0, i;
 	int ret = 0;
 
+	/* --experiment, --campaign or --sut-class alone: the default store */
+	if (!url && !f->experiment && !f->campaign && !f->sut_class)
+		return 0;
+	if (!f->experiment) {
+		cz_err("report --store: name the experiment (--experiment NAME; zab store ls experiments)");
+		return -1;
+	}
+	s = zab_store_open(url);
 	if (!s)
 		return -1;
 	if (czs_load_results(s, f, &r, &nr, err, sizeof(err)) ||
@@ -311,6 +319,60 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 	free(r);
 	czs_close(s);
 	return ret;
+}
+
+/*
+ * The rule the files recorded, or the one asked for (all files, and the
+ * JSON copies): 0, or -1 after one line when pooled files disagree.
+ */
+static int apply_verdict(struct zab_result **res, size_t n, json_t *arr, bool has_verdict,
+			 bool paired)
+{
+	size_t i;
+
+	for (i = 0; !has_verdict && i < n; i++)
+		if (res[i]->clash) {
+			cz_err("report: %s says verdict %s, %s says %s; give --verdict overlap or --verdict paired to pool them",
+			       res[i]->vfile[0], res[i]->paired ? "paired" : "overlap", res[i]->clash,
+			       res[i]->paired ? "overlap" : "paired");
+			return -1;
+		}
+	for (i = 0; has_verdict && i < n; i++)
+		res[i]->paired = paired;
+	for (i = 0; has_verdict && i < json_array_size(arr); i++) {
+		json_t *ex = json_object_get(json_array_get(arr, i), "experiment");
+
+		if (json_is_object(ex))
+			cz_jset(ex, "verdict", cz_jstr(paired ? "paired" : "overlap"));
+	}
+	return 0;
+}
+
+/* report's store options: 1 taken, 0 not one, -1 after one line. */
+static int store_option(int c, const char *arg, struct czs_filter *f, const char **store)
+{
+	switch (c) {
+	case OPT_STORE_URL:
+		*store = arg;
+		return 1;
+	case OPT_EXPERIMENT_NAME:
+		f->experiment = arg;
+		return 1;
+	case OPT_CAMPAIGN_ID:
+		f->campaign = arg;
+		return 1;
+	case OPT_SUT_CLASS:
+		f->sut_class = arg;
+		return 1;
+	case OPT_BY:
+		/* one table per SUT class is how report groups: the only grouping */
+		if (strcmp(arg, "sut-class")) {
+			cz_err("--by '%s': expected sut-class", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
 }
 
 int zab_cmd_report(int argc, char **argv)
@@ -364,20 +426,9 @@ int zab_cmd_report(int argc, char **argv)
 				goto out;
 			}
 			has_verdict = true;
-		} else if (c == OPT_STORE_URL) {
-			store = optarg;
-		} else if (c == OPT_EXPERIMENT_NAME) {
-			f.experiment = optarg;
-		} else if (c == OPT_CAMPAIGN_ID) {
-			f.campaign = optarg;
-		} else if (c == OPT_SUT_CLASS) {
-			f.sut_class = optarg;
-		} else if (c == OPT_BY) {
-			/* one table per SUT class is how report groups: the only grouping */
-			if (strcmp(optarg, "sut-class")) {
-				cz_err("--by '%s': expected sut-class", optarg);
+		} else if ((k = store_option(c, optarg, &f, &store)) != 0) {
+			if (k < 0)
 				goto out;
-			}
 		} else if (c == 'h') {
 			zab_usage(stdout);
 			ret = 0;
@@ -395,13 +446,7 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((f.experiment || f.campaign || f.sut_class) && !store)
-		store = "";
-	if (store && !f.experiment) {
-		cz_err("report --store: name the experiment (--experiment NAME; zab store ls experiments)");
-		goto out;
-	}
-	if (store && report_store(*store ? store : NULL, &f, oo.json.path != NULL, res, &n, arr))
+	if (report_store(store, &f, oo.json.path != NULL, res, &n, arr))
 		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
@@ -411,22 +456,8 @@ int zab_cmd_report(int argc, char **argv)
 		cz_err("report --layout-or-code: give exactly two files (own placements, then over layouts)");
 		goto out;
 	}
-	/* the rule the files recorded, or the one asked for (all files, and the JSON copies) */
-	for (i = 0; !has_verdict && i < n; i++)
-		if (res[i]->clash) {
-			cz_err("report: %s says verdict %s, %s says %s; give --verdict overlap or --verdict paired to pool them",
-			       res[i]->vfile[0], res[i]->paired ? "paired" : "overlap", res[i]->clash,
-			       res[i]->paired ? "overlap" : "paired");
-			goto out;
-		}
-	for (i = 0; has_verdict && i < n; i++)
-		res[i]->paired = paired;
-	for (i = 0; has_verdict && i < json_array_size(arr); i++) {
-		json_t *ex = json_object_get(json_array_get(arr, i), "experiment");
-
-		if (json_is_object(ex))
-			cz_jset(ex, "verdict", cz_jstr(paired ? "paired" : "overlap"));
-	}
+	if (apply_verdict(res, n, arr, has_verdict, paired))
+		goto out;
 	if (zab_outputs_open(&oo))
 		goto out;
 	ret = zab_output(res, n, all, &oo);
