@@ -8,6 +8,8 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cmd.h"
@@ -283,4 +285,42 @@ int zab_cmd_store(int argc, char **argv)
 		ret = cmd_ls(s, &sc, optind < argc ? argv[optind] : NULL);
 	czs_close(s);
 	return ret;
+}
+
+/*
+ * zab fleet: the engine is Ansible; the front end is the zab-fleet script
+ * beside the playbook ($CUSEZERO_ANSIBLE, else the installed folder, else
+ * the sources' when run from a build tree), run with ZAB naming this zab.
+ */
+int zab_cmd_fleet(int argc, char **argv)
+{
+	const char *env = getenv("CUSEZERO_ANSIBLE"), *dir = NULL;
+	char self[4096], script[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	struct stat st;
+
+	if (env && *env)
+		dir = env;
+#ifdef CZ_PKGDATADIR
+	if (!dir && !stat(CZ_PKGDATADIR "/ansible/zab-fleet", &st))
+		dir = CZ_PKGDATADIR "/ansible";
+#endif
+#ifdef CZ_SRC_ANSIBLE_DIR
+	if (!dir)
+		dir = CZ_SRC_ANSIBLE_DIR;
+#endif
+	if (!dir) {
+		cz_err("fleet: no playbook folder (set CUSEZERO_ANSIBLE)");
+		return 2;
+	}
+	snprintf(script, sizeof(script), "%s/zab-fleet", dir);
+	if (n > 0) {
+		self[n] = 0;
+		setenv("ZAB", self, 1);
+	}
+	argv[0] = script;
+	(void)argc;
+	execv(script, argv);
+	cz_err("fleet: %s: %s", script, strerror(errno));
+	return 2;
 }
