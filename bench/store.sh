@@ -25,7 +25,7 @@ CZ_TMP=$(mktemp -d) || exit 1
 trap 'pg_stop "$CZ_TMP/pg"; rm -rf "$CZ_TMP"' EXIT
 
 "$ZAB" run -b "x=$FAKE --sd 0.01" --unit bytes/sec -v a -v 'b:FAKE_SCALE=1.5' -S 2 -R 3 --seed 1 \
-	--no-store --no-progress --sut bench-class --export-json "$CZ_TMP/one.json" >/dev/null 2>&1 ||
+	--no-store --no-progress --sut bench-class --json "$CZ_TMP/one.json" >/dev/null 2>&1 ||
 	{ echo "store.sh: zab run failed" >&2; exit 1; }
 # RUNS copies, each cell with per/2 samples (two cells per run), fresh UUIDs, 4 classes
 python3 - "$CZ_TMP/one.json" "$CZ_TMP/big.json" "$runs" "$per" <<'PY'

@@ -89,7 +89,7 @@ unit = bytes/sec
 env.FAKE_SCALE = 1.5
 EXP
 fleet() { "$ZAB" fleet "$T/fleet.exp" -i "$T/inventory.ini" --store "$PG_URL" --install prefix \
-	--package "$T/cusezero.tgz" --results "$T/results-$1" --campaign "$1"; }
+	--package "$T/cusezero.tgz" --results "$T/results-$1" --campaign "$1" --timeout 60; }
 
 fleet c1 >"$T/c1.out" 2>&1
 rc=$?

@@ -9,7 +9,7 @@ results() {
 	while [ "$i" -le "$1" ]; do
 		"$ZAB" run -b "x=$FAKE --sd 0.01 --mean 10" --unit bytes/sec -v a \
 			-v 'b:FAKE_SCALE=1.5' -S 2 -R 3 --seed "$i" --no-store --no-progress --sut "class-$((i % 2))" \
-			--sut-name "sut$i" --campaign c1 --export-json "$2$i.json" >/dev/null 2>&1 || return 1
+			--sut-name "sut$i" --campaign c1 --json "$2$i.json" >/dev/null 2>&1 || return 1
 		i=$((i + 1))
 	done
 }
