@@ -342,12 +342,14 @@ static size_t hf_expand(const struct hf_opts *o, struct hf_result **out)
 int zab_cmd_hyperfine(int argc, char **argv)
 {
 	struct hf_opts o;
-	struct hf_result *r;
-	size_t nr, i;
+	struct hf_result *r = NULL;
+	size_t nr = 0, i;
 	int ret = zab_hf_parse(argc, argv, &o);
 
-	if (ret)
-		return ret > 0 ? 0 : ret == -2 ? 2 : 1;
+	if (ret) {
+		ret = ret > 0 ? 0 : ret == -2 ? 2 : 1;
+		goto out;
+	}
 	nr = hf_expand(&o, &r);
 	ret = zab_hf_run(&o, r, nr);
 	if (!ret) {
@@ -364,6 +366,7 @@ int zab_cmd_hyperfine(int argc, char **argv)
 		free(r[i].codes);
 	}
 	free(r);
+out:
 	for (i = 0; i < o.nparams; i++) {
 		size_t k;
 

@@ -26,11 +26,14 @@
 #include "jsonout.h"
 #include "stats.h"
 
-/* Words of s (shell-like: '...', "...", \x), NULL-terminated, in one allocation block. */
+/*
+ * Words of s (shell-like: '...', "...", \x), NULL-terminated, the text in
+ * *store; two more slots for the shell's "-c CMD".
+ */
 static char **hf_words(const char *s, char **store)
 {
 	size_t n = 0, len = strlen(s);
-	char **argv = calloc(len / 2 + 2, sizeof(*argv)), *o = *store = malloc(len + 1);
+	char **argv = calloc(len / 2 + 4, sizeof(*argv)), *o = *store = malloc(len + 1);
 	char q = 0;
 
 	if (!argv || !o)
