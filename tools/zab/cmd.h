@@ -25,7 +25,8 @@ enum {
 	{ "style", required_argument, NULL, 's' },			\
 	{ "detail", no_argument, NULL, OPT_DETAIL },			\
 	{ "json", required_argument, NULL, 'j' },			\
-	{ "export-json", required_argument, NULL, 'j' },		\
+	{ "export-zab", required_argument, NULL, 'j' },			\
+	{ "export-json", required_argument, NULL, OPT_EXPORT_HF },	\
 	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },	\
 	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },	\
 	{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF }

@@ -3,6 +3,7 @@
  * zab run: the command line (or an experiment file) made into an experiment,
  * run, and its result written.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -350,6 +351,41 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 	return -1;
 }
 
+/*
+ * zab run CMD...: words that are no experiment file are commands, as
+ * hyperfine's: each a variant (named after it) of one timed benchmark,
+ * compared with zab's statistics and zab's options.
+ */
+static int run_commands(struct run_cli *cli, int argc, char **argv)
+{
+	char *name;
+	size_t k;
+
+	if (cli->file || cli->nb || cli->nv) {
+		cz_err("run: unexpected argument '%s' (commands to compare take no --experiment, --bench or --variant)",
+		       argv[optind]);
+		return -1;
+	}
+	if (argc - optind > ZAB_MAX_ITEMS) {
+		cz_err("run: more than %d commands", ZAB_MAX_ITEMS);
+		return -1;
+	}
+	cli->bspecs[0] = (char *)"command=true";
+	cli->groups[0] = (char *)"command";
+	cli->timed[0] = cli->lower[0] = true;
+	cli->nb = 1;
+	for (; optind < argc; optind++) {
+		/* the variant's name: the command, without the characters names may not hold */
+		name = zab_xasprintf("%s", argv[optind]);
+		for (k = 0; name[k]; k++)
+			if (strchr("[]=,:{}\"", name[k]) || !isprint((unsigned char)name[k]))
+				name[k] = '_';
+		cli->vspecs[cli->nv++] = zab_xasprintf("%s:cmd=%s", name, argv[optind]);
+		free(name);
+	}
+	return 0;
+}
+
 /* Parse run's command line: 0, 1 (--help: exit 0) or -1 (exit 2). */
 static int run_parse(int argc, char **argv, struct run_cli *cli, struct zab_run_opts *ro,
 		     struct out_opts *oo)
@@ -368,14 +404,11 @@ static int run_parse(int argc, char **argv, struct run_cli *cli, struct zab_run_
 		if (ret)
 			return ret;
 	}
-	if (optind < argc) {
-		if (cli->file || optind + 1 < argc) {
-			cz_err("run: unexpected argument '%s'",
-				argv[cli->file ? optind : optind + 1]);
-			return -1;
-		}
-		cli->file = argv[optind];
-	}
+	if (optind < argc && !cli->file && optind + 1 == argc &&
+	    !access(zab_find_experiment(argv[optind]), F_OK))
+		cli->file = argv[optind++];
+	if (optind < argc && run_commands(cli, argc, argv))
+		return -1;
 	if (!ro->cusezero)
 		ro->cusezero = getenv("CUSEZERO");
 	if (ro->cusezero && !*ro->cusezero)
