@@ -106,6 +106,37 @@ void zl_fio_bs(struct zl_opts *o, const char *opt, const char *arg)
 		o->bs_w = o->bs;
 }
 
+/* One LO-HI of bsrange. */
+static void zl_bsr_one(const char *opt, const char *s, size_t len, uint32_t *lo, uint32_t *hi)
+{
+	const char *dash = memchr(s, '-', len);
+
+	if (!dash)
+		cz_usage_die("%s: invalid range '%.*s' (LOW-HIGH, e.g. 4k-64k)", opt, (int)len, s);
+	*lo = zl_size_or_die(opt, s, (size_t)(dash - s), ZL_MAX_BS);
+	*hi = zl_size_or_die(opt, dash + 1, len - (size_t)(dash + 1 - s), ZL_MAX_BS);
+	if (*hi < *lo)
+		cz_usage_die("%s: range '%.*s' ends below its start", opt, (int)len, s);
+}
+
+/* bsrange=LO-HI[,LO-HI]: sizes drawn uniformly among the multiples of LO up to HI. */
+void zl_fio_bsrange(struct zl_opts *o, const char *opt, const char *arg)
+{
+	const char *c = strchr(arg, ',');
+	size_t len = c ? (size_t)(c - arg) : strlen(arg);
+	const char *w = c ? c + 1 : arg;
+	size_t wlen = c ? strcspn(w, ",") : len;
+
+	if (len)
+		zl_bsr_one(opt, arg, len, &o->bsr_lo[0], &o->bsr_hi[0]);
+	if (wlen)
+		zl_bsr_one(opt, w, wlen, &o->bsr_lo[1], &o->bsr_hi[1]);
+	if (o->bsr_hi[0] > o->bs_max)
+		o->bs_max = o->bsr_hi[0];
+	if (o->bsr_hi[1] > o->bs_max)
+		o->bs_max = o->bsr_hi[1];
+}
+
 /* One direction of bssplit: size/pct:size/pct...; sizes without pct share the rest. */
 static void zl_bss_one(struct zl_bss *b, const char *opt, char *s)
 {
@@ -277,8 +308,6 @@ static const struct { const char *name, *why; } zl_moot[] = {
 
 /* fio options zload cannot give fio's meaning: refused with the reason. */
 static const struct { const char *name, *why; } zl_refused[] = {
-	{ "flow", "fio's flow shares a counter between jobs; zload's jobs are independent" },
-	{ "flow_sleep", "fio's flow shares a counter between jobs; zload's jobs are independent" },
 	{ "zonesize", "a zero device has no zones (zonemode=none only)" },
 	{ "zoneskip", "a zero device has no zones (zonemode=none only)" },
 	{ "max_open_zones", "a zero device has no zones (zonemode=none only)" },
@@ -307,8 +336,6 @@ static const struct { const char *name, *why; } zl_refused[] = {
 	{ "continue_on_error", "zload stops at the first failed I/O" },
 	{ "ignore_error", "zload stops at the first failed I/O" },
 	{ "error_dump", "zload stops at the first failed I/O" },
-	{ "bsrange", "one size per direction or bssplit" },
-	{ "blockalign", "offsets are aligned to the I/O's size" },
 	{ "fill_device", "a zero device is never full" },
 	{ "write_hist_log", "fio's histogram logs are not written (write_lat_log is)" },
 	{ "status-interval", "zload prints one report, at the end" },

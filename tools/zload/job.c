@@ -459,6 +459,11 @@ static uint32_t zl_pick_bs(struct zl_job *j, int dir)
 	const struct zl_bss *b = &j->o->bss[dir];
 	unsigned r, i, acc = 0;
 
+	if (j->o->bsr_hi[dir]) {
+		uint32_t lo = j->o->bsr_lo[dir];
+
+		return lo + (uint32_t)(zl_rand(&j->mix_state) % ((j->o->bsr_hi[dir] - lo) / lo + 1)) * lo;
+	}
 	if (!b->n)
 		return dir == ZL_DIR_WRITE ? j->o->bs_w : j->o->bs;
 	r = (unsigned)(zl_rand(&j->mix_state) % 100);
@@ -477,6 +482,8 @@ static uint64_t zl_pick_random(struct zl_job *j, uint32_t len)
 	uint64_t blocks = j->wrap / len, lo = 0, hi = blocks, r = zl_rand(&j->rand_state);
 	unsigned i, acc = 0, size_acc = 0, p;
 
+	if (j->o->blockalign && !z->n)	/* fio's blockalign: any multiple of it */
+		return r % ((j->wrap - len) / j->o->blockalign + 1) * j->o->blockalign;
 	if (z->n) {
 		p = (unsigned)(zl_rand(&j->mix_state) % 100);
 		for (i = 0; i < z->n; i++) {
@@ -525,7 +532,42 @@ void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s)
 	s->offset = j->base + off;
 }
 
-/* fio's rate and rate_iops (per direction, summed here) and thinktime. */
+/*
+ * fio's flow: the jobs of one flow_id keep their I/O counts in the ratio of
+ * their flow weights.  A job ahead of the slowest running job of its group
+ * (by I/Os per unit of weight) waits flow_sleep us and looks again.
+ */
+static void zl_flow(struct zl_job *j)
+{
+	const struct zl_job *all = j - j->id;
+	unsigned n = j->run ? j->run->total_jobs : 0, i;
+
+	for (;;) {
+		double mine = (double)(j->ramp_ios + j->c.ios) / j->o->flow, least = mine;
+
+		for (i = 0; i < n; i++) {
+			const struct zl_job *k = &all[i];
+
+			if (k == j || !k->o->flow || k->o->flow_id != j->o->flow_id ||
+			    !__atomic_load_n(&k->t_go, __ATOMIC_ACQUIRE) ||
+			    __atomic_load_n(&k->finished, __ATOMIC_ACQUIRE))
+				continue;
+			double theirs = (double)__atomic_load_n(&k->live_ios, __ATOMIC_RELAXED) / k->o->flow;
+
+			if (theirs < least)
+				least = theirs;
+		}
+		if (mine <= least + 1.0 || __atomic_load_n(&zl_stop, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&j->stop, __ATOMIC_RELAXED))
+			return;
+		if (j->o->flow_sleep_us)
+			zl_nap(j->o->flow_sleep_us * 1000);
+		else
+			sched_yield();
+	}
+}
+
+/* fio's rate and rate_iops (per direction, summed here), thinktime and flow. */
 void zl_throttle(struct zl_job *j)
 {
 	const struct zl_opts *o = j->o;
@@ -535,6 +577,8 @@ void zl_throttle(struct zl_job *j)
 
 	if (o->thinktime_us && done_ios)
 		zl_nap(o->thinktime_us * 1000);
+	if (o->flow)
+		zl_flow(j);
 	if (!rate && !iops)
 		return;
 	if (rate)
@@ -559,7 +603,8 @@ static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop
 
 	if (l->limit - l->issued < n)
 		n = (unsigned)(l->limit - l->issued);
-	if (n && (o->rate[0] || o->rate[1] || o->rate_iops[0] || o->rate_iops[1] || o->thinktime_us)) {
+	if (n && (o->rate[0] || o->rate[1] || o->rate_iops[0] || o->rate_iops[1] || o->thinktime_us ||
+		  o->flow)) {
 		if (l->inflight)
 			return 0;	/* throttled: reap first, as fio with rate */
 		zl_throttle(j);
@@ -801,6 +846,12 @@ void *zl_job_main(void *arg)
 	j->fd = -1;
 	/* --rw randread: the same offsets every run (fio's randrepeat=1), one stream per job. */
 	j->rand_state = 0x9E3779B97F4A7C15ULL * (uint64_t)(j->id + 1);
+	if (j->o->have_seed)
+		j->rand_state ^= j->o->randseed;
+	else if (!j->o->randrepeat)
+		j->rand_state ^= cz_now_ns();	/* randrepeat=0: other offsets every run */
+	if (!j->rand_state)
+		j->rand_state = 1;
 	j->mix_state = 0xD1B54A32D192ED03ULL * (uint64_t)(j->id + 1);
 	j->setup_err = zl_setup(j, &slots, &buf, &stride);
 	pthread_barrier_wait(&zl_setup_done);

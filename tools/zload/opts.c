@@ -30,6 +30,7 @@
 #define ZL_MAX_BS	(64ULL << 20)
 #define ZL_DEFAULT_TIME	5.0
 #define ZL_MAX_SECT	64
+#define ZL_MAX_BS_ALIGN	(64ULL << 20)
 
 enum {
 	ZO_BS, ZO_RAMP, ZO_RW, ZO_QD, ZO_JOBS, ZO_TIME, ZO_SIZE, ZO_FIXEDBUFS, ZO_REGISTERFILES,
@@ -42,7 +43,7 @@ enum {
 	ZO_EXITALL, ZO_EXIT_WHAT, ZO_FILESIZE, ZO_BUFFERED, ZO_ZONEMODE, ZO_OFFSET, ZO_OFFSET_INC,
 	ZO_IO_SIZE, ZO_LOOPS, ZO_NUMBER_IOS, ZO_HIPRI, ZO_STARTDELAY, ZO_THINKTIME, ZO_STONEWALL,
 	ZO_WAIT_FOR, ZO_PRIO, ZO_PRIOCLASS, ZO_DIRECTORY, ZO_SECTION, ZO_MINIMAL, ZO_READONLY,
-	ZO_RANDSEED, ZO_PERCENTILES,
+	ZO_RANDSEED, ZO_PERCENTILES, ZO_BSRANGE, ZO_BLOCKALIGN, ZO_FLOW, ZO_FLOW_ID, ZO_FLOW_SLEEP,
 };
 
 /* zload's names first, then fio's for the same option. */
@@ -116,6 +117,13 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "readonly",                   K_FLAG, S_RUN, ZO_READONLY },
 	{ "randseed",                   K_VAL,  S_JOB, ZO_RANDSEED },
 	{ "percentile_list",            K_VAL,  S_JOB, ZO_PERCENTILES },
+	{ "flow",                       K_VAL,  S_JOB, ZO_FLOW },
+	{ "bsrange",                    K_VAL,  S_JOB, ZO_BSRANGE },
+	{ "blockalign",                 K_VAL,  S_JOB, ZO_BLOCKALIGN },
+	{ "ba",                         K_VAL,  S_JOB, ZO_BLOCKALIGN },
+	{ "blocksize_range",            K_VAL,  S_JOB, ZO_BSRANGE },
+	{ "flow_id",                    K_VAL,  S_JOB, ZO_FLOW_ID },
+	{ "flow_sleep",                 K_VAL,  S_JOB, ZO_FLOW_SLEEP },
 	{ "norandommap",                K_BOOL, S_JOB, ZO_NORANDOMMAP },
 	{ "randrepeat",                 K_BOOL, S_JOB, ZO_RANDREPEAT },
 	{ "write_bw_log",               K_VAL,  S_JOB, ZO_BW_LOG },
@@ -231,6 +239,7 @@ static void zl_opts_init(struct zl_opts *o)
 	o->mix_pct = 50;
 	o->rand_nr = 1;
 	o->loops = 1;
+	o->randrepeat = true;
 	o->prio_level = -1;
 	o->prio_class = -1;
 }
@@ -376,6 +385,23 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 		return true;
 	case ZO_RATE_IOPS:
 		zl_fio_rate(o->rate_iops, opt, arg);
+		return true;
+	case ZO_BLOCKALIGN:
+		if (cz_parse_size(arg, &v) || !v || v > ZL_MAX_BS_ALIGN)
+			cz_usage_die("%s: invalid alignment '%s' (1B..64MB)", opt, arg);
+		o->blockalign = (uint32_t)v;
+		return true;
+	case ZO_BSRANGE:
+		zl_fio_bsrange(o, opt, arg);
+		return true;
+	case ZO_FLOW:
+		o->flow = zl_parse_uint(opt, arg, 0, 1000000);
+		return true;
+	case ZO_FLOW_ID:
+		o->flow_id = zl_parse_uint(opt, arg, 0, UINT32_MAX);
+		return true;
+	case ZO_FLOW_SLEEP:
+		o->flow_sleep_us = zl_parse_uint(opt, arg, 0, UINT32_MAX);
 		return true;
 	case ZO_LOOPS:
 		o->loops = zl_parse_uint(opt, arg, 1, UINT32_MAX);
@@ -553,9 +579,7 @@ static void zl_set_bool(struct zl_opts *o, int id, const char *opt, const char *
 			cz_usage_die("%s=0: zload keeps no random map (norandommap=1 only)", opt);
 		break;
 	case ZO_RANDREPEAT:
-		if (!v)
-			cz_usage_die("%s=0: zload's random offsets repeat every run (randrepeat=1 only)",
-				     opt);
+		o->randrepeat = v;
 		break;
 	}
 }
@@ -739,6 +763,9 @@ static void zl_validate_fio(struct zl_opts *o, const struct zl_run *run, const c
 	if (run->readonly && o->rwmix_read < 100)
 		cz_usage_die("%s--readonly: this job writes (rw with writes or rwmixwrite)", n);
 	o->bs_max = o->bs > o->bs_w ? o->bs : o->bs_w;
+	for (d = 0; d < 2; d++)
+		if (o->bsr_hi[d] > o->bs_max)
+			o->bs_max = o->bsr_hi[d];
 	for (d = 0; d < 2; d++)
 		for (i = 0; i < o->bss[d].n; i++)
 			if (o->bss[d].bs[i] > o->bs_max)

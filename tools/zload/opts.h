@@ -63,6 +63,7 @@ bool zl_is_jobfile(const char *path);
 void zl_fio_rw(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_bs(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_bssplit(struct zl_opts *o, const char *opt, const char *arg);
+void zl_fio_bsrange(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_randdist(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_rate(uint64_t out[2], const char *opt, const char *arg);
 void zl_fio_engine(struct zl_opts *o, const char *opt, const char *arg);

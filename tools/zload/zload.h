@@ -77,6 +77,8 @@ struct zl_opts {
 	uint32_t bs_w;			/* bs=R,W: the writes' size */
 	uint32_t bs_max;		/* the largest size of any I/O (the buffers) */
 	struct zl_bss bss[2];		/* bssplit per direction, .n == 0: bs */
+	uint32_t bsr_lo[2], bsr_hi[2];	/* bsrange per direction, hi 0: none */
+	uint32_t blockalign;		/* random offsets' alignment, 0: the I/O's size */
 	struct zl_zones zones;		/* random_distribution=zoned, .n == 0: uniform */
 	unsigned rwmix_read;		/* % of reads: 100 read only, 0 write only */
 	unsigned rw_dirs;		/* rw: 1 reads, 2 writes, 3 both */
@@ -100,6 +102,10 @@ struct zl_opts {
 	bool hipri;
 	double startdelay;		/* seconds */
 	uint64_t thinktime_us;
+	unsigned flow;			/* fio's flow weight, 0: none */
+	unsigned flow_id;
+	uint64_t flow_sleep_us;
+	bool randrepeat;		/* the same offsets every run (fio's default) */
 	bool stonewall;			/* wait for the jobs before it (stonewall, new_group) */
 	char *wait_for;			/* a section name whose jobs must finish first */
 	int ioprio;			/* -1: unchanged; else IOPRIO_PRIO_VALUE */
