@@ -10,10 +10,48 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <inttypes.h>
+#include <strings.h>
+
 #include "opts.h"
 #include "util.h"
 
 #define ZL_MAX_BS	(64ULL << 20)
+
+unsigned zl_parse_uint(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+
+	if (cz_parse_u64(arg, min, max, &v))
+		cz_usage_die("%s: invalid value '%s' (an integer in %" PRIu64 "..%" PRIu64 ")",
+			     opt, arg, min, max);
+	return (unsigned)v;
+}
+
+/* Seconds, or a number with us / ms / s / m / h / d as fio's time options take. */
+double zl_parse_time(const char *opt, const char *arg)
+{
+	static const struct { const char *suffix; double mul; } units[] = {
+		{ "", 1 }, { "s", 1 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "m", 60 },
+		{ "h", 3600 }, { "d", 86400 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	for (i = 0; !errno && end != arg && i < CZ_ARRAY_SIZE(units); i++) {
+		if (strcasecmp(end, units[i].suffix))
+			continue;
+		v *= units[i].mul;
+		if (v > 0 && v <= 1e6)
+			return v;
+		break;
+	}
+	cz_usage_die("%s: invalid duration '%s' (seconds > 0, or with us ms s m h d)", opt, arg);
+}
 
 void zl_note(const char *fmt, ...)
 {
@@ -406,4 +444,87 @@ bool zl_fio_moot_arg(const char *a)
 	key[len] = '\0';
 	snprintf(label, sizeof(label), "--%s", key);
 	return zl_fio_moot(key, eq ? eq + 1 : NULL, label);
+}
+
+/* fio's value options that have no zload name (opts.c keeps zload's own). */
+bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
+{
+	uint64_t v;
+
+	switch (id) {
+	case ZO_RWMIXREAD:
+	case ZO_RWMIXWRITE:
+		v = zl_parse_uint(opt, arg, 0, 100);
+		o->mix_pct = id == ZO_RWMIXREAD ? (unsigned)v : 100 - (unsigned)v;
+		return true;
+	case ZO_BSSPLIT:
+		zl_fio_bssplit(o, opt, arg);
+		return true;
+	case ZO_RANDDIST:
+		zl_fio_randdist(o, opt, arg);
+		return true;
+	case ZO_RATE:
+		zl_fio_rate(o->rate, opt, arg);
+		return true;
+	case ZO_RATE_IOPS:
+		zl_fio_rate(o->rate_iops, opt, arg);
+		return true;
+	case ZO_BLOCKALIGN:
+		if (cz_parse_size(arg, &v) || !v || v > ZL_MAX_BS)
+			cz_usage_die("%s: invalid alignment '%s' (1B..64MB)", opt, arg);
+		o->blockalign = (uint32_t)v;
+		return true;
+	case ZO_BSRANGE:
+		zl_fio_bsrange(o, opt, arg);
+		return true;
+	case ZO_FLOW:
+		o->flow = zl_parse_uint(opt, arg, 0, 1000000);
+		return true;
+	case ZO_FLOW_ID:
+		o->flow_id = zl_parse_uint(opt, arg, 0, UINT32_MAX);
+		return true;
+	case ZO_FLOW_SLEEP:
+		o->flow_sleep_us = zl_parse_uint(opt, arg, 0, UINT32_MAX);
+		return true;
+	case ZO_LOOPS:
+		o->loops = zl_parse_uint(opt, arg, 1, UINT32_MAX);
+		return true;
+	case ZO_NUMBER_IOS:
+		if (cz_parse_size(arg, &o->number_ios))
+			cz_usage_die("%s: invalid count '%s'", opt, arg);
+		return true;
+	case ZO_STARTDELAY:
+		o->startdelay = zl_parse_time(opt, arg);
+		return true;
+	case ZO_THINKTIME:
+		/* fio's thinktime is in microseconds unless a unit says otherwise. */
+		o->thinktime_us = strspn(arg, "0123456789") == strlen(arg) ?
+				  zl_parse_uint(opt, arg, 0, UINT32_MAX) :
+				  (uint64_t)(zl_parse_time(opt, arg) * 1e6);
+		return true;
+	case ZO_PRIO:
+		o->prio_level = (int)zl_parse_uint(opt, arg, 0, 7);
+		return true;
+	case ZO_PRIOCLASS:
+		o->prio_class = (int)zl_parse_uint(opt, arg, 0, 3);
+		return true;
+	case ZO_RANDSEED:
+		if (cz_parse_u64(arg, 0, UINT64_MAX, &o->randseed))
+			cz_usage_die("%s: invalid seed '%s'", opt, arg);
+		o->have_seed = true;
+		return true;
+	case ZO_PERCENTILES:
+		zl_fio_pct(o, opt, arg);
+		return true;
+	case ZO_OFFSET:
+	case ZO_OFFSET_INC:
+	case ZO_FILESIZE:
+	case ZO_IO_SIZE:
+		if (cz_parse_size(arg, &v) || v > INT64_MAX)
+			cz_usage_die("%s: invalid size '%s' (units B K M G T)", opt, arg);
+		*(id == ZO_OFFSET ? &o->offset : id == ZO_OFFSET_INC ? &o->offset_inc :
+		  id == ZO_FILESIZE ? &o->filesize : &o->io_size) = v;
+		return true;
+	}
+	return false;
 }

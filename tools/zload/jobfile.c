@@ -106,7 +106,7 @@ static void zl_job_line(struct zl_parser *p, char *s, struct zl_where *w)
 		val = zl_trim(eq + 1);
 	}
 	snprintf(w->label, sizeof(w->label), "%s:%u: %s", w->file, w->line, key);
-	d = zl_lookup(key, strlen(key));
+	d = p->lookup(key, strlen(key));
 	if (!d && val) {
 		zl_expand(w, val, buf, sizeof(buf));
 		val = buf;
@@ -120,7 +120,7 @@ static void zl_job_line(struct zl_parser *p, char *s, struct zl_where *w)
 		zl_expand(w, val, buf, sizeof(buf));
 		val = buf;
 	}
-	zl_apply(p, d, val, w);
+	p->apply(p, d, val, w);
 }
 
 /* "include FILE": relative to the folder of the file that includes it. */
@@ -172,7 +172,7 @@ void zl_parse_jobfile(struct zl_parser *p, const char *path)
 			if (!e || e == s + 1)
 				cz_usage_die("%s:%u: bad section header '%s'", path, w.line, s);
 			*e = '\0';
-			p->cur = !strcmp(s + 1, "global") ? &p->global : zl_new_sect(p, s + 1);
+			p->cur = !strcmp(s + 1, "global") ? &p->global : p->new_sect(p, s + 1);
 			continue;
 		}
 		if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7])) {

@@ -30,21 +30,7 @@
 #define ZL_MAX_BS	(64ULL << 20)
 #define ZL_DEFAULT_TIME	5.0
 #define ZL_MAX_SECT	64
-#define ZL_MAX_BS_ALIGN	(64ULL << 20)
 
-enum {
-	ZO_BS, ZO_RAMP, ZO_RW, ZO_QD, ZO_JOBS, ZO_TIME, ZO_SIZE, ZO_FIXEDBUFS, ZO_REGISTERFILES,
-	ZO_SQPOLL, ZO_SQPOLL_CPU, ZO_NONVECTORED, ZO_CPU, ZO_CPUS_ALLOWED, ZO_VERIFY,
-	ZO_BATCH_SUBMIT, ZO_BATCH_COMPLETE, ZO_FILENAME, ZO_NAME, ZO_DESCRIPTION,
-	ZO_IOENGINE, ZO_TIME_BASED, ZO_DIRECT, ZO_THREAD, ZO_NORANDOMMAP, ZO_RANDREPEAT,
-	ZO_BW_LOG, ZO_LAT_LOG, ZO_IOPS_LOG, ZO_LOG_AVG, ZO_GROUP_REPORTING,
-	ZO_JSON, ZO_FORMAT, ZO_OUTPUT, ZO_SHARE, ZO_HELP, ZO_VERSION,
-	ZO_RWMIXREAD, ZO_RWMIXWRITE, ZO_BSSPLIT, ZO_RANDDIST, ZO_RANDGEN, ZO_RATE, ZO_RATE_IOPS,
-	ZO_EXITALL, ZO_EXIT_WHAT, ZO_FILESIZE, ZO_BUFFERED, ZO_ZONEMODE, ZO_OFFSET, ZO_OFFSET_INC,
-	ZO_IO_SIZE, ZO_LOOPS, ZO_NUMBER_IOS, ZO_HIPRI, ZO_STARTDELAY, ZO_THINKTIME, ZO_STONEWALL,
-	ZO_WAIT_FOR, ZO_PRIO, ZO_PRIOCLASS, ZO_DIRECTORY, ZO_SECTION, ZO_MINIMAL, ZO_READONLY,
-	ZO_RANDSEED, ZO_PERCENTILES, ZO_BSRANGE, ZO_BLOCKALIGN, ZO_FLOW, ZO_FLOW_ID, ZO_FLOW_SLEEP,
-};
 
 /* zload's names first, then fio's for the same option. */
 static const struct zl_optdef zl_optdefs[] = {
@@ -305,15 +291,6 @@ static void zl_given_add(struct zl_opts *o, const char *key, const char *val)
 	o->given[i].val = zl_strdup(val ? val : "");
 }
 
-static unsigned zl_parse_uint(const char *opt, const char *arg, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-
-	if (cz_parse_u64(arg, min, max, &v))
-		cz_usage_die("%s: invalid value '%s' (an integer in %" PRIu64 "..%" PRIu64 ")",
-			     opt, arg, min, max);
-	return (unsigned)v;
-}
 
 /* fio's boolean: absent value = 1; 1/0, true/false, yes/no, on/off. */
 static bool zl_parse_bool(const char *opt, const char *arg)
@@ -333,105 +310,20 @@ static bool zl_parse_bool(const char *opt, const char *arg)
 	cz_usage_die("%s: invalid value '%s' (1 or 0)", opt, arg);
 }
 
-/* Seconds, or a number with us / ms / s / m / h / d as fio's time options take. */
-static double zl_parse_time(const char *opt, const char *arg)
-{
-	static const struct { const char *suffix; double mul; } units[] = {
-		{ "", 1 }, { "s", 1 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "m", 60 },
-		{ "h", 3600 }, { "d", 86400 },
-	};
-	char *end;
-	double v;
-	size_t i;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	for (i = 0; !errno && end != arg && i < CZ_ARRAY_SIZE(units); i++) {
-		if (strcasecmp(end, units[i].suffix))
-			continue;
-		v *= units[i].mul;
-		if (v > 0 && v <= 1e6)
-			return v;
-		break;
-	}
-	cz_usage_die("%s: invalid duration '%s' (seconds > 0, or with us ms s m h d)", opt, arg);
-}
 
 /* The value options of a job; false when id is not one. */
 static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
 {
 	uint64_t v;
 
+	if (zl_fio_set_value(o, id, opt, arg))
+		return true;
 	switch (id) {
 	case ZO_BS:
 		zl_fio_bs(o, opt, arg);
 		return true;
 	case ZO_RW:
 		zl_fio_rw(o, opt, arg);
-		return true;
-	case ZO_RWMIXREAD:
-	case ZO_RWMIXWRITE:
-		v = zl_parse_uint(opt, arg, 0, 100);
-		o->mix_pct = id == ZO_RWMIXREAD ? (unsigned)v : 100 - (unsigned)v;
-		return true;
-	case ZO_BSSPLIT:
-		zl_fio_bssplit(o, opt, arg);
-		return true;
-	case ZO_RANDDIST:
-		zl_fio_randdist(o, opt, arg);
-		return true;
-	case ZO_RATE:
-		zl_fio_rate(o->rate, opt, arg);
-		return true;
-	case ZO_RATE_IOPS:
-		zl_fio_rate(o->rate_iops, opt, arg);
-		return true;
-	case ZO_BLOCKALIGN:
-		if (cz_parse_size(arg, &v) || !v || v > ZL_MAX_BS_ALIGN)
-			cz_usage_die("%s: invalid alignment '%s' (1B..64MB)", opt, arg);
-		o->blockalign = (uint32_t)v;
-		return true;
-	case ZO_BSRANGE:
-		zl_fio_bsrange(o, opt, arg);
-		return true;
-	case ZO_FLOW:
-		o->flow = zl_parse_uint(opt, arg, 0, 1000000);
-		return true;
-	case ZO_FLOW_ID:
-		o->flow_id = zl_parse_uint(opt, arg, 0, UINT32_MAX);
-		return true;
-	case ZO_FLOW_SLEEP:
-		o->flow_sleep_us = zl_parse_uint(opt, arg, 0, UINT32_MAX);
-		return true;
-	case ZO_LOOPS:
-		o->loops = zl_parse_uint(opt, arg, 1, UINT32_MAX);
-		return true;
-	case ZO_NUMBER_IOS:
-		if (cz_parse_size(arg, &o->number_ios))
-			cz_usage_die("%s: invalid count '%s'", opt, arg);
-		return true;
-	case ZO_STARTDELAY:
-		o->startdelay = zl_parse_time(opt, arg);
-		return true;
-	case ZO_THINKTIME:
-		/* fio's thinktime is in microseconds unless a unit says otherwise. */
-		o->thinktime_us = strspn(arg, "0123456789") == strlen(arg) ?
-				  zl_parse_uint(opt, arg, 0, UINT32_MAX) :
-				  (uint64_t)(zl_parse_time(opt, arg) * 1e6);
-		return true;
-	case ZO_PRIO:
-		o->prio_level = (int)zl_parse_uint(opt, arg, 0, 7);
-		return true;
-	case ZO_PRIOCLASS:
-		o->prio_class = (int)zl_parse_uint(opt, arg, 0, 3);
-		return true;
-	case ZO_RANDSEED:
-		if (cz_parse_u64(arg, 0, UINT64_MAX, &o->randseed))
-			cz_usage_die("%s: invalid seed '%s'", opt, arg);
-		o->have_seed = true;
-		return true;
-	case ZO_PERCENTILES:
-		zl_fio_pct(o, opt, arg);
 		return true;
 	case ZO_QD:
 		o->qd = zl_parse_uint(opt, arg, 1, ZL_MAX_QD);
@@ -445,15 +337,6 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 		return true;
 	case ZO_RAMP:
 		o->ramp_sec = zl_parse_time(opt, arg);
-		return true;
-	case ZO_OFFSET:
-	case ZO_OFFSET_INC:
-	case ZO_FILESIZE:
-	case ZO_IO_SIZE:
-		if (cz_parse_size(arg, &v) || v > INT64_MAX)
-			cz_usage_die("%s: invalid size '%s' (units B K M G T)", opt, arg);
-		*(id == ZO_OFFSET ? &o->offset : id == ZO_OFFSET_INC ? &o->offset_inc :
-		  id == ZO_FILESIZE ? &o->filesize : &o->io_size) = v;
 		return true;
 	case ZO_SIZE:
 		if (cz_parse_size(arg, &v) || v == 0)
@@ -888,6 +771,9 @@ void zl_parse_args(int argc, char **argv, struct zl_run *run)
 	run->format = ZL_OUT_NORMAL;
 	zl_opts_init(&p.global);
 	p.cur = &p.global;
+	p.lookup = zl_lookup;
+	p.apply = zl_apply;
+	p.new_sect = zl_new_sect;
 	zl_parse_cmdline(&p, argc, argv);
 	zl_positional(&p);
 	run->global = p.global.given;

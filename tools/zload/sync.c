@@ -21,30 +21,6 @@
 #define RWF_HIPRI 0x00000001
 #endif
 
-void zl_map_add(uint64_t *map, unsigned v, bool batch)
-{
-	unsigned i = 0;
-
-	if (batch) {
-		/* 0, 1-4, 5-8, 9-16, 17-32, 33-64, more */
-		while (i < 6 && v > (i ? 2u << i : 0u))
-			i++;
-	} else {
-		/* 1, 2-3, 4-7, ... 32-63, 64 and more */
-		while (i < 6 && v >= 2u << i)
-			i++;
-	}
-	map[i]++;
-}
-
-const char *zl_engine_name(enum zl_engine e)
-{
-	static const char *const names[] = { "io_uring", "libaio", "sync", "psync", "pvsync",
-					     "pvsync2" };
-
-	return (unsigned)e < CZ_ARRAY_SIZE(names) ? names[e] : "?";
-}
-
 /* One system call of the job's engine; bytes or -errno. */
 static ssize_t zl_sync_io(struct zl_job *j, struct zl_slot *s)
 {
@@ -88,7 +64,7 @@ int zl_run_sync(struct zl_job *j, struct zl_slot *s, uint64_t limit_bytes, uint6
 		zl_throttle(j);
 		zl_next_io(j, &q, s);
 		if (j->o->verify && s->dir == ZL_DIR_READ)
-			memset(s->iov.iov_base, 0xA5, s->len);
+			memset(s->iov.iov_base, ZL_FILL, s->len);
 		s->t_prep = s->t_submit = cz_now_ns();
 		r = zl_sync_io(j, s);
 		zl_complete(j, s, r > (ssize_t)INT32_MAX ? INT32_MAX : (int)r, cz_now_ns());

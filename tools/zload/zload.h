@@ -20,6 +20,9 @@
 #include "hist.h"
 #include "util.h"
 
+#define ZL_FILL		0xA5	/* read buffers before a --verify read */
+#define ZL_MAX_ERR_LINES 10
+
 /* fio's bw_avg_time / iops_avg_time default: one bandwidth sample per 500 ms. */
 #define ZL_SAMPLE_NS	500000000ULL
 
@@ -246,7 +249,7 @@ extern int zl_abort;			/* set before the start barrier: exit now */
 extern pthread_barrier_t zl_setup_done, zl_go;
 
 void *zl_job_main(void *arg);
-/* job.c, for sync.c: the per-I/O steps shared by every engine. */
+/* io.c, for job.c and sync.c: the per-I/O steps shared by every engine. */
 struct zl_slot {
 	uint64_t offset;
 	uint64_t t_prep;		/* preparation started (slat from here) */
@@ -265,6 +268,8 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now);
 void zl_throttle(struct zl_job *j);
 /* ramp_time is over: drop what was measured, the clock starts at now. */
 void zl_ramp_done(struct zl_job *j, uint64_t now);
+/* io.c: sleep ns (restarted after signals). */
+void zl_nap(uint64_t ns);
 /* sync.c: the synchronous engines' loop (depth 1). */
 int zl_run_sync(struct zl_job *j, struct zl_slot *slot, uint64_t limit_bytes, uint64_t limit_ios);
 const char *zl_engine_name(enum zl_engine e);
