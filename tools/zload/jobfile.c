@@ -187,7 +187,8 @@ void zl_parse_jobfile(struct zl_parser *p, const char *path)
 }
 
 /*
- * A regular file whose first line that says something is a [section].  Only
+ * A regular file whose first line that says something is a [section] (or
+ * an include line).  Only
  * its first 4 KiB are read, and a NUL byte says "data": the FUSE device's
  * zero file is a regular file of 1 EiB of zeros without a newline.
  */
@@ -214,7 +215,7 @@ bool zl_is_jobfile(const char *path)
 			*nl = '\0';
 		s = zl_trim(s);
 		if (*s && *s != '#' && *s != ';')
-			return *s == '[';
+			return *s == '[' || (!strncmp(s, "include", 7) && isspace((unsigned char)s[7]));
 		if (!nl)
 			break;
 	}
