@@ -47,6 +47,8 @@ ok "rw=read: two reads forward are zeros" -- test $? -eq 0
 ok "rw=read:-8k: the second read is the last block (the Z at 61440)" -- \
 	grep -q 'offset 61440 = 0x5a' err
 
+res=$("$Z" --percentile_list=50:99.5 --size=64k --json /dev/zero | py 'sorted(j["read"]["clat_ns"]["percentile"])')
+expect_eq "--percentile_list=50:99.5: the clat percentiles given" "$res" "['50.000000', '99.500000']"
 res=$("$Z" --bssplit=4k/50:64k/50 --size=16m --json /dev/zero | py 'j["read"]["io_bytes"] // j["read"]["total_ios"]')
 ok "bssplit=4k/50:64k/50: mean size $res B (25000..45000)" -- test "$res" -ge 25000 -a "$res" -le 45000
 

@@ -264,7 +264,8 @@ static json_t *zl_json_stat(const struct zl_stat *s)
 }
 
 /* A histogram as fio's clat_ns: min max mean stddev N, "percentile", json+ "bins". */
-static json_t *zl_json_hist(const struct zl_hist *h, bool percentiles, bool bins)
+/* pcts: the percentiles to give (NULL: none), fio's default list when o has none. */
+static json_t *zl_json_hist(const struct zl_hist *h, const struct zl_opts *pcts, bool bins)
 {
 	static const double pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5,
 				      99.9, 99.95, 99.99 };
@@ -277,11 +278,14 @@ static json_t *zl_json_hist(const struct zl_hist *h, bool percentiles, bool bins
 	cz_jset(o, "mean", ZL_F6(zl_hist_mean(h)));
 	cz_jset(o, "stddev", ZL_F6(zl_hist_stddev(h)));
 	cz_jset(o, "N", ZL_U(h->n));
-	if (percentiles && h->n) {
+	if (pcts && h->n) {
+		const double *list = pcts->npct ? pcts->pct : pct;
+		unsigned n = pcts->npct ? pcts->npct : CZ_ARRAY_SIZE(pct);
+
 		x = cz_jset(o, "percentile", cz_jobj());
-		for (i = 0; i < CZ_ARRAY_SIZE(pct); i++) {
-			snprintf(key, sizeof(key), "%.6f", pct[i]);
-			cz_jset(x, key, ZL_U(zl_hist_percentile(h, pct[i])));
+		for (i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "%.6f", list[i]);
+			cz_jset(x, key, ZL_U(zl_hist_percentile(h, list[i])));
 		}
 	}
 	if (bins && h->n) {
@@ -313,8 +317,8 @@ static json_t *zl_json_read(const struct zl_entry *e, bool plus)
 	cz_jset(o, "short_ios", ZL_U(r->c.short_reads));
 	cz_jset(o, "drop_ios", json_integer(0));
 	cz_jset(o, "slat_ns", zl_json_stat(&r->slat));
-	cz_jset(o, "clat_ns", zl_json_hist(&r->clat, true, plus));
-	cz_jset(o, "lat_ns", zl_json_hist(&r->lat, false, false));
+	cz_jset(o, "clat_ns", zl_json_hist(&r->clat, e->o, plus));
+	cz_jset(o, "lat_ns", zl_json_hist(&r->lat, NULL, false));
 	cz_jset(o, "bw_min", ZL_F0(r->bw.min));
 	cz_jset(o, "bw_max", ZL_F0(r->bw.max));
 	cz_jset(o, "bw_agg", ZL_F6(e->total_bw > 0 ? 100.0 * bw / e->total_bw : 0.0));
