@@ -6,7 +6,7 @@
  * A cached object is code this process will execute, so the cache is
  * trusted only as far as nobody but the running user (or root) could have
  * written it:
- *   - the directory is walked from "/" one component at a time (openat,
+ *   - the directory is walked one component at a time (openat,
  *     O_NOFOLLOW): every directory on the way is owned by the user or root
  *     and not writable by others unless sticky (/tmp), a symbolic link is
  *     followed only when its owner is the user or root, and the cache
@@ -86,9 +86,9 @@ static bool owner_ok(const struct stat *st)
  */
 static int dir_walk(const char *path, bool create, char *why, size_t wlen)
 {
-	char buf[PATH_MAX], *comp, *save = NULL;
+	char buf[PATH_MAX], first[PATH_MAX], *comp, *save = NULL;
 	struct stat st, dst;
-	int dfd, nfd;
+	int dfd = AT_FDCWD, nfd;
 
 	if (path[0] != '/') {
 		snprintf(why, wlen, "not an absolute path");
@@ -96,33 +96,41 @@ static int dir_walk(const char *path, bool create, char *why, size_t wlen)
 	}
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return -ENAMETOOLONG;
-	dfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
 	for (comp = strtok_r(buf, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
 		bool link = false;
+		const char *name = comp;
 
-		if (fstat(dfd, &dst) || !owner_ok(&dst) ||
-		    ((dst.st_mode & (S_IWGRP | S_IWOTH)) && !(dst.st_mode & S_ISVTX))) {
+		/*
+		 * The first component by its absolute name ("/tmp"), not openat
+		 * from an open "/": qemu-user's -L prefix maps "/" itself into the
+		 * guest's sysroot, and the walk would go on there.
+		 */
+		if (dfd == AT_FDCWD) {
+			snprintf(first, sizeof(first), "/%s", comp);
+			name = first;
+		} else if (fstat(dfd, &dst) || !owner_ok(&dst) ||
+			   ((dst.st_mode & (S_IWGRP | S_IWOTH)) && !(dst.st_mode & S_ISVTX))) {
 			snprintf(why, wlen, "the folder holding %s is owned by uid %u or writable by others (mode %03o)",
 				 comp, (unsigned)dst.st_uid, (unsigned)(dst.st_mode & 07777));
 			close(dfd);
 			return -EPERM;
 		}
-		if (fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW) && errno == ENOENT && create &&
-		    (!mkdirat(dfd, comp, 0700) || errno == EEXIST))
-			fstatat(dfd, comp, &st, AT_SYMLINK_NOFOLLOW);
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) && errno == ENOENT && create &&
+		    (!mkdirat(dfd, name, 0700) || errno == EEXIST))
+			fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW);
 		if (S_ISLNK(st.st_mode)) {
 			if (!owner_ok(&st)) {
 				snprintf(why, wlen, "%s is a symbolic link owned by uid %u", comp,
 					 (unsigned)st.st_uid);
-				close(dfd);
+				if (dfd != AT_FDCWD)
+					close(dfd);
 				return -EPERM;
 			}
 			link = true;
 		}
-		nfd = openat(dfd, comp, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
-		close(dfd);
+		nfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (link ? 0 : O_NOFOLLOW));
+		if (dfd != AT_FDCWD)
+			close(dfd);
 		if (nfd < 0) {
 			int e = errno;
 
@@ -130,6 +138,10 @@ static int dir_walk(const char *path, bool create, char *why, size_t wlen)
 			return -e;
 		}
 		dfd = nfd;
+	}
+	if (dfd == AT_FDCWD) {
+		snprintf(why, wlen, "the root folder itself");
+		return -EINVAL;
 	}
 	if (fstat(dfd, &st) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
 		if (st.st_uid != geteuid())
