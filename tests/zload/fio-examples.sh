@@ -73,7 +73,7 @@ poisson-rate-submission.fio fiofails refuse:rate_process
 rand-zones.fio both
 ssd-steadystate.fio both
 ssd-test.fio both
-steadystate.fio refuse ss
+steadystate.fio both
 surface-scan.fio fiofails refuse:verify=meta
 tiobench-example.fio both
 waitfor.fio both
@@ -178,11 +178,18 @@ while read -r f outcome what; do
 		esac
 		continue
 	fi
-	# Its own process group: fio's job processes outlive a killed parent.
+	# Its own process group: a killed fio leaves its job processes behind.
 	(cd "$CZ_TMP/jobs" && setsid sh -c 'echo $$ >"$1"; exec timeout -k 5 20 fio --output=/dev/null "$2"' \
 		sh "$CZ_TMP/fpgid" "$f" >/dev/null 2>"$CZ_TMP/ferr")
 	frc=$?
-	[ $frc -eq 0 ] || kill -KILL -- "-$(cat "$CZ_TMP/fpgid")" 2>/dev/null
+	if [ $frc -ne 0 ]; then
+		kill -KILL -- "-$(cat "$CZ_TMP/fpgid")" 2>/dev/null
+		# fio's job processes start sessions of their own: those still in
+		# the jobs folder (their working directory) are this run's.
+		for p in /proc/[0-9]*; do
+			[ "$(readlink "$p/cwd" 2>/dev/null)" = "$CZ_TMP/jobs" ] && kill -KILL "${p#/proc/}" 2>/dev/null
+		done
+	fi
 	if [ "$outcome" = fiofails ]; then
 		if [ $frc -eq 0 ]; then
 			fail "$f: fio runs it here (exit 0); the table says it fails"
