@@ -41,7 +41,9 @@ D=$MNT/zero
 
 # FILE OUTCOME [WHAT]: both = fio and zload run (exit 0); refuse = zload exits
 # 2 with one line containing WHAT, fio runs; fiofails = fio fails or does not
-# finish in 20 s here, zload runs (run) or refuses (refuse:WHAT); other =
+# finish in 20 s here, zload runs (run) or refuses (refuse:WHAT); fioflaky =
+# the same, but fio finishes some runs and not others here (rate_iops with
+# io_submit_mode=offload on the FUSE file), left out of the counts; other =
 # another engine: fio is not run, zload refuses with one line containing WHAT.
 TABLE='
 1mbs_clients.fio fiofails refuse:ratemin
@@ -62,18 +64,18 @@ fio-rand-write.fio both
 fio-seq-RW.fio both
 fio-seq-read.fio both
 fio-seq-write.fio both
-fixed-rate-submission.fio fiofails run
+fixed-rate-submission.fio fioflaky run
 flow.fio both
 fsx.fio both
 iometer-file-access-server.fio both
 jesd219.fio both
 latency-profile.fio refuse latency_target
 numa.fio fiofails run
-poisson-rate-submission.fio fiofails refuse:rate_process
+poisson-rate-submission.fio fioflaky refuse:rate_process
 rand-zones.fio both
 ssd-steadystate.fio both
 ssd-test.fio both
-steadystate.fio refuse ss
+steadystate.fio both
 surface-scan.fio fiofails refuse:verify=meta
 tiobench-example.fio both
 waitfor.fio both
@@ -178,11 +180,27 @@ while read -r f outcome what; do
 		esac
 		continue
 	fi
-	# Its own process group: fio's job processes outlive a killed parent.
+	# Its own process group: a killed fio leaves its job processes behind.
 	(cd "$CZ_TMP/jobs" && setsid sh -c 'echo $$ >"$1"; exec timeout -k 5 20 fio --output=/dev/null "$2"' \
 		sh "$CZ_TMP/fpgid" "$f" >/dev/null 2>"$CZ_TMP/ferr")
 	frc=$?
 	[ $frc -eq 0 ] || kill -KILL -- "-$(cat "$CZ_TMP/fpgid")" 2>/dev/null
+	# fio's job processes start sessions of their own and may outlive fio:
+	# those working in the jobs folder are this run's.
+	jobs_dir=$(cd "$CZ_TMP/jobs" && pwd -P)
+	for p in /proc/[0-9]*; do
+		case $(readlink "$p/cwd" 2>/dev/null) in
+		"$jobs_dir"|"$jobs_dir (deleted)") kill -KILL "${p#/proc/}" 2>/dev/null ;;
+		esac
+	done
+	if [ "$outcome" = fioflaky ]; then
+		case $what:$z in
+		run:run) pass "$f: fio exit $frc here (varies), zload runs it" ;;
+		refuse:*:refuse:*"${what#refuse:}"*) pass "$f: fio exit $frc here (varies), zload refuses: ${z#refuse:}" ;;
+		*) fail "$f: zload: '$z', expected $what" ;;
+		esac
+		continue
+	fi
 	if [ "$outcome" = fiofails ]; then
 		if [ $frc -eq 0 ]; then
 			fail "$f: fio runs it here (exit 0); the table says it fails"

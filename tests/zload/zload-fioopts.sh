@@ -47,6 +47,11 @@ ok "rw=read: two reads forward are zeros" -- test $? -eq 0
 ok "rw=read:-8k: the second read is the last block (the Z at 61440)" -- \
 	grep -q 'offset 61440 = 0x5a' err
 
+t0=$(date +%s)
+"$Z" --ss=iops:50% --ss_dur=2s --ss_ramp=1s --runtime=20 --size=1t /dev/zero >/dev/null
+t1=$(date +%s)
+ok "ss=iops:50% ss_dur=2s ss_ramp=1s: steady on /dev/zero, stopped after $((t1 - t0)) s of --runtime=20" -- \
+	test $((t1 - t0)) -lt 10
 res=$("$Z" --percentile_list=50:99.5 --size=64k --json /dev/zero | py 'sorted(j["read"]["clat_ns"]["percentile"])')
 expect_eq "--percentile_list=50:99.5: the clat percentiles given" "$res" "['50.000000', '99.500000']"
 res=$("$Z" --bssplit=4k/50:64k/50 --size=16m --json /dev/zero | py 'j["read"]["io_bytes"] // j["read"]["total_ios"]')

@@ -274,6 +274,30 @@ void zl_fio_randdist(struct zl_opts *o, const char *opt, const char *arg)
 			     "to at most 100 (%u)", opt, arg, sum, size);
 }
 
+/* ss=iops|bw|iops_slope|bw_slope:LIMIT[%] */
+void zl_fio_ss(struct zl_opts *o, const char *opt, const char *arg)
+{
+	static const struct { const char *name; unsigned kind; } kinds[] = {
+		{ "iops", ZL_SS_IOPS }, { "bw", ZL_SS_BW },
+		{ "iops_slope", ZL_SS_IOPS | ZL_SS_SLOPE }, { "bw_slope", ZL_SS_BW | ZL_SS_SLOPE },
+	};
+	const char *colon = strchr(arg, ':');
+	size_t len = colon ? (size_t)(colon - arg) : 0, i;
+	char *end;
+
+	for (i = 0; colon && i < CZ_ARRAY_SIZE(kinds); i++) {
+		if (strlen(kinds[i].name) != len || strncmp(arg, kinds[i].name, len))
+			continue;
+		o->ss_limit = strtod(colon + 1, &end);
+		o->ss_pct = *end == '%';
+		if (end == colon + 1 || o->ss_limit < 0 || end[o->ss_pct])
+			break;
+		o->ss_kind = kinds[i].kind;
+		return;
+	}
+	cz_usage_die("%s=%s: iops, bw, iops_slope or bw_slope, then :LIMIT or :LIMIT%%", opt, arg);
+}
+
 /* rate / rate_iops: R[,W[,T]], one value for both directions. */
 void zl_fio_rate(uint64_t out[2], const char *opt, const char *arg)
 {
@@ -365,9 +389,6 @@ static const struct { const char *name, *why; } zl_refused[] = {
 	{ "cmdprio_bssplit", "per-command priorities are not implemented (prio/prioclass are)" },
 	{ "log_prio", "zload's logs have no priority column" },
 	{ "log_offset", "zload's logs have no offset column" },
-	{ "ss", "fio's steady-state detection is not implemented" },
-	{ "ss_dur", "fio's steady-state detection is not implemented" },
-	{ "ss_ramp", "fio's steady-state detection is not implemented" },
 	{ "latency_target", "fio's latency-target depth search is not implemented" },
 	{ "latency_window", "fio's latency-target depth search is not implemented" },
 	{ "latency_percentile", "fio's latency-target depth search is not implemented" },
@@ -473,6 +494,15 @@ bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *ar
 		if (cz_parse_size(arg, &v) || !v || v > ZL_MAX_BS)
 			cz_usage_die("%s: invalid alignment '%s' (1B..64MB)", opt, arg);
 		o->blockalign = (uint32_t)v;
+		return true;
+	case ZO_SS:
+		zl_fio_ss(o, opt, arg);
+		return true;
+	case ZO_SS_DUR:
+		o->ss_dur = zl_parse_time(opt, arg);
+		return true;
+	case ZO_SS_RAMP:
+		o->ss_ramp = zl_parse_time(opt, arg);
 		return true;
 	case ZO_BSRANGE:
 		zl_fio_bsrange(o, opt, arg);

@@ -137,6 +137,10 @@ static void zl_supervise(const struct zl_run *run, struct zl_job *jobs)
 		if (now >= next_sample) {
 			zl_sample(run, jobs, now);
 			next_sample += ZL_SAMPLE_NS;
+			/* fio's steady state: a sample a second. */
+			if (((next_sample - start) / ZL_SAMPLE_NS) % 2 == 0)
+				for (i = 0; i < run->total_jobs; i++)
+					zl_ss_tick(&jobs[i], now);
 		}
 		next = zl_deadlines(run, jobs, now);
 		if (next != UINT64_MAX && next - now < step)

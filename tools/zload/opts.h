@@ -38,6 +38,7 @@ enum {
 	ZO_EXITALL, ZO_EXIT_WHAT, ZO_FILESIZE, ZO_BUFFERED, ZO_ZONEMODE, ZO_OFFSET, ZO_OFFSET_INC,
 	ZO_IO_SIZE, ZO_LOOPS, ZO_NUMBER_IOS, ZO_HIPRI, ZO_STARTDELAY, ZO_THINKTIME, ZO_STONEWALL,
 	ZO_WAIT_FOR, ZO_PRIO, ZO_PRIOCLASS, ZO_DIRECTORY, ZO_SECTION, ZO_MINIMAL, ZO_READONLY,
+	ZO_SS, ZO_SS_DUR, ZO_SS_RAMP,
 	ZO_RANDSEED, ZO_PERCENTILES, ZO_BSRANGE, ZO_BLOCKALIGN, ZO_FLOW, ZO_FLOW_ID, ZO_FLOW_SLEEP,
 };
 
@@ -94,6 +95,7 @@ void zl_fio_bsrange(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_randdist(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_rate(uint64_t out[2], const char *opt, const char *arg);
 void zl_fio_engine(struct zl_opts *o, const char *opt, const char *arg);
+void zl_fio_ss(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_verify(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_pct(struct zl_opts *o, const char *opt, const char *arg);
 /* --NAME[=VALUE] of zl_fio_moot's tables: true when accepted (exits when refused). */

@@ -112,6 +112,10 @@ struct zl_opts {
 	bool stonewall;			/* wait for the jobs before it (stonewall, new_group) */
 	char *wait_for;			/* a section name whose jobs must finish first */
 	int ioprio;			/* -1: unchanged; else IOPRIO_PRIO_VALUE */
+	unsigned ss_kind;		/* ZL_SS_* bits, 0: no steady-state check */
+	double ss_limit;
+	bool ss_pct;			/* ss_limit is a % of the mean */
+	double ss_dur, ss_ramp;		/* seconds */
 	double time_sec;		/* 0: no time limit */
 	double ramp_sec;		/* fio's ramp_time: run, then measure */
 	uint64_t size;			/* bytes per job, 0: no size limit */
@@ -189,6 +193,18 @@ struct zl_counters {
 	uint64_t depth[7], submit[7], complete[7];
 };
 
+/* fio's steady state: ss=iops|bw[_slope]:LIMIT[%]. */
+#define ZL_SS_IOPS	1u
+#define ZL_SS_BW	2u
+#define ZL_SS_SLOPE	4u
+#define ZL_SS_MAX	600		/* ss_dur samples kept, at most */
+struct zl_ss {
+	double v[ZL_SS_MAX];
+	unsigned n, head;
+	uint64_t last_t, last_ios, last_bytes;
+	bool attained;
+};
+
 /* What one direction did (the write side; reads are the totals minus it). */
 struct zl_dirstat {
 	uint64_t ios, bytes, short_ios;
@@ -219,6 +235,7 @@ struct zl_job {
 	uint64_t t_go;			/* ns: the job started (after waits and startdelay) */
 	int wait_first, wait_n;		/* jobs that must finish before it starts */
 	struct zl_dirstat wr;
+	struct zl_ss ss;
 
 	int setup_err;			/* -errno, with setup_what naming the step */
 	const char *setup_what;
@@ -268,6 +285,8 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now);
 void zl_throttle(struct zl_job *j);
 /* ramp_time is over: drop what was measured, the clock starts at now. */
 void zl_ramp_done(struct zl_job *j, uint64_t now);
+/* ss.c: one second's steady-state sample; stops the job once it is steady. */
+void zl_ss_tick(struct zl_job *j, uint64_t now);
 /* io.c: sleep ns (restarted after signals). */
 void zl_nap(uint64_t ns);
 /* sync.c: the synchronous engines' loop (depth 1). */
