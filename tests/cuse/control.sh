@@ -20,7 +20,7 @@ orig=$(setting routine)
 ok "control shows the routine ($orig)" -- [ -n "$orig" ]
 
 # Every usable routine, through the control file, then reads stay zero.
-routines=$("$CUSEZERO" --routine help | awk 'NR > 1 && $1 != "" && !/unusable/ {print $1}')
+routines=$(cz_usable_routines)
 bad=""
 for r in $routines; do
 	if echo "routine=$r" >"$D/control" 2>/dev/null; then
