@@ -409,7 +409,7 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	if (!ret)
 		ret = zero_fault_add_table((uintptr_t)im.map, im.text_len, im.extable, im.nextable);
 	if (!ret) {
-		ret = ksrc_check(r->fn, r->flags & ZERO_F_CLEAR_USER,
+		ret = ksrc_check(r->fn, r->name, r->flags & ZERO_F_CLEAR_USER,
 				 !strcmp(q.symbol, "rep_stos_alternative"), why, sizeof(why));
 		if (ret)
 			snprintf(err, errlen, "%s: %s is incorrect, not measured: %s", shown, q.symbol, why);

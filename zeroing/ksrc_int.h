@@ -112,8 +112,13 @@ void ksrc_image_free(struct ksrc_image *im);
 
 /* ---- ksrc_check.c: refuse a wrong routine before it is ever timed -------- */
 
-/* Fast exhaustive check of fn; 0, or -EINVAL with the first failing case. */
-int ksrc_check(zero_fn fn, bool fault_safe, bool exact_fault, char *err, size_t errlen);
+/*
+ * Fast exhaustive check of fn (what: its name in progress lines on stderr,
+ * printed when the check takes over 2 s); 0, or -EINVAL with the first
+ * failing case.
+ */
+int ksrc_check(zero_fn fn, const char *what, bool fault_safe, bool exact_fault, char *err,
+	       size_t errlen);
 
 /* ---- registry.c: loaded routines join the built-in table ---------------- */
 
