@@ -254,7 +254,7 @@ static int read_fd(int fd, size_t size, unsigned char **out)
 /* Parse and verify an entry's bytes into b (copies); -EBADMSG when anything is off. */
 static int entry_parse(const unsigned char *p, size_t size, const char *key, struct ksrc_blob *b)
 {
-	char k[2 * KSRC_SHA256_LEN + 8], sum[2 * KSRC_SHA256_LEN + 8], want[2 * KSRC_SHA256_LEN + 1];
+	char k[2 * KSRC_SHA256_LEN + 9], sum[2 * KSRC_SHA256_LEN + 9], want[2 * KSRC_SHA256_LEN + 1];
 	size_t objlen, metalen, hdr;
 	const unsigned char *body = memmem(p, size, "\n\n", 2);
 	int n = 0;
