@@ -52,7 +52,7 @@ fi
 # No -f: perf's set under perf's names, as perf bench mem memset with no -f.
 "$ZBENCH" memset -s 64KB >"$CZ_TMP/perfset" 2>/dev/null
 names=$(sed -n "s/^# function '\([^']*\)'.*/\1/p" "$CZ_TMP/perfset" | tr '\n' ' ')
-case $(uname -m) in
+case $ZERO_ARCH in
 x86_64) want_names="default x86-64-unrolled x86-64-stosq x86-64-stosb " ;;
 *) want_names="default " ;;
 esac
