@@ -17,9 +17,7 @@
 
 #include "store_int.h"
 
-/* The per-sample arrays of a cell, in the order zab writes them. */
-enum { K_VALUE, K_SESSION, K_PRE, K_OFF, K_LAYOUTS, K_COUNT };
-static const char *const sample_key[K_COUNT] = { "samples", "sample_sessions", "sample_preempted",
+const char *const czs_sample_key[CZS_K_COUNT] = { "samples", "sample_sessions", "sample_preempted",
 						  "sample_offsets", "sample_layouts" };
 
 static const char *jstr(const json_t *o, const char *k)
@@ -98,7 +96,7 @@ static const char *variant_routine(const json_t *doc, const char *variant)
 /* One cell: its row, then its samples in one bulk insert; the arrays nulled in the kept copy. */
 static int put_cell(struct put *p, long long run, size_t idx, const json_t *cell, const json_t *doc)
 {
-	const json_t *arr[K_COUNT];
+	const json_t *arr[CZS_K_COUNT];
 	char rid[32], ix[32], fl[2], **lay;
 	const char *bn = jstr(cell, "benchmark"), *vn = jstr(cell, "variant"), *src = "";
 	const json_t *b, *bs = json_object_get(doc, "benchmarks");
@@ -122,8 +120,8 @@ static int put_cell(struct put *p, long long run, size_t idx, const json_t *cell
 	}
 	if (ret || id < 0)
 		return ret ? ret : -EIO;
-	for (k = 0; k < K_COUNT; k++) {
-		arr[k] = json_object_get(cell, sample_key[k]);
+	for (k = 0; k < CZS_K_COUNT; k++) {
+		arr[k] = json_object_get(cell, czs_sample_key[k]);
 		if (arr[k])
 			json_incref((json_t *)arr[k]);
 	}
@@ -139,15 +137,15 @@ static int put_cell(struct put *p, long long run, size_t idx, const json_t *cell
 
 		row[0] = (struct czs_val){ .type = CZS_INT, .i = id };
 		row[1] = (struct czs_val){ .type = CZS_INT, .i = (long long)i };
-		for (k = 0; k < K_LAYOUTS; k++) {
+		for (k = 0; k < CZS_K_LAYOUTS; k++) {
 			const json_t *x = arr[k] ? json_array_get(arr[k], i) : NULL;
 
 			row[2 + k] = !x || json_is_null(x) ? (struct czs_val){ .type = CZS_NULL } :
 				     (struct czs_val){ .type = CZS_REAL, .d = json_number_value(x) };
 		}
-		lay[i] = arr[K_LAYOUTS] ? json_dumps(json_array_get(arr[K_LAYOUTS], i),
+		lay[i] = arr[CZS_K_LAYOUTS] ? json_dumps(json_array_get(arr[CZS_K_LAYOUTS], i),
 						     JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(17)) : NULL;
-		row[2 + K_LAYOUTS] = lay[i] ? (struct czs_val){ .type = CZS_TEXT, .s = lay[i] } :
+		row[2 + CZS_K_LAYOUTS] = lay[i] ? (struct czs_val){ .type = CZS_TEXT, .s = lay[i] } :
 					      (struct czs_val){ .type = CZS_NULL };
 	}
 	ret = n ? p->s->be->bulk(p->s, "samples", "cell_id, idx, value, session, preempted, place_offset, layouts",
@@ -156,7 +154,7 @@ static int put_cell(struct put *p, long long run, size_t idx, const json_t *cell
 		free(lay[i]);
 	free(lay);
 	free(vals);
-	for (k = 0; k < K_COUNT; k++)
+	for (k = 0; k < CZS_K_COUNT; k++)
 		json_decref((json_t *)arr[k]);
 	return ret;
 }
@@ -185,9 +183,9 @@ static int put_run(struct put *p, json_t *kept, const char *uuid, long long *id)
 	}
 	/* the document without its samples: they follow in rows */
 	json_array_foreach(cells, i, c)
-		for (size_t k = 0; k < K_COUNT; k++)
-			if (json_object_get(c, sample_key[k]))
-				json_object_set_new(c, sample_key[k], json_null());
+		for (size_t k = 0; k < CZS_K_COUNT; k++)
+			if (json_object_get(c, czs_sample_key[k]))
+				json_object_set_new(c, czs_sample_key[k], json_null());
 	text = json_dumps(kept, JSON_COMPACT | JSON_REAL_PRECISION(17));
 	if (!text)
 		return -ENOMEM;

@@ -69,6 +69,11 @@ struct czs {
 	int version;
 };
 
+/* The per-sample arrays of a cell, in the order zab writes them; the
+ * samples table keeps one row per index with one column per array. */
+enum { CZS_K_VALUE, CZS_K_SESSION, CZS_K_PRE, CZS_K_OFF, CZS_K_LAYOUTS, CZS_K_COUNT };
+extern const char *const czs_sample_key[CZS_K_COUNT];
+
 /* A row callback: the first column as an integer into *(long long *)ctx (-1: NULL). */
 int czs_take_int(void *ctx, const struct czs_row *r);
 
