@@ -26,20 +26,24 @@
 #   - no daemon died before the test killed it (and, in sanitizer builds,
 #     lib.sh's last check: no sanitizer report from any daemon or reader);
 #   - nothing is mounted once the last daemon got SIGTERM.
-# Four phases, each at the start of a life (their time taken from the
-# sleeps that follow, so the soak's length stays SOAK_SECONDS), with the settings
-# churn paused; after each, the daemon is alive and reads only zeros:
+# Four phases (SOAK_PHASES: the list, default "ctlrace runkill stopped
+# memlimit"; phase i runs in life i mod lives + 1, so a name may repeat),
+# each at the start of a life (their time taken from the sleeps that follow,
+# so the soak's length stays SOAK_SECONDS), with the settings churn paused;
+# after each, the daemon is alive and serves 1 MiB of zeros.  Their bounds
+# are 20 times what 1 MiB from the daemon took just before the phase, 30 s
+# at least (see measure() below):
 #   ctlrace   2 threads write 4..64 KiB control texts cut inside a word and
 #             2 loop close(dup(fd)) on one control fd (zdev-check ctlrace, as
 #             tests/cuse/ctlrace.sh), 3 s;
 #   runkill   `cusezero run -- sleep` SIGKILLed: the run's daemon exits and
-#             /run/cusezero/cusezero-run-PID is unmounted and removed (20 s bound);
+#             /run/cusezero/cusezero-run-PID is unmounted and removed;
 #   stopped   the daemon SIGSTOPped: a second start on its mount point fails
-#             (does not hang: 30 s bound), one mount stays; then SIGCONT;
+#             (does not hang), one mount stays; then SIGCONT;
 #   memlimit  a --threads 8 daemon on its own mount point under `ulimit -v`
 #             (a limit picked at random around what it needs, as
 #             tests/cuse/memlimit.sh): its start fails with one line, or it
-#             serves 3 MB + 8 MiB of zeros and no reader hangs (30 s bound).
+#             serves 3 MB + 8 MiB of zeros and no reader hangs.
 . "$top_srcdir/tests/cuse/lib.sh"
 cz_require_fuse
 ZREADER=$top_builddir/tests/cuse/zreader
@@ -190,13 +194,43 @@ churn() {
 # ---- phases --------------------------------------------------------------------
 quiet() { rm -f "$W/quiet.ack"; touch "$W/quiet"; cz_wait "[ -e '$W/quiet.ack' ]" 100; }
 loud() { rm -f "$W/quiet" "$W/quiet.ack"; }
-# serving PHASE: after a phase, the daemon is alive and 1 MB read from it is all zeros.
+# Bounds of the phases' reads, from measured speed: the readers and the
+# settings churn's last chunk size set how long the (single-threaded, in most
+# lives) daemon takes per request -- 1 MiB took 0.1 s alone and 1.5 s behind
+# six readers at chunk=1B in the arm64 VM (TCG), 1 MB in 4 KiB reads 52 s --
+# so a constant bound fails a daemon that is only slow.  At each phase's start
+# (churn paused, readers running) ref_s is how long 1 MiB takes; a read that
+# takes 20 times that (30 s at least) is stuck, not slow.
+up() { cut -d' ' -f1 /proc/uptime; }	# (busybox date has no %N)
+since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }'; }
+# within SECONDS CONDITION: wait until CONDITION (eval'd) holds; 1 if not in time
+within() {
+	wi_end=$(awk -v s="$1" -v t="$(up)" 'BEGIN { print t + s }')
+	until eval "$2"; do
+		awk -v e="$wi_end" -v t="$(up)" 'BEGIN { exit !(t > e) }' && return 1
+		sleep 0.1
+	done
+}
+gone() { for p in "$@"; do ! kill -0 "$p" 2>/dev/null || return 1; done; }
+# pstate PID...: state and kernel wait channel of each live PID
+pstate() { for p in "$@"; do [ -r "/proc/$p/stat" ] && printf '%s %s %s; ' "$p" "$(cut -d' ' -f3 "/proc/$p/stat")" "$(cat "/proc/$p/wchan")"; done; }
+read_mib() {	# read_mib SECONDS OUT: 1 MiB of $Z into OUT
+	timeout -k 2 "$1" dd if="$Z" bs=1M count=1 iflag=fullblock status=none >"$2" 2>"$W/z.err"
+}
+measure() {	# ref_s: seconds 1 MiB of $Z takes now; bound: 20 times that, 30 s at least
+	t=$(up)
+	read_mib 120 /dev/null
+	ref_st=$? ref_s=$(since "$t")
+	bound=$(awk -v r="$ref_s" 'BEGIN { b = 20 * r; printf "%d", (b > 30 ? b + 0.5 : 30) }')
+}
+# serving PHASE: after a phase, the daemon is alive and 1 MiB read from it is all zeros.
 serving() {
 	p=$(cat "$W/daemon.pid")
-	timeout -k 2 30 head -c 1000000 "$Z" >"$W/z.bin" 2>"$W/z.err"
+	t=$(up)
+	read_mib "$bound" "$W/z.bin"
 	got=$(wc -c <"$W/z.bin") nz=$(tr -d '\000' <"$W/z.bin" | wc -c)
-	ok "phase $1: then the daemon (pid $p) is alive and serves zeros (1000000 bytes read: $got, non-zero: $nz $(head -c 200 "$W/z.err"))" -- \
-		eval 'kill -0 "$p" 2>/dev/null && [ "$got" -eq 1000000 ] && [ "$nz" -eq 0 ]'
+	ok "phase $1: then the daemon (pid $p) is alive and serves zeros (1048576 bytes read: $got in $(since "$t") s, bound $bound s; non-zero: $nz $(head -c 200 "$W/z.err"))" -- \
+		eval 'kill -0 "$p" 2>/dev/null && [ "$got" -eq 1048576 ] && [ "$nz" -eq 0 ]'
 }
 phase_ctlrace() {
 	timeout -k 2 60 "$ZDEV_CHECK" ctlrace "$Z" 3 >"$W/ctlrace.out" 2>&1
@@ -205,14 +239,14 @@ phase_ctlrace() {
 		eval '[ "$st" -eq 0 ] && grep -q "^ok " "$W/ctlrace.out"'
 	[ "$st" -eq 0 ] || sed 's/^/# ctlrace: /' "$W/ctlrace.out"
 }
-run_gone() { [ -n "$dpids" ] && cz_wait "! kill -0 $dpids 2>/dev/null && ! cz_mounted '$R' && ! [ -e '$R' ]" 200; }
+run_gone() { [ -n "$dpids" ] && within "$bound" "gone $dpids && ! cz_mounted '$R' && ! [ -e '$R' ]"; }
 phase_runkill() {
 	rm -f "$W/cmd.pid"
 	"$CUSEZERO" run --poison -- sh -c 'echo $$ >"$1"; exec sleep 60' sh "$W/cmd.pid" 2>"$W/run.err" &
 	rp=$!
 	R=/run/cusezero/cusezero-run-$rp
-	if ! cz_wait "[ -s '$W/cmd.pid' ]" 200; then
-		fail "phase runkill: cusezero run -- sleep: COMMAND did not start in 20 s: $(head -c 200 "$W/run.err")"
+	if ! within "$bound" "[ -s '$W/cmd.pid' ]"; then
+		fail "phase runkill: cusezero run -- sleep: COMMAND did not start in $bound s: $(head -c 200 "$W/run.err")"
 		kill -KILL "$rp" 2>/dev/null
 		wait "$rp"
 		return
@@ -222,7 +256,7 @@ phase_runkill() {
 	kill -KILL "$rp"
 	wait "$rp" 2>/dev/null
 	# (with /dev/cuse the run uses CUSE and mounts nothing: only its daemon is checked)
-	ok "phase runkill: SIGKILL of cusezero run -- sleep (pid $rp): its daemon ($dpids) exits, $R unmounted and removed, within 20 s" -- \
+	ok "phase runkill: SIGKILL of cusezero run -- sleep (pid $rp): its daemon ($dpids) exits, $R unmounted and removed, within $bound s" -- \
 		run_gone
 	kill "$cmd" 2>/dev/null
 	for p in $dpids; do kill -KILL "$p" 2>/dev/null; done
@@ -233,12 +267,12 @@ phase_stopped() {
 	p=$(cat "$W/daemon.pid")
 	kill -STOP "$p"
 	t0=$(now)
-	timeout -k 2 30 "$CUSEZERO" --fuse "$M" --poison --pidfile "$W/pC" 2>"$W/eC"
+	timeout -k 2 "$bound" "$CUSEZERO" --fuse "$M" --poison --pidfile "$W/pC" 2>"$W/eC"
 	st=$?
 	t1=$(now)
 	n=$(nmounts "$M")
 	kill -CONT "$p"
-	ok "phase stopped: a second start on $M while its daemon is SIGSTOPped fails within 30 s (exit $st after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s: $(head -c 200 "$W/eC")), $n mount" -- \
+	ok "phase stopped: a second start on $M while its daemon is SIGSTOPped fails within $bound s (exit $st after $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }') s: $(head -c 200 "$W/eC")), $n mount" -- \
 		eval '[ "$st" -ne 0 ] && [ "$st" -ne 124 ] && [ "$st" -ne 137 ] && [ "$n" -eq 1 ]'
 	[ -s "$W/pC" ] && kill -TERM "$(cat "$W/pC")" 2>/dev/null
 }
@@ -256,7 +290,7 @@ phase_memlimit() {
 	kb=$(pick 45000 75000 90000 120000)
 	L=$CZ_TMP/mnt-soaklim
 	mkdir -p "$L"
-	( ulimit -v "$kb"; exec timeout 30 "$CUSEZERO" --fuse "$L" --threads 8 --poison \
+	( ulimit -v "$kb"; exec timeout "$bound" "$CUSEZERO" --fuse "$L" --threads 8 --poison \
 		--pidfile "$CZ_TMP/soaklim.pid" ) >/dev/null 2>"$W/lim.err"
 	st=$?
 	if [ "$st" -ne 0 ]; then
@@ -268,14 +302,15 @@ phase_memlimit() {
 	r1=$!
 	dd if="$L/zero" bs=1M count=8 status=none 2>"$W/lim.dd" | tr -d '\000' | wc -c >"$W/lim.nz" &
 	r2=$!
-	if cz_wait "! kill -0 $r1 2>/dev/null && ! kill -0 $r2 2>/dev/null" 300; then
+	t=$(up)
+	if within "$bound" "gone $r1 $r2"; then
 		wait "$r1"; s1=$?
 		wait "$r2"
 		nz=$(cat "$W/lim.nz")
-		ok "phase memlimit: ulimit -v $kb, --threads 8: started, served 3 MB (cmp with /dev/zero: $s1) and 8 MiB ($nz non-zero bytes) $(cat "$W/lim.cmp" "$W/lim.dd" | head -c 200)" -- \
+		ok "phase memlimit: ulimit -v $kb, --threads 8: started, served 3 MB (cmp with /dev/zero: $s1) and 8 MiB ($nz non-zero bytes) in $(since "$t") s (bound $bound s) $(cat "$W/lim.cmp" "$W/lim.dd" | head -c 200)" -- \
 			eval '[ "$s1" -eq 0 ] && [ "$nz" -eq 0 ] && ! [ -s "$W/lim.dd" ]'
 	else
-		fail "phase memlimit: ulimit -v $kb, --threads 8: started, a reader still waits after 30 s"
+		fail "phase memlimit: ulimit -v $kb, --threads 8: started, a reader still waits after $bound s ($(pstate "$r1" "$r2"))"
 		free_mount "$L"
 		kill -KILL "$r1" "$r2" 2>/dev/null
 	fi
@@ -283,14 +318,24 @@ phase_memlimit() {
 	umount -l "$L" 2>/dev/null
 }
 # run_phases LIFE: this life's phases (phase i in life i mod lives + 1); ph_secs: their time.
-phases="ctlrace runkill stopped memlimit"
+phases=${SOAK_PHASES:-ctlrace runkill stopped memlimit}
+for ph in $phases; do
+	case $ph in ctlrace|runkill|stopped|memlimit) ;; *) echo "Bail out! SOAK_PHASES: no phase '$ph'"; exit 99 ;; esac
+done
 run_phases() {
 	ph_t0=$(now) ph_i=0
 	for ph in $phases; do
 		if [ $((ph_i % (kills + 1) + 1)) -eq "$1" ]; then
 			quiet
-			"phase_$ph"
-			serving "$ph"
+			measure
+			t_ph=$(up)
+			if [ "$ref_st" -ne 0 ]; then
+				fail "phase $ph: before it, 1 MiB read from the daemon: exit $ref_st after $ref_s s: $(head -c 200 "$W/z.err")"
+			else
+				"phase_$ph"
+				serving "$ph"
+			fi
+			diag "phase $ph: $(since "$t_ph") s (1 MiB before it: $ref_s s; bound $bound s)"
 			loud
 		fi
 		ph_i=$((ph_i + 1))
