@@ -200,36 +200,24 @@ loud() { rm -f "$W/quiet" "$W/quiet.ack"; }
 # six readers at chunk=1B in the arm64 VM (TCG), 1 MB in 4 KiB reads 52 s --
 # so a constant bound fails a daemon that is only slow.  At each phase's start
 # (churn paused, readers running) ref_s is how long 1 MiB takes; a read that
-# takes 20 times that (30 s at least) is stuck, not slow.
-up() { cut -d' ' -f1 /proc/uptime; }	# (busybox date has no %N)
-since() { awk -v a="$1" -v b="$(up)" 'BEGIN { printf "%.2f", b - a }'; }
-# within SECONDS CONDITION: wait until CONDITION (eval'd) holds; 1 if not in time
-within() {
-	wi_end=$(awk -v s="$1" -v t="$(up)" 'BEGIN { print t + s }')
-	until eval "$2"; do
-		awk -v e="$wi_end" -v t="$(up)" 'BEGIN { exit !(t > e) }' && return 1
-		sleep 0.1
-	done
-}
-gone() { for p in "$@"; do ! kill -0 "$p" 2>/dev/null || return 1; done; }
-# pstate PID...: state and kernel wait channel of each live PID
-pstate() { for p in "$@"; do [ -r "/proc/$p/stat" ] && printf '%s %s %s; ' "$p" "$(cut -d' ' -f3 "/proc/$p/stat")" "$(cat "/proc/$p/wchan")"; done; }
+# takes 20 times that (30 s at least) is stuck, not slow.  (Waits by the
+# clock: lib.sh's cz_within.)
 read_mib() {	# read_mib SECONDS OUT: 1 MiB of $Z into OUT
 	timeout -k 2 "$1" dd if="$Z" bs=1M count=1 iflag=fullblock status=none >"$2" 2>"$W/z.err"
 }
 measure() {	# ref_s: seconds 1 MiB of $Z takes now; bound: 20 times that, 30 s at least
-	t=$(up)
+	t=$(cz_up)
 	read_mib 120 /dev/null
-	ref_st=$? ref_s=$(since "$t")
+	ref_st=$? ref_s=$(cz_since "$t")
 	bound=$(awk -v r="$ref_s" 'BEGIN { b = 20 * r; printf "%d", (b > 30 ? b + 0.5 : 30) }')
 }
 # serving PHASE: after a phase, the daemon is alive and 1 MiB read from it is all zeros.
 serving() {
 	p=$(cat "$W/daemon.pid")
-	t=$(up)
+	t=$(cz_up)
 	read_mib "$bound" "$W/z.bin"
 	got=$(wc -c <"$W/z.bin") nz=$(tr -d '\000' <"$W/z.bin" | wc -c)
-	ok "phase $1: then the daemon (pid $p) is alive and serves zeros (1048576 bytes read: $got in $(since "$t") s, bound $bound s; non-zero: $nz $(head -c 200 "$W/z.err"))" -- \
+	ok "phase $1: then the daemon (pid $p) is alive and serves zeros (1048576 bytes read: $got in $(cz_since "$t") s, bound $bound s; non-zero: $nz $(head -c 200 "$W/z.err"))" -- \
 		eval 'kill -0 "$p" 2>/dev/null && [ "$got" -eq 1048576 ] && [ "$nz" -eq 0 ]'
 }
 phase_ctlrace() {
@@ -239,13 +227,13 @@ phase_ctlrace() {
 		eval '[ "$st" -eq 0 ] && grep -q "^ok " "$W/ctlrace.out"'
 	[ "$st" -eq 0 ] || sed 's/^/# ctlrace: /' "$W/ctlrace.out"
 }
-run_gone() { [ -n "$dpids" ] && within "$bound" "gone $dpids && ! cz_mounted '$R' && ! [ -e '$R' ]"; }
+run_gone() { [ -n "$dpids" ] && cz_within "$bound" "cz_gone $dpids && ! cz_mounted '$R' && ! [ -e '$R' ]"; }
 phase_runkill() {
 	rm -f "$W/cmd.pid"
 	"$CUSEZERO" run --poison -- sh -c 'echo $$ >"$1"; exec sleep 60' sh "$W/cmd.pid" 2>"$W/run.err" &
 	rp=$!
 	R=/run/cusezero/cusezero-run-$rp
-	if ! within "$bound" "[ -s '$W/cmd.pid' ]"; then
+	if ! cz_within "$bound" "[ -s '$W/cmd.pid' ]"; then
 		fail "phase runkill: cusezero run -- sleep: COMMAND did not start in $bound s: $(head -c 200 "$W/run.err")"
 		kill -KILL "$rp" 2>/dev/null
 		wait "$rp"
@@ -302,15 +290,15 @@ phase_memlimit() {
 	r1=$!
 	dd if="$L/zero" bs=1M count=8 status=none 2>"$W/lim.dd" | tr -d '\000' | wc -c >"$W/lim.nz" &
 	r2=$!
-	t=$(up)
-	if within "$bound" "gone $r1 $r2"; then
+	t=$(cz_up)
+	if cz_within "$bound" "cz_gone $r1 $r2"; then
 		wait "$r1"; s1=$?
 		wait "$r2"
 		nz=$(cat "$W/lim.nz")
-		ok "phase memlimit: ulimit -v $kb, --threads 8: started, served 3 MB (cmp with /dev/zero: $s1) and 8 MiB ($nz non-zero bytes) in $(since "$t") s (bound $bound s) $(cat "$W/lim.cmp" "$W/lim.dd" | head -c 200)" -- \
+		ok "phase memlimit: ulimit -v $kb, --threads 8: started, served 3 MB (cmp with /dev/zero: $s1) and 8 MiB ($nz non-zero bytes) in $(cz_since "$t") s (bound $bound s) $(cat "$W/lim.cmp" "$W/lim.dd" | head -c 200)" -- \
 			eval '[ "$s1" -eq 0 ] && [ "$nz" -eq 0 ] && ! [ -s "$W/lim.dd" ]'
 	else
-		fail "phase memlimit: ulimit -v $kb, --threads 8: started, a reader still waits after $bound s ($(pstate "$r1" "$r2"))"
+		fail "phase memlimit: ulimit -v $kb, --threads 8: started, a reader still waits after $bound s ($(cz_pstate "$r1" "$r2"))"
 		free_mount "$L"
 		kill -KILL "$r1" "$r2" 2>/dev/null
 	fi
@@ -328,14 +316,14 @@ run_phases() {
 		if [ $((ph_i % (kills + 1) + 1)) -eq "$1" ]; then
 			quiet
 			measure
-			t_ph=$(up)
+			t_ph=$(cz_up)
 			if [ "$ref_st" -ne 0 ]; then
 				fail "phase $ph: before it, 1 MiB read from the daemon: exit $ref_st after $ref_s s: $(head -c 200 "$W/z.err")"
 			else
 				"phase_$ph"
 				serving "$ph"
 			fi
-			diag "phase $ph: $(since "$t_ph") s (1 MiB before it: $ref_s s; bound $bound s)"
+			diag "phase $ph: $(cz_since "$t_ph") s (1 MiB before it: $ref_s s; bound $bound s)"
 			loud
 		fi
 		ph_i=$((ph_i + 1))
