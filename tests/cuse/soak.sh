@@ -328,7 +328,7 @@ phase_memlimit() {
 	t=$(cz_up)
 	lim_start "$kb" "$lim_bound"
 	if [ "$st" -ne 0 ]; then
-		ok "phase memlimit: ulimit -v $kb, --threads 8: start fails (exit $st) with one line, nothing mounted: $(head -c 200 "$W/lim.err")" -- \
+		ok "phase memlimit: ulimit -v $kb, --threads 8: start fails (exit $st after $(cz_since "$t") s; without the limit, start and reads: $lim_ref s) with one line, nothing mounted: $(head -c 200 "$W/lim.err")" -- \
 			eval '[ "$st" -ne 124 ] && [ "$(wc -l <"$W/lim.err")" -eq 1 ] && ! cz_mounted "$L"'
 		return
 	fi
