@@ -84,7 +84,7 @@ while [ "$k" -le "$K" ]; do
 	# shellcheck disable=SC2086 # --zab-args are split on purpose
 	zab run -b "pread $size=pread_z100k --format simple -s $size -n $count {dev}" --unit bytes/sec \
 		--group pread_z100k -v "A:$A" -v "B:$B" -S "$S" -W "$W" -R "$R" --retries 1 \
-		--export-csv "$work/$k.csv" --export-json "$work/$k.json" --style plain --no-progress $zab_args \
+		--export-csv "$work/$k.csv" --export-zab "$work/$k.json" --style plain --no-progress $zab_args \
 		>"$work/$k.out" 2>"$work/$k.err" || {
 		echo "experiment $k failed (exit $?): $(grep -v '^zab: session' "$work/$k.err" | head -n 3)" >&2
 		rm -f "$work/$k.csv"

@@ -4,10 +4,12 @@
 # bench/zload-vs-fio.sh - zload against fio on one and the same command line
 # (NOT a test).
 #
-# For /dev/zero and the `zero` file of a cusezero FUSE mount, at bs 4 KiB and
-# 100 KiB, qd 1 and 32, one job: fio and zload run back to back, alternating
+# For /dev/zero and the `zero` file of a cusezero FUSE mount, for the engines
+# io_uring, psync and libaio (zload runs libaio on io_uring, fio on libaio;
+# psync is depth 1 in both, qd 32 noted), at bs 4 KiB and 100 KiB, qd 1 and
+# 32, one job: fio and zload run back to back, alternating
 # which goes first, RUNS times each, with the IDENTICAL options string (fio's
-# spelling: --name --ioengine=io_uring --filename --rw --bs --iodepth
+# spelling: --name --ioengine=ENGINE --filename --rw --bs --iodepth
 # --runtime --time_based --size --output-format=json [--cpus_allowed]
 # [batching]); only the program name differs.  One line per case with the
 # median bandwidth of each and zload/fio.  Batching rows at qd 32:
@@ -18,7 +20,7 @@
 # least as efficient a load generator).  Numbers on a shared machine are
 # preliminary.
 #
-#   bench/zload-vs-fio.sh [-n RUNS] [-t SECONDS] [-c CPU] [-d DEVICE]...
+#   bench/zload-vs-fio.sh [-n RUNS] [-t SECONDS] [-c CPU] [-e ENGINES] [-b SIZES] [-d DEVICE]...
 #   ZLOAD=./zload CUSEZERO=./cusezero FIO=fio bench/zload-vs-fio.sh
 #
 #   -n RUNS     runs per tool and case (default 5)
@@ -31,6 +33,8 @@
 #               rows measured that placement more than the tools: ratios of
 #               0.91-1.01 one run, 1.08-1.36 co-located right after, on a
 #               2-vCPU VM).  off: nothing pinned.
+#   -e ENGINES  the engines, space-separated (default "io_uring psync libaio")
+#   -b SIZES    the block sizes, space-separated (default "4k 100k")
 #   -d DEVICE   read DEVICE instead of the defaults (repeatable)
 #   The first line printed is the exact options string of the first row.
 # The FUSE rows need root, /dev/fuse and $CUSEZERO (default ./cusezero):
@@ -43,13 +47,17 @@ RUNS=5
 SECS=2
 DEVICES=
 CPU=
-while getopts n:t:c:d:h opt; do
+ENGINES="io_uring psync libaio"
+SIZES="4k 100k"
+while getopts n:t:c:d:e:b:h opt; do
 	case $opt in
 	n) RUNS=$OPTARG ;;
 	t) SECS=$OPTARG ;;
 	c) CPU=$OPTARG ;;
 	d) DEVICES="$DEVICES $OPTARG" ;;
-	h) sed -n '3,34s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	e) ENGINES=$OPTARG ;;
+	b) SIZES=$OPTARG ;;
+	h) sed -n '3,39s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) usage "bad option (see -h)" ;;
 	esac
 done
@@ -92,13 +100,14 @@ if [ -z "$DEVICES" ]; then
 	fi
 fi
 
-# The one options string both tools get: DEVICE BS QD BATCH (default or S/C).
+# The one options string both tools get: DEVICE BS QD BATCH (default or S/C),
+# with $ENGINE.
 # size=1t: fio needs a size on a character device; 1t so time_based never
 # wraps (fio 3.33 can assert in td_io_queue when it reopens /dev/zero to wrap).
 common() {
 	batch=
 	[ "$4" = default ] || batch="--iodepth_batch_submit=${4%/*} --iodepth_batch_complete_min=${4#*/}"
-	echo "--name=zvf --ioengine=io_uring --filename=$1 --rw=read --bs=$2 --iodepth=$3" \
+	echo "--name=zvf --ioengine=$ENGINE --filename=$1 --rw=read --bs=$2 --iodepth=$3" \
 	     "--runtime=$SECS --time_based --size=1t --output-format=json" \
 	     "${CPU:+--cpus_allowed=$CPU }$batch"
 }
@@ -108,7 +117,8 @@ run_bw() {	# PROGRAM DEVICE BS QD BATCH
 	prog=$1; shift
 	# shellcheck disable=SC2046
 	if "$prog" $(common "$@") 2>"$TMP/err" >"$TMP/out.json"; then
-		v=$(tr -d ' \n' <"$TMP/out.json" | sed -n 's/.*"read":{[^}]*"bw_bytes":\([0-9]*\).*/\1/p')
+		v=$(sed -n '/^{/,$p' "$TMP/out.json" | tr -d ' \n' |
+			sed -n 's/.*"read":{[^}]*"bw_bytes":\([0-9]*\).*/\1/p')
 		[ -n "$v" ] && echo "$v" && return
 	fi
 	echo "# $prog $* failed: $(grep -v '^$' "$TMP/err" | head -n 1)" >&2
@@ -117,14 +127,16 @@ run_bw() {	# PROGRAM DEVICE BS QD BATCH
 echo "# zload-vs-fio: $RUNS runs x ${SECS}s per tool and case, alternating; $(nproc) CPUs, $(uname -r), $("$FIO" --version), $("$ZLOAD" --version)"
 echo "# batch = iodepth_batch_submit/iodepth_batch_complete_min (default: none given)${CPU:+; both jobs and the FUSE daemon pinned to CPU $CPU (co-located; -c off: none)}"
 set -- $DEVICES
+ENGINE=${ENGINES%% *}
 echo "# options of the first row, identical for both: $(common "$1" 4k 1 default)"
 echo "# bandwidth in MiB/s (2^20 bytes/s), medians; load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-20s %6s %3s %7s %12s %12s %7s\n' device bs qd batch "fio MiB/s" "zload MiB/s" ratio
+printf '%-20s %-8s %6s %3s %7s %12s %12s %7s\n' device engine bs qd batch "fio MiB/s" "zload MiB/s" ratio
 for dev in $DEVICES; do
-	for bs in 4k 100k; do
+	for ENGINE in $ENGINES; do
+	for bs in $SIZES; do
 		for qd in 1 32; do
 			batches=default
-			[ "$qd" -eq 32 ] && batches="default 32/1"
+			[ "$qd" -eq 32 ] && [ "$ENGINE" = io_uring ] && batches="default 32/1"
 			for b in $batches; do
 				: >"$TMP/f"; : >"$TMP/z"
 				r=1
@@ -142,11 +154,12 @@ for dev in $DEVICES; do
 				nf=$(wc -l <"$TMP/f"); nz=$(wc -l <"$TMP/z")
 				label=$dev
 				[ -n "$MNT" ] && [ "$dev" = "$MNT/zero" ] && label=cusezero-fuse/zero
-				awk -v n="$RUNS" -v nf="$nf" -v nz="$nz" -v d="$label" -v bs=$bs -v qd=$qd -v b="$b" -v f="$f" -v z="$z" 'BEGIN {
-					printf "%-20s %6s %3s %7s %12.1f %12.1f %7s %s\n", d, bs, qd, b,
+				awk -v n="$RUNS" -v nf="$nf" -v nz="$nz" -v d="$label" -v e="$ENGINE" -v bs=$bs -v qd=$qd -v b="$b" -v f="$f" -v z="$z" 'BEGIN {
+					printf "%-20s %-8s %6s %3s %7s %12.1f %12.1f %7s %s\n", d, e, bs, qd, b,
 					       f / 1048576, z / 1048576, (f > 0 ? sprintf("%.2f", z / f) : "n/a"),
 					       (nf < n || nz < n ? sprintf("(%d/%d fio, %d/%d zload runs ok)", nf, n, nz, n) : "") }'
 			done
 		done
+	done
 	done
 done

@@ -140,8 +140,14 @@ static void ff_attr(fuse_ino_t ino, struct stat *st)
 		st->st_size = (off_t)CZ_ZERO_SIZE;
 		break;
 	case FF_INO_CONTROL:
-		/* writable by all: the daemon decides per request (EPERM) */
-		st->st_mode = S_IFREG | 0666;
+		/*
+		 * The mode that is enforced: settings change for root and the
+		 * owner above (--owner, else the daemon's user: ctl_may_change),
+		 * the settings read for everyone.  The mount's default_permissions
+		 * makes the kernel refuse others at open (EACCES); the daemon
+		 * still checks each write (EPERM) for a descriptor opened before.
+		 */
+		st->st_mode = S_IFREG | 0644;
 		break;
 	default:
 		st->st_mode = S_IFREG | 0444;

@@ -19,7 +19,7 @@ struct cz_summary {
 
 void cz_summarize(const double *x, size_t n, struct cz_summary *s);
 double cz_median(const double *x, size_t n);
-/* Two-sided 97.5% quantile of Student's t with df degrees of freedom. */
+/* The 97.5% quantile of Student's t with df degrees of freedom (exact; NAN for df 0). */
 double cz_t975(size_t df);
 /* True when the two 95% confidence intervals do not overlap (the Fastpath rule). */
 bool cz_ci_disjoint(const struct cz_summary *a, const struct cz_summary *b);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <sched.h>
@@ -9,6 +10,9 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <nettle/sha2.h>
 
 #include "util.h"
 
@@ -285,4 +289,26 @@ int cz_pin_cpu(int cpu)
 		ret = -errno;
 	CPU_FREE(set);
 	return ret;
+}
+
+int cz_file_sha256(const char *path, char hex[65])
+{
+	unsigned char buf[65536], d[SHA256_DIGEST_SIZE];
+	struct sha256_ctx c;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), i;
+
+	if (fd < 0)
+		return -errno;
+	sha256_init(&c);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sha256_update(&c, (size_t)n, buf);
+	i = n < 0 ? -errno : 0;
+	close(fd);
+	if (i)
+		return i;
+	sha256_digest(&c, sizeof(d), d);
+	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	return 0;
 }

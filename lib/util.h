@@ -55,6 +55,8 @@ bool cz_cpu_allowed(int cpu);
 
 /* Index of the first non-zero byte of buf[0..len), or len if all are zero. */
 size_t cz_first_nonzero(const void *buf, size_t len);
+/* The SHA-256 of a file's content in hex (65 bytes with the NUL): 0 or -errno. */
+int cz_file_sha256(const char *path, char hex[65]);
 
 /* Nanoseconds from CLOCK_MONOTONIC_RAW / CLOCK_MONOTONIC. */
 uint64_t cz_now_ns_raw(void);

@@ -118,8 +118,10 @@ elif [ -z "$(find "$bld" -name '*.o' 2>/dev/null | head -1)" ]; then
 	n=$((n + 1)); echo "ok $n # SKIP symbol graph: no object files in $bld (build first)"
 else
 	# automake names an object DIR/TARGET-STEM.o when the target has its own
-	# flags: the module is DIR/STEM either way.
-	sym_edges=$(cd "$bld" && find . -name '*.o' ! -path './tests/vm/*' | sed 's|^\./||' | sort |
+	# flags: the module is DIR/STEM either way.  An LD_PRELOAD shim (TARGET.so,
+	# objects *_so-*.o) defines libc's names (pread) to interpose on them:
+	# no module depends on it.
+	sym_edges=$(cd "$bld" && find . -name '*.o' ! -path './tests/vm/*' ! -name '*_so-*.o' | sed 's|^\./||' | sort |
 		xargs nm -A 2>/dev/null | awk '
 		{
 			split($1, p, ":"); obj = p[1]

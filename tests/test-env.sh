@@ -11,3 +11,7 @@ if [ "$ZERO_ARCH" = aarch64 ] && [ "$(uname -m)" != aarch64 ] &&
 	QEMU_LD_PREFIX=${QEMU_LD_PREFIX:-/usr/aarch64-linux-gnu}
 	export QEMU_LD_PREFIX
 fi
+# zab run records every run in the results store: the tests' runs go to one
+# SQLite file of the build tree, never to the tester's own store.
+CUSEZERO_STORE=${CUSEZERO_STORE_TESTS:-sqlite:$top_builddir/tests/results.db}
+export CUSEZERO_STORE

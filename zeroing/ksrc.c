@@ -384,7 +384,8 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	struct zero_routine *r = NULL;
 	unsigned forced[ZERO_KSRC_MAX_SETTINGS];
 	bool forced_on[ZERO_KSRC_MAX_SETTINGS];
-	char obj[PATH_MAX], meta[PATH_MAX], why[480], shown[PATH_MAX + 64];
+	struct ksrc_blob blob = { 0 };
+	char why[480], shown[PATH_MAX + 64];
 	int ret;
 
 	err[0] = 0;
@@ -392,14 +393,15 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	if (!ret)
 		ret = forced_features(o, forced, forced_on, err, errlen);
 	if (!ret)
-		ret = ksrc_build(&q, obj, sizeof(obj), meta, sizeof(meta), err, errlen);
+		ret = ksrc_build(&q, &blob, err, errlen);
 	if (ret)
 		return ret;
 	snprintf(shown, sizeof(shown), "%s%s", q.path, o->patch ? " (patched)" : "");
-	lq = (struct ksrc_load_req){ .obj = obj, .meta = meta, .display = shown, .symbol = q.symbol,
+	lq = (struct ksrc_load_req){ .blob = &blob, .display = shown, .symbol = q.symbol,
 				     .label = q.label, .forced = forced, .forced_on = forced_on,
 				     .nforced = o->nalts };
 	ret = ksrc_image_load(&lq, &im, err, errlen);
+	ksrc_blob_free(&blob);
 	if (ret)
 		return ret;
 	ret = make_routine(o, &q, &im, &r);
@@ -407,7 +409,7 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	if (!ret)
 		ret = zero_fault_add_table((uintptr_t)im.map, im.text_len, im.extable, im.nextable);
 	if (!ret) {
-		ret = ksrc_check(r->fn, r->flags & ZERO_F_CLEAR_USER,
+		ret = ksrc_check(r->fn, r->name, r->flags & ZERO_F_CLEAR_USER,
 				 !strcmp(q.symbol, "rep_stos_alternative"), why, sizeof(why));
 		if (ret)
 			snprintf(err, errlen, "%s: %s is incorrect, not measured: %s", shown, q.symbol, why);

@@ -6,14 +6,12 @@
  * (zeroing/kcompat/README.md), the thunk cz/thunk.S appended, and the
  * backward branches listed by objdump for the loop-head search.
  *
- * One build per content: the key hashes the file, the patch's changes, the symbol and
- * convention, the CONFIG_ settings, the compatibility headers and the
- * compiler's name; objects live in $CUSEZERO_KSRC_CACHE, else
- * $XDG_CACHE_HOME/cusezero/ksrc, else ~/.cache/cusezero/ksrc, else
- * /tmp/cusezero-ksrc-UID.  An entry is written under a temporary name and
- * renamed into place, so concurrent builds of one file are harmless.
+ * One build per content: the key is the SHA-256 (nettle) of every input --
+ * the file, the patch's changes, the symbol, label and convention, the
+ * CONFIG_ settings, the compatibility headers, the architecture and the
+ * compiler's name and version.  Entries live in the build cache
+ * (ksrc_cache.c), which is trusted only where nobody else can write it.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -27,6 +25,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <nettle/sha2.h>
 
 #include "kcompat/include/cz/records.h"
 #include "ksrc.h"
@@ -104,21 +104,18 @@ static int write_all(const char *path, const char *buf, size_t len)
 	return 0;
 }
 
-/* FNV-1a, 64 bits, continued from h. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
+/* Feed a length-prefixed field: no two different inputs hash alike. */
+static void sha_field(struct sha256_ctx *c, const void *p, size_t n)
 {
-	const unsigned char *s = p;
+	uint64_t len = n;
 
-	while (n--) {
-		h ^= *s++;
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	sha256_update(c, sizeof(len), (const uint8_t *)&len);
+	sha256_update(c, n, p);
 }
 
-static uint64_t fnv_str(uint64_t h, const char *s)
+static void sha_str(struct sha256_ctx *c, const char *s)
 {
-	return fnv(h, s, strlen(s) + 1);
+	sha_field(c, s, strlen(s));
 }
 
 /* ---- where things are ---------------------------------------------------- */
@@ -146,36 +143,6 @@ const char *ksrc_compat_dir(void)
 		return CZ_SRC_KCOMPAT_DIR;
 #endif
 	return NULL;
-}
-
-static int cache_dir(char *out, size_t len)
-{
-	const char *env = getenv("CUSEZERO_KSRC_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char tmp[PATH_MAX];
-	char *p;
-
-	if (env && *env)
-		snprintf(tmp, sizeof(tmp), "%s", env);
-	else if (xdg && *xdg)
-		snprintf(tmp, sizeof(tmp), "%s/cusezero/ksrc", xdg);
-	else if (home && *home && strcmp(home, "/"))
-		snprintf(tmp, sizeof(tmp), "%s/.cache/cusezero/ksrc", home);
-	else
-		snprintf(tmp, sizeof(tmp), "/tmp/cusezero-ksrc-%u", (unsigned)getuid());
-	/* mkdir -p */
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	if (mkdir(tmp, 0755) && errno != EEXIST)
-		return -errno;
-	snprintf(out, len, "%s", tmp);
-	return 0;
 }
 
 /* The compiler (and objdump) used: $CUSEZERO_KSRC_CC, else the build's CC. */
@@ -206,10 +173,19 @@ static void ksrc_objdump(char *out, size_t len)
 
 /* ---- the compat layer's content, for the cache key ----------------------- */
 
-static uint64_t compat_sum;
+/* Each file of the compat layer: its path below the layer and its content's SHA-256. */
+struct compat_file {
+	char *name;
+	unsigned char sum[KSRC_SHA256_LEN];
+};
+
+static struct compat_file *compat_files;
+static size_t compat_n, compat_cap;
 
 static int compat_file(const char *path, const struct stat *st, int type, struct FTW *f)
 {
+	struct sha256_ctx c;
+	struct compat_file *cf;
 	char *buf;
 	size_t len;
 
@@ -217,10 +193,50 @@ static int compat_file(const char *path, const struct stat *st, int type, struct
 	(void)f;
 	if (type != FTW_F || read_all(path, &buf, &len))
 		return 0;
-	/* order-independent: the sum of each file's (name, content) hash */
-	compat_sum += fnv(fnv_str(0xcbf29ce484222325ull, path + strlen(ksrc_compat_dir())), buf, len);
+	if (compat_n == compat_cap) {
+		size_t cap = compat_cap ? 2 * compat_cap : 64;
+		void *p = realloc(compat_files, cap * sizeof(*compat_files));
+
+		if (!p) {
+			free(buf);
+			return -1;
+		}
+		compat_files = p;
+		compat_cap = cap;
+	}
+	cf = &compat_files[compat_n];
+	cf->name = strdup(path + strlen(ksrc_compat_dir()));
+	if (!cf->name) {
+		free(buf);
+		return -1;
+	}
+	sha256_init(&c);
+	sha256_update(&c, len, (const uint8_t *)buf);
+	sha256_digest(&c, sizeof(cf->sum), cf->sum);
+	compat_n++;
 	free(buf);
 	return 0;
+}
+
+static int compat_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct compat_file *)a)->name, ((const struct compat_file *)b)->name);
+}
+
+/* The compat layer into the key: its files in name order (walk order varies). */
+static void compat_key(struct sha256_ctx *c)
+{
+	size_t i;
+
+	if (!compat_files) {
+		nftw(ksrc_compat_dir(), compat_file, 16, FTW_PHYS);
+		qsort(compat_files, compat_n, sizeof(*compat_files), compat_cmp);
+	}
+	sha_field(c, &compat_n, sizeof(compat_n));
+	for (i = 0; i < compat_n; i++) {
+		sha_str(c, compat_files[i].name);
+		sha_field(c, compat_files[i].sum, sizeof(compat_files[i].sum));
+	}
 }
 
 /* ---- running the tools ---------------------------------------------------- */
@@ -344,36 +360,64 @@ static int patch_part(const char *patch, const char *path, const char *out, char
 }
 
 /*
- * The hash of a patch part's changes: its lines without the file-name
+ * A patch part's changes into the key: its lines without the file-name
  * headers ("--- a/...", "+++ b/..." carry dates and folders that do not
  * change the result), so one change is one cache entry wherever the patch
  * was written.
  */
-static int patch_hash(const char *part, uint64_t *h)
+static int patch_key(struct sha256_ctx *c, const char *part)
 {
 	char line[4096];
 	FILE *f = fopen(part, "r");
 
 	if (!f)
 		return -errno;
-	*h = 0xcbf29ce484222325ull;
 	while (fgets(line, sizeof(line), f))
 		if (strncmp(line, "--- ", 4) && strncmp(line, "+++ ", 4))
-			*h = fnv(*h, line, strlen(line));
+			sha_str(c, line);
 	fclose(f);
 	return 0;
+}
+
+/*
+ * The first rejected hunk in rej, on one line ("@@ -10,6 +10,6 @@ | -x | +y"),
+ * at most len bytes: the build folder with the .rej file is removed after.
+ */
+static void first_hunk(const char *rej, char *out, size_t len)
+{
+	char line[256];
+	size_t n = 0;
+	bool in = false;
+	FILE *f = fopen(rej, "r");
+
+	out[0] = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && n + 4 < len) {
+		line[strcspn(line, "\n")] = 0;
+		if (!strncmp(line, "@@", 2)) {
+			if (in)
+				break;
+			in = true;
+		}
+		if (in && line[0])
+			n += (size_t)snprintf(out + n, len - n, "%s%s", n ? " | " : "", line);
+	}
+	fclose(f);
+	if (n >= len)
+		snprintf(out + len - 4, 4, "...");
 }
 
 /* GNU patch applies the part to a private copy of the file. */
 static int apply_patch(const struct ksrc_req *q, const char *dir, const char *part,
 		       const char *copy, char *err, size_t errlen)
 {
-	char log[PATH_MAX], msg[512];
-	const char *argv[] = { "patch", "--batch", "--silent", "--forward", "-o", copy, q->path,
-			       "-i", part, NULL };
+	char log[PATH_MAX], rej[PATH_MAX], msg[512], hunk[600];
+	const char *argv[] = { "patch", "--batch", "--silent", "--forward", "-o", copy, "-r", rej,
+			       q->path, "-i", part, NULL };
 	int ret;
 
-	if (fmt(log, sizeof(log), "%s/patch.log", dir))
+	if (fmt(log, sizeof(log), "%s/patch.log", dir) || fmt(rej, sizeof(rej), "%s/patch.rej", dir))
 		return -ENAMETOOLONG;
 	ret = run(argv, log, log);
 	if (ret < 0) {
@@ -390,8 +434,17 @@ static int apply_patch(const struct ksrc_req *q, const char *dir, const char *pa
 			fclose(f);
 		}
 		msg[strcspn(msg, "\n")] = 0;
-		snprintf(err, errlen, "%s does not apply to %s: %s", q->patch, q->path,
-			 msg[0] ? msg : "patch failed");
+		/* "saving rejects to file ...": a file about to be removed; show the hunk */
+		if (strstr(msg, "saving rejects")) {
+			size_t n = (size_t)(strstr(msg, "saving rejects") - msg);
+
+			while (n && (msg[n - 1] == ' ' || msg[n - 1] == '-'))
+				n--;
+			msg[n] = 0;
+		}
+		first_hunk(rej, hunk, sizeof(hunk));
+		snprintf(err, errlen, "%s does not apply to %s: %s%s%s", q->patch, q->path,
+			 msg[0] ? msg : "patch failed", hunk[0] ? "; rejected: " : "", hunk);
 		return -EINVAL;
 	}
 	return 0;
@@ -399,25 +452,66 @@ static int apply_patch(const struct ksrc_req *q, const char *dir, const char *pa
 
 /* ---- the key --------------------------------------------------------------- */
 
-static void build_key(const struct ksrc_req *q, const char *text, size_t len, uint64_t patch,
-		      char *key, size_t keylen)
+/*
+ * The compiler's version line ("gcc (Debian 12.2.0-14) 12.2.0"), once per
+ * process; $CUSEZERO_KSRC_CC_VERSION says it where the compiler cannot run
+ * (a cache built on another machine for one without a compiler).
+ */
+static const char *cc_version(const char *dir)
 {
-	uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
-	unsigned i;
+	static char ver[256];
+	const char *env = getenv("CUSEZERO_KSRC_CC_VERSION");
+	char out[PATH_MAX], cc[256], *save = NULL;
+	const char *argv[10];
+	int n = 0;
+	FILE *f;
 
-	if (!compat_sum)
-		nftw(ksrc_compat_dir(), compat_file, 16, FTW_PHYS);
-	a = fnv(a, text, len);
-	b = fnv(b, text, len);
-	a = fnv_str(fnv_str(fnv_str(a, q->symbol), ksrc_cc()), KSRC_ARCH);
-	b = fnv_str(fnv_str(b, q->label), q->symbol);
-	for (i = 0; i < q->nconfigs; i++) {
-		a = fnv_str(a, q->configs[i]);
-		b = fnv_str(b, q->configs[i]);
+	if (env && *env)
+		return env;
+	if (ver[0] || fmt(out, sizeof(out), "%s/cc.version", dir))
+		return ver;
+	snprintf(cc, sizeof(cc), "%s", ksrc_cc());
+	for (char *t = strtok_r(cc, " ", &save); t && n < 8; t = strtok_r(NULL, " ", &save))
+		argv[n++] = t;
+	argv[n++] = "--version";
+	argv[n] = NULL;
+	if (run(argv, out, NULL) == 0 && (f = fopen(out, "r"))) {
+		if (!fgets(ver, sizeof(ver), f))
+			ver[0] = 0;
+		fclose(f);
+		ver[strcspn(ver, "\n")] = 0;
 	}
-	a = fnv(fnv(a, &patch, sizeof(patch)), &q->conv, sizeof(q->conv)) ^ compat_sum;
-	b = fnv(b, &compat_sum, sizeof(compat_sum));
-	snprintf(key, keylen, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+	return ver;
+}
+
+/* The key: SHA-256 of every input that makes the object what it is, in hex. */
+static int build_key(const struct ksrc_req *q, const char *dir, const char *text, size_t len,
+		     const char *part, char key[2 * KSRC_SHA256_LEN + 1])
+{
+	struct sha256_ctx c;
+	unsigned char d[KSRC_SHA256_LEN];
+	unsigned i;
+	int ret = 0;
+
+	sha256_init(&c);
+	sha_str(&c, "cusezero ksrc key 2");
+	sha_str(&c, KSRC_ARCH);
+	sha_field(&c, text, len);
+	sha_str(&c, q->symbol);
+	sha_str(&c, q->label);
+	sha_field(&c, &q->conv, sizeof(q->conv));
+	sha_field(&c, &q->nconfigs, sizeof(q->nconfigs));
+	for (i = 0; i < q->nconfigs; i++)
+		sha_str(&c, q->configs[i]);
+	compat_key(&c);
+	sha_str(&c, ksrc_cc());
+	sha_str(&c, cc_version(dir));
+	sha_str(&c, part ? "patched" : "as is");
+	if (part)
+		ret = patch_key(&c, part);
+	sha256_digest(&c, sizeof(d), d);
+	ksrc_sha256_hex(d, key);
+	return ret;
 }
 
 /* ---- assembling ------------------------------------------------------------- */
@@ -562,63 +656,53 @@ static int list_branches(const char *obj, const char *meta, const char *dir)
 
 /* ---- the whole step ----------------------------------------------------------- */
 
-static void rm_rf(const char *dir)
+/* The built object and branch list, read into out. */
+static int read_build(const char *obj, const char *meta, struct ksrc_blob *out)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char p[PATH_MAX];
+	char *o = NULL;
+	int ret = read_all(obj, &o, &out->objlen);
 
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-			if (!fmt(p, sizeof(p), "%s/%s", dir, e->d_name))
-				unlink(p);
-		}
-	closedir(d);
-	rmdir(dir);
+	if (!ret)
+		ret = read_all(meta, &out->meta, &out->metalen);
+	out->obj = (unsigned char *)o;
+	if (ret)
+		ksrc_blob_free(out);
+	return ret;
 }
 
-static int build_in(const struct ksrc_req *q, const char *dir, const char *cache, char *obj,
-		    size_t objlen, char *meta, size_t metalen, char *err, size_t errlen)
+static int build_in(const struct ksrc_req *q, const char *dir, const struct ksrc_cache *cache,
+		    struct ksrc_blob *out, char *err, size_t errlen)
 {
-	char copy[PATH_MAX], key[40], tobj[PATH_MAX], tmeta[PATH_MAX], shown[PATH_MAX + 16];
-	char part[PATH_MAX];
+	char copy[PATH_MAX], key[2 * KSRC_SHA256_LEN + 1], tobj[PATH_MAX], tmeta[PATH_MAX];
+	char part[PATH_MAX], shown[PATH_MAX + 16];
 	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
-	uint64_t ph = 0;
 	char *text;
 	size_t len;
 	int ret;
 
 	/* the private copy keeps the file's name, so messages read naturally */
-	if (fmt(copy, sizeof(copy), "%s/%s", dir, base) || fmt(part, sizeof(part), "%s/part.patch", dir))
+	if (fmt(copy, sizeof(copy), "%s/%s", dir, base) || fmt(part, sizeof(part), "%s/part.patch", dir) ||
+	    fmt(tobj, sizeof(tobj), "%s/out.o", dir) || fmt(tmeta, sizeof(tmeta), "%s/out.branches", dir))
 		return -ENAMETOOLONG;
 	snprintf(shown, sizeof(shown), "%s%s", q->path, q->patch ? " (patched)" : "");
-	if (q->patch && ((ret = patch_part(q->patch, q->path, part, err, errlen)) ||
-			 (ret = patch_hash(part, &ph))))
+	if (q->patch && (ret = patch_part(q->patch, q->path, part, err, errlen)))
 		return ret;
 	ret = read_all(q->path, &text, &len);
 	if (ret) {
 		snprintf(err, errlen, "%s: %s", q->path, strerror(-ret));
 		return ret;
 	}
-	/* the key is the file as given and the patch's changes: a hit needs neither patch nor cc */
-	build_key(q, text, len, ph, key, sizeof(key));
-	if (!q->patch)
+	/* the key is the file as given and the patch's changes: a hit needs no patch run */
+	ret = build_key(q, dir, text, len, q->patch ? part : NULL, key);
+	if (!ret && !q->patch)
 		ret = write_all(copy, text, len);
 	free(text);
 	if (ret)
 		return ret;
-	if (fmt(obj, objlen, "%s/%s.o", cache, key) || fmt(meta, metalen, "%s/%s.branches", cache, key))
-		return -ENAMETOOLONG;
-	if (!access(obj, R_OK) && !access(meta, R_OK))
+	if (!ksrc_cache_get(cache, key, out))
 		return 0;
 	if (q->patch && (ret = apply_patch(q, dir, part, copy, err, errlen)))
 		return ret;
-	if (fmt(tobj, sizeof(tobj), "%s/out.o", dir))
-		return -ENAMETOOLONG;
-	if (fmt(tmeta, sizeof(tmeta), "%s/out.branches", dir))
-		return -ENAMETOOLONG;
 	ret = assemble(q, dir, copy, tobj, shown, err, errlen);
 	if (ret)
 		return ret;
@@ -628,38 +712,38 @@ static int build_in(const struct ksrc_req *q, const char *dir, const char *cache
 			 q->path, ret < 0 ? strerror(-ret) : "exit status");
 		return -EIO;
 	}
-	if (rename(tmeta, meta) || rename(tobj, obj)) {
-		ret = -errno;
-		snprintf(err, errlen, "%s: cannot store the build in %s: %s", q->path, cache,
+	ret = read_build(tobj, tmeta, out);
+	if (!ret && (ret = ksrc_cache_put(cache, key, out, dir)))
+		snprintf(err, errlen, "%s: cannot store the build in %s: %s", q->path, cache->path,
 			 strerror(-ret));
-		return ret;
-	}
-	return 0;
+	if (ret)
+		ksrc_blob_free(out);
+	return ret;
 }
 
-int ksrc_build(const struct ksrc_req *q, char *obj, size_t objlen, char *meta, size_t metalen,
-	       char *err, size_t errlen)
+int ksrc_build(const struct ksrc_req *q, struct ksrc_blob *out, char *err, size_t errlen)
 {
-	char cache[PATH_MAX], dir[PATH_MAX];
+	struct ksrc_cache cache;
+	char dir[PATH_MAX];
 	int ret;
 
+	memset(out, 0, sizeof(*out));
 	if (!ksrc_compat_dir()) {
 		snprintf(err, errlen, "%s: cusezero's kernel compat headers are not installed "
 			 "(set CUSEZERO_KCOMPAT to the zeroing/kcompat folder of the sources)", q->path);
 		return -ENOENT;
 	}
-	ret = cache_dir(cache, sizeof(cache));
-	if (ret) {
-		snprintf(err, errlen, "%s: no build cache directory: %s (set CUSEZERO_KSRC_CACHE)",
-			 q->path, strerror(-ret));
+	ret = ksrc_cache_open(&cache, err, errlen);
+	if (ret)
 		return ret;
-	}
-	if (fmt(dir, sizeof(dir), "%s/tmp.XXXXXX", cache) || !mkdtemp(dir)) {
+	if (fmt(dir, sizeof(dir), "%s/tmp.XXXXXX", cache.path) || !mkdtemp(dir)) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s: %s", q->path, dir, strerror(-ret));
+		ksrc_cache_close(&cache);
 		return ret;
 	}
-	ret = build_in(q, dir, cache, obj, objlen, meta, metalen, err, errlen);
-	rm_rf(dir);
+	ret = build_in(q, dir, &cache, out, err, errlen);
+	ksrc_rm_dir(dir);
+	ksrc_cache_close(&cache);
 	return ret;
 }

@@ -81,24 +81,15 @@ static bool in_file(const struct obj *o, uint64_t off, uint64_t len)
 	return off <= o->size && len <= o->size - off;
 }
 
-static int obj_read(struct obj *o, const char *path)
+static int obj_read(struct obj *o, const struct ksrc_blob *b)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t r = -1;
-
-	if (fd < 0 || fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		if (fd >= 0)
-			close(fd);
-		return obj_err(o, "cannot read its object %s", path);
-	}
-	o->size = (size_t)st.st_size;
+	if (b->objlen < sizeof(Elf64_Ehdr))
+		return obj_err(o, "its object is too short (%zu bytes)", b->objlen);
+	o->size = b->objlen;
 	o->data = malloc(o->size);
-	if (o->data)
-		r = pread(fd, o->data, o->size, 0);
-	close(fd);
-	if (r != (ssize_t)o->size)
-		return obj_err(o, "cannot read its object %s", path);
+	if (!o->data)
+		return obj_err(o, "no memory for its object");
+	memcpy(o->data, b->obj, o->size);
 	return 0;
 }
 
@@ -453,9 +444,9 @@ static int find_loop(struct obj *o, const struct ksrc_load_req *q, struct ksrc_i
 			return obj_err(o, "no label %s (a named label: .Lname or a symbol)", q->label);
 		return 0;
 	}
-	f = fopen(q->meta, "r");
+	f = fmemopen(q->blob->meta, q->blob->metalen, "r");
 	if (!f)
-		return obj_err(o, "cannot read %s", q->meta);
+		return obj_err(o, "cannot read its branch list");
 	while (fgets(line, sizeof(line), f)) {
 		size_t a, t;
 
@@ -486,7 +477,7 @@ int ksrc_image_load(const struct ksrc_load_req *q, struct ksrc_image *im, char *
 	int ret;
 
 	memset(im, 0, sizeof(*im));
-	ret = obj_read(&o, q->obj);
+	ret = obj_read(&o, q->blob);
 	if (!ret)
 		ret = obj_parse(&o);
 	if (!ret && ksrc_find_symbol(&o, q->symbol, &im->entry, &size))

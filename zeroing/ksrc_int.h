@@ -20,15 +20,46 @@ struct ksrc_req {
 	unsigned nconfigs;
 };
 
-/* ---- ksrc_build.c: private copy, patch, assemble, cache ------------------ */
+/* A build: the relocatable object and its backward branches ("bb SECTION BRANCH TARGET"). */
+struct ksrc_blob {
+	unsigned char *obj;
+	size_t objlen;
+	char *meta;             /* NUL-terminated */
+	size_t metalen;
+};
+
+void ksrc_blob_free(struct ksrc_blob *b);
+
+/* ---- ksrc_build.c: private copy, patch, assemble ------------------------- */
 
 /*
  * Assemble req's file (patched first) with the compatibility headers, or
- * find it in the cache.  On success obj/meta name the cached object and its
- * sidecar (backward branches from objdump, "bb SECTION BRANCH TARGET").
+ * find it in the cache; out holds the verified bytes (ksrc_blob_free).
  */
-int ksrc_build(const struct ksrc_req *req, char *obj, size_t objlen, char *meta,
-	       size_t metalen, char *err, size_t errlen);
+int ksrc_build(const struct ksrc_req *req, struct ksrc_blob *out, char *err, size_t errlen);
+
+/* ---- ksrc_cache.c: the build cache, trusted only when nobody else can write it */
+
+#define KSRC_SHA256_LEN 32
+
+struct ksrc_cache {
+	char path[4096];
+	int fd;                 /* the checked directory */
+	bool private_dir;       /* this process's own: removed by ksrc_cache_close */
+};
+
+/* The cache directory, checked (or a private one); -errno with one line in err. */
+int ksrc_cache_open(struct ksrc_cache *c, char *err, size_t errlen);
+void ksrc_cache_close(struct ksrc_cache *c);
+/* The entry of key, verified (owner, mode, key, digest); -ENOENT when absent or untrusted. */
+int ksrc_cache_get(const struct ksrc_cache *c, const char *key, struct ksrc_blob *b);
+/* Store b as key's entry, written in tmpdir and renamed into place. */
+int ksrc_cache_put(const struct ksrc_cache *c, const char *key, const struct ksrc_blob *b,
+		   const char *tmpdir);
+/* Remove a directory and the files in it (one level). */
+void ksrc_rm_dir(const char *dir);
+void ksrc_sha256_hex(const unsigned char digest[KSRC_SHA256_LEN],
+		     char hex[2 * KSRC_SHA256_LEN + 1]);
 /* The compat layer's root directory (for messages), or NULL if none found. */
 const char *ksrc_compat_dir(void);
 
@@ -67,7 +98,7 @@ struct ksrc_image {
 };
 
 struct ksrc_load_req {
-	const char *obj, *meta;
+	const struct ksrc_blob *blob;
 	const char *display;            /* the file's name in messages */
 	const char *symbol, *label;
 	const unsigned *forced;         /* --alt */
@@ -81,8 +112,13 @@ void ksrc_image_free(struct ksrc_image *im);
 
 /* ---- ksrc_check.c: refuse a wrong routine before it is ever timed -------- */
 
-/* Fast exhaustive check of fn; 0, or -EINVAL with the first failing case. */
-int ksrc_check(zero_fn fn, bool fault_safe, bool exact_fault, char *err, size_t errlen);
+/*
+ * Fast exhaustive check of fn (what: its name in progress lines on stderr,
+ * printed when the check takes over 2 s); 0, or -EINVAL with the first
+ * failing case.
+ */
+int ksrc_check(zero_fn fn, const char *what, bool fault_safe, bool exact_fault, char *err,
+	       size_t errlen);
 
 /* ---- registry.c: loaded routines join the built-in table ---------------- */
 

@@ -55,9 +55,9 @@ fi
 if have "$ZAB"; then
 	full "zab report" "$ZAB" report "$GOLD/sut-a.json"
 	# With the JSON on stdout the table goes to stderr: the error is its last line.
-	timeout 60 "$ZAB" report --export-json - "$GOLD/sut-a.json" >/dev/full 2>"$CZ_TMP/err"
+	timeout 60 "$ZAB" report --export-zab - "$GOLD/sut-a.json" >/dev/full 2>"$CZ_TMP/err"
 	st=$?
-	ok "zab report --export-json - >/dev/full: exit $st, last line: $(tail -n 1 "$CZ_TMP/err")" -- \
+	ok "zab report --export-zab - >/dev/full: exit $st, last line: $(tail -n 1 "$CZ_TMP/err")" -- \
 		sh -c "[ $st -eq 1 ] && tail -n 1 '$CZ_TMP/err' | grep -q '^zab: ' && [ \$(grep -c '^zab: ' '$CZ_TMP/err') -eq 1 ]"
 	"$ZAB" report --export-csv "$CZ_TMP/ref.csv" "$GOLD/sut-a.json" >/dev/null 2>&1
 	# A pipe (fd 3; the table goes to /dev/null): the same rows as the regular file.
@@ -69,10 +69,10 @@ if have "$ZAB"; then
 	mkfifo "$CZ_TMP/fifo"
 	timeout 60 cat "$CZ_TMP/fifo" >"$CZ_TMP/fifo.json" &
 	reader=$!
-	timeout 60 "$ZAB" report --export-json "$CZ_TMP/fifo" "$GOLD/sut-a.json" >/dev/null 2>"$CZ_TMP/err"
+	timeout 60 "$ZAB" report --export-zab "$CZ_TMP/fifo" "$GOLD/sut-a.json" >/dev/null 2>"$CZ_TMP/err"
 	st=$?
 	wait "$reader"
-	ok "zab --export-json to a FIFO: exit $st, the JSON arrives ($(wc -c <"$CZ_TMP/fifo.json") bytes)" -- \
+	ok "zab --export-zab to a FIFO: exit $st, the JSON arrives ($(wc -c <"$CZ_TMP/fifo.json") bytes)" -- \
 		sh -c "[ $st -eq 0 ] && grep -q '\"results\"' '$CZ_TMP/fifo.json'"
 	# Character devices: /dev/null takes it, /dev/full is a failure.
 	timeout 60 "$ZAB" report --export-markdown /dev/null "$GOLD/sut-a.json" >/dev/null 2>"$CZ_TMP/err"

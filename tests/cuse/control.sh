@@ -20,7 +20,7 @@ orig=$(setting routine)
 ok "control shows the routine ($orig)" -- [ -n "$orig" ]
 
 # Every usable routine, through the control file, then reads stay zero.
-routines=$("$CUSEZERO" --routine help | awk 'NR > 1 && $1 != "" && !/unusable/ {print $1}')
+routines=$(cz_usable_routines)
 bad=""
 for r in $routines; do
 	if echo "routine=$r" >"$D/control" 2>/dev/null; then
@@ -280,7 +280,9 @@ printf 'routine=%s chunk=4KB\n' "$orig" >"$D/control"
 if command -v setpriv >/dev/null; then
 	nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
 	printf 'reset\n' | nobody dd of="$D/control" conv=notrunc status=none 2>"$CZ_TMP/err"
-	ok "uid 65534: control write refused: $(cat "$CZ_TMP/err")" -- grep -q "not permitted" "$CZ_TMP/err"
+	ok "uid 65534: control write refused: $(cat "$CZ_TMP/err")" -- grep -q "Permission denied\|not permitted" "$CZ_TMP/err"
+	ok "control shows the mode enforced: $(stat -c '%a %u' "$D/control")" -- \
+		sh -c "[ \"\$(stat -c '%a %u' '$D/control')\" = \"644 \$(id -u)\" ]"
 	nobody "$ZEROCTL" "$Z" --routine "$orig" 2>"$CZ_TMP/err"
 	ok "uid 65534: zeroctl --routine -> EPERM ($(cat "$CZ_TMP/err"))" -- grep -q "not permitted" "$CZ_TMP/err"
 	ok "uid 65534: zeroctl --stats works" -- sh -c "setpriv --reuid 65534 --regid 65534 --clear-groups '$ZEROCTL' '$Z' --stats | grep -q requests"

@@ -188,3 +188,11 @@ cz_sendfile_refused() {
 	ok "$1: refused, nothing copied (status $_st: $(cat "$CZ_TMP/sent.err"))" -- \
 		sh -c "[ $_st -eq 1 ] && grep -q -e 'Invalid argument' -e 'Input/output error' '$CZ_TMP/sent.err' && [ ! -s '$CZ_TMP/sent' ]"
 }
+
+# cz_usable_routines: the registry's routines usable here, one per line.
+# --routine help marks an unusable one on the line after it ("unusable
+# here: ..."), so a filter on single lines keeps its name.
+cz_usable_routines() {
+	"$CUSEZERO" --routine help | awk 'NR > 1 && /^[^[:space:]]/ { if (n) print name; name = $1; n = 1; next }
+		/unusable here/ { n = 0 } END { if (n) print name }'
+}

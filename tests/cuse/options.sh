@@ -41,6 +41,8 @@ if cz_start h --chunk 0x1000 --poll-us 0x10 --mode 640 --owner 65534 --threads 0
 	ok "--chunk 0x1000 is 4096 bytes" -- [ "$(setting chunk h)" = 4096 ]
 	ok "--mode 640 (octal) on the zero file" -- [ "$(stat -c %a "$CZ_TMP/mnt-h/zero")" = 640 ]
 	ok "--owner 65534 owns the zero file" -- [ "$(stat -c %u "$CZ_TMP/mnt-h/zero")" = 65534 ]
+	ok "--owner 65534: control is 0644 of uid 65534, the mode enforced" -- \
+		[ "$(stat -c '%a %u' "$CZ_TMP/mnt-h/control")" = "644 65534" ]
 	Z=$CZ_TMP/mnt-h/zero
 	ok "zeroctl --chunk 0x2000 is 8192 bytes" -- \
 		sh -c "'$ZEROCTL' '$Z' --chunk 0x2000 && grep -q '^chunk=8192$' '$CZ_TMP/mnt-h/control'"

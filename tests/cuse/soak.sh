@@ -161,7 +161,7 @@ killer() {	# SIGKILL a random reader now and then (only ours: its command line n
 }
 
 # ---- settings churn ------------------------------------------------------------
-routines=$("$CUSEZERO" --routine help | awk 'NR > 1 && $1 != "" && !/unusable/ { print $1 }')
+routines=$(cz_usable_routines)
 down() { grep -q -e "not connected" -e "No such file" -e "connection abort" "$W/cerr"; }
 # (nocreat: with no daemon, $M is a plain directory and must stay empty)
 ctl() { printf '%s\n' "$1" | dd of="$M/control" conv=notrunc,nocreat status=none 2>"$W/cerr"; }

@@ -19,7 +19,9 @@ scripts/setup test|installs packages, boots VMs and runs every suite, this test 
 scripts/setup package|builds, lintian-checks and installs the Debian package: CI runs it (scripts/setup test)
 autoreconf -fi|rebuilds the tree and runs make check, which runs this test
 make install|installs into the system: tests/install/install.sh runs it into a DESTDIR
-systemctl enable|enables a system service: tests/install/install.sh verifies the unit (systemd-analyze)'
+systemctl enable|enables a system service: tests/install/install.sh verifies the unit (systemd-analyze)
+zab fleet|needs SUTs over ssh and a PostgreSQL server: tests/fleet/fleet.sh runs it on three sshd on loopback
+zab report --store postgresql|needs a PostgreSQL server: tests/fleet/fleet.sh and tests/store/pg.sh run it'
 
 # README's kernel-patch commands name a kernel tree T and a patch P: here T
 # is the newest tree of scripts/kernel-sources.sh and P a patch written here

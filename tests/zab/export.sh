@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# zab's output files (--export-json/--export-markdown/--export-csv, hyperfine's
+# zab's output files (--export-zab/--export-markdown/--export-csv, hyperfine's
 # names, any together beside the table), the warning for cells with fewer than
 # five samples, and CPU names without their CPUID padding.
 . "$top_srcdir/tests/zab/lib.sh"
@@ -8,7 +8,7 @@
 echo stale >"$CZ_TMP/r.csv"	# an existing file is replaced, not appended to
 "$ZAB" run -b "x=$FAKE --sd 0.01" --unit bytes/sec -b "y=$FAKE --sd 0.01 --mean 5" --lower \
 	-v a -v 'b:FAKE_SCALE=1.5' -S 2 -R 3 --seed 3 --style box \
-	--export-json "$CZ_TMP/r.json" --export-markdown "$CZ_TMP/r.md" --export-csv "$CZ_TMP/r.csv" \
+	--export-zab "$CZ_TMP/r.json" --export-markdown "$CZ_TMP/r.md" --export-csv "$CZ_TMP/r.csv" \
 	>"$CZ_TMP/out" 2>"$CZ_TMP/err"
 rc=$?
 ok "run with three exports: exit 0" -- [ $rc -eq 0 ]

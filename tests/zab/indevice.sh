@@ -65,7 +65,7 @@ ok "after reset: busy_ns restarts (0 requests: routine share '-')" -- grep -q '^
 # zab: in-device classes for an all-device experiment, one sample per measured run
 "$ZAB" run -b "pread=$PREAD_Z100K --format simple -n 300 {dev}" --unit bytes/sec \
 	-v 'fast:routine=memset' -v 'slow:routine=c_store_loop' -S 2 -W 1 -R 2 --seed 1 \
-	--cusezero "$CUSEZERO" --style grid --export-json "$CZ_TMP/dev.json" --export-csv "$CZ_TMP/dev.csv" \
+	--cusezero "$CUSEZERO" --style grid --export-zab "$CZ_TMP/dev.json" --export-csv "$CZ_TMP/dev.csv" \
 	>"$CZ_TMP/out" 2>"$CZ_TMP/err"
 rc=$?
 ok "all-device experiment: exit 0" -- [ $rc -eq 0 ]
@@ -85,7 +85,7 @@ ok "JSON names each class's source" -- \
 "$ZAB" run -b "pread=sh -c 'echo \$ZAB_VARIANT \$ZAB_OFFSET \$($ZEROCTL {dev} --stats | sed -n \"s/^align *\\([0-9]*\\) (loop)\$/\\1/p\") >>$CZ_TMP/placed; $PREAD_Z100K --format simple -n 50 {dev}'" \
 	--unit bytes/sec -v 'a:routine=clear_user_arm64_fixed,placement=random:0..60:4' \
 	-v 'b:routine=clear_user_arm64_quirk,placement=random:0..60:4' -S 2 -W 1 -R 3 --seed 5 \
-	--cusezero "$CUSEZERO" --style grid --export-json "$CZ_TMP/placed.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	--cusezero "$CUSEZERO" --style grid --export-zab "$CZ_TMP/placed.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "placement = random in the device: exit 0" -- [ $? -eq 0 ]
 ok "every run: the daemon ran at the offset drawn" -- \
 	sh -c "[ \$(wc -l <'$CZ_TMP/placed') -eq 16 ] && awk 'NF != 3 || \$2 != \$3 { bad = 1 } END { exit bad }' '$CZ_TMP/placed'"

@@ -8,8 +8,10 @@
 # "qemu-aarch64 -L /usr/aarch64-linux-gnu"; none under binfmt_misc), into
 # BUILDDIR/tests/zab/ksrc-prebuilt/: cache/ (the objects), align.patch,
 # files (the kernel files, copied into the VM at the same paths) and root.
-# The loader's cache key is the file and the patch's changes, so the VM
-# hits the cache and needs neither compiler nor GNU patch.  Status 0 and a
+# The loader's cache key covers the file, the patch's changes and the
+# compiler's name and version; cc-version holds that version line for the
+# VM (CUSEZERO_KSRC_CC_VERSION), so it hits the cache and needs neither
+# compiler nor GNU patch.  Status 0 and a
 # line saying what was built, or 1 and why (the test then SKIPs in the VM).
 bld=$1; shift
 out=$bld/tests/zab/ksrc-prebuilt
@@ -32,5 +34,6 @@ CUSEZERO_KSRC_CACHE=$out/cache "$@" "$bld/zbench" memset -s 4KB -f c_store_loop 
 	--source "$root/$rel:__arch_clear_user" --patch "$out/align.patch" >"$out/zbench.out" 2>&1 ||
 	{ echo "ksrc-prebuild: zbench failed: $(tail -n 1 "$out/zbench.out")"; exit 1; }
 printf '%s\n' "$root/arch/arm64/lib/memset.S" "$root/$rel" >"$out/files"
+"${CUSEZERO_KSRC_CC:-aarch64-linux-gnu-gcc}" --version | head -n 1 >"$out/cc-version"
 echo "$root" >"$out/root"
-echo "ksrc-prebuild: $(ls "$out/cache" | grep -c '\.o$') objects from $root in $out/cache"
+echo "ksrc-prebuild: $(ls "$out/cache" | grep -c '\.ksrc$') objects from $root in $out/cache"

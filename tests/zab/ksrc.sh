@@ -28,6 +28,8 @@ if ! command -v "${CUSEZERO_KSRC_CC:-$cc}" >/dev/null; then
 	[ -d "$pre/cache" ] && [ -s "$pre/root" ] ||
 		skip_all "no assembler here (${CUSEZERO_KSRC_CC:-$cc}) and no prebuilt objects ($pre)"
 	CUSEZERO_KSRC_CACHE=$pre/cache
+	CUSEZERO_KSRC_CC_VERSION=$(cat "$pre/cc-version")
+	export CUSEZERO_KSRC_CC_VERSION
 	roots=$(cat "$pre/root")
 	diag "no assembler: loading the objects built on the host ($pre)"
 fi

@@ -76,7 +76,7 @@ done
 ok "paired: the footer names the rule" -- grep -q 'runs of one slot paired, excludes 0' "$CZ_TMP/out"
 
 "$ZAB" report --verdict paired "$CZ_TMP/code.json" --style plain --export-csv "$CZ_TMP/o.csv" \
-	--export-json "$CZ_TMP/o.json" >/dev/null 2>"$CZ_TMP/err"
+	--export-zab "$CZ_TMP/o.json" >/dev/null 2>"$CZ_TMP/err"
 ok "report --verdict paired overrides the file: exit 0" -- [ $? -eq 0 ]
 s=$(col "$CZ_TMP/o.csv" x b 18)
 ok "report --verdict paired: x / b is (I) ('$s')" -- [ "$s" = I ]
@@ -128,15 +128,15 @@ ok "verdict = maybe in an experiment file: exit 2, one line naming it" -- \
 
 # --- a live run records the rule -----------------------------------------------------------
 "$ZAB" run -b "s=$FAKE --sd 0.01" -v a -v 'b:FAKE_SCALE=1.05' -S 2 -R 3 --seed 7 --verdict paired \
-	--style grid --export-json "$CZ_TMP/run.json" --no-progress >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	--style grid --export-zab "$CZ_TMP/run.json" --no-progress >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "run --verdict paired: exit 0" -- [ $? -eq 0 ]
 ok "run --verdict paired: JSON experiment.verdict is paired" -- grep -q '"verdict": *"paired"' "$CZ_TMP/run.json"
 ok "run --verdict paired: the footer names the rule" -- grep -q 'runs of one slot paired, excludes 0' "$CZ_TMP/out"
 printf '[experiment]\nverdict = paired\nsessions = 1\nrepeats = 2\n[benchmark s]\ncmd = %s --sd 0.01\n[variant a]\n[variant b]\n' \
 	"$FAKE" >"$CZ_TMP/ok.ini"
-"$ZAB" run "$CZ_TMP/ok.ini" --export-json "$CZ_TMP/ini.json" --no-progress >/dev/null 2>"$CZ_TMP/err"
+"$ZAB" run "$CZ_TMP/ok.ini" --export-zab "$CZ_TMP/ini.json" --no-progress >/dev/null 2>"$CZ_TMP/err"
 ok "verdict = paired in an experiment file: recorded" -- grep -q '"verdict": *"paired"' "$CZ_TMP/ini.json"
-"$ZAB" run -b "s=$FAKE --sd 0.01" -v a -v b -S 1 -R 2 --export-json "$CZ_TMP/def.json" \
+"$ZAB" run -b "s=$FAKE --sd 0.01" -v a -v b -S 1 -R 2 --export-zab "$CZ_TMP/def.json" \
 	--no-progress >/dev/null 2>"$CZ_TMP/err"
 ok "the default rule is overlap (recorded)" -- grep -q '"verdict": *"overlap"' "$CZ_TMP/def.json"
 done_testing

@@ -24,7 +24,7 @@ before=$(grep -c " $CZ_TMP/zab\." /proc/self/mounts)
 "$ZAB" run -b "p=$PREAD_Z100K --format simple -s 100KB -n 200 {dev}" \
 	-v 'a:routine=clear_user_arm64' -v 'b:routine=clear_user_arm64' \
 	--placement rotate:0..12:4@entry -S 2 -W 1 -R 3 --seed 5 --cusezero "$CUSEZERO" \
-	--style grid --export-json "$CZ_TMP/r.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	--style grid --export-zab "$CZ_TMP/r.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 rc=$?
 if [ $rc -eq 0 ]; then pass "rotate:0..12:4@entry, 2 variants x 2 sessions: exit 0"
 else fail "rotate run exit $rc: $(grep -v '^zab: \(command line\|session\)' "$CZ_TMP/err" | head -3 | tr '\n' ' ')"; fi

@@ -35,3 +35,11 @@ check_block() {
 	w=$(printf '%s\n' "$l5" | sed -E 's/d? [A-Za-z]+\/[a-z]+$//' | awk '{ print length($0) }')
 	[ "$w" -ge 15 ] || { diag "line 5: number field '$l5' narrower than ' %14lf'"; return 1; }
 }
+
+# cycles_counter: true when --cycles can open its PERF_COUNT_HW_CPU_CYCLES counter
+# here (a PMU: bare metal, most clouds' large instances), false in a VM without one.
+cycles_counter() { "$ZBENCH" memset -c -s 4KB -f default >/dev/null 2>&1; }
+# cycles_refused FILE-OUT FILE-ERR RC: perf's refusal, "Failed to open cycles counter", exit 255
+cycles_refused() {
+	[ "$3" -eq 255 ] && [ "$(cat "$2")" = "Failed to open cycles counter" ] && ! grep -q "cycles/byte" "$1"
+}

@@ -199,7 +199,7 @@ if [ "$ZERO_ARCH" = x86_64 ]; then other=arch/arm64/lib/clear_user.S; else other
 refused "a file of the other architecture" "architecture mismatch" --source "$root/$other"
 printf -- '--- a/%s\n+++ b/%s\n@@ -1,3 +1,3 @@\n-no such line 1\n+x\n no such line 2\n no such line 3\n' \
 	"$rel" "$rel" >"$CZ_TMP/bad.patch"
-refused "a patch that does not apply" "does not apply to" --source "$root/$rel:$sym" --patch "$CZ_TMP/bad.patch"
+refused "a patch that does not apply, its hunk shown" "does not apply to .*rejected: @@ -1,3 +1,3 @@ . -no such line 1" --source "$root/$rel:$sym" --patch "$CZ_TMP/bad.patch"
 sed "s|$rel|arch/other/lib/other.S|g" "$CZ_TMP/drop.patch" >"$CZ_TMP/other.patch"
 refused "a patch of another file" "changes no file ending in" --source "$root/$rel:$sym" --patch "$CZ_TMP/other.patch"
 done_testing

@@ -92,8 +92,8 @@ fi
 
 # Exit statuses: 2 usage, 1 failure, 0 success.
 "$Z" --iodepth 0 /dev/zero 2>/dev/null; ok "bad value: exit 2" -- test $? -eq 2
-"$Z" --rw=write /dev/zero 2>"$CZ_TMP/err"; rc=$?
-ok "--rw=write: exit $rc, 'zload only reads'" -- sh -c "test $rc -eq 2 && grep -q 'only reads' '$CZ_TMP/err'"
+"$Z" --rw=trim /dev/zero 2>"$CZ_TMP/err"; rc=$?
+ok "--rw=trim: exit $rc, 'zload sends no trims'" -- sh -c "test $rc -eq 2 && grep -q 'sends no trims' '$CZ_TMP/err'"
 "$Z" --size 4KB "$CZ_TMP/none" 2>/dev/null; ok "missing file: exit 1" -- test $? -eq 1
 "$Z" --cpu 0,100 --size 4KB /dev/zero 2>"$CZ_TMP/err"; rc=$?
 if [ "$(nproc)" -le 100 ]; then

@@ -16,7 +16,8 @@ enum {
 	OPT_UNIT = 256, OPT_LOWER, OPT_GROUP, OPT_VAR, OPT_RETRIES, OPT_ORDER, OPT_SEED, OPT_BASE,
 	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL, OPT_TIMEOUT,
 	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_TIME, OPT_PREPARE,
-	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE, OPT_VERDICT,
+	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE, OPT_VERDICT, OPT_STORE_URL,
+	OPT_NO_STORE, OPT_SUT_NAME, OPT_CAMPAIGN_ID, OPT_EXPERIMENT_NAME, OPT_BY, OPT_SUT_CLASS,
 };
 
 /* The output options run and report share (zab_output_option parses them). */
@@ -24,7 +25,8 @@ enum {
 	{ "style", required_argument, NULL, 's' },			\
 	{ "detail", no_argument, NULL, OPT_DETAIL },			\
 	{ "json", required_argument, NULL, 'j' },			\
-	{ "export-json", required_argument, NULL, 'j' },		\
+	{ "export-zab", required_argument, NULL, 'j' },			\
+	{ "export-json", required_argument, NULL, OPT_EXPORT_HF },	\
 	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },	\
 	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },	\
 	{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF }
@@ -47,6 +49,15 @@ void zab_usage(FILE *f);
 void zab_bad_option(int c, char **argv, char *buf, size_t len);
 int zab_cmd_run(int argc, char **argv);
 int zab_cmd_report(int argc, char **argv);
+/* cmdstore.c: zab store import|export|ls */
+int zab_cmd_store(int argc, char **argv);
+/* zab fleet: runs the zab-fleet script beside the Ansible playbook (execv; returns on error). */
+int zab_cmd_fleet(int argc, char **argv);
+struct czs;
+/* The store at url (NULL: the default), or NULL after one line. */
+struct czs *zab_store_open(const char *url);
+/* Record doc (what: its name in messages): 0 stored, 1 already there, -1 after one line. */
+int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]);
 
 void zab_out_init(struct out_opts *oo);
 /* An output option shared by run and report: 1 if c was one, 0 if not, -1 on a bad value. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "czstore.h"
 #include "zab.h"
 #include "cmd.h"
 #include "cli.h"
@@ -274,6 +275,106 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 	return 0;
 }
 
+/* The runs of an experiment in the store, each added as a file would be. 0 or -1. */
+static int report_store(const char *url, const struct czs_filter *f, bool docs,
+			struct zab_result **res, size_t *n, json_t *arr)
+{
+	struct zab_result *r = NULL;
+	json_t *full = NULL;
+	struct czs *s;
+	char err[1024];
+	size_t nr = 0, i;
+	int ret = 0;
+
+	/* --experiment, --campaign or --sut-class alone: the default store */
+	if (!url && !f->experiment && !f->campaign && !f->sut_class)
+		return 0;
+	if (!f->experiment) {
+		cz_err("report --store: name the experiment (--experiment NAME; zab store ls experiments)");
+		return -1;
+	}
+	s = zab_store_open(url);
+	if (!s)
+		return -1;
+	if (czs_load_results(s, f, &r, &nr, err, sizeof(err)) ||
+	    (docs && czs_export(s, f, &full, err, sizeof(err)))) {
+		cz_err("report: %s", err);
+		ret = -1;
+	} else if (!nr) {
+		cz_err("report: no run of experiment '%s'%s%s in %s", f->experiment,
+		       f->campaign ? " in campaign " : "", f->campaign ? f->campaign : "", czs_name(s));
+		ret = -1;
+	}
+	/* the JSON copies (--export-json) with their samples: the documents as recorded */
+	for (i = 0; full && !ret && i < nr && i < json_array_size(full); i++) {
+		json_decref(r[i].doc);
+		r[i].doc = json_incref(json_array_get(full, i));
+	}
+	json_decref(full);
+	for (i = 0; i < nr; i++)
+		if (!ret && add_result(res, n, &r[i], arr, NULL, r[i].vfile[0]))
+			ret = -1;
+		else if (ret)
+			zab_result_free(&r[i]);
+	free(r);
+	czs_close(s);
+	return ret;
+}
+
+/*
+ * The rule the files recorded, or the one asked for (all files, and the
+ * JSON copies): 0, or -1 after one line when pooled files disagree.
+ */
+static int apply_verdict(struct zab_result **res, size_t n, json_t *arr, bool has_verdict,
+			 bool paired)
+{
+	size_t i;
+
+	for (i = 0; !has_verdict && i < n; i++)
+		if (res[i]->clash) {
+			cz_err("report: %s says verdict %s, %s says %s; give --verdict overlap or --verdict paired to pool them",
+			       res[i]->vfile[0], res[i]->paired ? "paired" : "overlap", res[i]->clash,
+			       res[i]->paired ? "overlap" : "paired");
+			return -1;
+		}
+	for (i = 0; has_verdict && i < n; i++)
+		res[i]->paired = paired;
+	for (i = 0; has_verdict && i < json_array_size(arr); i++) {
+		json_t *ex = json_object_get(json_array_get(arr, i), "experiment");
+
+		if (json_is_object(ex))
+			cz_jset(ex, "verdict", cz_jstr(paired ? "paired" : "overlap"));
+	}
+	return 0;
+}
+
+/* report's store options: 1 taken, 0 not one, -1 after one line. */
+static int store_option(int c, const char *arg, struct czs_filter *f, const char **store)
+{
+	switch (c) {
+	case OPT_STORE_URL:
+		*store = arg;
+		return 1;
+	case OPT_EXPERIMENT_NAME:
+		f->experiment = arg;
+		return 1;
+	case OPT_CAMPAIGN_ID:
+		f->campaign = arg;
+		return 1;
+	case OPT_SUT_CLASS:
+		f->sut_class = arg;
+		return 1;
+	case OPT_BY:
+		/* one table per SUT class is how report groups: the only grouping */
+		if (strcmp(arg, "sut-class")) {
+			cz_err("--by '%s': expected sut-class", arg);
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
 int zab_cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -281,9 +382,16 @@ int zab_cmd_report(int argc, char **argv)
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
 		{ "verdict", required_argument, NULL, OPT_VERDICT },
+		{ "store", required_argument, NULL, OPT_STORE_URL },
+		{ "experiment", required_argument, NULL, OPT_EXPERIMENT_NAME },
+		{ "campaign", required_argument, NULL, OPT_CAMPAIGN_ID },
+		{ "sut-class", required_argument, NULL, OPT_SUT_CLASS },
+		{ "by", required_argument, NULL, OPT_BY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct czs_filter f = { 0 };
+	const char *store = NULL;
 	struct zab_result *res[ZAB_MAX_ITEMS];
 	json_t *all = cz_jobj(), *arr;
 	const char *sut = NULL;
@@ -318,6 +426,9 @@ int zab_cmd_report(int argc, char **argv)
 				goto out;
 			}
 			has_verdict = true;
+		} else if ((k = store_option(c, optarg, &f, &store)) != 0) {
+			if (k < 0)
+				goto out;
 		} else if (c == 'h') {
 			zab_usage(stdout);
 			ret = 0;
@@ -335,6 +446,8 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (report_store(store, &f, oo.json.path != NULL, res, &n, arr))
+		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
 		goto out;
@@ -343,22 +456,8 @@ int zab_cmd_report(int argc, char **argv)
 		cz_err("report --layout-or-code: give exactly two files (own placements, then over layouts)");
 		goto out;
 	}
-	/* the rule the files recorded, or the one asked for (all files, and the JSON copies) */
-	for (i = 0; !has_verdict && i < n; i++)
-		if (res[i]->clash) {
-			cz_err("report: %s says verdict %s, %s says %s; give --verdict overlap or --verdict paired to pool them",
-			       res[i]->vfile[0], res[i]->paired ? "paired" : "overlap", res[i]->clash,
-			       res[i]->paired ? "overlap" : "paired");
-			goto out;
-		}
-	for (i = 0; has_verdict && i < n; i++)
-		res[i]->paired = paired;
-	for (i = 0; has_verdict && i < json_array_size(arr); i++) {
-		json_t *ex = json_object_get(json_array_get(arr, i), "experiment");
-
-		if (json_is_object(ex))
-			cz_jset(ex, "verdict", cz_jstr(paired ? "paired" : "overlap"));
-	}
+	if (apply_verdict(res, n, arr, has_verdict, paired))
+		goto out;
 	if (zab_outputs_open(&oo))
 		goto out;
 	ret = zab_output(res, n, all, &oo);

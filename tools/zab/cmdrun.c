@@ -3,6 +3,7 @@
  * zab run: the command line (or an experiment file) made into an experiment,
  * run, and its result written.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -11,7 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
+#include "czstore.h"
 #include "zab.h"
 #include "cmd.h"
 #include "cli.h"
@@ -72,6 +75,10 @@ static const struct option run_opts[] = {
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "sut", required_argument, NULL, OPT_SUT },
+	{ "sut-name", required_argument, NULL, OPT_SUT_NAME },
+	{ "campaign", required_argument, NULL, OPT_CAMPAIGN_ID },
+	{ "store", required_argument, NULL, OPT_STORE_URL },
+	{ "no-store", no_argument, NULL, OPT_NO_STORE },
 	{ "cusezero", required_argument, NULL, OPT_CUSEZERO },
 	{ "dry-run", no_argument, NULL, OPT_DRY },
 	{ "progress", no_argument, NULL, OPT_PROGRESS },
@@ -92,6 +99,8 @@ struct param {
 
 struct run_cli {
 	const char *file, *sut, *title;
+	const char *sut_name, *campaign, *store;   /* the store: --store URL; no_store: --no-store */
+	bool no_store;
 	char *bspecs[ZAB_MAX_ITEMS], *vspecs[ZAB_MAX_ITEMS], *vars[ZAB_MAX_ITEMS];
 	char *units[ZAB_MAX_ITEMS], *groups[ZAB_MAX_ITEMS];
 	bool lower[ZAB_MAX_ITEMS], timed[ZAB_MAX_ITEMS];
@@ -313,6 +322,18 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 	case OPT_SUT:
 		cli->sut = optarg;
 		return 0;
+	case OPT_SUT_NAME:
+		cli->sut_name = optarg;
+		return 0;
+	case OPT_CAMPAIGN_ID:
+		cli->campaign = optarg;
+		return 0;
+	case OPT_STORE_URL:
+		cli->store = optarg;
+		return 0;
+	case OPT_NO_STORE:
+		cli->no_store = true;
+		return 0;
 	case OPT_CUSEZERO:
 		ro->cusezero = optarg;
 		return 0;
@@ -328,6 +349,41 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		return 1;
 	}
 	return -1;
+}
+
+/*
+ * zab run CMD...: words that are no experiment file are commands, as
+ * hyperfine's: each a variant (named after it) of one timed benchmark,
+ * compared with zab's statistics and zab's options.
+ */
+static int run_commands(struct run_cli *cli, int argc, char **argv)
+{
+	char *name;
+	size_t k;
+
+	if (cli->file || cli->nb || cli->nv) {
+		cz_err("run: unexpected argument '%s' (commands to compare take no --experiment, --bench or --variant)",
+		       argv[optind]);
+		return -1;
+	}
+	if (argc - optind > ZAB_MAX_ITEMS) {
+		cz_err("run: more than %d commands", ZAB_MAX_ITEMS);
+		return -1;
+	}
+	cli->bspecs[0] = (char *)"command=true";
+	cli->groups[0] = (char *)"command";
+	cli->timed[0] = cli->lower[0] = true;
+	cli->nb = 1;
+	for (; optind < argc; optind++) {
+		/* the variant's name: the command, without the characters names may not hold */
+		name = zab_xasprintf("%s", argv[optind]);
+		for (k = 0; name[k]; k++)
+			if (strchr("[]=,:{}\"", name[k]) || !isprint((unsigned char)name[k]))
+				name[k] = '_';
+		cli->vspecs[cli->nv++] = zab_xasprintf("%s:cmd=%s", name, argv[optind]);
+		free(name);
+	}
+	return 0;
 }
 
 /* Parse run's command line: 0, 1 (--help: exit 0) or -1 (exit 2). */
@@ -348,14 +404,11 @@ static int run_parse(int argc, char **argv, struct run_cli *cli, struct zab_run_
 		if (ret)
 			return ret;
 	}
-	if (optind < argc) {
-		if (cli->file || optind + 1 < argc) {
-			cz_err("run: unexpected argument '%s'",
-				argv[cli->file ? optind : optind + 1]);
-			return -1;
-		}
-		cli->file = argv[optind];
-	}
+	if (optind < argc && !cli->file && optind + 1 == argc &&
+	    !access(zab_find_experiment(argv[optind]), F_OK))
+		cli->file = argv[optind++];
+	if (optind < argc && run_commands(cli, argc, argv))
+		return -1;
 	if (!ro->cusezero)
 		ro->cusezero = getenv("CUSEZERO");
 	if (ro->cusezero && !*ro->cusezero)
@@ -655,14 +708,53 @@ static void announce(const struct zab_result *r, const struct zab_experiment *e,
 		zab_order_name(e->order), (unsigned long long)seed, (unsigned long long)seed);
 }
 
+static void now_iso(char *out, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The run: its UUID, when, the campaign and the SUT's name (the store's keys). */
+static json_t *run_json(const struct run_cli *cli, const char *started)
+{
+	json_t *o = cz_jobj();
+	char uuid[37], ended[32];
+	struct utsname u;
+
+	czs_random_uuid(uuid);
+	now_iso(ended, sizeof(ended));
+	cz_jset(o, "uuid", cz_jstr(uuid));
+	cz_jset(o, "started", cz_jstr(started));
+	cz_jset(o, "ended", cz_jstr(ended));
+	cz_jset(o, "campaign", cz_jstr(cli->campaign ? cli->campaign : ""));
+	cz_jset(o, "sut_name", cz_jstr(cli->sut_name ? cli->sut_name :
+				       !uname(&u) ? u.nodename : "unknown"));
+	return o;
+}
+
+static int record(struct czs *s, json_t *doc)
+{
+	char uuid[37];
+
+	if (zab_store_record(s, doc, "this run", uuid) < 0)
+		return -1;
+	cz_err("recorded run %s in %s", uuid, czs_name(s));
+	return 0;
+}
+
 int zab_cmd_run(int argc, char **argv)
 {
 	static struct run_cli cli;
 	struct zab_experiment e = { .sessions = 1 };
 	struct zab_run_opts ro = { .progress = isatty(2) };
 	struct zab_result r = { 0 }, *rp = &r;
+	struct czs *store = NULL;
 	json_t *devinfo = cz_jarr(), *sessinfo = cz_jarr();
 	struct out_opts oo;
+	char started[32] = "";
 	int ret = 2;
 
 	memset(&cli, 0, sizeof(cli));
@@ -678,8 +770,12 @@ int zab_cmd_run(int argc, char **argv)
 	if (!cli.has_seed)
 		ro.seed = time_seed();
 	if (!ro.dry_run) {
+		/* a store that cannot be opened fails now, not after the experiment */
+		if (!cli.no_store && !(store = zab_store_open(cli.store)))
+			goto out;
 		if (zab_outputs_open(&oo))
 			goto out;
+		now_iso(started, sizeof(started));
 		announce(&r, &e, ro.seed);
 	}
 	ret = zab_run(&e, &ro, &r, devinfo, sessinfo);
@@ -691,9 +787,13 @@ int zab_cmd_run(int argc, char **argv)
 		goto out;
 	}
 	r.doc = zab_result_json(&r, &e, zab_environment(), devinfo, sessinfo, ro.seed);
+	cz_jset(r.doc, "run", run_json(&cli, started));
 	if (zab_output(&rp, 1, r.doc, &oo))
 		ret = 1;
+	if (store && record(store, r.doc))
+		ret = 1;
 out:
+	czs_close(store);
 	json_decref(devinfo);
 	json_decref(sessinfo);
 	zab_result_free(&r);

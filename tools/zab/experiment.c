@@ -80,17 +80,6 @@ int zab_indev_parse(const char *s, enum zab_indev *out)
 	return 0;
 }
 
-int zab_verdict_parse(const char *s, bool *paired)
-{
-	if (!strcmp(s, "overlap"))
-		*paired = false;
-	else if (!strcmp(s, "paired"))
-		*paired = true;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 int zab_measure_parse(const char *s, enum zab_measure *out)
 {
 	if (!strcmp(s, "auto"))

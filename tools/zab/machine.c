@@ -3,14 +3,62 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "zab.h"
 #include "util.h"
 #include "zeroing.h"
+
+size_t zab_trimmed_len(const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return 1;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return n;
+}
+
+/*
+ * What the CPU is, finer than its model string: x86 "VENDOR FAMILY/MODEL/
+ * STEPPING" (AuthenticAMD 25/17/1), arm64 its MIDR fields from
+ * /proc/cpuinfo ("0x41 0xd0c r0p1": implementer, part, variant, revision),
+ * the microarchitecture a verdict belongs to.
+ */
+static void cpu_id(json_t *env)
+{
+	char line[256], vendor[64] = "", impl[16] = "", part[16] = "", var[16] = "", rev[16] = "";
+	int fam = -1, model = -1, step = -1;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f) && strcmp(line, "\n")) {
+		sscanf(line, "vendor_id : %63s", vendor);
+		sscanf(line, "cpu family : %d", &fam);
+		sscanf(line, "model : %d", &model);
+		sscanf(line, "stepping : %d", &step);
+		sscanf(line, "CPU implementer : %15s", impl);
+		sscanf(line, "CPU part : %15s", part);
+		sscanf(line, "CPU variant : %15s", var);
+		sscanf(line, "CPU revision : %15s", rev);
+	}
+	fclose(f);
+	if (vendor[0])
+		snprintf(line, sizeof(line), "%s %d/%d/%d", vendor, fam, model, step);
+	else if (impl[0])
+		snprintf(line, sizeof(line), "%s %s r%sp%s", impl, part, var[0] ? var + (var[1] == 'x' ? 2 : 0) : "?", rev);
+	else
+		return;
+	cz_jset(env, "cpu_id", cz_jstr(line));
+}
 
 json_t *zab_environment(void)
 {
@@ -29,6 +77,9 @@ json_t *zab_environment(void)
 		cz_jset(env, "hostname", cz_jstr(u.nodename));
 	}
 	cz_jset(env, "default_routine", cz_jstr(zero_default()->name));
+	cpu_id(env);
+	cz_jset(env, "cores", cz_jnum((double)sysconf(_SC_NPROCESSORS_ONLN)));
+	cz_jset(env, "cusezero_version", cz_jstr(cz_version()));
 	return env;
 }
 

@@ -8,6 +8,7 @@
 #include "zab.h"
 #include "cmd.h"
 #include "cli.h"
+#include "hf.h"
 
 int main(int argc, char **argv)
 {
@@ -21,12 +22,20 @@ int main(int argc, char **argv)
 		zab_usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "hyperfine"))
+		return zab_cmd_hyperfine(argc - 1, argv + 1);
+	if (zab_hf_mode(argv[1]))
+		return zab_cmd_hyperfine(argc, argv);
 	if (!strcmp(argv[1], "run"))
 		return zab_cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return zab_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return zab_cmd_compare(argc - 1, argv + 1);
-	cz_err("unknown command '%s' (expected run, report or compare; see zab --help)", argv[1]);
+	if (!strcmp(argv[1], "store"))
+		return zab_cmd_store(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "fleet"))
+		return zab_cmd_fleet(argc - 1, argv + 1);
+	cz_err("unknown command '%s' (expected run, report, compare, store, fleet or hyperfine; see zab --help)", argv[1]);
 	return 2;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zab's outputs: the table on stdout (or stderr when an export goes to stdout)
- * and the --export-json/--export-markdown/--export-csv files, for run and report.
+ * and the --export-zab/--export-json/--export-markdown/--export-csv files, for run and
+ * report.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,10 +33,10 @@ void zab_out_init(struct out_opts *oo)
 {
 	memset(oo, 0, sizeof(*oo));
 	oo->style = ZAB_STYLE_BOX;
-	oo->json.opt = "--export-json";
+	oo->json.opt = "--export-zab";
 	oo->md.opt = "--export-markdown";
 	oo->csv.opt = "--export-csv";
-	oo->hf.opt = "--export-hyperfine";
+	oo->hf.opt = "--export-json";
 }
 
 /*

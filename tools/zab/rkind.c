@@ -5,8 +5,6 @@
  * daemon's counters (NULL: the benchmark's own number).  Adding a class is
  * an enum value in zab.h, a row here and its tests.
  */
-#include <string.h>
-
 #include "devstats.h"
 #include "zab.h"
 
@@ -27,22 +25,12 @@ static double ns_of_median(double ns, uint64_t chunk)
 }
 
 const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT] = {
-	[ZAB_RK_CMD] = { "", NULL, -1, "command", NULL },
+	[ZAB_RK_CMD] = { "", NULL, -1, ZAB_RK_SOURCE_CMD, NULL },
 	/* bytes cleared per second of time inside the routine */
 	[ZAB_RK_DEV_RATE] = { " in-device", "bytes/sec", 1,
-			      "device: bytes per second of routine time", cz_devdelta_median_rate,
+			      ZAB_RK_SOURCE_DEV_RATE, cz_devdelta_median_rate,
 			      rate_of_median },
 	/* routine time per chunk-sized piece */
-	[ZAB_RK_DEV_NS] = { " in-device per chunk", "ns", 0, "device: routine ns per chunk",
+	[ZAB_RK_DEV_NS] = { " in-device per chunk", "ns", 0, ZAB_RK_SOURCE_DEV_NS,
 			    cz_devdelta_median_ns_per_chunk, ns_of_median },
 };
-
-enum zab_rkind zab_rkind_of(const char *s)
-{
-	int k;
-
-	for (k = 0; s && k < ZAB_RK_COUNT; k++)
-		if (!strcmp(zab_rkinds[k].source, s))
-			return (enum zab_rkind)k;
-	return ZAB_RK_CMD;
-}

@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "cli.h"
+#include "hf.h"
 
 void zab_bad_option(int c, char **argv, char *buf, size_t len)
 {
@@ -24,7 +25,7 @@ static void usage_files(FILE *f);
 void zab_usage(FILE *f)
 {
 	fputs(
-"usage: zab run [OPTIONS] [EXPERIMENT_FILE]\n"
+"usage: zab run [OPTIONS] [EXPERIMENT_FILE | COMMAND...]\n"
 "       zab report [--verdict overlap|paired] [--style S] [--detail] [--export-* FILE]\n"
 "                  [--sut CLASS] FILE.json...\n"
 "         (files pooled only when their benchmarks and variants mean the same, and\n"
@@ -32,6 +33,11 @@ void zab_usage(FILE *f)
 "       zab report --layout-or-code OWN.json LAYOUTS.json\n"
 "         (one experiment at own placements, then placement=random or rotate: code or layout?)\n"
 "       zab compare OLD.json NEW.json   (benchstat-style old / new / delta / p)\n"
+"       zab report --store URL --experiment NAME [--campaign ID] [--sut-class C] [--by sut-class]\n"
+"       zab store import|export|ls ...   (the results store: man zab-store)\n"
+"       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
+"       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
+"         hyperfine's options and meanings; zab hyperfine --help)\n"
 "\n"
 "An experiment is benchmarks (commands printing one number, or timed) x variants, run as\n"
 "S sessions of W warm-ups (discarded) and R measured repeats.  Each session starts\n"
@@ -84,18 +90,24 @@ void zab_usage(FILE *f)
 "      --base NAME        the base variant (default: the first)\n"
 "      --name TITLE       experiment title\n"
 "      --sut CLASS        SUT class in headings and JSON (default: the CPU model)\n"
+"      --sut-name NAME    this SUT's name in the store (default: the hostname)\n"
+"      --campaign ID      tag the run (a fleet's campaign) in the store\n"
+"      --store URL        record the run there (default: $CUSEZERO_STORE, else\n"
+"                         sqlite:$XDG_DATA_HOME/cusezero/results.db)\n"
+"      --no-store         record nothing\n"
 "      --cusezero PATH    the daemon (default: $CUSEZERO, beside zab, then $PATH)\n"
 "      --dry-run          print the run order and exit\n"
 "      --progress / --no-progress   progress bar on stderr (default: if a terminal)\n"
 "output options (run and report; every output file is checked before the first run):\n"
 "  -s, --style STYLE      box (default), grid, plain, markdown, detail\n"
 "      --detail           add the detailed view (CI, CV, median, U-test p)\n"
-"  -j, --json FILE, --export-json FILE\n"
-"                         every raw sample, the settings and the environment ('-': stdout,\n"
-"                         the table then goes to stderr)\n"
+"  -j, --json FILE, --export-zab FILE\n"
+"                         zab's JSON: every raw sample, the settings and the environment\n"
+"                         ('-': stdout, the table then goes to stderr; report reads it)\n"
 "      --export-markdown FILE   the table as Markdown\n"
 "      --export-csv FILE  one row per cell: statistics, change, verdict (R, I, none)\n"
-"      --export-hyperfine FILE  hyperfine's --export-json layout, one entry per cell\n",
+"      --export-json FILE, --export-hyperfine FILE\n"
+"                         hyperfine's --export-json layout, one entry per cell\n",
 	      f);
 	usage_files(f);
 }
@@ -130,6 +142,43 @@ static void usage_files(FILE *f)
 "example:\n"
 "  zab run -b 'pread=pread_z100k --format simple -n 20000 {dev}' --unit bytes/sec \\\n"
 "      -v 'fast:routine=rep_stosb' -v 'slow:routine=c_store_loop' -S 3 -W 1 -R 3\n"
-"  zab run -b 't=sleep 0.01' -v a -v b      (timed, as hyperfine)\n",
+"  zab run -b 't=sleep 0.01' -v a -v b      (timed, as hyperfine)\n"
+"  zab run -S 3 'sleep 0.1' 'sleep 0.2'    (COMMANDs: variants of one timed benchmark,\n"
+"                                           zab's options and tables)\n",
+	      f);
+}
+
+/* zab hyperfine --help: hyperfine 1.15's options, with hyperfine's meanings. */
+void zab_hf_usage(FILE *f)
+{
+	fputs(
+"usage: zab hyperfine [OPTIONS] COMMAND...\n"
+"       zab [OPTIONS] COMMAND...   (the same when the first word is no zab command,\n"
+"                                   option or existing file)\n"
+"\n"
+"hyperfine's command line with hyperfine's meanings (hyperfine(1)): paste a hyperfine\n"
+"line with 'hyperfine' replaced by 'zab hyperfine'.\n"
+"  -w, --warmup NUM          warm-up runs before each command's measured runs\n"
+"  -m, --min-runs NUM        at least NUM runs (default 10)\n"
+"  -M, --max-runs NUM        at most NUM runs (default: no limit)\n"
+"  -r, --runs NUM            exactly NUM runs (default: as many as fit in 3 s)\n"
+"  -s, --setup CMD           run once before each command's runs\n"
+"  -p, --prepare CMD         run before each run (once, or once per command)\n"
+"  -c, --cleanup CMD         run once after each command's runs\n"
+"  -P, --parameter-scan VAR MIN MAX   one benchmark per value, {VAR} in commands\n"
+"  -D, --parameter-step-size DELTA    the step of -P (default 1; integers without it)\n"
+"  -L, --parameter-list VAR A,B,...   one benchmark per value (several -L: each combination)\n"
+"  -S, --shell SHELL         the shell running the commands (default sh); none: -N\n"
+"  -N                        no shell: the command split into words and executed\n"
+"  -i, --ignore-failure      do not stop at a non-zero exit code\n"
+"  -u, --time-unit UNIT      millisecond or second\n"
+"  -n, --command-name NAME   the name of the next command ({VAR} expanded)\n"
+"      --style TYPE          basic, full, nocolor, color (the same here) or none (no report)\n"
+"      --show-output, --output null|inherit   the commands' output (default: /dev/null)\n"
+"      --export-json FILE    hyperfine's JSON (results: command, mean, stddev, median,\n"
+"                            user, system, min, max, times, exit_codes, parameters)\n"
+"      --export-csv FILE, --export-markdown FILE   hyperfine's CSV and Markdown tables\n"
+"Times are wall-clock seconds; the shell's start-up time is not subtracted.\n"
+"Exit: 0 ok, 1 a command failed (or an export), 2 bad usage.\n",
 	      f);
 }

@@ -29,8 +29,8 @@
 
 #include "cusezero.h"
 #include "jsonout.h"
+#include "result.h"
 
-#define ZAB_MAX_ITEMS 64
 /* measured runs per session when neither -R nor repeats= says (n >= 3 per cell) */
 #define ZAB_DEFAULT_REPEATS 3
 
@@ -140,8 +140,6 @@ int zab_order_parse(const char *s, enum zab_order *o);
 /* "auto" | "off" | a CPU number: 0 or -EINVAL. */
 int zab_colocate_parse(const char *s, struct zab_colocate *out);
 int zab_indev_parse(const char *s, enum zab_indev *out);
-/* "overlap" (false) | "paired" (true): 0 or -EINVAL. */
-int zab_verdict_parse(const char *s, bool *paired);
 /* "auto" | "output" | "time": 0 or -EINVAL. */
 int zab_measure_parse(const char *s, enum zab_measure *out);
 /* A CPU given for co-location must be one zab may run on: 0, or -EINVAL after one line. */
@@ -167,32 +165,7 @@ const struct zab_placement *zab_var_placement(const struct zab_experiment *e, si
 int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned sessions,
 			 unsigned session, unsigned repeats, unsigned measured);
 
-/* ---- results ------------------------------------------------------------ */
-
-struct zab_cell {
-	double *x;
-	unsigned *sess;      /* session (1-based) of each sample; NULL when unknown */
-	size_t n, cap;
-	bool failed;
-	char *error;         /* why it failed (command and output) */
-	double *pre;         /* per sample: share of its run's requests that looked
-			      * preempted (in-device classes), NaN unknown; NULL: none */
-	int *off;            /* per sample: its run's placement offset (placement
-			      * random/sweep), -1 unknown; NULL: fixed placement */
-	/* placement = rotate: the offsets every run rotated over (loff NULL: not rotating) */
-	unsigned *loff;      /* [nlay] as the daemon reported them */
-	size_t nlay;
-	double *lay;         /* [sample * nlay + layout]: the layout's value in that run,
-			      * NaN: no request there; NULL: none (the command's class) */
-};
-
-/*
- * What a result class measures: the command's number (or its wall-clock
- * time) or the daemon's counters over the run.  Adding a class: its value
- * here and its line in zab_rkinds[] (run.c), with its take() when it comes
- * from the counters; CONTRIBUTING.md, "Adding a zab result class".
- */
-enum zab_rkind { ZAB_RK_CMD, ZAB_RK_DEV_RATE, ZAB_RK_DEV_NS, ZAB_RK_COUNT };
+/* ---- results (the data model and its reader: store/result.h) ------------- */
 
 struct cz_devdelta;
 
@@ -209,60 +182,12 @@ struct zab_rkind_info {
 };
 
 extern const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT];
-/* The class whose "source" is s (a result file), ZAB_RK_CMD when unknown or NULL. */
-enum zab_rkind zab_rkind_of(const char *s);
 
-struct zab_rbench {
-	char *name, *group, *unit;
-	bool higher;
-	enum zab_rkind kind;
-	bool timed;          /* the command's wall-clock time (unit seconds) */
-	size_t src;          /* the experiment's benchmark it comes from (runs only) */
-	/* read back (report): "KEY=VALUE" lines of what makes its numbers what they are */
-	char *settings;
-	const char *file;    /* the file it was read from (report's merge messages) */
-};
-
-struct zab_result {
-	char *sut;           /* SUT class */
-	char *title;         /* experiment name */
-	unsigned sessions, warmups, repeats;
-	size_t nb, nv, base;
-	struct zab_rbench b[ZAB_MAX_ITEMS];
-	char *vname[ZAB_MAX_ITEMS];
-	char *vset[ZAB_MAX_ITEMS];        /* read back: each variant's settings, as b[].settings */
-	const char *vfile[ZAB_MAX_ITEMS]; /* read back: the file each variant was read from */
-	char *vparams[ZAB_MAX_ITEMS];     /* each variant's {NAME} values: "NAME=VALUE" lines */
-	bool mixed;          /* merged from files whose warm-ups or repeats differ */
-	bool paired;         /* verdict = paired (fixed placement): runs of one slot paired */
-	const char *clash;   /* merged: the first file whose verdict differed from the first's */
-	struct zab_cell *cells;   /* nb * nv, [bench * nv + variant] */
-	json_t *doc;           /* the full JSON document (environment, settings ...) */
-};
-
-static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, size_t v)
-{
-	return &r->cells[b * r->nv + v];
-}
-
-void zab_cell_add(struct zab_cell *c, double x);
-void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
-/* Facts of the sample just added (allocating the array on first use). */
-void zab_cell_set_pre(struct zab_cell *c, double share);
-void zab_cell_set_off(struct zab_cell *c, int offset);
-/* The layouts of a rotating cell (once), and the per-layout values of a sample (nlay of them). */
-void zab_cell_set_rotation(struct zab_cell *c, const unsigned *off, size_t n);
-void zab_cell_set_layouts(struct zab_cell *c, size_t sample, const double *val);
-void zab_result_free(struct zab_result *r);
 /* compare.c: zab compare OLD.json NEW.json; the exit status. */
 int zab_cmd_compare(int argc, char **argv);
 /* Build a result (and its JSON document) from a finished experiment. */
 json_t *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
 			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);
-/* Load a result from a JSON document (takes ownership of doc); prints one line on error. */
-int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file);
-/* Read a JSON file strictly (resultjson.c); NULL after one line prefixed with who. */
-json_t *zab_json_load(const char *path, const char *who);
 json_t *zab_environment(void);
 char *zab_default_sut(void);
 
@@ -405,9 +330,5 @@ size_t zab_trimmed_len(const char *s);
 /* After zab_run returned -EINTR: die of the signal that interrupted it (exit 128+N). */
 void zab_reraise(void);
 
-void *zab_xmalloc(size_t n);
-void *zab_xrealloc(void *p, size_t n);
-char *zab_xstrdup(const char *s);
-__attribute__((format(printf, 1, 2))) char *zab_xasprintf(const char *fmt, ...);
 
 #endif

@@ -9,9 +9,11 @@
  *
  * Same options, same output lines, same errors and exit codes as perf
  * (tools/perf/bench/mem-functions.c).  Differences: the clock is
- * CLOCK_MONOTONIC_RAW (perf: gettimeofday, microseconds), --cycles reads the
- * TSC / CNTVCT_EL0 (perf: a PMU event, which this VM does not have), and
- * --json prints every sample (one per loop).  --align K[@entry|@loop] runs
+ * CLOCK_MONOTONIC_RAW (perf: gettimeofday, microseconds) and --json prints
+ * every sample (one per loop).  Without -f, perf's own set runs under perf's
+ * names (x86-64: default, x86-64-unrolled, x86-64-stosq, x86-64-stosb, as
+ * tools/perf/bench/mem-memset-x86-64-asm-def.h; elsewhere: default); -f all
+ * runs every routine of the registry, -f A,B,... the ones named.  --align K[@entry|@loop] runs
  * a copy of the routine placed at code offset K (zab's placement = random
  * passes its per-run offset this way for in-process benchmarks).
  */
@@ -39,9 +41,11 @@ static void memset_usage(FILE *out)
 {
 	fprintf(out,
 		"\n Usage: zbench memset <options>\n\n"
-		"    -c, --cycles          Use the CPU's cycle counter (%s)\n"
-		"                          instead of CLOCK_MONOTONIC_RAW\n"
-		"    -f, --function <all>  Specify the function to run, \"all\" runs all available functions, \"help\" lists them\n"
+		"    -c, --cycles          Use a cycles event instead of CLOCK_MONOTONIC_RAW\n"
+		"                          (%s)\n"
+		"    -f, --function <all>  Specify the function to run, \"all\" runs all available functions, \"help\" lists them;\n"
+		"                          none: perf's (default, x86-64-unrolled, x86-64-stosq, x86-64-stosb);\n"
+		"                          A,B,...: those\n"
 		"    -k, --chunk <0>       Specify the chunk-size for each invocation. Available units: B, KB, MB, GB and TB (case insensitive)\n"
 		"    -l, --nr_loops <n>    Specify the number of loops to run. (default: 1)\n"
 		"    -s, --size <1MB>      Specify the size of the memory buffers. Available units: B, KB, MB, GB and TB (case insensitive)\n"
@@ -327,6 +331,30 @@ static int run_with_sources(struct memset_params *mp)
 	return ret;
 }
 
+/* No -f: perf's functions under perf's names, those this build has (x86-64-* on x86-64 only). */
+static int run_perf_set(struct memset_params *mp)
+{
+#if defined(__x86_64__)
+	size_t n = zb_naliases;
+#else
+	size_t n = 1;                   /* "default": arm64 perf has no other */
+#endif
+	const struct zero_routine *r;
+	int ret = 0;
+	size_t i;
+
+	zb_json_begin(&mp->cm, json_pack("{s:I}", "chunk", (json_int_t)mp->chunk));
+	for (i = 0; i < n; i++) {
+		if (!(r = zb_alias_target(&zb_aliases[i])))
+			continue;
+		mp->cm.function = zb_aliases[i].perf_name;
+		if (run_functions(mp, r))
+			ret = 1;
+	}
+	zb_json_end(&mp->cm);
+	return ret;
+}
+
 int zb_memset_main(int argc, char **argv)
 {
 	static const struct zb_cmd cmd = {
@@ -344,9 +372,14 @@ int zb_memset_main(int argc, char **argv)
 	ret = zb_parse_common(argc, argv, &mp.cm, &cmd, &mp);
 	if (ret >= 0)
 		return ret;
-	if (zb_check_common(&mp.cm) || memset_check(&mp))
-		return 1;
+	ret = zb_check_common(&mp.cm);
+	if (ret || memset_check(&mp))
+		return ret ? ret : 1;
 	if (mp.cm.ksrc.n)
+		return run_with_sources(&mp);
+	if (!mp.cm.function_set)
+		return run_perf_set(&mp);
+	if (strchr(mp.cm.function, ','))
 		return run_with_sources(&mp);
 	/* Resolve before any JSON is written: an error never leaves half a document. */
 	if (strncmp(mp.cm.function, "all", 3) && !(r = zb_resolve(mp.cm.function))) {

@@ -52,7 +52,7 @@ static void mmap_usage(FILE *out)
 {
 	fprintf(out,
 		"\n Usage: zbench mmap <options>\n\n"
-		"    -c, --cycles          Use the CPU's cycle counter (%s)\n"
+		"    -c, --cycles          Use a cycles event (%s)\n"
 		"    -f, --function <all>  Specify the function to run, \"all\" runs all available functions, \"help\" lists them\n"
 		"    -l, --nr_loops <n>    Specify the number of loops to run. (default: 1)\n"
 		"    -p, --page <4KB>      Specify page-size for mapping memory buffers. Available sizes: 4KB, 2MB, 1GB (case insensitive)\n"
@@ -290,8 +290,9 @@ int zb_mmap_main(int argc, char **argv)
 	ret = zb_parse_common(argc, argv, &mp.cm, &cmd, &mp);
 	if (ret >= 0)
 		return ret;
-	if (zb_check_common(&mp.cm) || mmap_check(&mp))
-		return 1;
+	ret = zb_check_common(&mp.cm);
+	if (ret || mmap_check(&mp))
+		return ret ? ret : 1;
 	/* Resolve before any JSON is written: an error never leaves half a document. */
 	if (find_function(&mp, &one))
 		return 1;

@@ -35,9 +35,9 @@ extern enum cz_format zb_global_format;
 
 /* CLOCK_MONOTONIC_RAW in ns, or the cycle counter when ticks is true. */
 uint64_t zb_clock(bool ticks);
-/* Free-running cycle counter: TSC (rdtsc) on x86-64, CNTVCT_EL0 on arm64. */
+/* The core-cycle counter (perf_event_open PERF_COUNT_HW_CPU_CYCLES), opened by: */
 uint64_t zb_ticks(void);
-/* false (and *why) when there is no user-readable counter on this build. */
+/* false (and *why: errno's text) when the counter cannot be opened (no PMU). */
 bool zb_ticks_available(const char **why);
 /* What --cycles counts, one line (for the note on stderr and the JSON). */
 const char *zb_ticks_name(void);

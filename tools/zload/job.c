@@ -4,6 +4,7 @@
  * keeping up to --qd sequential reads in flight (t/io_uring's loop shape).
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <linux/fs.h>
@@ -12,31 +13,22 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "util.h"
 #include "zload.h"
 
-#define ZL_FILL		0xA5
 /* Offsets on a character device run over [0, 1 TiB): /dev/zero and the
  * cusezero FUSE file ignore them, a CUSE device always sees pos 0. */
 #define ZL_DEV_RANGE	(1ULL << 40)
-#define ZL_MAX_ERR_LINES 10
 
-int zl_stop;
-int zl_abort;
 pthread_barrier_t zl_setup_done, zl_go;
 
 static pthread_mutex_t zl_note_lock = PTHREAD_MUTEX_INITIALIZER;
 static unsigned zl_noted_flags;
-
-struct zl_slot {
-	uint64_t offset;
-	uint64_t t_prep;		/* preparation started (slat from here) */
-	uint64_t t_submit;		/* the submit call (clat from here) */
-	struct iovec iov;
-};
 
 static const struct {
 	unsigned flag;
@@ -173,6 +165,7 @@ static int zl_ring_init(struct zl_job *j)
 
 static int zl_file_wrap(struct zl_job *j)
 {
+	uint32_t bs = j->o->bs_max;
 	struct stat st;
 	uint64_t size;
 
@@ -183,30 +176,42 @@ static int zl_file_wrap(struct zl_job *j)
 		return -EISDIR;
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		if ((uint64_t)st.st_size < j->o->bs) {
+		if ((uint64_t)st.st_size < bs) {
 			snprintf(j->setup_msg, sizeof(j->setup_msg),
 				 "%s: file size %llu is smaller than --bs %u", j->o->path,
-				 (unsigned long long)st.st_size, j->o->bs);
+				 (unsigned long long)st.st_size, bs);
 			return -EFBIG;
 		}
-		j->wrap = (uint64_t)st.st_size / j->o->bs * j->o->bs;
+		j->wrap = (uint64_t)st.st_size / bs * bs;
 	} else if (S_ISBLK(st.st_mode)) {
 		if (ioctl(j->fd, BLKGETSIZE64, &size))
 			return -errno;
-		if (size < j->o->bs) {
+		if (size < bs) {
 			snprintf(j->setup_msg, sizeof(j->setup_msg),
 				 "%s: device size %llu is smaller than --bs %u", j->o->path,
-				 (unsigned long long)size, j->o->bs);
+				 (unsigned long long)size, bs);
 			return -EFBIG;
 		}
-		j->wrap = size / j->o->bs * j->o->bs;
+		j->wrap = size / bs * bs;
 	} else {
 		/* Character devices, FIFOs-like files and size-less files. */
-		j->wrap = ZL_DEV_RANGE / j->o->bs * j->o->bs;
+		j->wrap = ZL_DEV_RANGE / bs * bs;
 	}
-	/* fio's time_based: --size is the region the offsets wrap in. */
-	if (j->o->time_based && j->o->size >= j->o->bs && j->o->size / j->o->bs * j->o->bs < j->wrap)
-		j->wrap = j->o->size / j->o->bs * j->o->bs;
+	/* fio's offset (and offset_increment): the region starts there. */
+	j->base = j->o->offset + (uint64_t)j->id_in_sect * j->o->offset_inc;
+	if (j->base >= j->wrap) {
+		snprintf(j->setup_msg, sizeof(j->setup_msg), "%s: offset %llu is past the end (%llu)",
+			 j->o->path, (unsigned long long)j->base, (unsigned long long)j->wrap);
+		return -EINVAL;
+	}
+	j->wrap -= j->base;
+	/* fio's filesize, and size with time_based: the region the offsets wrap in. */
+	if (j->o->filesize >= bs && j->o->filesize / bs * bs < j->wrap)
+		j->wrap = j->o->filesize / bs * bs;
+	if ((j->o->time_based || j->o->io_size) && j->o->size >= bs && j->o->size / bs * bs < j->wrap)
+		j->wrap = j->o->size / bs * bs;
+	if (j->wrap < bs)
+		j->wrap = bs;
 	return 0;
 }
 
@@ -234,7 +239,7 @@ static int zl_setup(struct zl_job *j, struct zl_slot **slotsp, char **bufp, size
 	const struct zl_opts *o = j->o;
 	struct zl_slot *slots;
 	struct iovec *iovs = NULL;
-	size_t stride = ((size_t)o->bs + 4095) & ~(size_t)4095;
+	size_t stride = ((size_t)o->bs_max + 4095) & ~(size_t)4095;
 	char *buf;
 	unsigned i;
 	int ret;
@@ -252,7 +257,7 @@ static int zl_setup(struct zl_job *j, struct zl_slot **slotsp, char **bufp, size
 			return ret;
 		}
 	}
-	j->fd = open(o->path, O_RDONLY | (o->direct ? O_DIRECT : 0));
+	j->fd = open(o->path, (o->rwmix_read < 100 ? O_RDWR : O_RDONLY) | (o->direct ? O_DIRECT : 0));
 	if (j->fd < 0) {
 		j->setup_what = "open";
 		return -errno;
@@ -280,8 +285,10 @@ static int zl_setup(struct zl_job *j, struct zl_slot **slotsp, char **bufp, size
 	*slotsp = slots;
 	for (i = 0; i < o->qd; i++) {
 		slots[i].iov.iov_base = buf + (size_t)i * stride;
-		slots[i].iov.iov_len = o->bs;
+		slots[i].iov.iov_len = o->bs_max;
 	}
+	if (o->engine >= ZL_ENG_SYNC)
+		return 0;		/* no ring */
 
 	ret = zl_ring_init(j);
 	if (ret) {
@@ -315,28 +322,32 @@ static int zl_setup(struct zl_job *j, struct zl_slot **slotsp, char **bufp, size
 	return 0;
 }
 
-const char *zl_op_name(const struct zl_opts *o)
-{
-	if (o->fixedbufs)
-		return "read_fixed";
-	return o->nonvectored ? "read" : "readv";
-}
-
 static void zl_prep(struct zl_job *j, struct io_uring_sqe *sqe, struct zl_slot *s, unsigned idx)
 {
 	const struct zl_opts *o = j->o;
 	int fd = j->files_registered ? 0 : j->fd;
+	bool w = s->dir == ZL_DIR_WRITE;
 
-	if (o->verify)
-		memset(s->iov.iov_base, ZL_FILL, o->bs);
+	s->iov.iov_len = s->len;
+	if (o->verify && !w)
+		memset(s->iov.iov_base, ZL_FILL, s->len);
 	if (o->fixedbufs) {
-		io_uring_prep_read_fixed(sqe, fd, s->iov.iov_base, o->bs, s->offset, (int)idx);
+		if (w)
+			io_uring_prep_write_fixed(sqe, fd, s->iov.iov_base, s->len, s->offset, (int)idx);
+		else
+			io_uring_prep_read_fixed(sqe, fd, s->iov.iov_base, s->len, s->offset, (int)idx);
 		j->c.ops_read_fixed++;
 	} else if (o->nonvectored) {
-		io_uring_prep_read(sqe, fd, s->iov.iov_base, o->bs, s->offset);
+		if (w)
+			io_uring_prep_write(sqe, fd, s->iov.iov_base, s->len, s->offset);
+		else
+			io_uring_prep_read(sqe, fd, s->iov.iov_base, s->len, s->offset);
 		j->c.ops_read++;
 	} else {
-		io_uring_prep_readv(sqe, fd, &s->iov, 1, s->offset);
+		if (w)
+			io_uring_prep_writev(sqe, fd, &s->iov, 1, s->offset);
+		else
+			io_uring_prep_readv(sqe, fd, &s->iov, 1, s->offset);
 		j->c.ops_readv++;
 	}
 	if (j->files_registered) {
@@ -346,90 +357,34 @@ static void zl_prep(struct zl_job *j, struct io_uring_sqe *sqe, struct zl_slot *
 	io_uring_sqe_set_data64(sqe, idx);
 }
 
-static void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
-{
-	const struct zl_opts *o = j->o;
-	size_t bad;
-
-	zl_hist_add(&j->hist, now > s->t_submit ? now - s->t_submit : 0);
-	zl_hist_add(&j->lat, now > s->t_prep ? now - s->t_prep : 0);
-	if (j->logging && res > 0)
-		zl_log_io(j, now, s->t_submit - s->t_prep, now > s->t_submit ? now - s->t_submit : 0,
-			  (unsigned)res);
-	if (res < 0) {
-		if (j->c.errors++ < ZL_MAX_ERR_LINES)
-			fprintf(stderr, "zload: job %d: %s of %u bytes at offset %llu failed: res %d (%s)\n",
-				j->id, zl_op_name(o), o->bs, (unsigned long long)s->offset,
-				res, strerror(-res));
-		/* As fio without continue_on_error: stop issuing, drain. */
-		__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
-		return;
-	}
-	if (res == 0) {
-		/* End of file where there should be data: nothing to measure. */
-		if (j->c.errors++ < ZL_MAX_ERR_LINES)
-			fprintf(stderr, "zload: job %d: %s of %u bytes at offset %llu failed: res 0 (end of file)\n",
-				j->id, zl_op_name(o), o->bs, (unsigned long long)s->offset);
-		__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
-		return;
-	}
-	j->c.ios++;
-	j->c.bytes += (uint64_t)res;
-	/*
-	 * Not an error: io_uring does not retry short reads of character
-	 * devices, and /dev/zero stops early when it would reschedule.
-	 */
-	if ((unsigned)res < o->bs)
-		j->c.short_reads++;
-	if (o->verify) {
-		bad = cz_first_nonzero(s->iov.iov_base, (size_t)res);
-		if (bad < (size_t)res) {
-			if (j->c.verify_failures++ < ZL_MAX_ERR_LINES)
-				fprintf(stderr, "zload: verify: job %d: byte at offset %llu = %#04x, expected 0\n",
-					j->id, (unsigned long long)(s->offset + bad),
-					((unsigned char *)s->iov.iov_base)[bad]);
-			__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
-		}
-	}
-}
-
 /* The state of one job's loop. */
 struct zl_loop {
-	uint64_t limit, issued, next_off;
+	uint64_t limit, issued;		/* I/Os (number_ios) */
+	uint64_t limit_bytes, issued_bytes;
+	struct zl_seq q;
 	unsigned *free_idx, nfree, inflight;
 	uint64_t stamp;			/* time of the last reap */
 	bool stamp_fresh;		/* ... and still good as "now" */
 };
 
-/* The next offset: sequential with wrap, or random --bs-aligned (xorshift64*). */
-static uint64_t zl_next_offset(struct zl_job *j, struct zl_loop *l)
-{
-	uint64_t off = l->next_off, x;
-
-	if (j->o->random) {
-		x = j->rand_state;
-		x ^= x >> 12;
-		x ^= x << 25;
-		x ^= x >> 27;
-		j->rand_state = x;
-		return (x * 0x2545F4914F6CDD1DULL) % (j->wrap / j->o->bs) * j->o->bs;
-	}
-	l->next_off += j->o->bs;
-	if (l->next_off + j->o->bs > j->wrap)
-		l->next_off = 0;
-	return off;
-}
-
-/* Prepare up to --batch-submit reads; returns how many. */
+/* Prepare up to --batch-submit I/Os; returns how many. */
 static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l)
 {
 	const struct zl_opts *o = j->o;
 	unsigned n = l->nfree < o->batch_submit ? l->nfree : o->batch_submit, i;
-	uint64_t t_prep = l->stamp_fresh ? l->stamp : cz_now_ns();
+	uint64_t t_prep;
 
 	if (l->limit - l->issued < n)
 		n = (unsigned)(l->limit - l->issued);
-	for (i = 0; i < n; i++) {
+	if (n && (o->rate[0] || o->rate[1] || o->rate_iops[0] || o->rate_iops[1] || o->thinktime_us ||
+		  o->flow)) {
+		if (l->inflight)
+			return 0;	/* throttled: reap first, as fio with rate */
+		zl_throttle(j);
+		l->stamp_fresh = false;
+	}
+	t_prep = l->stamp_fresh ? l->stamp : cz_now_ns();
+	for (i = 0; i < n && l->issued_bytes < l->limit_bytes; i++) {
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&j->ring);
 		unsigned idx;
 
@@ -438,8 +393,9 @@ static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop
 		if (!sqe)
 			break;
 		idx = l->free_idx[--l->nfree];
-		slots[idx].offset = zl_next_offset(j, l);
+		zl_next_io(j, &l->q, &slots[idx]);
 		slots[idx].t_prep = t_prep;
+		l->issued_bytes += slots[idx].len;
 		zl_prep(j, sqe, &slots[idx], idx);
 	}
 	l->issued += i;
@@ -450,7 +406,7 @@ static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop
 static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l, unsigned n)
 {
 	const struct zl_opts *o = j->o;
-	bool more = l->issued < l->limit && l->inflight + n < o->qd;
+	bool more = l->issued < l->limit && l->issued_bytes < l->limit_bytes && l->inflight + n < o->qd;
 	unsigned wait_nr, i;
 	uint64_t now;
 	int ret;
@@ -462,7 +418,7 @@ static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l,
 		struct zl_slot *s = &slots[l->free_idx[l->nfree + i]];
 
 		s->t_submit = now;
-		zl_stat_add(&j->slat, (double)(now - s->t_prep));
+		zl_stat_add(s->dir == ZL_DIR_WRITE ? &j->wr.slat : &j->slat, (double)(now - s->t_prep));
 	}
 	if (j->sqpoll_on && (IO_URING_READ_ONCE(*j->ring.sq.kflags) & IORING_SQ_NEED_WAKEUP))
 		j->c.sqpoll_wakeups++;
@@ -470,6 +426,8 @@ static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l,
 	ret = io_uring_submit_and_wait(&j->ring, wait_nr);
 	/* Prepared SQEs sit in the SQ ring until the kernel takes them. */
 	l->inflight += n;
+	zl_map_add(j->c.depth, l->inflight, false);
+	zl_map_add(j->c.submit, n, true);
 	if (n > j->c.max_submit_batch)
 		j->c.max_submit_batch = n;
 	if (l->inflight > j->c.max_inflight)
@@ -478,34 +436,11 @@ static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l,
 }
 
 /*
- * fio's ramp_time is over: what was measured so far is dropped, the run's
- * clock and CPU times start now.  Errors and verify failures are kept: a
- * failure during the ramp is still a failure.
+ * Reap up to max completions (fio's iodepth_batch_complete_max, which
+ * defaults to iodepth_batch_complete_min: one at a time keeps iodepth I/Os
+ * out); returns how many.
  */
-static void zl_ramp_done(struct zl_job *j, uint64_t now)
-{
-	struct zl_counters keep = j->c;
-
-	j->ramp_ios += keep.ios;
-	j->ramp_bytes += keep.bytes;
-	memset(&j->c, 0, sizeof(j->c));
-	j->c.errors = keep.errors;
-	j->c.verify_failures = keep.verify_failures;
-	memset(&j->hist, 0, sizeof(j->hist));
-	memset(&j->lat, 0, sizeof(j->lat));
-	memset(&j->slat, 0, sizeof(j->slat));
-	j->logs.bw.n = j->logs.iops.n = j->logs.lat.n = j->logs.clat.n = j->logs.slat.n = 0;
-	j->logs.win_start = now;
-	j->logs.win_ios = j->logs.win_bytes = 0;
-	j->logs.win_lat = j->logs.win_clat = j->logs.win_slat = 0;
-	j->t_start = now;
-	getrusage(RUSAGE_THREAD, &j->ru_start);
-	j->ramp_end = 0;
-	__atomic_store_n(&j->ramped, 1, __ATOMIC_RELEASE);
-}
-
-/* Reap every completion there is; returns how many. */
-static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l)
+static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l, unsigned max)
 {
 	uint64_t now = cz_now_ns();
 	struct io_uring_cqe *cqe;
@@ -516,7 +451,8 @@ static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop 
 
 		zl_complete(j, &slots[idx], cqe->res, now);
 		l->free_idx[l->nfree++] = idx;
-		seen++;
+		if (++seen == max)
+			break;
 	}
 	io_uring_cq_advance(&j->ring, seen);
 	/*
@@ -528,6 +464,8 @@ static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop 
 	l->stamp = now;
 	l->stamp_fresh = seen <= 1 && !j->o->verify;
 	l->inflight -= seen;
+	if (seen)
+		zl_map_add(j->c.complete, seen, true);
 	if (seen > j->c.max_cqe_batch)
 		j->c.max_cqe_batch = seen;
 	if (j->ramp_end && now >= j->ramp_end)
@@ -556,17 +494,32 @@ static int zl_wait_sq(struct zl_job *j)
 	return 0;
 }
 
+/* Bytes a job moves before it stops: io_size, or size times loops; 0: no limit. */
+static uint64_t zl_limit_bytes(const struct zl_opts *o)
+{
+	if (o->time_based)
+		return UINT64_MAX;
+	if (o->io_size)
+		return o->io_size;
+	if (o->size)
+		return o->size * (o->loops ? o->loops : 1);
+	return UINT64_MAX;
+}
+
 static int zl_run(struct zl_job *j, struct zl_slot *slots)
 {
 	const struct zl_opts *o = j->o;
 	struct zl_loop l = {
-		.limit = o->size && !o->time_based ? (o->size + o->bs - 1) / o->bs : UINT64_MAX,
+		.limit = o->number_ios ? o->number_ios : UINT64_MAX,
+		.limit_bytes = zl_limit_bytes(o),
 		.nfree = o->qd,
 	};
 	struct io_uring_cqe *cqe;
 	unsigned i;
 	int ret = 0;
 
+	if (o->engine >= ZL_ENG_SYNC)
+		return zl_run_sync(j, slots, l.limit_bytes, l.limit);
 	l.free_idx = malloc(o->qd * sizeof(*l.free_idx));
 	if (!l.free_idx)
 		return -ENOMEM;
@@ -575,7 +528,8 @@ static int zl_run(struct zl_job *j, struct zl_slot *slots)
 
 	for (;;) {
 		bool issuing = !__atomic_load_n(&zl_stop, __ATOMIC_RELAXED) &&
-			       !__atomic_load_n(&j->stop, __ATOMIC_RELAXED) && l.issued < l.limit;
+			       !__atomic_load_n(&j->stop, __ATOMIC_RELAXED) && l.issued < l.limit &&
+			       l.issued_bytes < l.limit_bytes;
 		unsigned n = issuing ? zl_issue(j, slots, &l) : 0;
 
 		if (!n && !l.inflight) {
@@ -585,6 +539,15 @@ static int zl_run(struct zl_job *j, struct zl_slot *slots)
 		}
 		if (n) {
 			ret = zl_submit(j, slots, &l, n);
+			/*
+			 * fio's depth: an I/O is in flight until it is reaped, and
+			 * completions are reaped only once iodepth I/Os are out, even
+			 * when the file completed them at submission (/dev/zero).
+			 */
+			if (ret >= 0 && l.inflight < o->qd && l.nfree && issuing) {
+				l.stamp_fresh = false;
+				continue;
+			}
 		} else {
 			j->c.wait_calls++;
 			ret = io_uring_wait_cqe_nr(&j->ring, &cqe,
@@ -595,10 +558,27 @@ static int zl_run(struct zl_job *j, struct zl_slot *slots)
 			break;
 		}
 		ret = 0;
-		zl_reap(j, slots, &l);
+		zl_reap(j, slots, &l, issuing ? o->batch_complete : UINT_MAX);
 	}
 	free(l.free_idx);
 	return ret;
+}
+
+/* fio's stonewall / wait_for, then startdelay; false: the run was stopped. */
+static bool zl_wait_turn(struct zl_job *j)
+{
+	const struct zl_job *all = j - j->id;
+	int i;
+
+	for (i = j->wait_first; i < j->wait_first + j->wait_n; i++)
+		while (!__atomic_load_n(&all[i].finished, __ATOMIC_ACQUIRE))
+			if (__atomic_load_n(&zl_stop, __ATOMIC_RELAXED))
+				return false;
+			else
+				zl_nap(1000000);
+	if (j->o->startdelay > 0)
+		zl_nap((uint64_t)(j->o->startdelay * 1e9));
+	return !__atomic_load_n(&zl_stop, __ATOMIC_RELAXED);
 }
 
 void *zl_job_main(void *arg)
@@ -611,13 +591,23 @@ void *zl_job_main(void *arg)
 	j->fd = -1;
 	/* --rw randread: the same offsets every run (fio's randrepeat=1), one stream per job. */
 	j->rand_state = 0x9E3779B97F4A7C15ULL * (uint64_t)(j->id + 1);
+	if (j->o->have_seed)
+		j->rand_state ^= j->o->randseed;
+	else if (!j->o->randrepeat)
+		j->rand_state ^= cz_now_ns();	/* randrepeat=0: other offsets every run */
+	if (!j->rand_state)
+		j->rand_state = 1;
+	j->mix_state = 0xD1B54A32D192ED03ULL * (uint64_t)(j->id + 1);
 	j->setup_err = zl_setup(j, &slots, &buf, &stride);
 	pthread_barrier_wait(&zl_setup_done);
 	/* main looks at every job's setup_err between the two barriers */
 	pthread_barrier_wait(&zl_go);
-	if (!__atomic_load_n(&zl_abort, __ATOMIC_RELAXED)) {
+	if (!__atomic_load_n(&zl_abort, __ATOMIC_RELAXED) && zl_wait_turn(j)) {
+		if (j->o->ioprio >= 0)
+			syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, 0, j->o->ioprio);
 		getrusage(RUSAGE_THREAD, &j->ru_start);
 		j->t_start = cz_now_ns();
+		__atomic_store_n(&j->t_go, j->t_start, __ATOMIC_RELEASE);
 		j->logging = j->o->bw_log || j->o->iops_log || j->o->lat_log;
 		j->logs.win_start = j->t_start;
 		if (j->o->ramp_sec > 0)
@@ -639,6 +629,8 @@ void *zl_job_main(void *arg)
 		close(j->fd);
 	free(slots);
 	free(buf);
+	if (j->run && j->run->exitall)
+		__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);	/* fio's exitall */
 	__atomic_store_n(&j->finished, true, __ATOMIC_RELEASE);
 	return NULL;
 }

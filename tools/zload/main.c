@@ -93,8 +93,7 @@ static void zl_progress(const struct zl_run *run, const struct zl_job *jobs, uin
 }
 
 /* Each job's --runtime: stop the jobs whose time is over. */
-static uint64_t zl_deadlines(const struct zl_run *run, struct zl_job *jobs, uint64_t start,
-			     uint64_t now)
+static uint64_t zl_deadlines(const struct zl_run *run, struct zl_job *jobs, uint64_t now)
 {
 	uint64_t next = UINT64_MAX;
 	unsigned i;
@@ -103,10 +102,12 @@ static uint64_t zl_deadlines(const struct zl_run *run, struct zl_job *jobs, uint
 		const struct zl_opts *o = jobs[i].o;
 		uint64_t end;
 
-		if (o->time_sec <= 0)
+		uint64_t go = __atomic_load_n(&jobs[i].t_go, __ATOMIC_ACQUIRE);
+
+		if (o->time_sec <= 0 || !go)
 			continue;
-		/* fio's runtime does not count the ramp. */
-		end = start + (uint64_t)((o->time_sec + o->ramp_sec) * 1e9);
+		/* fio's runtime does not count the ramp, startdelay or a stonewall's wait. */
+		end = go + (uint64_t)((o->time_sec + o->ramp_sec) * 1e9);
 		if (now >= end)
 			__atomic_store_n(&jobs[i].stop, 1, __ATOMIC_RELAXED);
 		else if (end < next)
@@ -136,8 +137,12 @@ static void zl_supervise(const struct zl_run *run, struct zl_job *jobs)
 		if (now >= next_sample) {
 			zl_sample(run, jobs, now);
 			next_sample += ZL_SAMPLE_NS;
+			/* fio's steady state: a sample a second. */
+			if (((next_sample - start) / ZL_SAMPLE_NS) % 2 == 0)
+				for (i = 0; i < run->total_jobs; i++)
+					zl_ss_tick(&jobs[i], now);
 		}
-		next = zl_deadlines(run, jobs, start, now);
+		next = zl_deadlines(run, jobs, now);
 		if (next != UINT64_MAX && next - now < step)
 			step = next - now;
 		if (tty && now - last_draw >= 1000000000ULL) {
@@ -152,6 +157,34 @@ static void zl_supervise(const struct zl_run *run, struct zl_job *jobs)
 		fprintf(stderr, "\r\033[K");
 }
 
+/*
+ * fio's stonewall (and new_group): wait for every job before it; wait_for=NAME:
+ * for the jobs of section NAME (before it, as fio requires).  first: the
+ * section's first job; the waits go into *j.
+ */
+static void zl_waits(const struct zl_run *run, unsigned s, unsigned first, struct zl_job *j)
+{
+	const struct zl_opts *o = &run->sect[s];
+	unsigned t, k = 0;
+
+	j->wait_first = 0;
+	j->wait_n = 0;
+	if (o->stonewall) {
+		j->wait_n = (int)first;
+		return;
+	}
+	if (!o->wait_for)
+		return;
+	for (t = 0; t < s; k += run->sect[t].jobs, t++) {
+		if (!strcmp(run->sect[t].name, o->wait_for)) {
+			j->wait_first = (int)k;
+			j->wait_n = (int)run->sect[t].jobs;
+			return;
+		}
+	}
+	cz_usage_die("job '%s': wait_for=%s: no job of that name before it", o->name, o->wait_for);
+}
+
 /* Start the jobs, report the first set-up failure; 0 or -1 (reported). */
 static int zl_start(const struct zl_run *run, struct zl_job *jobs)
 {
@@ -163,8 +196,13 @@ static int zl_start(const struct zl_run *run, struct zl_job *jobs)
 	for (s = 0; s < run->nsect; s++) {
 		const struct zl_opts *o = &run->sect[s];
 
+		zl_waits(run, s, k, jobs + k);
 		for (i = 0; i < o->jobs; i++, k++) {
 			jobs[k].id = (int)k;
+			jobs[k].id_in_sect = i;
+			jobs[k].run = run;
+			jobs[k].wait_first = jobs[k - i].wait_first;
+			jobs[k].wait_n = jobs[k - i].wait_n;
 			jobs[k].sect = s;
 			jobs[k].o = o;
 			jobs[k].cpu = o->cpus.n && !o->cpus_shared ? o->cpus.cpu[i % o->cpus.n] : -1;

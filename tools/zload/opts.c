@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "zload.h"
+#include "opts.h"
 
 #define ZL_MAX_QD	4096
 #define ZL_MAX_JOBS	64
@@ -31,33 +31,6 @@
 #define ZL_DEFAULT_TIME	5.0
 #define ZL_MAX_SECT	64
 
-enum zl_kind {
-	K_VAL,		/* needs a value */
-	K_BOOL,		/* optional =1 / =0 */
-	K_FLAG,		/* no value */
-};
-
-enum zl_scope {
-	S_JOB,		/* per job, command line and job files */
-	S_RUN,		/* the whole run, command line only (fio's too) */
-	S_ANY,		/* the whole run, anywhere */
-};
-
-enum {
-	ZO_BS, ZO_RAMP, ZO_RW, ZO_QD, ZO_JOBS, ZO_TIME, ZO_SIZE, ZO_FIXEDBUFS, ZO_REGISTERFILES,
-	ZO_SQPOLL, ZO_SQPOLL_CPU, ZO_NONVECTORED, ZO_CPU, ZO_CPUS_ALLOWED, ZO_VERIFY,
-	ZO_BATCH_SUBMIT, ZO_BATCH_COMPLETE, ZO_FILENAME, ZO_NAME, ZO_DESCRIPTION,
-	ZO_IOENGINE, ZO_TIME_BASED, ZO_DIRECT, ZO_THREAD, ZO_NORANDOMMAP, ZO_RANDREPEAT,
-	ZO_BW_LOG, ZO_LAT_LOG, ZO_IOPS_LOG, ZO_LOG_AVG, ZO_GROUP_REPORTING,
-	ZO_JSON, ZO_FORMAT, ZO_OUTPUT, ZO_SHARE, ZO_HELP, ZO_VERSION,
-};
-
-struct zl_optdef {
-	const char *name;
-	enum zl_kind kind;
-	enum zl_scope scope;
-	int id;
-};
 
 /* zload's names first, then fio's for the same option. */
 static const struct zl_optdef zl_optdefs[] = {
@@ -83,7 +56,7 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "nonvectored",                K_BOOL, S_JOB, ZO_NONVECTORED },
 	{ "cpu",                        K_VAL,  S_JOB, ZO_CPU },
 	{ "cpus_allowed",               K_VAL,  S_JOB, ZO_CPUS_ALLOWED },
-	{ "verify",                     K_FLAG, S_JOB, ZO_VERIFY },
+	{ "verify",                     K_OPT,  S_JOB, ZO_VERIFY },
 	{ "batch-submit",               K_VAL,  S_JOB, ZO_BATCH_SUBMIT },
 	{ "iodepth_batch_submit",       K_VAL,  S_JOB, ZO_BATCH_SUBMIT },
 	{ "iodepth_batch",              K_VAL,  S_JOB, ZO_BATCH_SUBMIT },
@@ -97,6 +70,52 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "time_based",                 K_BOOL, S_JOB, ZO_TIME_BASED },
 	{ "direct",                     K_BOOL, S_JOB, ZO_DIRECT },
 	{ "thread",                     K_BOOL, S_JOB, ZO_THREAD },
+	{ "threads",                    K_BOOL, S_JOB, ZO_THREAD },
+	{ "rwmixread",                  K_VAL,  S_JOB, ZO_RWMIXREAD },
+	{ "rwmixwrite",                 K_VAL,  S_JOB, ZO_RWMIXWRITE },
+	{ "bssplit",                    K_VAL,  S_JOB, ZO_BSSPLIT },
+	{ "random_distribution",        K_VAL,  S_JOB, ZO_RANDDIST },
+	{ "random_generator",           K_VAL,  S_JOB, ZO_RANDGEN },
+	{ "rate",                       K_VAL,  S_JOB, ZO_RATE },
+	{ "rate_iops",                  K_VAL,  S_JOB, ZO_RATE_IOPS },
+	{ "exitall",                    K_BOOL, S_ANY, ZO_EXITALL },
+	{ "exit_what",                  K_VAL,  S_ANY, ZO_EXIT_WHAT },
+	{ "filesize",                   K_VAL,  S_JOB, ZO_FILESIZE },
+	{ "buffered",                   K_BOOL, S_JOB, ZO_BUFFERED },
+	{ "zonemode",                   K_VAL,  S_JOB, ZO_ZONEMODE },
+	{ "offset",                     K_VAL,  S_JOB, ZO_OFFSET },
+	{ "offset_increment",           K_VAL,  S_JOB, ZO_OFFSET_INC },
+	{ "io_size",                    K_VAL,  S_JOB, ZO_IO_SIZE },
+	{ "io_limit",                   K_VAL,  S_JOB, ZO_IO_SIZE },
+	{ "loops",                      K_VAL,  S_JOB, ZO_LOOPS },
+	{ "number_ios",                 K_VAL,  S_JOB, ZO_NUMBER_IOS },
+	{ "hipri",                      K_BOOL, S_JOB, ZO_HIPRI },
+	{ "startdelay",                 K_VAL,  S_JOB, ZO_STARTDELAY },
+	{ "thinktime",                  K_VAL,  S_JOB, ZO_THINKTIME },
+	{ "stonewall",                  K_BOOL, S_JOB, ZO_STONEWALL },
+	{ "wait_for_previous",          K_BOOL, S_JOB, ZO_STONEWALL },
+	{ "wait_for",                   K_VAL,  S_JOB, ZO_WAIT_FOR },
+	{ "prio",                       K_VAL,  S_JOB, ZO_PRIO },
+	{ "prioclass",                  K_VAL,  S_JOB, ZO_PRIOCLASS },
+	{ "directory",                  K_VAL,  S_JOB, ZO_DIRECTORY },
+	{ "section",                    K_VAL,  S_RUN, ZO_SECTION },
+	{ "minimal",                    K_FLAG, S_RUN, ZO_MINIMAL },
+	{ "readonly",                   K_FLAG, S_RUN, ZO_READONLY },
+	{ "randseed",                   K_VAL,  S_JOB, ZO_RANDSEED },
+	{ "percentile_list",            K_VAL,  S_JOB, ZO_PERCENTILES },
+	{ "flow",                       K_VAL,  S_JOB, ZO_FLOW },
+	{ "steadystate",                K_VAL,  S_JOB, ZO_SS },
+	{ "ss",                         K_VAL,  S_JOB, ZO_SS },
+	{ "steadystate_duration",       K_VAL,  S_JOB, ZO_SS_DUR },
+	{ "ss_dur",                     K_VAL,  S_JOB, ZO_SS_DUR },
+	{ "steadystate_ramp_time",      K_VAL,  S_JOB, ZO_SS_RAMP },
+	{ "ss_ramp",                    K_VAL,  S_JOB, ZO_SS_RAMP },
+	{ "bsrange",                    K_VAL,  S_JOB, ZO_BSRANGE },
+	{ "blockalign",                 K_VAL,  S_JOB, ZO_BLOCKALIGN },
+	{ "ba",                         K_VAL,  S_JOB, ZO_BLOCKALIGN },
+	{ "blocksize_range",            K_VAL,  S_JOB, ZO_BSRANGE },
+	{ "flow_id",                    K_VAL,  S_JOB, ZO_FLOW_ID },
+	{ "flow_sleep",                 K_VAL,  S_JOB, ZO_FLOW_SLEEP },
 	{ "norandommap",                K_BOOL, S_JOB, ZO_NORANDOMMAP },
 	{ "randrepeat",                 K_BOOL, S_JOB, ZO_RANDREPEAT },
 	{ "write_bw_log",               K_VAL,  S_JOB, ZO_BW_LOG },
@@ -113,23 +132,17 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "version",                    K_FLAG, S_RUN, ZO_VERSION },
 };
 
-/* Where a value comes from: "--bs" or "job.fio:3: bs" (for messages). */
-struct zl_where {
-	char label[320];
-	const char *file;
-	unsigned line;
-};
-
 static void zl_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: zload [OPTIONS] DEVICE | JOBFILE...\n"
-		"Reads of DEVICE (a device or file) through io_uring; fio's names in [].\n"
+		"I/O to DEVICE (a device or file), fio's engines and options; fio's names in [].\n"
 		"A JOBFILE is a fio job file ([global], [job] sections, key=value lines).\n"
 		"\n"
 		"  --bs SIZE            bytes per read (default 4KB; units B KB MB GB, binary)\n"
 		"                       [--blocksize]\n"
-		"  --rw read|randread   sequential (default) or random offsets [--readwrite]\n"
+		"  --rw MODE            read (default), write, rw, randread, randwrite, randrw,\n"
+		"                       with fio's :N [--readwrite]; writes are discarded\n"
 		"  --qd N               reads in flight per job (default 1, max %d) [--iodepth]\n"
 		"  --jobs N             threads, each with its own ring (default 1) [--numjobs]\n"
 		"  --time SEC           run for SEC seconds (default %.0f unless --size; suffixes\n"
@@ -154,7 +167,8 @@ static void zl_usage(FILE *f)
 		"                       [--iodepth_batch_complete_min, --iodepth_batch_complete]\n"
 		"  --filename DEVICE    DEVICE as an option (fio's way)\n"
 		"  --name NAME          start a job called NAME (options before it are global)\n"
-		"  --ioengine io_uring  the only engine (accepted for fio's command lines)\n"
+		"  --ioengine ENGINE    io_uring (default), sync, psync, pvsync, pvsync2, libaio\n"
+		"                       (on io_uring); fio's other job options: zload(1)\n"
 		"  --write_bw_log P     fio's logs: P_bw.N.log, P_iops.N.log, P_lat.N.log,\n"
 		"  --write_iops_log P   P_clat.N.log, P_slat.N.log (N: job number from 1)\n"
 		"  --write_lat_log P\n"
@@ -214,6 +228,14 @@ static void zl_opts_init(struct zl_opts *o)
 	o->batch_complete = 1;
 	o->nonvectored = true;
 	o->cpus.highest = -1;
+	o->bs_w = 4096;
+	o->rw_dirs = 1;
+	o->mix_pct = 50;
+	o->rand_nr = 1;
+	o->loops = 1;
+	o->randrepeat = true;
+	o->prio_level = -1;
+	o->prio_class = -1;
 }
 
 static void zl_opts_free(struct zl_opts *o)
@@ -225,6 +247,8 @@ static void zl_opts_free(struct zl_opts *o)
 	free(o->bw_log);
 	free(o->iops_log);
 	free(o->lat_log);
+	free(o->wait_for);
+	free(o->directory);
 	for (i = 0; i < o->ngiven; i++) {
 		free(o->given[i].key);
 		free(o->given[i].val);
@@ -244,6 +268,8 @@ static void zl_opts_copy(struct zl_opts *d, const struct zl_opts *s)
 	d->bw_log = s->bw_log ? zl_strdup(s->bw_log) : NULL;
 	d->iops_log = s->iops_log ? zl_strdup(s->iops_log) : NULL;
 	d->lat_log = s->lat_log ? zl_strdup(s->lat_log) : NULL;
+	d->wait_for = s->wait_for ? zl_strdup(s->wait_for) : NULL;
+	d->directory = s->directory ? zl_strdup(s->directory) : NULL;
 	d->given = s->ngiven ? zl_grow(NULL, s->ngiven, sizeof(*d->given)) : NULL;
 	for (i = 0; i < s->ngiven; i++) {
 		d->given[i].key = zl_strdup(s->given[i].key);
@@ -273,15 +299,6 @@ static void zl_given_add(struct zl_opts *o, const char *key, const char *val)
 	o->given[i].val = zl_strdup(val ? val : "");
 }
 
-static unsigned zl_parse_uint(const char *opt, const char *arg, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-
-	if (cz_parse_u64(arg, min, max, &v))
-		cz_usage_die("%s: invalid value '%s' (an integer in %" PRIu64 "..%" PRIu64 ")",
-			     opt, arg, min, max);
-	return (unsigned)v;
-}
 
 /* fio's boolean: absent value = 1; 1/0, true/false, yes/no, on/off. */
 static bool zl_parse_bool(const char *opt, const char *arg)
@@ -301,61 +318,20 @@ static bool zl_parse_bool(const char *opt, const char *arg)
 	cz_usage_die("%s: invalid value '%s' (1 or 0)", opt, arg);
 }
 
-/* Seconds, or a number with us / ms / s / m / h / d as fio's time options take. */
-static double zl_parse_time(const char *opt, const char *arg)
-{
-	static const struct { const char *suffix; double mul; } units[] = {
-		{ "", 1 }, { "s", 1 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "m", 60 },
-		{ "h", 3600 }, { "d", 86400 },
-	};
-	char *end;
-	double v;
-	size_t i;
-
-	errno = 0;
-	v = strtod(arg, &end);
-	for (i = 0; !errno && end != arg && i < CZ_ARRAY_SIZE(units); i++) {
-		if (strcasecmp(end, units[i].suffix))
-			continue;
-		v *= units[i].mul;
-		if (v > 0 && v <= 1e6)
-			return v;
-		break;
-	}
-	cz_usage_die("%s: invalid duration '%s' (seconds > 0, or with us ms s m h d)", opt, arg);
-}
-
-/* fio's "bs=4k,8k" is read,write: zload reads, so the first is the one. */
-static uint64_t zl_parse_bs(const char *opt, const char *arg)
-{
-	char buf[64];
-	const char *comma = strchr(arg, ',');
-	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
-	uint64_t v;
-
-	if (len < sizeof(buf)) {
-		memcpy(buf, arg, len);
-		buf[len] = '\0';
-		if (!cz_parse_size(buf, &v) && v > 0 && v <= ZL_MAX_BS)
-			return v;
-	}
-	cz_usage_die("%s: invalid size '%s' (1B..64MB, units B KB MB GB; one size: no ranges)",
-		     opt, arg);
-}
 
 /* The value options of a job; false when id is not one. */
 static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
 {
 	uint64_t v;
 
+	if (zl_fio_set_value(o, id, opt, arg))
+		return true;
 	switch (id) {
 	case ZO_BS:
-		o->bs = (uint32_t)zl_parse_bs(opt, arg);
+		zl_fio_bs(o, opt, arg);
 		return true;
 	case ZO_RW:
-		if (strcmp(arg, "read") && strcmp(arg, "randread"))
-			cz_usage_die("%s: invalid value '%s' (read or randread: zload only reads)", opt, arg);
-		o->random = !strcmp(arg, "randread");
+		zl_fio_rw(o, opt, arg);
 		return true;
 	case ZO_QD:
 		o->qd = zl_parse_uint(opt, arg, 1, ZL_MAX_QD);
@@ -419,9 +395,24 @@ static bool zl_set_string(struct zl_opts *o, int id, const char *opt, const char
 	case ZO_DESCRIPTION:
 		return true;
 	case ZO_IOENGINE:
-		if (!strcmp(arg, "io_uring"))
-			return true;
-		cz_usage_die("%s=%s: zload runs io_uring only (--ioengine=io_uring)", opt, arg);
+		zl_fio_engine(o, opt, arg);
+		return true;
+	case ZO_RANDGEN:
+		if (strcmp(arg, "tausworthe") && strcmp(arg, "lfsr") && strcmp(arg, "tausworthe64"))
+			cz_usage_die("%s: invalid value '%s' (tausworthe, lfsr, tausworthe64)", opt, arg);
+		zl_note("%s=%s: zload draws offsets with xorshift64* (every block alike on a "
+			"zero device)", opt, arg);
+		return true;
+	case ZO_ZONEMODE:
+		if (strcmp(arg, "none"))
+			cz_usage_die("%s=%s: a zero device has no zones (zonemode=none only)", opt, arg);
+		return true;
+	case ZO_WAIT_FOR:
+		zl_setstr(&o->wait_for, arg);
+		return true;
+	case ZO_DIRECTORY:
+		zl_setstr(&o->directory, arg);
+		return true;
 	case ZO_BW_LOG:
 		zl_setstr(&o->bw_log, arg);
 		return true;
@@ -459,6 +450,15 @@ static void zl_set_bool(struct zl_opts *o, int id, const char *opt, const char *
 	case ZO_DIRECT:
 		o->direct = v;
 		break;
+	case ZO_BUFFERED:
+		o->direct = !v;
+		break;
+	case ZO_HIPRI:
+		o->hipri = v;
+		break;
+	case ZO_STONEWALL:
+		o->stonewall = v;
+		break;
 	case ZO_THREAD:
 		/* zload's jobs are threads: thread=0 (processes) is not offered. */
 		if (!v)
@@ -470,9 +470,7 @@ static void zl_set_bool(struct zl_opts *o, int id, const char *opt, const char *
 			cz_usage_die("%s=0: zload keeps no random map (norandommap=1 only)", opt);
 		break;
 	case ZO_RANDREPEAT:
-		if (!v)
-			cz_usage_die("%s=0: zload's random offsets repeat every run (randrepeat=1 only)",
-				     opt);
+		o->randrepeat = v;
 		break;
 	}
 }
@@ -481,7 +479,7 @@ static void zl_set_bool(struct zl_opts *o, int id, const char *opt, const char *
 static void zl_set(struct zl_opts *o, const struct zl_optdef *d, const char *opt, const char *arg)
 {
 	if (d->id == ZO_VERIFY)
-		o->verify = true;
+		zl_fio_verify(o, opt, arg);
 	else if (d->kind == K_BOOL)
 		zl_set_bool(o, d->id, opt, arg);
 	else if (!zl_set_value(o, d->id, opt, arg))
@@ -498,7 +496,8 @@ static bool zl_set_run(struct zl_run *run, const struct zl_optdef *d, const char
 		{ "simple", ZL_OUT_SIMPLE }, { "json", ZL_OUT_JSON },
 		{ "json+", ZL_OUT_JSONPLUS }, { "terse", ZL_OUT_TERSE },
 	};
-	size_t i;
+	const char *s;
+	size_t i, len;
 
 	switch (d->id) {
 	case ZO_GROUP_REPORTING:
@@ -506,6 +505,23 @@ static bool zl_set_run(struct zl_run *run, const struct zl_optdef *d, const char
 		return true;
 	case ZO_JSON:
 		run->format = ZL_OUT_JSON;
+		return true;
+	case ZO_MINIMAL:
+		run->format = ZL_OUT_TERSE;
+		return true;
+	case ZO_READONLY:
+		run->readonly = true;
+		return true;
+	case ZO_EXITALL:
+		run->exitall = zl_parse_bool(opt, arg);
+		return true;
+	case ZO_EXIT_WHAT:
+		if (strcmp(arg, "group") && strcmp(arg, "all") && strcmp(arg, "stonewall"))
+			cz_usage_die("%s: invalid value '%s' (group, stonewall, all)", opt, arg);
+		return true;	/* one group: every value stops every job */
+	case ZO_SECTION:
+		run->sections = zl_grow(run->sections, run->nsections + 1, sizeof(*run->sections));
+		run->sections[run->nsections++] = arg;
 		return true;
 	case ZO_SHARE:
 		run->device_share = true;
@@ -520,18 +536,24 @@ static bool zl_set_run(struct zl_run *run, const struct zl_optdef *d, const char
 		cz_version_print(stdout, "zload");
 		exit(fflush(stdout) ? CZ_EXIT_FAILURE : CZ_EXIT_OK);
 	case ZO_FORMAT:
-		for (i = 0; i < CZ_ARRAY_SIZE(formats); i++) {
-			if (!strcmp(arg, formats[i].name)) {
-				run->format = formats[i].f;
-				return true;
-			}
+		run->formats = 0;
+		for (s = arg; *s; s += len + (s[len] == ',')) {
+			len = strcspn(s, ",");
+			for (i = 0; i < CZ_ARRAY_SIZE(formats); i++)
+				if (strlen(formats[i].name) == len && !strncmp(s, formats[i].name, len))
+					break;
+			if (i == CZ_ARRAY_SIZE(formats))
+				cz_usage_die("%s: unknown format '%.*s' (normal, simple, json, json+, "
+					     "terse; several with commas)", opt, (int)len, s);
+			run->format = formats[i].f;
+			run->formats |= 1u << formats[i].f;
 		}
-		cz_usage_die("%s: unknown format '%s' (normal, simple, json, json+, terse)", opt, arg);
+		return true;
 	}
 	return false;
 }
 
-static const struct zl_optdef *zl_lookup(const char *name, size_t len)
+const struct zl_optdef *zl_lookup(const char *name, size_t len)
 {
 	size_t i;
 
@@ -541,16 +563,7 @@ static const struct zl_optdef *zl_lookup(const char *name, size_t len)
 	return NULL;
 }
 
-/* What the parser builds: the global options, the jobs, the positional args. */
-struct zl_parser {
-	struct zl_run *run;
-	struct zl_opts global;
-	struct zl_opts *cur;		/* &global, or the job being read */
-	char **pos;
-	unsigned npos;
-};
-
-static struct zl_opts *zl_new_sect(struct zl_parser *p, const char *name)
+struct zl_opts *zl_new_sect(struct zl_parser *p, const char *name)
 {
 	struct zl_run *run = p->run;
 	struct zl_opts *o;
@@ -565,7 +578,7 @@ static struct zl_opts *zl_new_sect(struct zl_parser *p, const char *name)
 }
 
 /* Apply one option spelled NAME[=VALUE] (job files) or --NAME[=VALUE]. */
-static void zl_apply(struct zl_parser *p, const struct zl_optdef *d, const char *arg,
+void zl_apply(struct zl_parser *p, const struct zl_optdef *d, const char *arg,
 		     const struct zl_where *w)
 {
 	if (d->scope == S_RUN && w->file)
@@ -617,6 +630,8 @@ static void zl_parse_cmdline(struct zl_parser *p, int argc, char **argv)
 			d = zl_lookup(a + 2, len);
 			arg = eq ? eq + 1 : NULL;
 		}
+		if (!d && a[1] == '-' && zl_fio_moot_arg(a + 2))
+			continue;
 		if (!d)
 			cz_unknown_option(a);
 		snprintf(w.label, sizeof(w.label), "--%s", d->name);
@@ -629,159 +644,51 @@ static void zl_parse_cmdline(struct zl_parser *p, int argc, char **argv)
 	}
 }
 
-/* Expand ${VAR}, $pagesize, $ncpus, $mb_memory in a job file's value. */
-static void zl_expand(const struct zl_where *w, const char *in, char *out, size_t size)
+/* The fio options whose meaning depends on others, once all are known. */
+static void zl_validate_fio(struct zl_opts *o, const struct zl_run *run, const char *n)
 {
-	size_t used = 0;
+	char *path;
+	unsigned d, i;
 
-	while (*in) {
-		char name[128], val[64];
-		const char *v = NULL, *s = in + 1;
-		size_t n = 0;
-
-		if (*in != '$') {
-			if (used + 1 < size)
-				out[used++] = *in;
-			in++;
-			continue;
-		}
-		if (*s == '{') {
-			const char *e = strchr(s, '}');
-
-			if (!e || (size_t)(e - s - 1) >= sizeof(name))
-				cz_usage_die("%s: unterminated '${' in '%s'", w->label, in);
-			n = (size_t)(e - s - 1);
-			memcpy(name, s + 1, n);
-			name[n] = '\0';
-			v = getenv(name);
-			if (!v)
-				cz_usage_die("%s: ${%s} is not set in the environment", w->label, name);
-			in = e + 1;
-		} else {
-			while (isalnum((unsigned char)s[n]) || s[n] == '_')
-				n++;
-			if (n == 8 && !strncmp(s, "pagesize", n))
-				snprintf(val, sizeof(val), "%ld", sysconf(_SC_PAGESIZE));
-			else if (n == 5 && !strncmp(s, "ncpus", n))
-				snprintf(val, sizeof(val), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-			else if (n == 9 && !strncmp(s, "mb_memory", n))
-				snprintf(val, sizeof(val), "%lld", (long long)sysconf(_SC_PHYS_PAGES) *
-					 sysconf(_SC_PAGESIZE) >> 20);
-			else
-				cz_usage_die("%s: unsupported '$%.*s' (zload expands ${VAR}, $pagesize, "
-					     "$ncpus, $mb_memory)", w->label, (int)(n ? n : 1), s);
-			v = val;
-			in = s + n;
-		}
-		used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s", v);
+	o->rwmix_read = o->rw_dirs == 1 ? 100 : o->rw_dirs == 2 ? 0 : o->mix_pct;
+	if (run->readonly && o->rwmix_read < 100)
+		cz_usage_die("%s--readonly: this job writes (rw with writes or rwmixwrite)", n);
+	o->bs_max = o->bs > o->bs_w ? o->bs : o->bs_w;
+	for (d = 0; d < 2; d++)
+		if (o->bsr_hi[d] > o->bs_max)
+			o->bs_max = o->bsr_hi[d];
+	for (d = 0; d < 2; d++)
+		for (i = 0; i < o->bss[d].n; i++)
+			if (o->bss[d].bs[i] > o->bs_max)
+				o->bs_max = o->bss[d].bs[i];
+	if (o->engine >= ZL_ENG_SYNC) {
+		if (o->qd > 1)
+			zl_note("%sioengine=%s is synchronous: iodepth=%u runs as 1, as in fio", n,
+				zl_engine_name(o->engine), o->qd);
+		o->qd = 1;
+		o->batch_submit = o->batch_complete = 1;
+		if (o->sqpoll || o->fixedbufs || o->registerfiles)
+			cz_usage_die("%sioengine=%s: sqthread_poll, fixedbufs and registerfiles are "
+				     "io_uring's", n, zl_engine_name(o->engine));
 	}
-	if (used >= size)
-		cz_usage_die("%s: value too long", w->label);
-	out[used] = '\0';
-}
-
-static char *zl_trim(char *s)
-{
-	char *e = s + strlen(s);
-
-	while (isspace((unsigned char)*s))
-		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
-/* One "key[=value]" line of a job file into the current section. */
-static void zl_job_line(struct zl_parser *p, char *s, struct zl_where *w)
-{
-	char *eq = strchr(s, '='), *key = s, *val = NULL, buf[4096];
-	const struct zl_optdef *d;
-
-	if (eq) {
-		*eq = '\0';
-		key = zl_trim(s);
-		val = zl_trim(eq + 1);
+	if (o->hipri && o->engine != ZL_ENG_PVSYNC2)
+		cz_usage_die("%shipri: zload polls with ioengine=pvsync2 only (RWF_HIPRI); "
+			     "io_uring's IOPOLL needs a block device", n);
+	if (o->prio_level >= 0 || o->prio_class >= 0)
+		o->ioprio = ((o->prio_class >= 0 ? o->prio_class : 2) << 13) |
+			    (o->prio_level >= 0 ? o->prio_level : 4);
+	else
+		o->ioprio = -1;
+	if (o->directory && o->path && o->path[0] != '/') {
+		path = zl_grow(NULL, strlen(o->directory) + strlen(o->path) + 2, 1);
+		sprintf(path, "%s/%s", o->directory, o->path);
+		free(o->path);
+		o->path = path;
 	}
-	snprintf(w->label, sizeof(w->label), "%s:%u: %s", w->file, w->line, key);
-	d = zl_lookup(key, strlen(key));
-	if (!d)
-		cz_usage_die("%s:%u: option '%s' is not supported by zload (see zload(1), JOB FILES)",
-			     w->file, w->line, key);
-	if (val) {
-		zl_expand(w, val, buf, sizeof(buf));
-		val = buf;
-	}
-	zl_apply(p, d, val, w);
-}
-
-static void zl_parse_jobfile(struct zl_parser *p, const char *path)
-{
-	struct zl_where w = { .file = path };
-	FILE *f = fopen(path, "r");
-	char line[4096], *s, *e;
-
-	if (!f)
-		cz_die(CZ_EXIT_FAILURE, "open %s: %s", path, strerror(errno));
-	p->cur = &p->global;
-	while (fgets(line, sizeof(line), f)) {
-		w.line++;
-		s = zl_trim(line);
-		if (!*s || *s == '#' || *s == ';')
-			continue;
-		if (*s == '[') {
-			e = strchr(s, ']');
-			if (!e || e == s + 1)
-				cz_usage_die("%s:%u: bad section header '%s'", path, w.line, s);
-			*e = '\0';
-			p->cur = !strcmp(s + 1, "global") ? &p->global : zl_new_sect(p, s + 1);
-			continue;
-		}
-		if (!strncmp(s, "include ", 8))
-			cz_usage_die("%s:%u: 'include' is not supported by zload", path, w.line);
-		zl_job_line(p, s, &w);
-	}
-	if (ferror(f))
-		cz_die(CZ_EXIT_FAILURE, "read %s: %s", path, strerror(errno));
-	fclose(f);
-}
-
-/*
- * A regular file whose first line that says something is a [section].  Only
- * its first 4 KiB are read, and a NUL byte says "data": the FUSE device's
- * zero file is a regular file of 1 EiB of zeros without a newline.
- */
-static bool zl_is_jobfile(const char *path)
-{
-	struct stat st;
-	char buf[4097], *s, *nl;
-	size_t n;
-	FILE *f;
-
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
-		return false;
-	f = fopen(path, "r");
-	if (!f)
-		return false;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	if (memchr(buf, '\0', n))
-		return false;
-	buf[n] = '\0';
-	for (s = buf; *s; s = nl + 1) {
-		nl = strchr(s, '\n');
-		if (nl)
-			*nl = '\0';
-		s = zl_trim(s);
-		if (*s && *s != '#' && *s != ';')
-			return *s == '[';
-		if (!nl)
-			break;
-	}
-	return false;
 }
 
 /* Cross-option rules and defaults of one job, after every option is known. */
-static void zl_validate(struct zl_opts *o, bool named)
+static void zl_validate(struct zl_opts *o, const struct zl_run *run, bool named)
 {
 	char n[80] = "";
 	unsigned i;
@@ -789,6 +696,7 @@ static void zl_validate(struct zl_opts *o, bool named)
 	/* Several jobs: say which one. */
 	if (named)
 		snprintf(n, sizeof(n), "job '%.64s': ", o->name);
+	zl_validate_fio(o, run, n);
 	if (o->sqpoll_cpu >= 0 && !o->sqpoll)
 		cz_usage_die("%s--sqpoll-cpu %d: needs --sqpoll", n, o->sqpoll_cpu);
 	if (o->batch_submit > o->qd)
@@ -803,6 +711,27 @@ static void zl_validate(struct zl_opts *o, bool named)
 				     n, o->cpus.cpu[i]);
 	if (!o->have_time && (!o->size || o->time_based))
 		o->time_sec = ZL_DEFAULT_TIME;
+}
+
+/* --section NAME: only the job sections of those names run (fio's). */
+static void zl_keep_sections(struct zl_run *run)
+{
+	unsigned i, k, kept = 0;
+
+	if (!run->nsections)
+		return;
+	for (i = 0; i < run->nsect; i++) {
+		for (k = 0; k < run->nsections; k++)
+			if (!strcmp(run->sect[i].name, run->sections[k]))
+				break;
+		if (k == run->nsections)
+			zl_opts_free(&run->sect[i]);
+		else
+			run->sect[kept++] = run->sect[i];
+	}
+	if (!kept)
+		cz_usage_die("--section %s: no job section of that name", run->sections[0]);
+	run->nsect = kept;
 }
 
 /* Positional arguments: job files, and at most one DEVICE for jobs without one. */
@@ -821,6 +750,7 @@ static void zl_positional(struct zl_parser *p)
 			cz_usage_die("unexpected argument '%s' (one DEVICE only)", p->pos[i]);
 		dev = p->pos[i];
 	}
+	zl_keep_sections(p->run);
 	if (!p->run->nsect)
 		zl_new_sect(p, p->global.name ? p->global.name : "zload");
 	for (i = 0; i < p->run->nsect; i++) {
@@ -832,7 +762,7 @@ static void zl_positional(struct zl_parser *p)
 		}
 		if (!o->path)
 			cz_usage_die("missing DEVICE (a device or file to read; see --help)");
-		zl_validate(o, p->run->nsect > 1);
+		zl_validate(o, p->run, p->run->nsect > 1);
 		p->run->total_jobs += o->jobs;
 	}
 	if (dev && !dev_used)
@@ -849,8 +779,15 @@ void zl_parse_args(int argc, char **argv, struct zl_run *run)
 	run->format = ZL_OUT_NORMAL;
 	zl_opts_init(&p.global);
 	p.cur = &p.global;
+	p.lookup = zl_lookup;
+	p.apply = zl_apply;
+	p.new_sect = zl_new_sect;
 	zl_parse_cmdline(&p, argc, argv);
 	zl_positional(&p);
+	run->global = p.global.given;
+	run->nglobal = p.global.ngiven;
+	p.global.given = NULL;
+	p.global.ngiven = 0;
 	zl_opts_free(&p.global);
 	free(p.pos);
 }
@@ -862,4 +799,10 @@ void zl_run_free(struct zl_run *run)
 	for (i = 0; i < run->nsect; i++)
 		zl_opts_free(&run->sect[i]);
 	free(run->sect);
+	free(run->sections);
+	for (i = 0; i < run->nglobal; i++) {
+		free(run->global[i].key);
+		free(run->global[i].val);
+	}
+	free(run->global);
 }

@@ -29,6 +29,7 @@ struct zl_sum {
 	struct zl_counters c;
 	struct zl_hist clat, lat;
 	struct zl_stat slat, bw, iops;
+	struct zl_dirstat wr;		/* the writes (clat, lat, slat above: the reads) */
 	double seconds, usr_sec, sys_sec;
 	uint64_t ctx;
 	unsigned setup_flags, dropped_flags;
@@ -55,6 +56,11 @@ static void zl_add_counters(struct zl_counters *d, const struct zl_counters *c)
 	d->wait_calls += c->wait_calls;
 	d->sqpoll_wakeups += c->sqpoll_wakeups;
 	d->sq_ring_full += c->sq_ring_full;
+	for (unsigned i = 0; i < CZ_ARRAY_SIZE(d->depth); i++) {
+		d->depth[i] += c->depth[i];
+		d->submit[i] += c->submit[i];
+		d->complete[i] += c->complete[i];
+	}
 #define ZL_MAX(f) (d->f = c->f > d->f ? c->f : d->f)
 	ZL_MAX(max_inflight);
 	ZL_MAX(max_submit_batch);
@@ -76,6 +82,12 @@ static void zl_collect(const struct zl_job *jobs, unsigned first, unsigned n, st
 		zl_hist_merge(&r->clat, &j->hist);
 		zl_hist_merge(&r->lat, &j->lat);
 		zl_stat_merge(&r->slat, &j->slat);
+		r->wr.ios += j->wr.ios;
+		r->wr.bytes += j->wr.bytes;
+		r->wr.short_ios += j->wr.short_ios;
+		zl_hist_merge(&r->wr.clat, &j->wr.clat);
+		zl_hist_merge(&r->wr.lat, &j->wr.lat);
+		zl_stat_merge(&r->wr.slat, &j->wr.slat);
 		zl_stat_merge(&r->bw, &j->bw);
 		zl_stat_merge(&r->iops, &j->iops);
 		r->usr_sec += zl_tv_sec(&j->ru_end.ru_utime) - zl_tv_sec(&j->ru_start.ru_utime);
@@ -123,6 +135,45 @@ struct zl_entry {
 	struct zl_sum r;
 	double total_bw;		/* of the whole run: fio's bw_agg */
 };
+
+/*
+ * One direction of an entry, in the shape the printers know: the reads (the
+ * totals minus the writes) or the writes.  The bandwidth and IOPS samples
+ * count both directions: they go to the reads, or to the writes of a job
+ * that only writes.  Returned in *v (large: histograms).
+ */
+static void zl_dir_view(const struct zl_entry *e, int dir, struct zl_entry *v)
+{
+	const struct zl_dirstat *w = &e->r.wr;
+	bool samples = dir == ZL_DIR_WRITE ? e->o->rwmix_read == 0 : e->o->rwmix_read > 0;
+
+	*v = *e;
+	if (dir == ZL_DIR_WRITE) {
+		v->r.c.ios = w->ios;
+		v->r.c.bytes = w->bytes;
+		v->r.c.short_reads = w->short_ios;
+		v->r.clat = w->clat;
+		v->r.lat = w->lat;
+		v->r.slat = w->slat;
+	} else {
+		v->r.c.ios -= w->ios;
+		v->r.c.bytes -= w->bytes;
+		v->r.c.short_reads -= w->short_ios;
+	}
+	if (!samples) {
+		memset(&v->r.bw, 0, sizeof(v->r.bw));
+		memset(&v->r.iops, 0, sizeof(v->r.iops));
+	}
+}
+
+static struct zl_entry *zl_view_alloc(void)
+{
+	struct zl_entry *v = malloc(sizeof(*v));
+
+	if (!v)
+		cz_die(CZ_EXIT_FAILURE, "out of memory");
+	return v;
+}
 
 static double zl_hist_mean(const struct zl_hist *h)
 {
@@ -213,7 +264,8 @@ static json_t *zl_json_stat(const struct zl_stat *s)
 }
 
 /* A histogram as fio's clat_ns: min max mean stddev N, "percentile", json+ "bins". */
-static json_t *zl_json_hist(const struct zl_hist *h, bool percentiles, bool bins)
+/* pcts: the percentiles to give (NULL: none), fio's default list when o has none. */
+static json_t *zl_json_hist(const struct zl_hist *h, const struct zl_opts *pcts, bool bins)
 {
 	static const double pct[] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5,
 				      99.9, 99.95, 99.99 };
@@ -226,11 +278,14 @@ static json_t *zl_json_hist(const struct zl_hist *h, bool percentiles, bool bins
 	cz_jset(o, "mean", ZL_F6(zl_hist_mean(h)));
 	cz_jset(o, "stddev", ZL_F6(zl_hist_stddev(h)));
 	cz_jset(o, "N", ZL_U(h->n));
-	if (percentiles && h->n) {
+	if (pcts && h->n) {
+		const double *list = pcts->npct ? pcts->pct : pct;
+		unsigned n = pcts->npct ? pcts->npct : CZ_ARRAY_SIZE(pct);
+
 		x = cz_jset(o, "percentile", cz_jobj());
-		for (i = 0; i < CZ_ARRAY_SIZE(pct); i++) {
-			snprintf(key, sizeof(key), "%.6f", pct[i]);
-			cz_jset(x, key, ZL_U(zl_hist_percentile(h, pct[i])));
+		for (i = 0; i < n; i++) {
+			snprintf(key, sizeof(key), "%.6f", list[i]);
+			cz_jset(x, key, ZL_U(zl_hist_percentile(h, list[i])));
 		}
 	}
 	if (bins && h->n) {
@@ -262,8 +317,8 @@ static json_t *zl_json_read(const struct zl_entry *e, bool plus)
 	cz_jset(o, "short_ios", ZL_U(r->c.short_reads));
 	cz_jset(o, "drop_ios", json_integer(0));
 	cz_jset(o, "slat_ns", zl_json_stat(&r->slat));
-	cz_jset(o, "clat_ns", zl_json_hist(&r->clat, true, plus));
-	cz_jset(o, "lat_ns", zl_json_hist(&r->lat, false, false));
+	cz_jset(o, "clat_ns", zl_json_hist(&r->clat, e->o, plus));
+	cz_jset(o, "lat_ns", zl_json_hist(&r->lat, NULL, false));
 	cz_jset(o, "bw_min", ZL_F0(r->bw.min));
 	cz_jset(o, "bw_max", ZL_F0(r->bw.max));
 	cz_jset(o, "bw_agg", ZL_F6(e->total_bw > 0 ? 100.0 * bw / e->total_bw : 0.0));
@@ -338,21 +393,49 @@ static json_t *zl_json_options(const struct zl_opts *o)
 	return j;
 }
 
+/* fio's iodepth_level / iodepth_submit / iodepth_complete, in % of their counts. */
+static void zl_json_maps(json_t *o, const struct zl_counters *c)
+{
+	static const char *const lvl[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const bat[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	const uint64_t *maps[] = { c->depth, c->submit, c->complete };
+	static const char *const names[] = { "iodepth_level", "iodepth_submit", "iodepth_complete" };
+	unsigned m, i;
+
+	for (m = 0; m < 3; m++) {
+		json_t *x = cz_jset(o, names[m], cz_jobj());
+		uint64_t sum = 0;
+
+		for (i = 0; i < 7; i++)
+			sum += maps[m][i];
+		for (i = 0; i < 7; i++)
+			cz_jset(x, m ? bat[i] : lvl[i],
+				json_real(sum ? 100.0 * (double)maps[m][i] / (double)sum : 0.0));
+	}
+}
+
 static json_t *zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
 {
 	const struct zl_sum *r = &e->r;
 	struct zl_latdist d;
 	json_t *o = cz_jobj(), *x;
+	struct zl_entry *v;
+	struct zl_hist all = r->lat;
 
-	zl_latdist(&r->clat, &d);
+	zl_hist_merge(&all, &r->wr.lat);
+	zl_latdist(&all, &d);
 	cz_jset(o, "jobname", cz_jstr(e->o->name));
 	cz_jset(o, "groupid", json_integer(0));
 	cz_jset(o, "error", json_integer(r->c.errors || r->c.verify_failures ? 5 /* EIO */ : 0));
 	cz_jset(o, "eta", json_integer(0));
 	cz_jset(o, "elapsed", ZL_F0(ceil(r->seconds)));
 	cz_jset(o, "job options", zl_json_options(e->o));
-	cz_jset(o, "read", zl_json_read(e, plus));
-	cz_jset(o, "write", zl_json_idle());
+	v = zl_view_alloc();
+	zl_dir_view(e, ZL_DIR_READ, v);
+	cz_jset(o, "read", v->r.c.ios || !r->wr.ios ? zl_json_read(v, plus) : zl_json_idle());
+	zl_dir_view(e, ZL_DIR_WRITE, v);
+	cz_jset(o, "write", v->r.c.ios ? zl_json_read(v, plus) : zl_json_idle());
+	free(v);
 	cz_jset(o, "trim", zl_json_idle());
 	x = cz_jset(o, "sync", cz_jobj());
 	cz_jset(x, "total_ios", json_integer(0));
@@ -363,6 +446,7 @@ static json_t *zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
 	cz_jset(o, "ctx", ZL_U(r->ctx));
 	cz_jset(o, "majf", json_integer(0));
 	cz_jset(o, "minf", json_integer(0));
+	zl_json_maps(o, &r->c);
 	cz_jset(o, "latency_ns", zl_json_dist(d.ns, 10));
 	cz_jset(o, "latency_us", zl_json_dist(d.us, 10));
 	cz_jset(o, "latency_ms", zl_json_dist(d.ms, 12));
@@ -456,24 +540,32 @@ static unsigned zl_entries(const struct zl_run *run, const struct zl_job *jobs,
 }
 
 static void zl_print_json(const struct zl_run *run, const struct zl_job *jobs,
-			  const struct zl_sum *r, const struct zl_entry *e, unsigned n)
+			  const struct zl_sum *r, const struct zl_entry *e, unsigned n, bool plus)
 {
 	json_t *d = cz_jobj(), *arr;
 	struct timeval tv;
-	char when[64];
+	char when[64], ver[64];
 	time_t t;
 	unsigned i;
 
 	gettimeofday(&tv, NULL);
 	t = tv.tv_sec;
 	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&t));
-	cz_jset(d, "zload version", cz_jstr(cz_version()));
+	/* fio's key (its tools look for it); the value says who wrote it. */
+	snprintf(ver, sizeof(ver), "zload-%s", PACKAGE_VERSION);
+	cz_jset(d, "fio version", cz_jstr(ver));
 	cz_jset(d, "timestamp", json_integer((json_int_t)tv.tv_sec));
 	cz_jset(d, "timestamp_ms", json_integer((json_int_t)tv.tv_sec * 1000 + tv.tv_usec / 1000));
 	cz_jset(d, "time", cz_jstr(when));
+	if (run->nglobal) {
+		json_t *g = cz_jset(d, "global options", cz_jobj());
+
+		for (i = 0; i < run->nglobal; i++)
+			cz_jset(g, run->global[i].key, cz_jstr(run->global[i].val));
+	}
 	arr = cz_jset(d, "jobs", cz_jarr());
 	for (i = 0; i < n; i++)
-		cz_jpush(arr, zl_json_entry(&e[i], run->format == ZL_OUT_JSONPLUS,
+		cz_jpush(arr, zl_json_entry(&e[i], plus,
 					    e[i].n == 1 ? jobs[e[i].first].ran_cpu : -1));
 	zl_json_flat(d, run, jobs, r);
 	cz_json_dump(stdout, d, CZ_JSON_COMPACT);	/* a failed write: cz_stdout_flush() */
@@ -524,13 +616,18 @@ static void zl_print_terse(const struct zl_entry *e)
 	static const unsigned depths[] = { 1, 2, 4, 8, 16, 32, 64 };
 	const struct zl_sum *r = &e->r;
 	struct zl_latdist d;
+	struct zl_entry *v;
 	unsigned i, slot = 0;
 
 	zl_latdist(&r->clat, &d);
 	printf("3;zload-%s;%s;0;%d", PACKAGE_VERSION, e->o->name,
 	       r->c.errors || r->c.verify_failures ? 5 : 0);
-	zl_terse_dir(e);
-	zl_terse_dir(NULL);
+	v = zl_view_alloc();
+	zl_dir_view(e, ZL_DIR_READ, v);
+	zl_terse_dir(v);
+	zl_dir_view(e, ZL_DIR_WRITE, v);
+	zl_terse_dir(v->r.c.ios ? v : NULL);
+	free(v);
 	printf(";%f%%;%f%%;%" PRIu64 ";0;0", zl_cpu_pct(r->usr_sec, r, e->n),
 	       zl_cpu_pct(r->sys_sec, r, e->n), r->ctx);
 	for (i = 0; i < CZ_ARRAY_SIZE(depths); i++)
@@ -554,13 +651,92 @@ static void zl_print_lat(const char *name, double min, double max, double mean, 
 	       min / 1e3, max / 1e3, mean / 1e3, dev / 1e3);
 }
 
+/* fio's "IO depths" block. */
+static void zl_print_maps(const struct zl_counters *c)
+{
+	static const char *const lvl[] = { "1", "2", "4", "8", "16", "32", ">=64" };
+	static const char *const bat[] = { "0", "4", "8", "16", "32", "64", ">=64" };
+	static const char *const head[] = { "  IO depths    :", "     submit    :",
+					     "     complete  :" };
+	const uint64_t *maps[] = { c->depth, c->submit, c->complete };
+	unsigned m, i;
+
+	for (m = 0; m < 3; m++) {
+		uint64_t sum = 0;
+
+		for (i = 0; i < 7; i++)
+			sum += maps[m][i];
+		printf("%s", head[m]);
+		for (i = 0; i < 7; i++)
+			printf("%s %s=%.1f%%", i ? "," : "", m ? bat[i] : lvl[i],
+			       sum ? 100.0 * (double)maps[m][i] / (double)sum : 0.0);
+		printf("\n");
+	}
+}
+
+/* fio's num2str for the summary: at most 4 digits, binary or decimal units. */
+static const char *zl_units(double v, bool binary, char *buf, size_t len)
+{
+	static const char *const bu[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	static const char *const du[] = { "B", "kB", "MB", "GB", "TB", "PB" };
+	double div = binary ? 1024.0 : 1000.0;
+	unsigned u = 0;
+
+	while (v >= 10000.0 && u < 5) {
+		v /= div;
+		u++;
+	}
+	snprintf(buf, len, "%.0f%s", v, binary ? bu[u] : du[u]);
+	return buf;
+}
+
+/* fio's "Run status group 0 (all jobs):" and its READ / WRITE lines. */
+static void zl_print_group(const struct zl_run *run, const struct zl_job *jobs,
+			   const struct zl_sum *r)
+{
+	static const char *const name[] = { "   READ", "  WRITE" };
+	double bw, lo, hi, ms_lo = 0, ms_hi = 0;
+	char a[32], b[32], c[32], d[32], e[32], f[32], g[32], h[32];
+	unsigned i, dir;
+
+	for (i = 0; i < run->total_jobs; i++) {
+		double ms = (double)(jobs[i].t_end - jobs[i].t_start) / 1e6;
+
+		ms_lo = !i || ms < ms_lo ? ms : ms_lo;
+		ms_hi = ms > ms_hi ? ms : ms_hi;
+	}
+	printf("\nRun status group 0 (all jobs):\n");
+	for (dir = 0; dir < 2; dir++) {
+		uint64_t bytes = dir ? r->wr.bytes : r->c.bytes - r->wr.bytes;
+
+		if (!bytes)
+			continue;
+		bw = zl_rate((double)bytes, r->seconds);
+		lo = hi = -1;
+		for (i = 0; i < run->total_jobs; i++) {
+			const struct zl_job *j = &jobs[i];
+			double s = (double)(j->t_end - j->t_start) / 1e9;
+			double jb = zl_rate((double)(dir ? j->wr.bytes : j->c.bytes - j->wr.bytes), s);
+
+			lo = lo < 0 || jb < lo ? jb : lo;
+			hi = jb > hi ? jb : hi;
+		}
+		printf("%s: bw=%s/s (%s/s), %s/s-%s/s (%s/s-%s/s), io=%s (%s), run=%.0f-%.0fmsec\n",
+		       name[dir], zl_units(bw, true, a, 32), zl_units(bw, false, b, 32),
+		       zl_units(lo, true, c, 32), zl_units(hi, true, d, 32),
+		       zl_units(lo, false, e, 32), zl_units(hi, false, f, 32),
+		       zl_units((double)bytes, true, g, 32), zl_units((double)bytes, false, h, 32),
+		       ms_lo, ms_hi);
+	}
+}
+
 static void zl_print_normal(const struct zl_entry *e, bool named)
 {
 	const struct zl_opts *o = e->o;
 	const struct zl_sum *r = &e->r;
 	const struct zl_counters *c = &r->c;
 	const struct zl_hist *h = &r->clat;
-	double bw = zl_rate((double)c->bytes, r->seconds), mean = zl_hist_mean(h);
+	double mean = zl_hist_mean(h);
 	char bs[32], flags[256];
 
 	if (named)
@@ -570,9 +746,18 @@ static void zl_print_normal(const struct zl_entry *e, bool named)
 	       r->files_registered ? " registerfiles" : "", r->sqpoll_on ? " sqpoll" : "",
 	       o->verify ? " verify" : "");
 	/* fio's units: MiB/s = 2^20 B/s, MB/s = 10^6 B/s. */
-	printf("  read: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s) (%.1fMiB in %.3fs)\n",
-	       zl_rate((double)c->ios, r->seconds), bw / ZL_MIB, bw / 1e6,
-	       (double)c->bytes / ZL_MIB, r->seconds);
+	if (c->ios > r->wr.ios || !r->wr.ios)
+		printf("  read: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s) (%.1fMiB in %.3fs)\n",
+		       zl_rate((double)(c->ios - r->wr.ios), r->seconds),
+		       zl_rate((double)(c->bytes - r->wr.bytes), r->seconds) / ZL_MIB,
+		       zl_rate((double)(c->bytes - r->wr.bytes), r->seconds) / 1e6,
+		       (double)(c->bytes - r->wr.bytes) / ZL_MIB, r->seconds);
+	if (r->wr.ios)
+		printf("  write: IOPS=%.0f, BW=%.1fMiB/s (%.1fMB/s) (%.1fMiB in %.3fs)\n",
+		       zl_rate((double)r->wr.ios, r->seconds),
+		       zl_rate((double)r->wr.bytes, r->seconds) / ZL_MIB,
+		       zl_rate((double)r->wr.bytes, r->seconds) / 1e6, (double)r->wr.bytes / ZL_MIB,
+		       r->seconds);
 	zl_print_lat("slat", r->slat.min, r->slat.max, zl_stat_mean(&r->slat), zl_stat_stddev(&r->slat));
 	zl_print_lat("clat", (double)(h->n ? h->min : 0), (double)h->max, mean, zl_hist_stddev(h));
 	printf("  clat (usec): p50=%.2f p90=%.2f p99=%.2f p99.9=%.2f max=%.2f mean=%.2f\n",
@@ -584,6 +769,7 @@ static void zl_print_normal(const struct zl_entry *e, bool named)
 		       r->bw.min, r->bw.max, zl_stat_mean(&r->bw), zl_stat_stddev(&r->bw), r->bw.n);
 	printf("  cpu: usr=%.2f%%, sys=%.2f%%, ctx=%" PRIu64 "\n", zl_cpu_pct(r->usr_sec, r, e->n),
 	       zl_cpu_pct(r->sys_sec, r, e->n), r->ctx);
+	zl_print_maps(c);
 	printf("  errors=%" PRIu64 " short_reads=%" PRIu64 " verify_failures=%" PRIu64 "\n",
 	       c->errors, c->short_reads, c->verify_failures);
 	printf("  max_inflight=%" PRIu64 " submit_calls=%" PRIu64 " wait_calls=%" PRIu64
@@ -592,8 +778,44 @@ static void zl_print_normal(const struct zl_entry *e, bool named)
 	       zl_setup_flag_names(r->setup_flags, flags, sizeof(flags)));
 }
 
+static void zl_report_one(const struct zl_run *run, const struct zl_job *jobs,
+			  const struct zl_sum *r, struct zl_entry *e, unsigned n, enum zl_format f)
+{
+	unsigned i;
+
+	switch (f) {
+	case ZL_OUT_NORMAL:
+		/* One section's jobs summed, as zload always printed them. */
+		if (run->nsect == 1 || n == 1) {
+			e[0].first = 0;
+			e[0].n = run->total_jobs;
+			zl_collect(jobs, 0, run->total_jobs, &e[0].r);
+			zl_print_normal(&e[0], run->nsect > 1);
+		} else {
+			for (i = 0; i < n; i++)
+				zl_print_normal(&e[i], true);
+		}
+		zl_print_group(run, jobs, r);
+		break;
+	case ZL_OUT_SIMPLE:
+		printf("%.0f\n", zl_rate((double)r->c.bytes, r->seconds));
+		break;
+	case ZL_OUT_JSON:
+	case ZL_OUT_JSONPLUS:
+		zl_print_json(run, jobs, r, e, n, f == ZL_OUT_JSONPLUS);
+		break;
+	case ZL_OUT_TERSE:
+		for (i = 0; i < n; i++)
+			zl_print_terse(&e[i]);
+		break;
+	}
+}
+
+/* --output-format=A,B: each (normal last: it sums the entries again). */
 void zl_report(const struct zl_run *run, const struct zl_job *jobs)
 {
+	static const enum zl_format order[] = { ZL_OUT_TERSE, ZL_OUT_JSON, ZL_OUT_JSONPLUS,
+						ZL_OUT_SIMPLE, ZL_OUT_NORMAL };
 	struct zl_entry *e;
 	struct zl_sum r;
 	unsigned i, n;
@@ -603,30 +825,10 @@ void zl_report(const struct zl_run *run, const struct zl_job *jobs)
 	if (!e)
 		cz_die(CZ_EXIT_FAILURE, "out of memory");
 	n = zl_entries(run, jobs, e, zl_rate((double)r.c.bytes, r.seconds));
-	switch (run->format) {
-	case ZL_OUT_NORMAL:
-		/* One section's jobs summed, as zload always printed them. */
-		if (run->nsect == 1 || n == 1) {
-			e[0].first = 0;
-			e[0].n = run->total_jobs;
-			zl_collect(jobs, 0, run->total_jobs, &e[0].r);
-			zl_print_normal(&e[0], run->nsect > 1);
-			break;
-		}
-		for (i = 0; i < n; i++)
-			zl_print_normal(&e[i], true);
-		break;
-	case ZL_OUT_SIMPLE:
-		printf("%.0f\n", zl_rate((double)r.c.bytes, r.seconds));
-		break;
-	case ZL_OUT_JSON:
-	case ZL_OUT_JSONPLUS:
-		zl_print_json(run, jobs, &r, e, n);
-		break;
-	case ZL_OUT_TERSE:
-		for (i = 0; i < n; i++)
-			zl_print_terse(&e[i]);
-		break;
-	}
+	if (!run->formats)
+		zl_report_one(run, jobs, &r, e, n, run->format);
+	for (i = 0; i < CZ_ARRAY_SIZE(order); i++)
+		if (run->formats & (1u << order[i]))
+			zl_report_one(run, jobs, &r, e, n, order[i]);
 	free(e);
 }

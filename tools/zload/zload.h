@@ -14,10 +14,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <sys/uio.h>
 
 #include "cli.h"
 #include "hist.h"
 #include "util.h"
+
+#define ZL_FILL		0xA5	/* read buffers before a --verify read */
+#define ZL_MAX_ERR_LINES 10
 
 /* fio's bw_avg_time / iops_avg_time default: one bandwidth sample per 500 ms. */
 #define ZL_SAMPLE_NS	500000000ULL
@@ -29,6 +33,34 @@ enum zl_format {
 	ZL_OUT_JSON,
 	ZL_OUT_JSONPLUS,		/* json with the clat histogram's bins */
 	ZL_OUT_TERSE,			/* fio's terse version 3 */
+};
+
+/* --ioengine: io_uring, libaio (run on io_uring, noted), fio's synchronous family. */
+enum zl_engine {
+	ZL_ENG_URING,
+	ZL_ENG_LIBAIO,
+	ZL_ENG_SYNC,			/* read(2) / write(2) after lseek(2) */
+	ZL_ENG_PSYNC,			/* pread(2) / pwrite(2) */
+	ZL_ENG_PVSYNC,			/* preadv(2) / pwritev(2) */
+	ZL_ENG_PVSYNC2,			/* preadv2(2) / pwritev2(2), RWF_HIPRI with hipri */
+};
+
+#define ZL_DIR_READ	0
+#define ZL_DIR_WRITE	1
+
+/* fio's bssplit of one direction: sizes and their percentages (sum 100). */
+#define ZL_MAX_BSS	64
+struct zl_bss {
+	unsigned n;
+	uint32_t bs[ZL_MAX_BSS];
+	unsigned pct[ZL_MAX_BSS];
+};
+
+/* fio's random_distribution=zoned: pct of the I/O in size_pct of the file. */
+#define ZL_MAX_ZONES	64
+struct zl_zones {
+	unsigned n;
+	unsigned pct[ZL_MAX_ZONES], size_pct[ZL_MAX_ZONES];
 };
 
 /* An option as the user gave it, for fio's "job options" object. */
@@ -43,7 +75,47 @@ struct zl_opts {
 	uint32_t bs;
 	unsigned qd;
 	unsigned jobs;
-	bool random;			/* --rw randread */
+	bool random;			/* --rw randread, randwrite, randrw */
+	enum zl_engine engine;
+	uint32_t bs_w;			/* bs=R,W: the writes' size */
+	uint32_t bs_max;		/* the largest size of any I/O (the buffers) */
+	struct zl_bss bss[2];		/* bssplit per direction, .n == 0: bs */
+	uint32_t bsr_lo[2], bsr_hi[2];	/* bsrange per direction, hi 0: none */
+	uint32_t blockalign;		/* random offsets' alignment, 0: the I/O's size */
+	struct zl_zones zones;		/* random_distribution=zoned, .n == 0: uniform */
+	unsigned rwmix_read;		/* % of reads: 100 read only, 0 write only */
+	unsigned rw_dirs;		/* rw: 1 reads, 2 writes, 3 both */
+	unsigned mix_pct;		/* rwmixread (default 50), for rw_dirs 3 */
+	int prio_level, prio_class;	/* prio, prioclass; -1: not given */
+	uint64_t randseed;
+	bool have_seed;
+	double pct[32];			/* percentile_list, npct == 0: fio's default */
+	unsigned npct;
+	char *directory;
+	int64_t seq_add;		/* rw=read:-8k: added to the offset after each I/O */
+	unsigned rand_nr;		/* rw=randread:N: a new random offset every N I/Os */
+	uint64_t offset;		/* first byte of the region */
+	uint64_t offset_inc;		/* offset_increment: job i starts i times further */
+	uint64_t filesize;		/* 0: the file's */
+	uint64_t io_size;		/* io_size: bytes per job, 0: size (times loops) */
+	unsigned loops;
+	uint64_t number_ios;		/* 0: no limit */
+	uint64_t rate[2];		/* bytes/s per direction, 0: none */
+	uint64_t rate_iops[2];
+	bool hipri;
+	double startdelay;		/* seconds */
+	uint64_t thinktime_us;
+	unsigned flow;			/* fio's flow weight, 0: none */
+	unsigned flow_id;
+	uint64_t flow_sleep_us;
+	bool randrepeat;		/* the same offsets every run (fio's default) */
+	bool stonewall;			/* wait for the jobs before it (stonewall, new_group) */
+	char *wait_for;			/* a section name whose jobs must finish first */
+	int ioprio;			/* -1: unchanged; else IOPRIO_PRIO_VALUE */
+	unsigned ss_kind;		/* ZL_SS_* bits, 0: no steady-state check */
+	double ss_limit;
+	bool ss_pct;			/* ss_limit is a % of the mean */
+	double ss_dur, ss_ramp;		/* seconds */
 	double time_sec;		/* 0: no time limit */
 	double ramp_sec;		/* fio's ramp_time: run, then measure */
 	uint64_t size;			/* bytes per job, 0: no size limit */
@@ -75,6 +147,13 @@ struct zl_run {
 	enum zl_format format;
 	const char *output;		/* --output: the report goes there */
 	bool group_reporting;
+	bool exitall;			/* a job that finishes stops them all */
+	bool readonly;			/* --readonly: a job that writes is refused */
+	unsigned formats;		/* 1 << enum zl_format for each format asked for */
+	struct zl_given *global;		/* fio's "global options" */
+	unsigned nglobal;
+	const char **sections;		/* --section: only these job sections run */
+	unsigned nsections;
 	bool device_share;	/* --device-share: the cusezero daemon's counters over the run */
 };
 
@@ -110,11 +189,34 @@ struct zl_counters {
 	uint64_t submit_calls, wait_calls, sqpoll_wakeups;
 	uint64_t max_inflight, max_submit_batch, max_cqe_batch;
 	uint64_t sq_ring_full;		/* waits for SQ space (SQPOLL) */
+	/* fio's IO depths / submit / complete maps: 1 2 4 8 16 32 >=64, 0 4 8 16 32 64 >=64. */
+	uint64_t depth[7], submit[7], complete[7];
+};
+
+/* fio's steady state: ss=iops|bw[_slope]:LIMIT[%]. */
+#define ZL_SS_IOPS	1u
+#define ZL_SS_BW	2u
+#define ZL_SS_SLOPE	4u
+#define ZL_SS_MAX	600		/* ss_dur samples kept, at most */
+struct zl_ss {
+	double v[ZL_SS_MAX];
+	unsigned n, head;
+	uint64_t last_t, last_ios, last_bytes;
+	bool attained;
+};
+
+/* What one direction did (the write side; reads are the totals minus it). */
+struct zl_dirstat {
+	uint64_t ios, bytes, short_ios;
+	struct zl_hist clat, lat;
+	struct zl_stat slat;
 };
 
 struct zl_job {
 	int id;
 	unsigned sect;			/* index of its section in run->sect */
+	unsigned id_in_sect;		/* 0 .. numjobs - 1 */
+	const struct zl_run *run;
 	int cpu;			/* -1: not pinned */
 	int ran_cpu;			/* sched_getcpu() after the run */
 	const struct zl_opts *o;
@@ -128,6 +230,12 @@ struct zl_job {
 	bool sqpoll_on, buffers_registered, files_registered;
 	uint64_t wrap;			/* offsets run over [0, wrap) */
 	uint64_t rand_state;		/* --rw randread: xorshift64* state */
+	uint64_t mix_state;		/* rwmix and bssplit draws */
+	uint64_t base;			/* offset (+ offset_increment) of this job */
+	uint64_t t_go;			/* ns: the job started (after waits and startdelay) */
+	int wait_first, wait_n;		/* jobs that must finish before it starts */
+	struct zl_dirstat wr;
+	struct zl_ss ss;
 
 	int setup_err;			/* -errno, with setup_what naming the step */
 	const char *setup_what;
@@ -158,6 +266,34 @@ extern int zl_abort;			/* set before the start barrier: exit now */
 extern pthread_barrier_t zl_setup_done, zl_go;
 
 void *zl_job_main(void *arg);
+/* io.c, for job.c and sync.c: the per-I/O steps shared by every engine. */
+struct zl_slot {
+	uint64_t offset;
+	uint64_t t_prep;		/* preparation started (slat from here) */
+	uint64_t t_submit;		/* the submit call (clat from here) */
+	uint32_t len;
+	int dir;			/* ZL_DIR_READ or ZL_DIR_WRITE */
+	struct iovec iov;
+};
+struct zl_seq {
+	uint64_t next_off[2];		/* sequential position per direction */
+	uint64_t left[2];		/* rand_nr: sequential I/Os left before a new draw */
+};
+void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s);
+void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now);
+/* Sleep for rate / rate_iops / thinktime before the next I/O. */
+void zl_throttle(struct zl_job *j);
+/* ramp_time is over: drop what was measured, the clock starts at now. */
+void zl_ramp_done(struct zl_job *j, uint64_t now);
+/* ss.c: one second's steady-state sample; stops the job once it is steady. */
+void zl_ss_tick(struct zl_job *j, uint64_t now);
+/* io.c: sleep ns (restarted after signals). */
+void zl_nap(uint64_t ns);
+/* sync.c: the synchronous engines' loop (depth 1). */
+int zl_run_sync(struct zl_job *j, struct zl_slot *slot, uint64_t limit_bytes, uint64_t limit_ios);
+const char *zl_engine_name(enum zl_engine e);
+/* Count an I/O depth (map 0) or a submit / complete batch (map 1) as fio's maps do. */
+void zl_map_add(uint64_t *map, unsigned v, bool batch);
 /* "readv", "read" or "read_fixed": the opcode the options select. */
 const char *zl_op_name(const struct zl_opts *o);
 /* "CQSIZE|SQPOLL|..." for the IORING_SETUP_* bits in flags. */

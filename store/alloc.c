@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zab's allocation and string helpers: out of memory is a one-line error and exit
- * status 2, so no caller checks.  A leaf: every other zab module uses it.
+ * status 2, so no caller checks.  A leaf: the store and every zab module use it.
  */
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "zab.h"
+#include "result.h"
 
 void *zab_xmalloc(size_t n)
 {
@@ -36,18 +35,6 @@ void *zab_xrealloc(void *p, size_t n)
 char *zab_xstrdup(const char *s)
 {
 	return s ? strcpy(zab_xmalloc(strlen(s) + 1), s) : NULL;
-}
-
-size_t zab_trimmed_len(const char *s)
-{
-	size_t n;
-
-	if (!s)
-		return 1;
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	return n;
 }
 
 char *zab_xasprintf(const char *fmt, ...)

@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 
 #include "cli.h"
-#include "zab.h"
+#include "result.h"
 #include "util.h"
 #include "zeroing.h"
 

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The results store: every zab run -- the experiment, the SUT it ran on,
+ * the run's settings and every sample of every result class -- in one SQL
+ * schema (store/schema/NNN.sql, versioned, migrated forward), behind one
+ * interface with two back ends: SQLite (libsqlite3, the embedded default)
+ * and PostgreSQL (libpq, for a team or a fleet).  A store is named by a URL:
+ *   sqlite:PATH, or a PATH ending in .db     an SQLite file (WAL, several writers)
+ *   postgresql://... or postgres://...       a libpq connection URI
+ * Credentials go the libpq way (~/.pgpass, PG* variables); a URL is shown
+ * with its password masked.  Functions return 0 or -errno with one line in
+ * err; the caller prints it once.
+ *   store.c   open, schema and migrations, runs in and out
+ *   sqlite.c  pg.c   the back ends (store_int.h)
+ *   result.c  cells.c  alloc.c   the result data model and its reader (result.h)
+ */
+#ifndef STORE_CZSTORE_H
+#define STORE_CZSTORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jsonout.h"
+#include "result.h"
+
+struct czs;
+
+/* Which runs: every field NULL / 0 means any. */
+struct czs_filter {
+	const char *experiment;          /* experiment name */
+	const char *campaign;
+	const char *sut_class;
+	const char *sut_name;
+	const char *const *uuids;        /* any of these runs */
+	size_t nuuids;
+};
+
+enum czs_what { CZS_EXPERIMENTS, CZS_RUNS, CZS_SUTS };
+
+/* The schema version this build writes (the newest store/schema/NNN.sql). */
+int czs_schema_latest(void);
+
+/* $CUSEZERO_STORE, else sqlite:$XDG_DATA_HOME/cusezero/results.db (~/.local/share). */
+const char *czs_default_url(char *buf, size_t len);
+
+/*
+ * Open (creating an SQLite file and its folder when absent) and bring the
+ * schema to czs_schema_latest(); a file or database that is not a
+ * cusezero store, is corrupt or has a newer schema is refused untouched.
+ */
+int czs_open(const char *url, struct czs **out, char *err, size_t errlen);
+void czs_close(struct czs *s);
+/* The store's name for messages: the URL with any password masked. */
+const char *czs_name(const struct czs *s);
+int czs_version(const struct czs *s);
+
+/*
+ * Record one run's JSON document (a zab result, checked as zab report
+ * would) in one transaction.  Its UUID is doc's run.uuid, else one derived
+ * from its content (SHA-256), so the same file twice is stored once
+ * (*already true).
+ */
+int czs_put_run(struct czs *s, json_t *doc, const char *file, char uuid[37], bool *already,
+		char *err, size_t errlen);
+
+/* The documents of the matching runs, as recorded (a JSON array, oldest first). */
+int czs_export(struct czs *s, const struct czs_filter *f, json_t **docs, char *err, size_t errlen);
+
+/* The experiments, runs or SUTs that match: a JSON array of flat objects. */
+int czs_list(struct czs *s, enum czs_what what, const struct czs_filter *f, json_t **rows,
+	     char *err, size_t errlen);
+
+/*
+ * The matching runs as results (one per run, oldest first), the samples
+ * straight from the sample table: each result's doc is its document
+ * WITHOUT the per-sample arrays (czs_export has them).
+ */
+int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_result **out,
+		     size_t *n, char *err, size_t errlen);
+
+/* url with any password replaced by "***" (user:PASSWORD@, password=...). */
+void czs_mask_url(const char *url, char *out, size_t len);
+/* A run's UUID from its content (the SHA-256 of its canonical JSON). */
+void czs_content_uuid(const json_t *doc, char uuid[37]);
+/* A fresh random UUID (version 4). */
+void czs_random_uuid(char uuid[37]);
+
+#endif

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The PostgreSQL back end (libpq).  The URL is handed to PQconnectdb as it
+ * is, so everything libpq reads applies: ~/.pgpass, PGPASSWORD, PGHOST,
+ * sslmode=... (libpq, "Connection Strings" and "Environment Variables").
+ * store.c's "?" placeholders become $1, $2 ...; many rows go in with
+ * COPY ... FROM STDIN (one round trip instead of one per row).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "store_int.h"
+
+static const char *pg_text(const struct czs_row *r, int i)
+{
+	return PQgetisnull(r->h, r->row, i) ? NULL : PQgetvalue(r->h, r->row, i);
+}
+
+static double pg_double(const struct czs_row *r, int i)
+{
+	return strtod(PQgetvalue(r->h, r->row, i), NULL);
+}
+
+static bool pg_null(const struct czs_row *r, int i)
+{
+	return PQgetisnull(r->h, r->row, i);
+}
+
+/* libpq's message, on one line, without its "ERROR:  " or trailing newline. */
+static int pg_err(PGconn *c, char *err, size_t errlen)
+{
+	const char *m = PQerrorMessage(c);
+	size_t n;
+
+	if (!strncmp(m, "ERROR:  ", 8))
+		m += 8;
+	snprintf(err, errlen, "%s", m);
+	for (n = 0; err[n]; n++)
+		if (err[n] == '\n' || err[n] == '\t')
+			err[n] = err[n + 1] ? ' ' : 0;
+	return PQstatus(c) == CONNECTION_OK ? -EIO : -ECONNREFUSED;
+}
+
+static int pg_open(struct czs *s, const char *url, char *err, size_t errlen)
+{
+	PGconn *c;
+
+	c = PQconnectdb(url);
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (PQstatus(c) != CONNECTION_OK) {
+		int ret = pg_err(c, err, errlen);
+
+		PQfinish(c);
+		return ret;
+	}
+	s->db = c;
+	/* shortest exact text for float8 (the default from PostgreSQL 12 on) */
+	PQclear(PQexec(c, "SET extra_float_digits = 3; SET client_min_messages = warning"));
+	return 0;
+}
+
+static void pg_close(struct czs *s)
+{
+	PQfinish(s->db);
+}
+
+/* "?" -> "$N" (store.c's statements hold no "?" inside strings). */
+static char *numbered(const char *sql)
+{
+	char *out = malloc(strlen(sql) * 4 + 1), *o = out;
+	int n = 0;
+
+	if (!out)
+		return NULL;
+	for (; *sql; sql++) {
+		if (*sql == '?')
+			o += sprintf(o, "$%d", ++n);
+		else
+			*o++ = *sql;
+	}
+	*o = 0;
+	return out;
+}
+
+static int pg_query(struct czs *s, const char *sql, size_t np, const char *const *p, czs_row_fn fn,
+		    void *ctx, char *err, size_t errlen)
+{
+	char *q = numbered(sql);
+	PGresult *res;
+	int ret = 0, st;
+
+	if (!q)
+		return -ENOMEM;
+	res = PQexecParams(s->db, q, (int)np, NULL, p, NULL, NULL, 0);
+	free(q);
+	st = PQresultStatus(res);
+	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
+		ret = pg_err(s->db, err, errlen);
+		/* unique_violation / serialization: store.c retries or reports */
+		if (res && PQresultErrorField(res, PG_DIAG_SQLSTATE) &&
+		    !strncmp(PQresultErrorField(res, PG_DIAG_SQLSTATE), "40", 2))
+			ret = -EBUSY;
+	} else if (fn) {
+		struct czs_row row = { .be = &czs_pg, .h = res };
+
+		for (row.row = 0; row.row < PQntuples(res) && !ret; row.row++)
+			ret = fn(ctx, &row);
+	}
+	PQclear(res);
+	return ret;
+}
+
+static int pg_exec(struct czs *s, const char *sql, char *err, size_t errlen)
+{
+	PGresult *res = PQexec(s->db, sql);
+	int st = PQresultStatus(res), ret = 0;
+
+	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+		ret = pg_err(s->db, err, errlen);
+	PQclear(res);
+	return ret;
+}
+
+static int pg_has_table(struct czs *s, const char *name, char *err, size_t errlen)
+{
+	const char *p[] = { name };
+	PGresult *res = PQexecParams(s->db,
+		"SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() "
+		"AND (CAST($1 AS TEXT) IS NULL OR table_name = $1)", 1, NULL, p, NULL, NULL, 0);
+	int ret;
+
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		ret = pg_err(s->db, err, errlen);
+	else
+		ret = atoi(PQgetvalue(res, 0, 0)) > 0;
+	PQclear(res);
+	return ret;
+}
+
+/* One value in COPY's text format: backslash, tab, newline and return escaped; NULL is \\N. */
+static size_t copy_value(char *o, const struct czs_val *v)
+{
+	const char *t;
+	size_t n = 0;
+
+	switch (v->type) {
+	case CZS_NULL:
+		memcpy(o, "\\N", 2);
+		return 2;
+	case CZS_INT:
+		return (size_t)sprintf(o, "%lld", v->i);
+	case CZS_REAL:
+		return (size_t)sprintf(o, "%.17g", v->d);
+	case CZS_TEXT:
+		break;
+	}
+	for (t = v->s; *t; t++) {
+		if (*t == '\\' || *t == '\t' || *t == '\n' || *t == '\r') {
+			o[n++] = '\\';
+			o[n++] = *t == '\t' ? 't' : *t == '\n' ? 'n' : *t == '\r' ? 'r' : '\\';
+		} else {
+			o[n++] = *t;
+		}
+	}
+	return n;
+}
+
+static int pg_bulk(struct czs *s, const char *table, const char *cols, size_t ncols, size_t nrows,
+		   const struct czs_val *vals, char *err, size_t errlen)
+{
+	char sql[512], *buf = NULL;
+	size_t cap = 0, len = 0;
+	PGresult *res;
+	int ret = 0;
+
+	snprintf(sql, sizeof(sql), "COPY %s (%s) FROM STDIN", table, cols);
+	res = PQexec(s->db, sql);
+	if (PQresultStatus(res) != PGRES_COPY_IN) {
+		PQclear(res);
+		return pg_err(s->db, err, errlen);
+	}
+	PQclear(res);
+	for (size_t r = 0; r < nrows && !ret; r++) {
+		for (size_t c = 0; c < ncols; c++) {
+			const struct czs_val *v = &vals[r * ncols + c];
+			size_t need = len + (v->type == CZS_TEXT ? 2 * strlen(v->s) : 32) + 2;
+
+			if (need > cap) {
+				char *nb = realloc(buf, cap = 2 * need + 65536);
+
+				if (!nb) {
+					ret = -ENOMEM;
+					break;
+				}
+				buf = nb;
+			}
+			len += copy_value(buf + len, v);
+			buf[len++] = c + 1 < ncols ? '\t' : '\n';
+		}
+		if (len > 1 << 20 || r + 1 == nrows) {
+			if (PQputCopyData(s->db, buf, (int)len) != 1)
+				ret = pg_err(s->db, err, errlen);
+			len = 0;
+		}
+	}
+	free(buf);
+	if (PQputCopyEnd(s->db, ret ? "cancelled" : NULL) != 1 && !ret)
+		ret = pg_err(s->db, err, errlen);
+	while ((res = PQgetResult(s->db)) != NULL) {
+		if (PQresultStatus(res) != PGRES_COMMAND_OK && !ret)
+			ret = pg_err(s->db, err, errlen);
+		PQclear(res);
+	}
+	return ret;
+}
+
+const struct czs_backend czs_pg = {
+	.name = "postgresql",
+	.open = pg_open,
+	.close = pg_close,
+	.has_table = pg_has_table,
+	.exec = pg_exec,
+	.query = pg_query,
+	.bulk = pg_bulk,
+	.col_text = pg_text,
+	.col_double = pg_double,
+	.col_null = pg_null,
+	.id_type = "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY",
+};

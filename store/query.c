@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Runs out of the store: the documents as recorded (export), listings of
+ * experiments, runs and SUTs, and results for the reports.  Every query
+ * takes the same filter (czs_filter): experiment, campaign, SUT class and
+ * name, run UUIDs.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store_int.h"
+
+/* The WHERE clause of a filter over runs r, experiments e, suts s, and its parameters. */
+struct where {
+	char sql[4096];
+	const char *p[4 + 256];
+	size_t np;
+};
+
+static int where_of(const struct czs_filter *f, struct where *w)
+{
+	static const char *const cols[] = { "e.name", "r.campaign", "s.class", "s.name" };
+	const char *vals[] = { f ? f->experiment : NULL, f ? f->campaign : NULL,
+			       f ? f->sut_class : NULL, f ? f->sut_name : NULL };
+	size_t n = (size_t)snprintf(w->sql, sizeof(w->sql), " WHERE 1 = 1"), i;
+
+	w->np = 0;
+	for (i = 0; i < 4; i++)
+		if (vals[i]) {
+			n += (size_t)snprintf(w->sql + n, sizeof(w->sql) - n, " AND %s = ?", cols[i]);
+			w->p[w->np++] = vals[i];
+		}
+	if (f && f->nuuids) {
+		if (f->nuuids > 256)
+			return -E2BIG;
+		n += (size_t)snprintf(w->sql + n, sizeof(w->sql) - n, " AND r.uuid IN (");
+		for (i = 0; i < f->nuuids; i++) {
+			n += (size_t)snprintf(w->sql + n, sizeof(w->sql) - n, "%s?", i ? ", " : "");
+			w->p[w->np++] = f->uuids[i];
+		}
+		snprintf(w->sql + n, sizeof(w->sql) - n, ")");
+	}
+	return 0;
+}
+
+#define FROM_RUNS " FROM runs r JOIN experiments e ON e.id = r.experiment_id JOIN suts s ON s.id = r.sut_id"
+
+/* ---- export --------------------------------------------------------------------- */
+
+struct docs {
+	json_t *arr;        /* the documents */
+	json_t *ids;        /* their run ids, as numbers */
+	int bad;
+};
+
+static int take_doc(void *ctx, const struct czs_row *r)
+{
+	struct docs *d = ctx;
+	json_error_t je;
+	json_t *doc = json_loads(czs_col_text(r, 1), 0, &je);
+
+	if (!doc) {
+		d->bad = 1;
+		return -EBADMSG;
+	}
+	json_array_append_new(d->arr, doc);
+	json_array_append_new(d->ids, json_integer(atoll(czs_col_text(r, 0))));
+	return 0;
+}
+
+/* Put the samples back: rows ordered by cell and index, into the nulled arrays. */
+struct fill {
+	json_t *cells;
+};
+
+static const char *const sample_key[] = { "samples", "sample_sessions", "sample_preempted",
+					  "sample_offsets", "sample_layouts" };
+
+static json_t *num_of(const struct czs_row *r, int col)
+{
+	if (czs_col_null(r, col))
+		return json_null();
+	return cz_jnum(czs_col_double(r, col));
+}
+
+static int take_sample(void *ctx, const struct czs_row *r)
+{
+	struct fill *f = ctx;
+	json_t *cell = json_array_get(f->cells, (size_t)atoll(czs_col_text(r, 0))), *a, *v;
+	size_t k;
+
+	if (!cell)
+		return -EBADMSG;
+	for (k = 0; k < 5; k++) {
+		a = json_object_get(cell, sample_key[k]);
+		if (!a)
+			continue;        /* the document had no such array */
+		if (json_is_null(a)) {
+			a = json_array();
+			json_object_set_new(cell, sample_key[k], a);   /* in place: order kept */
+		}
+		if (k == 4) {
+			const char *t = czs_col_text(r, 6);
+
+			v = t ? json_loads(t, 0, NULL) : json_null();
+			if (!v)
+				return -EBADMSG;
+		} else {
+			v = num_of(r, 2 + (int)k);
+		}
+		json_array_append_new(a, v);
+	}
+	return 0;
+}
+
+static int fill_samples(struct czs *s, long long run, json_t *doc, char *err, size_t errlen)
+{
+	struct fill f = { json_object_get(doc, "cells") };
+	char id[32];
+	const char *p[] = { id };
+	json_t *c;
+	size_t i, k;
+	int ret;
+
+	snprintf(id, sizeof(id), "%lld", run);
+	ret = s->be->query(s, "SELECT c.cell_index, sa.idx, sa.value, sa.session, sa.preempted, "
+			   "sa.place_offset, sa.layouts FROM cells c JOIN samples sa ON sa.cell_id = c.id "
+			   "WHERE c.run_id = ? ORDER BY c.cell_index, sa.idx", 1, p, take_sample, &f,
+			   err, errlen);
+	/* a cell without samples: its arrays were empty */
+	json_array_foreach(f.cells, i, c)
+		for (k = 0; k < 5; k++)
+			if (json_is_null(json_object_get(c, sample_key[k])))
+				json_object_set_new(c, sample_key[k], json_array());
+	return ret;
+}
+
+int czs_export(struct czs *s, const struct czs_filter *f, json_t **out, char *err, size_t errlen)
+{
+	struct docs d = { json_array(), json_array(), 0 };
+	struct where w;
+	char sql[4400];
+	size_t i;
+	int ret = where_of(f, &w);
+
+	*out = NULL;
+	if (ret) {
+		snprintf(err, errlen, "too many runs named (at most 256)");
+		goto out;
+	}
+	snprintf(sql, sizeof(sql), "SELECT r.id, r.doc" FROM_RUNS "%s ORDER BY r.id", w.sql);
+	ret = s->be->query(s, sql, w.np, w.p, take_doc, &d, err, errlen);
+	if (d.bad)
+		snprintf(err, errlen, "a stored document is not JSON (the store is damaged)");
+	for (i = 0; !ret && i < json_array_size(d.arr); i++)
+		ret = fill_samples(s, (long long)json_integer_value(json_array_get(d.ids, i)),
+				   json_array_get(d.arr, i), err, errlen);
+out:
+	json_decref(d.ids);
+	if (ret)
+		json_decref(d.arr);
+	else
+		*out = d.arr;
+	return ret;
+}
+
+/* ---- listings -------------------------------------------------------------------- */
+
+struct rows {
+	json_t *arr;
+	const char *const *names;
+	const char *ints;       /* per column: 'i' an integer, else text */
+};
+
+static int take_row(void *ctx, const struct czs_row *r)
+{
+	struct rows *t = ctx;
+	json_t *o = json_object();
+	size_t i;
+
+	for (i = 0; t->names[i]; i++) {
+		const char *v = czs_col_text(r, (int)i);
+
+		json_object_set_new(o, t->names[i], !v ? json_null() :
+				    t->ints[i] == 'i' ? json_integer(atoll(v)) : json_string(v));
+	}
+	json_array_append_new(t->arr, o);
+	return 0;
+}
+
+int czs_list(struct czs *s, enum czs_what what, const struct czs_filter *f, json_t **out,
+	     char *err, size_t errlen)
+{
+	static const char *const exp_cols[] = { "experiment", "file", "file_sha256", "runs", "suts",
+						"first", "last", NULL };
+	static const char *const run_cols[] = { "uuid", "experiment", "sut_class", "sut_name",
+						"campaign", "started", "ended", "kernel", "samples", NULL };
+	static const char *const sut_cols[] = { "sut_class", "sut_name", "hostname", "cpu_model",
+						"cpu_id", "cores", "machine", "kernel", "cusezero_version",
+						"runs", NULL };
+	struct rows t = { json_array(), NULL, NULL };
+	struct where w;
+	char sql[5000];
+	int ret = where_of(f, &w);
+
+	*out = NULL;
+	if (ret) {
+		snprintf(err, errlen, "too many runs named (at most 256)");
+		json_decref(t.arr);
+		return ret;
+	}
+	if (what == CZS_EXPERIMENTS) {
+		t.names = exp_cols;
+		t.ints = "tttiitt";
+		snprintf(sql, sizeof(sql), "SELECT e.name, e.file, e.file_sha256, count(r.id), "
+			 "count(DISTINCT r.sut_id), min(r.recorded), max(r.recorded)" FROM_RUNS
+			 "%s GROUP BY e.id, e.name, e.file, e.file_sha256 ORDER BY min(r.id)", w.sql);
+	} else if (what == CZS_RUNS) {
+		t.names = run_cols;
+		t.ints = "tttttttti";
+		snprintf(sql, sizeof(sql), "SELECT r.uuid, e.name, s.class, s.name, r.campaign, "
+			 "r.started, r.ended, s.kernel, (SELECT count(*) FROM cells c JOIN samples sa "
+			 "ON sa.cell_id = c.id WHERE c.run_id = r.id)" FROM_RUNS "%s ORDER BY r.id", w.sql);
+	} else {
+		t.names = sut_cols;
+		t.ints = "tttttitttti";
+		snprintf(sql, sizeof(sql), "SELECT s.class, s.name, s.hostname, s.cpu_model, s.cpu_id, "
+			 "s.cores, s.machine, s.kernel, s.cusezero_version, count(r.id)" FROM_RUNS
+			 "%s GROUP BY s.id, s.class, s.name, s.hostname, s.cpu_model, s.cpu_id, s.cores, "
+			 "s.machine, s.kernel, s.cusezero_version ORDER BY s.class, s.name", w.sql);
+	}
+	ret = s->be->query(s, sql, w.np, w.p, take_row, &t, err, errlen);
+	if (ret)
+		json_decref(t.arr);
+	else
+		*out = t.arr;
+	return ret;
+}
+
+/* ---- results for the reports ---------------------------------------------------------- */
+
+/*
+ * The reports read every sample of many runs: one query for all of them
+ * straight into the cells, no JSON between, and no ORDER BY -- each row
+ * carries its index and lands in its place (sorting 10^6 rows took most
+ * of a report's second; one query per run cost a plan each, and
+ * PostgreSQL chose scans before its statistics existed: bench/store.sh).
+ */
+struct slot {
+	double v, sess, pre, off;
+	char *lay;
+	bool set;
+};
+
+struct pending {               /* one cell's samples, by index */
+	struct slot *s;
+	size_t n;
+};
+
+struct load {
+	struct zab_result *r;
+	long long *ids;          /* run id of each result, ascending */
+	unsigned char **has;     /* per result, per cell index: which arrays the document had */
+	struct zab_cell ***cell; /* per result, per cell index: the cell */
+	struct pending **pend;   /* per result, per cell index */
+	size_t *ncells;
+	size_t n;
+};
+
+/* A stored document: its null sample arrays taken out (noted in has), then read as a result. */
+static int load_doc(struct load *L, size_t k, json_t *doc, const char *name)
+{
+	json_t *cells = json_object_get(doc, "cells"), *c;
+	size_t i, j, nc = json_array_size(cells);
+	static const char *const keys[] = { "samples", "sample_sessions", "sample_preempted",
+					    "sample_offsets", "sample_layouts" };
+	struct zab_result *r = &L->r[k];
+
+	L->ncells[k] = nc;
+	L->has[k] = zab_xmalloc(nc + 1);
+	L->cell[k] = zab_xmalloc((nc + 1) * sizeof(*L->cell[k]));
+	L->pend[k] = zab_xmalloc((nc + 1) * sizeof(*L->pend[k]));
+	json_array_foreach(cells, i, c)
+		for (j = 0; j < 5; j++)
+			if (json_object_get(c, keys[j])) {
+				L->has[k][i] |= (unsigned char)(1u << j);
+				json_object_del(c, keys[j]);
+			}
+	if (zab_result_from_json(r, json_incref(doc), name))
+		return -EBADMSG;
+	json_array_foreach(cells, i, c) {
+		const char *bn = json_string_value(json_object_get(c, "benchmark"));
+		const char *vn = json_string_value(json_object_get(c, "variant"));
+		size_t b, v;
+
+		for (b = 0; b < r->nb && strcmp(r->b[b].name, bn); b++)
+			;
+		for (v = 0; v < r->nv && strcmp(r->vname[v], vn); v++)
+			;
+		L->cell[k][i] = b < r->nb && v < r->nv ? zab_cell(r, b, v) : NULL;
+	}
+	return 0;
+}
+
+static int take_load_sample(void *ctx, const struct czs_row *row)
+{
+	struct load *L = ctx;
+	long long run = (long long)czs_col_double(row, 0);
+	size_t ci = (size_t)czs_col_double(row, 1), idx = (size_t)czs_col_double(row, 2), lo = 0, hi = L->n;
+	struct pending *p;
+	struct slot *sl;
+
+	while (lo < hi) {       /* the run's result: ids ascend */
+		size_t mid = (lo + hi) / 2;
+
+		if (L->ids[mid] < run)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == L->n || L->ids[lo] != run || ci >= L->ncells[lo] || !L->cell[lo][ci] || idx > (1u << 30))
+		return -EBADMSG;
+	p = &L->pend[lo][ci];
+	if (idx >= p->n) {
+		size_t n = idx + 1 > 2 * p->n ? idx + 1 : 2 * p->n;
+
+		p->s = zab_xrealloc(p->s, n * sizeof(*p->s));
+		memset(p->s + p->n, 0, (n - p->n) * sizeof(*p->s));
+		p->n = n;
+	}
+	sl = &p->s[idx];
+	sl->set = true;
+	sl->v = czs_col_double(row, 3);
+	sl->sess = czs_col_null(row, 4) ? NAN : czs_col_double(row, 4);
+	sl->pre = czs_col_null(row, 5) ? NAN : czs_col_double(row, 5);
+	sl->off = czs_col_null(row, 6) ? -1 : czs_col_double(row, 6);
+	sl->lay = czs_col_null(row, 7) ? NULL : zab_xstrdup(czs_col_text(row, 7));
+	return 0;
+}
+
+/* One cell's samples, in index order, into the cell. */
+static void place(struct zab_cell *c, struct pending *p, unsigned char has)
+{
+	double *lay = NULL;
+	size_t i, j;
+
+	for (i = 0; i < p->n && p->s[i].set; i++) {
+		struct slot *sl = &p->s[i];
+
+		if (!isnan(sl->sess))
+			zab_cell_add_session(c, sl->v, (unsigned)sl->sess);
+		else
+			zab_cell_add(c, sl->v);
+		if (has & 4)
+			zab_cell_set_pre(c, sl->pre);
+		if (has & 8)
+			zab_cell_set_off(c, (int)sl->off);
+		if ((has & 16) && c->nlay && sl->lay) {
+			json_t *a = json_loads(sl->lay, JSON_DECODE_ANY, NULL);
+
+			lay = zab_xrealloc(lay, c->nlay * sizeof(*lay));
+			for (j = 0; j < c->nlay; j++) {
+				json_t *x = json_array_get(a, j);
+
+				lay[j] = json_is_number(x) ? json_number_value(x) : NAN;
+			}
+			zab_cell_set_layouts(c, c->n - 1, lay);
+			json_decref(a);
+		}
+	}
+	for (i = 0; i < p->n; i++)
+		free(p->s[i].lay);
+	free(p->s);
+	free(lay);
+}
+
+int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_result **out, size_t *n,
+		     char *err, size_t errlen)
+{
+	struct docs d = { json_array(), json_array(), 0 };
+	struct load L = { 0 };
+	struct where w;
+	char sql[4600];
+	size_t i;
+	int ret = where_of(f, &w);
+
+	*out = NULL;
+	*n = 0;
+	err[0] = 0;
+	if (ret) {
+		snprintf(err, errlen, "too many runs named (at most 256)");
+		goto out;
+	}
+	snprintf(sql, sizeof(sql), "SELECT r.id, r.doc" FROM_RUNS "%s ORDER BY r.id", w.sql);
+	ret = s->be->query(s, sql, w.np, w.p, take_doc, &d, err, errlen);
+	L.n = json_array_size(d.arr);
+	L.r = zab_xmalloc((L.n + 1) * sizeof(*L.r));
+	L.ids = zab_xmalloc((L.n + 1) * sizeof(*L.ids));
+	L.has = zab_xmalloc((L.n + 1) * sizeof(*L.has));
+	L.cell = zab_xmalloc((L.n + 1) * sizeof(*L.cell));
+	L.pend = zab_xmalloc((L.n + 1) * sizeof(*L.pend));
+	L.ncells = zab_xmalloc((L.n + 1) * sizeof(*L.ncells));
+	for (i = 0; !ret && i < L.n; i++) {
+		json_t *doc = json_array_get(d.arr, i);
+		const char *uuid = json_string_value(json_object_get(json_object_get(doc, "run"), "uuid"));
+
+		L.ids[i] = (long long)json_integer_value(json_array_get(d.ids, i));
+		/* the name lives as long as the process: results keep it for messages */
+		ret = load_doc(&L, i, doc, zab_xasprintf("%s run %s", czs_name(s), uuid ? uuid : "(no uuid)"));
+		*n = i + 1;
+	}
+	if (d.bad || ret == -EBADMSG)
+		snprintf(err, errlen, "a stored run is not a zab result (the store is damaged)");
+	snprintf(sql, sizeof(sql), "SELECT r.id, c.cell_index, sa.idx, sa.value, sa.session, "
+		 "sa.preempted, sa.place_offset, sa.layouts" FROM_RUNS " JOIN cells c ON c.run_id = r.id "
+		 "JOIN samples sa ON sa.cell_id = c.id%s", w.sql);
+	if (!ret)
+		ret = s->be->query(s, sql, w.np, w.p, take_load_sample, &L, err, errlen);
+	if (ret == -EBADMSG && !err[0])
+		snprintf(err, errlen, "a sample of no stored cell (the store is damaged)");
+	for (i = 0; i < *n; i++)
+		for (size_t k = 0; k < L.ncells[i]; k++)
+			if (L.cell[i][k])
+				place(L.cell[i][k], &L.pend[i][k], L.has[i][k]);
+			else
+				free(L.pend[i][k].s);
+out:
+	for (i = 0; i < L.n; i++) {
+		free(L.has[i]);
+		free(L.cell[i]);
+		free(L.pend[i]);
+	}
+	free(L.pend);
+	free(L.ncells);
+	free(L.has);
+	free(L.cell);
+	free(L.ids);
+	json_decref(d.arr);
+	json_decref(d.ids);
+	*out = L.r;
+	return ret;
+}

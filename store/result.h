@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A zab result: benchmarks (result classes) x variants, each cell the
+ * samples of its measured runs, and the JSON document that carries them
+ * (what zab run --export-json writes, zab report reads and the store
+ * keeps).  The data model and its reader live in the store module, so the
+ * store, zab and its reports read results one way.
+ *   result.c   JSON document -> result (strict: one line on a bad file)
+ *   cells.c    a result's cells; alloc.c the allocation helpers
+ */
+#ifndef STORE_RESULT_H
+#define STORE_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jsonout.h"
+
+#define ZAB_MAX_ITEMS 64
+
+struct zab_cell {
+	double *x;
+	unsigned *sess;      /* session (1-based) of each sample; NULL when unknown */
+	size_t n, cap;
+	bool failed;
+	char *error;         /* why it failed (command and output) */
+	double *pre;         /* per sample: share of its run's requests that looked
+			      * preempted (in-device classes), NaN unknown; NULL: none */
+	int *off;            /* per sample: its run's placement offset (placement
+			      * random/sweep), -1 unknown; NULL: fixed placement */
+	/* placement = rotate: the offsets every run rotated over (loff NULL: not rotating) */
+	unsigned *loff;      /* [nlay] as the daemon reported them */
+	size_t nlay;
+	double *lay;         /* [sample * nlay + layout]: the layout's value in that run,
+			      * NaN: no request there; NULL: none (the command's class) */
+};
+
+/*
+ * What a result class measures: the command's number (or its wall-clock
+ * time) or the daemon's counters over the run.  Adding a class: its value
+ * here and its line in zab_rkinds[] (run.c), with its take() when it comes
+ * from the counters; CONTRIBUTING.md, "Adding a zab result class".
+ */
+enum zab_rkind { ZAB_RK_CMD, ZAB_RK_DEV_RATE, ZAB_RK_DEV_NS, ZAB_RK_COUNT };
+
+/* The JSON "source" of each class (zab's zab_rkinds[] table says the same). */
+#define ZAB_RK_SOURCE_CMD "command"
+#define ZAB_RK_SOURCE_DEV_RATE "device: bytes per second of routine time"
+#define ZAB_RK_SOURCE_DEV_NS "device: routine ns per chunk"
+/* The class whose "source" is s (a result file), ZAB_RK_CMD when unknown or NULL. */
+enum zab_rkind zab_rkind_of(const char *s);
+/* "overlap" (false) | "paired" (true): 0 or -EINVAL. */
+int zab_verdict_parse(const char *s, bool *paired);
+
+struct zab_rbench {
+	char *name, *group, *unit;
+	bool higher;
+	enum zab_rkind kind;
+	bool timed;          /* the command's wall-clock time (unit seconds) */
+	size_t src;          /* the experiment's benchmark it comes from (runs only) */
+	/* read back (report): "KEY=VALUE" lines of what makes its numbers what they are */
+	char *settings;
+	const char *file;    /* the file it was read from (report's merge messages) */
+};
+
+struct zab_result {
+	char *sut;           /* SUT class */
+	char *title;         /* experiment name */
+	unsigned sessions, warmups, repeats;
+	size_t nb, nv, base;
+	struct zab_rbench b[ZAB_MAX_ITEMS];
+	char *vname[ZAB_MAX_ITEMS];
+	char *vset[ZAB_MAX_ITEMS];        /* read back: each variant's settings, as b[].settings */
+	const char *vfile[ZAB_MAX_ITEMS]; /* read back: the file each variant was read from */
+	char *vparams[ZAB_MAX_ITEMS];     /* each variant's {NAME} values: "NAME=VALUE" lines */
+	bool mixed;          /* merged from files whose warm-ups or repeats differ */
+	bool paired;         /* verdict = paired (fixed placement): runs of one slot paired */
+	const char *clash;   /* merged: the first file whose verdict differed from the first's */
+	struct zab_cell *cells;   /* nb * nv, [bench * nv + variant] */
+	json_t *doc;           /* the full JSON document (environment, settings ...) */
+};
+
+static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, size_t v)
+{
+	return &r->cells[b * r->nv + v];
+}
+
+void zab_cell_add(struct zab_cell *c, double x);
+void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
+/* Facts of the sample just added (allocating the array on first use). */
+void zab_cell_set_pre(struct zab_cell *c, double share);
+void zab_cell_set_off(struct zab_cell *c, int offset);
+/* The layouts of a rotating cell (once), and the per-layout values of a sample (nlay of them). */
+void zab_cell_set_rotation(struct zab_cell *c, const unsigned *off, size_t n);
+void zab_cell_set_layouts(struct zab_cell *c, size_t sample, const double *val);
+void zab_result_free(struct zab_result *r);
+/* Load a result from a JSON document (takes ownership of doc); prints one line on error. */
+int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file);
+/* Read a JSON file strictly (resultjson.c); NULL after one line prefixed with who. */
+json_t *zab_json_load(const char *path, const char *who);
+
+/* Allocation: out of memory is one line and exit status 2, so no caller checks. */
+void *zab_xmalloc(size_t n);
+void *zab_xrealloc(void *p, size_t n);
+char *zab_xstrdup(const char *s);
+__attribute__((format(printf, 1, 2))) char *zab_xasprintf(const char *fmt, ...);
+
+#endif
