@@ -94,6 +94,29 @@ cz_wait() {
 	return 1
 }
 
+# The same by the clock: cz_within SECONDS CONDITION (eval'd); 1 if not in
+# time.  cz_up: seconds since boot, 10 ms resolution (busybox date has no %N);
+# cz_since T: seconds from cz_up's T to now.  Bounds derived from a measured
+# time (tests/cuse/soak.sh, memlimit.sh) need the clock: in TCG a 0.1 s step of
+# cz_wait takes several times as long.
+cz_up() { cut -d' ' -f1 /proc/uptime; }
+cz_since() { awk -v a="$1" -v b="$(cz_up)" 'BEGIN { printf "%.2f", b - a }'; }
+cz_within() {
+	cz_end=$(awk -v s="$1" -v t="$(cz_up)" 'BEGIN { print t + s }')
+	until eval "$2"; do
+		awk -v e="$cz_end" -v t="$(cz_up)" 'BEGIN { exit !(t > e) }' && return 1
+		sleep 0.1
+	done
+}
+# cz_gone PID...: none of them is running.  cz_pstate PID...: "PID STATE WCHAN; " of each live one.
+cz_gone() { for cz_g in "$@"; do ! kill -0 "$cz_g" 2>/dev/null || return 1; done; }
+cz_pstate() {
+	for cz_g in "$@"; do
+		[ -r "/proc/$cz_g/stat" ] && printf '%s %s %s; ' "$cz_g" \
+			"$(cut -d' ' -f3 "/proc/$cz_g/stat")" "$(cat "/proc/$cz_g/wchan" 2>/dev/null)"
+	done
+}
+
 # cz_start NAME [OPTIONS...]: background daemon at $CZ_TMP/mnt-NAME.
 cz_start() {
 	n=$1; shift

@@ -216,6 +216,11 @@ vm_add_device_tests() {
 			[ -n "$val" ] || continue
 			echo "$v='$(vm_prog "$val")'; export $v"
 		done
+		# the soak's settings, when given (tests/cuse/soak.sh)
+		for v in SOAK_SECONDS SOAK_KILLS SOAK_PHASES SOAK_RSS_KB; do
+			eval "val=\${$v:-}"
+			[ -z "$val" ] || echo "$v='$val'; export $v"
+		done
 	} >"$r/etc/cz-test-env"
 	echo "$list" | tr ' ' '\n' | sed '/^$/d' >"$r/etc/cz-device-tests"
 }
