@@ -31,47 +31,15 @@ make -C "$top_builddir" install DESTDIR="$T/stage" prefix=/cz >"$T/install.log" 
 tar -C "$T/stage/cz" -czf "$T/cusezero.tgz" . || exit 1
 
 # three SUTs: an sshd each on its own loopback address and port
-mkdir -p /run/sshd && chmod 755 /run/sshd
-ssh-keygen -q -t ed25519 -N '' -f "$T/id" && cat "$T/id.pub" >"$T/authorized_keys"
-chmod 600 "$T/authorized_keys"
-sshd_start() {	# sshd_start N: sut N on 127.0.0.N
-	d=$T/sut$1
-	mkdir -p "$d"
-	[ -f "$d/host" ] || ssh-keygen -q -t ed25519 -N '' -f "$d/host"
-	port=$((22000 + $$ % 5000 + $1))
-	cat >"$d/sshd_config" <<-CFG
-	ListenAddress 127.0.0.$1
-	Port $port
-	HostKey $d/host
-	PidFile $d/sshd.pid
-	AuthorizedKeysFile $T/authorized_keys
-	PermitRootLogin prohibit-password
-	PasswordAuthentication no
-	UsePAM no
-	StrictModes no
-	CFG
-	/usr/sbin/sshd -f "$d/sshd_config" -E "$d/sshd.log" || return 1
-	echo "$port" >"$d/port"
-}
+. "$top_srcdir/tests/fleet/sshlib.sh"
+ssh_keys || { echo "Bail out! ssh-keygen failed"; exit 1; }
 for s in 2 3 4; do sshd_start $s || { echo "Bail out! sshd $s: $(tail -n 1 "$T/sut$s/sshd.log")"; exit 1; }; done
-cat >"$T/inventory.ini" <<INV
-[x86-a]
-sut2 ansible_host=127.0.0.2 ansible_port=$(cat "$T/sut2/port") cz_prefix=$T/sut2/prefix cz_workdir=$T/sut2/work
-sut3 ansible_host=127.0.0.3 ansible_port=$(cat "$T/sut3/port") cz_prefix=$T/sut3/prefix cz_workdir=$T/sut3/work
-
-[x86-b]
-sut4 ansible_host=127.0.0.4 ansible_port=$(cat "$T/sut4/port") cz_prefix=$T/sut4/prefix cz_workdir=$T/sut4/work
-
-[all:vars]
-ansible_user=root
-ansible_ssh_private_key_file=$T/id
-ansible_python_interpreter=/usr/bin/python3
-INV
-ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1
-ANSIBLE_LOCAL_TEMP=$T/ansible-local ANSIBLE_REMOTE_TEMP=$T/ansible-remote
-ANSIBLE_SSH_ARGS="-o ControlMaster=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=5"
-export ANSIBLE_HOST_KEY_CHECKING ANSIBLE_RETRY_FILES_ENABLED ANSIBLE_NOCOLOR ANSIBLE_LOCAL_TEMP \
-	ANSIBLE_REMOTE_TEMP ANSIBLE_SSH_ARGS
+{
+	echo "[x86-a]"; inventory_line 2; inventory_line 3
+	echo; echo "[x86-b]"; inventory_line 4
+	inventory_vars
+} >"$T/inventory.ini"
+ansible_env
 unset CUSEZERO_STORE
 
 # the experiment: b 1.5x a, a few seconds on every SUT
@@ -114,7 +82,7 @@ fleet c2 >"$T/c2.out" 2>&1 &
 fp=$!
 n=0
 while ! pgrep -f "sut-name sut3 --campaign c2" >/dev/null && [ $n -lt 600 ]; do sleep 0.1; n=$((n + 1)); done
-pkill -f "$T/sut3/sshd_config"
+sshd_stop 3
 pkill -f "sut-name sut3 --campaign c2"
 wait $fp
 rc=$?
@@ -138,6 +106,6 @@ for args in "$T/none.exp -i $T/inventory.ini" "$T/fleet.exp -i $T/none.ini" "$T/
 	"$ZAB" fleet $args >/dev/null 2>"$T/e"
 	rc=$?
 	ok "zab fleet $(echo "$args" | sed "s|$T/||g"): exit $rc, one line: $(cat "$T/e")" -- \
-		sh -c "[ $rc -eq 1 ] || [ $rc -eq 2 ]; [ \$(wc -l <'$T/e') -eq 1 ]"
+		sh -c "{ [ $rc -eq 1 ] || [ $rc -eq 2 ]; } && [ \$(wc -l <'$T/e') -eq 1 ]"
 done
 done_testing
