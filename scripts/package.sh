@@ -82,7 +82,7 @@ took "lintian clean (overrides shown with O:)"
 if [ "$(dpkg --print-architecture)" != arm64 ] &&
    (cd "$src" && dpkg-checkbuilddeps -a arm64 -P cross) >"$build/deb/arm64-deps.txt" 2>&1; then
 	step "dpkg-buildpackage -a arm64 -P cross (no PostgreSQL store: libpq-dev is not Multi-Arch)"
-	if (cd "$src" && dpkg-buildpackage -a arm64 -P cross -us -uc -b) >"$build/deb/build-arm64.log" 2>&1; then
+	if (cd "$src" && dpkg-buildpackage -a arm64 --build-profiles=cross -us -uc -b) >"$build/deb/build-arm64.log" 2>&1; then
 		deb64=$(ls "$build"/deb/cusezero_*_arm64.deb)
 		bins=$(dpkg-deb -c "$deb64" | sed -n 's|.*\./usr/bin/||p' | sort | tr '\n' ' ')
 		echo "package: $(basename "$deb64"): /usr/bin: $bins"
