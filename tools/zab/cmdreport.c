@@ -18,17 +18,6 @@
 #include "cli.h"
 #include "util.h"
 
-
-static size_t find_name(char *const *names, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return n;
-}
-
 /*
  * Where each of src's benchmarks (bmap) and variants (vmap) lands in dst,
  * numbering the new ones after dst's: 0, or -E2BIG past ZAB_MAX_ITEMS.
@@ -48,12 +37,12 @@ static int merge_map(const struct zab_result *dst, const struct zab_result *src,
 	*nb = dst->nb;
 	*nv = dst->nv;
 	for (b = 0; b < src->nb; b++) {
-		bmap[b] = find_name(bnames, *nb, src->b[b].name);
+		bmap[b] = zab_name_index(bnames, *nb, src->b[b].name);
 		if (bmap[b] == *nb)
 			bnames[(*nb)++] = src->b[b].name;
 	}
 	for (v = 0; v < src->nv; v++) {
-		vmap[v] = find_name(vnames, *nv, src->vname[v]);
+		vmap[v] = zab_name_index(vnames, *nv, src->vname[v]);
 		if (vmap[v] == *nv)
 			vnames[(*nv)++] = src->vname[v];
 	}

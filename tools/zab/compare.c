@@ -64,16 +64,6 @@ static size_t zc_find_bench(const struct zab_result *r, const struct zab_rbench 
 	return (size_t)-1;
 }
 
-static size_t zc_find_variant(const struct zab_result *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nv; i++)
-		if (!strcmp(r->vname[i], name))
-			return i;
-	return (size_t)-1;
-}
-
 /* "5530 ± 3%": the mean and its CI's half-width in percent. */
 static void zc_cell_text(const struct zab_cell *c, struct cz_summary *s, char *buf, size_t len)
 {
@@ -126,8 +116,8 @@ static void zc_compare(const struct zab_result *old, const struct zab_result *ne
 		printf("\n%-52s %16s %16s  delta (%s is better)\n", "name", "old", "new",
 		       rb->higher ? "higher" : "lower");
 		for (v = 0; v < new->nv; v++) {
-			ov = zc_find_variant(old, new->vname[v]);
-			if (ov == (size_t)-1)
+			ov = zab_name_index(old->vname, old->nv, new->vname[v]);
+			if (ov == old->nv)
 				continue;
 			snprintf(label, sizeof(label), "%s / %s [%s]", rb->name,
 				 new->vname[v], rb->unit ? rb->unit : "");
@@ -148,7 +138,7 @@ static void zc_unmatched(const struct zab_result *a, const struct zab_result *b,
 			       a->b[i].unit ? a->b[i].unit : "",
 			       a->b[i].higher ? "higher" : "lower");
 	for (i = 0; i < a->nv; i++)
-		if (zc_find_variant(b, a->vname[i]) == (size_t)-1)
+		if (zab_name_index(b->vname, b->nv, a->vname[i]) == b->nv)
 			printf("only in %s: variant %s\n", which, a->vname[i]);
 }
 
