@@ -16,8 +16,9 @@
 /* The WHERE clause of a filter over runs r, experiments e, suts s, and its parameters. */
 struct where {
 	char sql[4096];
-	const char *p[4 + 256];
+	const char *p[5 + 256];
 	size_t np;
+	char like[64];           /* uuid_prefix% */
 };
 
 static int where_of(const struct czs_filter *f, struct where *w)
@@ -33,6 +34,11 @@ static int where_of(const struct czs_filter *f, struct where *w)
 			n += (size_t)snprintf(w->sql + n, sizeof(w->sql) - n, " AND %s = ?", cols[i]);
 			w->p[w->np++] = vals[i];
 		}
+	if (f && f->uuid_prefix) {
+		snprintf(w->like, sizeof(w->like), "%.40s%%", f->uuid_prefix);
+		n += (size_t)snprintf(w->sql + n, sizeof(w->sql) - n, " AND r.uuid LIKE ?");
+		w->p[w->np++] = w->like;
+	}
 	if (f && f->nuuids) {
 		if (f->nuuids > 256)
 			return -E2BIG;

@@ -202,8 +202,8 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	return 0;
 }
 
-static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
-		      const char *sut, const char *file)
+int zab_report_add(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
+		   const char *sut, const char *file)
 {
 	size_t i;
 	int m;
@@ -253,7 +253,7 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 				json_decref(doc);
 			return -1;
 		}
-		if (add_result(res, n, &r, arr, sut, path)) {
+		if (zab_report_add(res, n, &r, arr, sut, path)) {
 			if (many)
 				json_decref(doc);
 			return -1;
@@ -301,7 +301,7 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 	}
 	json_decref(full);
 	for (i = 0; i < nr; i++)
-		if (!ret && add_result(res, n, &r[i], arr, NULL, r[i].vfile[0]))
+		if (!ret && zab_report_add(res, n, &r[i], arr, NULL, r[i].vfile[0]))
 			ret = -1;
 		else if (ret)
 			zab_result_free(&r[i]);
@@ -338,7 +338,7 @@ static int apply_verdict(struct zab_result **res, size_t n, json_t *arr, bool ha
 }
 
 /* report's store options: 1 taken, 0 not one, -1 after one line. */
-static int store_option(int c, const char *arg, struct czs_filter *f, const char **store)
+static int store_option(int c, const char *arg, struct czs_filter *f, const char **store, bool *by)
 {
 	switch (c) {
 	case OPT_STORE_URL:
@@ -354,11 +354,12 @@ static int store_option(int c, const char *arg, struct czs_filter *f, const char
 		f->sut_class = arg;
 		return 1;
 	case OPT_BY:
-		/* one table per SUT class is how report groups: the only grouping */
+		/* one column group per SUT class, side by side */
 		if (strcmp(arg, "sut-class")) {
 			cz_err("--by '%s': expected sut-class", arg);
 			return -1;
 		}
+		*by = true;
 		return 1;
 	}
 	return 0;
@@ -384,7 +385,7 @@ int zab_cmd_report(int argc, char **argv)
 	struct zab_result *res[ZAB_MAX_ITEMS];
 	json_t *all = cz_jobj(), *arr;
 	const char *sut = NULL;
-	bool loc = false, has_verdict = false, paired = false;
+	bool loc = false, has_verdict = false, paired = false, by = false;
 	struct out_opts oo;
 	size_t n = 0, i;
 	int c, k, ret = 2;
@@ -415,7 +416,7 @@ int zab_cmd_report(int argc, char **argv)
 				goto out;
 			}
 			has_verdict = true;
-		} else if ((k = store_option(c, optarg, &f, &store)) != 0) {
+		} else if ((k = store_option(c, optarg, &f, &store, &by)) != 0) {
 			if (k < 0)
 				goto out;
 		} else if (c == 'h') {
@@ -435,7 +436,7 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (report_store(store, &f, oo.json.path != NULL, res, &n, arr))
+	if (report_store(store, &f, oo.json.path && !by, res, &n, arr))
 		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
@@ -447,6 +448,14 @@ int zab_cmd_report(int argc, char **argv)
 	}
 	if (apply_verdict(res, n, arr, has_verdict, paired))
 		goto out;
+	if (by && (loc || oo.md.path || oo.hf.path)) {
+		cz_err("report --by sut-class: its outputs are the table, --json and --export-csv");
+		goto out;
+	}
+	if (by) {
+		ret = zab_report_by_class(res, n, oo.json.path, oo.csv.path);
+		goto out;
+	}
 	if (zab_outputs_open(&oo))
 		goto out;
 	ret = zab_output(res, n, all, &oo);
