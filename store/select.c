@@ -41,10 +41,6 @@ int czs_select(struct czs *s, char *sel, struct czs_filter *f, char *err, size_t
 
 	memset(f, 0, sizeof(*f));
 	snprintf(shown, sizeof(shown), "%s", sel);
-	if (!*sel) {
-		snprintf(err, errlen, "selector '': empty");
-		return -EINVAL;
-	}
 	for (w = strtok_r(sel, ",", &save); w; w = strtok_r(NULL, ",", &save))
 		if (select_word(w, f)) {
 			snprintf(err, errlen, "selector '%s': '%s' is not a run UUID (8 or more of its "
@@ -52,6 +48,10 @@ int czs_select(struct czs *s, char *sel, struct czs_filter *f, char *err, size_t
 				 "each at most once", shown, w);
 			return -EINVAL;
 		}
+	if (!f->uuid_prefix && !f->campaign && !f->sut_class && !f->sut_name && !f->experiment) {
+		snprintf(err, errlen, "selector '%s': empty", shown);
+		return -EINVAL;
+	}
 	if (!f->uuid_prefix)
 		return 0;
 	one.uuid_prefix = f->uuid_prefix;

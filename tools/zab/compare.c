@@ -176,15 +176,14 @@ static int zc_select(struct czs *s, const char *sel, struct zab_result *out)
 	char err[1024], *w = zab_xstrdup(sel);
 	json_t *junk = cz_jarr();
 	size_t nr = 0, n = 0, i;
-	int ret = czs_select(s, w, &f, err, sizeof(err)) == -EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAILURE;
+	int ret = czs_select(s, w, &f, err, sizeof(err));
 
-	if (f.experiment || f.campaign || f.sut_class || f.sut_name || f.uuid_prefix) {
-		ret = 0;
-		if (czs_load_results(s, &f, &r, &nr, err, sizeof(err)))
-			ret = CZ_EXIT_FAILURE;
-		else if (!nr)
-			snprintf(err, sizeof(err), "selector '%s': no run in %s", sel, czs_name(s));
-	}
+	if (ret)
+		ret = ret == -EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAILURE;
+	else if (czs_load_results(s, &f, &r, &nr, err, sizeof(err)))
+		ret = CZ_EXIT_FAILURE;
+	else if (!nr)
+		snprintf(err, sizeof(err), "selector '%s': no run in %s", sel, czs_name(s));
 	for (i = 0; i < nr; i++)
 		if (ret || zab_report_add(res, &n, &r[i], junk, NULL, r[i].vfile[0])) {
 			if (!ret)
