@@ -365,6 +365,27 @@ static int store_option(int c, const char *arg, struct czs_filter *f, const char
 	return 0;
 }
 
+/* The table (or --by sut-class's column groups) and the files: the exit status. */
+static int report_show(struct zab_result **res, size_t n, const json_t *all, struct out_opts *oo,
+		       bool loc, bool by)
+{
+	int ret;
+
+	if (by && (loc || oo->md.path || oo->hf.path)) {
+		cz_err("report --by sut-class: its outputs are the table, --json and --export-csv");
+		return 2;
+	}
+	if (by)
+		return zab_report_by_class(res, n, oo->json.path, oo->csv.path);
+	if (zab_outputs_open(oo))
+		return 2;
+	ret = zab_output(res, n, all, oo);
+	if (loc && zab_render_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
+					     res[0], res[1]))
+		ret = 2;
+	return ret;
+}
+
 int zab_cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -448,20 +469,7 @@ int zab_cmd_report(int argc, char **argv)
 	}
 	if (apply_verdict(res, n, arr, has_verdict, paired))
 		goto out;
-	if (by && (loc || oo.md.path || oo.hf.path)) {
-		cz_err("report --by sut-class: its outputs are the table, --json and --export-csv");
-		goto out;
-	}
-	if (by) {
-		ret = zab_report_by_class(res, n, oo.json.path, oo.csv.path);
-		goto out;
-	}
-	if (zab_outputs_open(&oo))
-		goto out;
-	ret = zab_output(res, n, all, &oo);
-	if (loc && zab_render_layout_or_code(oo.json.path && !strcmp(oo.json.path, "-") ? stderr : stdout,
-					     res[0], res[1]))
-		ret = 2;
+	ret = report_show(res, n, all, &oo, loc, by);
 out:
 	for (i = 0; i < n; i++) {
 		zab_result_free(res[i]);
