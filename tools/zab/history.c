@@ -347,9 +347,10 @@ int zab_cmd_history(int argc, char **argv)
 	size_t nr = 0, k, ns = 0;
 	int ret = 2;
 
-	k = (size_t)zh_parse(argc, argv, &o);
-	if (k)
-		return k == 1 ? 0 : 2;
+	ret = zh_parse(argc, argv, &o);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	ret = 2;
 	s = zab_store_open(o.store);
 	if (!s)
 		return 1;

@@ -168,13 +168,13 @@ static json_t *byclass_cell(const struct zab_result *r, const struct brow *row)
 #define BC_LABEL 30
 #define BC_GROUP 36
 
+/* One class's group of a row: base, change with its mark, n, CI; o NULL: not measured there. */
 static void byclass_group_text(char *buf, size_t len, const json_t *o)
 {
-	double base = json_number_value(json_object_get(o, "base_mean"));
+	const json_t *pct = json_object_get(o, "change_pct"), *base = json_object_get(o, "base_mean");
+	const char *flag = json_string_value(json_object_get(o, "flag"));
 	double m = json_number_value(json_object_get(o, "mean"));
 	double hi = json_number_value(json_object_get(o, "ci_hi"));
-	const json_t *pct = json_object_get(o, "change_pct");
-	const char *flag = json_string_value(json_object_get(o, "flag"));
 	char ch[24] = "-", ci[16] = "-";
 
 	if (!o) {
@@ -186,8 +186,8 @@ static void byclass_group_text(char *buf, size_t len, const json_t *o)
 			 *flag ? (*flag == 'R' ? "(R)" : "(I)") : "");
 	if (json_is_number(json_object_get(o, "ci_hi")) && m != 0)
 		snprintf(ci, sizeof(ci), "%.1f%%", 100 * (hi - m) / fabs(m));
-	snprintf(buf, len, "%-10.4g %-12s %4lld %6s", json_is_number(json_object_get(o, "base_mean")) ?
-		 base : NAN, ch, (long long)json_integer_value(json_object_get(o, "n")), ci);
+	snprintf(buf, len, "%-10.4g %-12s %4lld %6s", json_is_number(base) ? json_number_value(base) : NAN,
+		 ch, (long long)json_integer_value(json_object_get(o, "n")), ci);
 }
 
 /* The text: blocks of as many classes as fit $COLUMNS (120 when unset). */
@@ -202,7 +202,8 @@ static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const s
 	for (i0 = 0; i0 < n; i0 += per) {
 		fprintf(f, "%s%-*s", i0 ? "\n" : "", BC_LABEL, "");
 		for (i = i0; i < n && i < i0 + per; i++)
-			fprintf(f, " | %-*.*s", BC_GROUP - 2, BC_GROUP - 2, r[i]->sut);
+			fprintf(f, " | %-*.*s", i + 1 < n && i + 1 < i0 + per ? BC_GROUP - 2 : 0,
+				BC_GROUP - 2, r[i]->sut);
 		fprintf(f, "\n%-*s", BC_LABEL, "benchmark / variant");
 		for (i = i0; i < n && i < i0 + per; i++)
 			fprintf(f, " | %-10s %-12s %4s %6s", "base", "change", "n", "CI");
