@@ -70,8 +70,15 @@ int zab_report_add(struct zab_result **res, size_t *n, struct zab_result *r, jso
 int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv);
 /* zab history (history.c). */
 int zab_cmd_history(int argc, char **argv);
-/* A view's JSON document (cols NULL) or its "rows" as CSV to path ("-": stdout): 0 or -1. */
-int zab_view_write(const char *path, const char *opt, const json_t *doc, const char *const *cols);
+/* Where a view's text goes: stdout, or stderr when its JSON or CSV goes there ("-"). */
+FILE *zab_view_text(const char *json, const char *csv);
+/*
+ * After the text: the view's JSON document to json and its "rows" as CSV
+ * (columns cols) to csv, each when not NULL: 0, or 1 after one line when
+ * one (or the text on stdout) was not written.
+ */
+int zab_view_files(FILE *text, const char *json, const char *csv, const json_t *doc,
+		   const char *const *cols);
 /* The same result class (name, kind, unit, direction); its index in r, r->nb when absent. */
 bool zab_same_bench(const struct zab_rbench *a, const struct zab_rbench *b);
 size_t zab_find_bench(const struct zab_result *r, const struct zab_rbench *b);

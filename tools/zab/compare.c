@@ -265,14 +265,15 @@ static int zc_parse(int argc, char **argv, struct zc_opts *o)
 	return 0;
 }
 
-/* The JSON and CSV of a comparison: 0 or -1. */
-static int zc_outputs(const struct zc_opts *o, const struct zab_result *old,
-		      const struct zab_result *new, json_t *rows)
+/* The text's last line, then the JSON and CSV of a comparison: the exit status. */
+static int zc_outputs(FILE *f, const struct zc_opts *o, const struct zab_result *old,
+		      const struct zab_result *new, json_t *rows, unsigned sig)
 {
-	json_t *doc = cz_jobj(), *x;
 	const struct zab_result *r[2] = { old, new };
-	int ret = 0;
+	json_t *doc = cz_jobj(), *x;
+	int ret;
 
+	fprintf(f, "%zu rows compared, %u with p < %.2f\n", json_array_size(rows), sig, ZC_ALPHA);
 	cz_jset(doc, "view", cz_jstr("compare"));
 	cz_jset(doc, "alpha", cz_jnum(ZC_ALPHA));
 	for (int i = 0; i < 2; i++) {
@@ -281,9 +282,7 @@ static int zc_outputs(const struct zc_opts *o, const struct zab_result *old,
 		cz_jset(x, "sut_class", cz_jstr(r[i]->sut));
 	}
 	cz_jset(doc, "rows", json_incref(rows));
-	if ((o->json && zab_view_write(o->json, "--json", doc, NULL)) ||
-	    (o->csv && zab_view_write(o->csv, "--export-csv", doc, zc_cols)))
-		ret = -1;
+	ret = zab_view_files(f, o->json, o->csv, doc, zc_cols) ? CZ_EXIT_FAILURE : CZ_EXIT_OK;
 	json_decref(doc);
 	return ret;
 }
@@ -312,7 +311,7 @@ int zab_cmd_compare(int argc, char **argv)
 	unsigned rows = 0, sig = 0;
 	json_t *arr = cz_jarr();
 	int ret = zc_parse(argc, argv, &o);
-	FILE *f = stdout;
+	FILE *f;
 
 	if (ret) {
 		json_decref(arr);
@@ -324,9 +323,7 @@ int zab_cmd_compare(int argc, char **argv)
 	if (ret)
 		goto out;
 	ret = CZ_EXIT_FAILURE;
-	/* an output on stdout: the text goes to stderr */
-	if ((o.json && !strcmp(o.json, "-")) || (o.csv && !strcmp(o.csv, "-")))
-		f = stderr;
+	f = zab_view_text(o.json, o.csv);
 	fprintf(f, "old: %s (%s)\nnew: %s (%s)\n", o.arg[0], old.sut, o.arg[1], new.sut);
 	zc_compare(f, &old, &new, &rows, &sig, arr);
 	fprintf(f, "\n");
@@ -336,8 +333,7 @@ int zab_cmd_compare(int argc, char **argv)
 		cz_err("compare: no benchmark and variant in both (same name, unit and class)");
 		goto out;
 	}
-	fprintf(f, "%u rows compared, %u with p < %.2f\n", rows, sig, ZC_ALPHA);
-	ret = fflush(stdout) || zc_outputs(&o, &old, &new, arr) ? CZ_EXIT_FAILURE : CZ_EXIT_OK;
+	ret = zc_outputs(f, &o, &old, &new, arr, sig);
 out:
 	zab_result_free(&old);
 	zab_result_free(&new);

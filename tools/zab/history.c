@@ -317,21 +317,17 @@ static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o)
 static int zh_output(json_t *rows, const struct zh_opts *o)
 {
 	static const char *const bys[] = { "kernel", "cusezero", "patch" };
-	bool tostdout = (o->json && !strcmp(o->json, "-")) || (o->csv && !strcmp(o->csv, "-"));
+	FILE *text = zab_view_text(o->json, o->csv);
 	json_t *doc = cz_jobj();
-	int ret = 0;
+	int ret;
 
 	cz_jset(doc, "view", cz_jstr("history"));
 	cz_jset(doc, "experiment", cz_jstr(o->f.experiment));
 	cz_jset(doc, "by", cz_jstr(bys[o->by]));
 	cz_jset(doc, "alpha", cz_jnum(ZH_ALPHA));
 	cz_jset(doc, "rows", json_incref(rows));
-	zh_text(tostdout ? stderr : stdout, rows, bys[o->by]);
-	if (!tostdout && cz_stdout_flush())
-		ret = 1;
-	if ((o->json && zab_view_write(o->json, "--json", doc, NULL)) ||
-	    (o->csv && zab_view_write(o->csv, "--export-csv", doc, zh_cols)))
-		ret = 1;
+	zh_text(text, rows, bys[o->by]);
+	ret = zab_view_files(text, o->json, o->csv, doc, zh_cols);
 	json_decref(doc);
 	return ret;
 }

@@ -63,7 +63,7 @@ static void write_csv(FILE *f, const json_t *rows, const char *const *cols)
 	}
 }
 
-int zab_view_write(const char *path, const char *opt, const json_t *doc, const char *const *cols)
+static int view_write(const char *path, const char *opt, const json_t *doc, const char *const *cols)
 {
 	FILE *f = !strcmp(path, "-") ? stdout : fopen(path, "w");
 	int bad;
@@ -82,9 +82,25 @@ int zab_view_write(const char *path, const char *opt, const json_t *doc, const c
 	return bad ? -1 : 0;
 }
 
+FILE *zab_view_text(const char *json, const char *csv)
+{
+	return (json && !strcmp(json, "-")) || (csv && !strcmp(csv, "-")) ? stderr : stdout;
+}
+
+int zab_view_files(FILE *text, const char *json, const char *csv, const json_t *doc,
+		   const char *const *cols)
+{
+	int ret = text == stdout && cz_stdout_flush() ? 1 : 0;
+
+	if ((json && view_write(json, "--json", doc, NULL)) ||
+	    (csv && view_write(csv, "--export-csv", doc, cols)))
+		ret = 1;
+	return ret;
+}
+
 /* ---- report --by sut-class ---------------------------------------------------------- */
 
-const char *const zab_byclass_cols[] = {
+static const char *const byclass_cols[] = {
 	"benchmark", "source", "unit", "higher", "variant", "sut_class", "base_variant",
 	"base_mean", "base_n", "mean", "n", "ci_lo", "ci_hi", "change_pct", "flag", NULL
 };
@@ -229,8 +245,8 @@ int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json,
 	struct brow rows[4 * ZAB_MAX_ITEMS];
 	size_t nr = byclass_rows(r, n, rows, 4 * ZAB_MAX_ITEMS), k, i;
 	json_t **cells = zab_xmalloc((nr * n + 1) * sizeof(*cells)), *doc = cz_jobj(), *arr, *cl;
-	bool tostdout = (json && !strcmp(json, "-")) || (csv && !strcmp(csv, "-"));
-	int ret = 0;
+	FILE *text = zab_view_text(json, csv);
+	int ret;
 
 	cz_jset(doc, "view", cz_jstr("by-sut-class"));
 	cl = cz_jset(doc, "sut_classes", cz_jarr());
@@ -243,12 +259,8 @@ int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json,
 			if (cells[k * n + i])
 				cz_jpush(arr, json_incref(cells[k * n + i]));
 		}
-	byclass_text(tostdout ? stderr : stdout, r, n, rows, nr, cells);
-	if (!tostdout && cz_stdout_flush())
-		ret = 1;
-	if ((json && zab_view_write(json, "--json", doc, NULL)) ||
-	    (csv && zab_view_write(csv, "--export-csv", doc, zab_byclass_cols)))
-		ret = 1;
+	byclass_text(text, r, n, rows, nr, cells);
+	ret = zab_view_files(text, json, csv, doc, byclass_cols);
 	for (k = 0; k < nr * n; k++)
 		json_decref(cells[k]);
 	free(cells);
