@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zab report: result files read, checked and merged (same benchmarks and
- * variants pooled), then shown as one table.
+ * variants pooled), then shown as one table per SUT class, or with --by
+ * sut-class as one table of a column group per class (views.c).
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -25,7 +25,7 @@
 enum zh_by { ZH_KERNEL, ZH_CUSEZERO, ZH_PATCH };
 
 struct zh_step {
-	const char *cls;         /* SUT class */
+	char *cls;               /* SUT class */
 	char *key;               /* kernel release, version or routine */
 	char *started;           /* its first run's start (patch order) */
 	struct zab_result *res[1];
@@ -377,7 +377,7 @@ out:
 			zab_result_free(st[k].res[0]);
 			free(st[k].res[0]);
 		}
-		free((char *)st[k].cls);
+		free(st[k].cls);
 		free(st[k].key);
 		free(st[k].started);
 	}
