@@ -181,8 +181,8 @@ static json_t *byclass_cell(const struct zab_result *r, const struct brow *row)
 	return o;
 }
 
-#define BC_LABEL 30
-#define BC_GROUP 36
+#define BC_LABEL 60   /* at most: longer labels are cut */
+#define BC_GROUP 34   /* a class's group and its " | " */
 
 /* One class's group of a row: base, change with its mark, n, CI; o NULL: not measured there. */
 static void byclass_group_text(char *buf, size_t len, const json_t *o)
@@ -194,7 +194,7 @@ static void byclass_group_text(char *buf, size_t len, const json_t *o)
 	char ch[24] = "-", ci[16] = "-";
 
 	if (!o) {
-		snprintf(buf, len, "%-*s", BC_GROUP - 2, "(not measured)");
+		snprintf(buf, len, "%-*s", BC_GROUP - 3, "(not measured)");
 		return;
 	}
 	if (json_is_number(pct))
@@ -202,32 +202,42 @@ static void byclass_group_text(char *buf, size_t len, const json_t *o)
 			 *flag ? (*flag == 'R' ? "(R)" : "(I)") : "");
 	if (json_is_number(json_object_get(o, "ci_hi")) && m != 0)
 		snprintf(ci, sizeof(ci), "%.1f%%", 100 * (hi - m) / fabs(m));
-	snprintf(buf, len, "%-10.4g %-12s %4lld %6s", json_is_number(base) ? json_number_value(base) : NAN,
+	snprintf(buf, len, "%-9.4g %-11s %3lld %5s", json_is_number(base) ? json_number_value(base) : NAN,
 		 ch, (long long)json_integer_value(json_object_get(o, "n")), ci);
 }
 
-/* The text: blocks of as many classes as fit $COLUMNS (120 when unset). */
+static void byclass_label(char *buf, size_t len, const struct brow *row)
+{
+	snprintf(buf, len, "%s%s / %s", row->b->name, zab_rkinds[row->b->kind].suffix, row->v);
+}
+
+/* The text: blocks of as many classes as fit $COLUMNS (132 when unset) beside the labels. */
 static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const struct brow *rows,
 			 size_t nr, json_t *const *cells)
 {
 	const char *cols = getenv("COLUMNS");
-	size_t width = cols && atoi(cols) > 40 ? (size_t)atoi(cols) : 120, per, i0, i, k;
+	size_t width = cols && atoi(cols) > 40 ? (size_t)atoi(cols) : 132, per, i0, i, k;
+	int lw = (int)strlen("benchmark / variant");
 	char label[160], g[BC_GROUP + 8];
 
-	per = width > BC_LABEL + BC_GROUP ? (width - BC_LABEL) / (BC_GROUP + 2) : 1;
+	for (k = 0; k < nr; k++) {
+		byclass_label(label, sizeof(label), &rows[k]);
+		lw = (int)strlen(label) > lw ? (int)strlen(label) : lw;
+	}
+	lw = lw > BC_LABEL ? BC_LABEL : lw;
+	per = width > (size_t)lw + BC_GROUP ? (width - (size_t)lw) / BC_GROUP : 1;
 	for (i0 = 0; i0 < n; i0 += per) {
-		fprintf(f, "%s%-*s", i0 ? "\n" : "", BC_LABEL, "");
+		fprintf(f, "%s%-*s", i0 ? "\n" : "", lw, "");
 		for (i = i0; i < n && i < i0 + per; i++)
-			fprintf(f, " | %-*.*s", i + 1 < n && i + 1 < i0 + per ? BC_GROUP - 2 : 0,
-				BC_GROUP - 2, r[i]->sut);
-		fprintf(f, "\n%-*s", BC_LABEL, "benchmark / variant");
+			fprintf(f, " | %-*.*s", i + 1 < n && i + 1 < i0 + per ? BC_GROUP - 3 : 0,
+				BC_GROUP - 3, r[i]->sut);
+		fprintf(f, "\n%-*s", lw, "benchmark / variant");
 		for (i = i0; i < n && i < i0 + per; i++)
-			fprintf(f, " | %-10s %-12s %4s %6s", "base", "change", "n", "CI");
+			fprintf(f, " | %-9s %-11s %3s %5s", "base", "change", "n", "CI");
 		fputc('\n', f);
 		for (k = 0; k < nr; k++) {
-			snprintf(label, sizeof(label), "%s%s / %s", rows[k].b->name,
-				 zab_rkinds[rows[k].b->kind].suffix, rows[k].v);
-			fprintf(f, "%-*.*s", BC_LABEL, BC_LABEL, label);
+			byclass_label(label, sizeof(label), &rows[k]);
+			fprintf(f, "%-*.*s", lw, lw, label);
 			for (i = i0; i < n && i < i0 + per; i++) {
 				byclass_group_text(g, sizeof(g), cells[k * n + i]);
 				fprintf(f, " | %s", g);
@@ -235,9 +245,8 @@ static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const s
 			fputc('\n', f);
 		}
 	}
-	fprintf(f, "\nbase: the base variant's mean; change: the variant vs its class's base, "
-		"(R)/(I) by the table's rule; n: the variant's samples; CI: its mean's 95%% "
-		"half-width.\n");
+	fprintf(f, "\nbase: the base variant's mean; change: the variant vs its own class's base,\n"
+		"(R)/(I) by the table's rule; n: the variant's samples; CI: its mean's 95%% half-width.\n");
 }
 
 int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv)
