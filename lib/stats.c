@@ -101,6 +101,19 @@ bool cz_ci_disjoint(const struct cz_summary *a, const struct cz_summary *b)
 	return a->ci_hi < b->ci_lo || b->ci_hi < a->ci_lo;
 }
 
+/* One observation of a Mann-Whitney test: its value and whether it is the first sample's. */
+struct mw_obs {
+	double v;
+	bool in_a;
+};
+
+static int cmp_obs(const void *pa, const void *pb)
+{
+	const struct mw_obs *a = pa, *b = pb;
+
+	return (a->v > b->v) - (a->v < b->v);
+}
+
 /* Number of ways to get U statistic u with sizes (m, n): recursive count, memo-free (small m+n only). */
 static double u_count(size_t u, size_t m, size_t n)
 {
@@ -112,25 +125,26 @@ static double u_count(size_t u, size_t m, size_t n)
 double cz_mann_whitney_p(const double *a, size_t na, const double *b, size_t nb)
 {
 	double u = 0, ties = 0, mu, sigma, z, p;
-	size_t i, j, N = na + nb;
-	double *all;
+	size_t i, j, m, N = na + nb;
+	struct mw_obs *all;
 
 	if (!na || !nb)
 		return NAN;
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			u += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	/* U of a from its rank sum (midranks for ties): O(N log N), not every pair */
 	all = malloc(N * sizeof(*all));
 	if (!all)
 		abort();
-	memcpy(all, a, na * sizeof(*all));
-	memcpy(all + na, b, nb * sizeof(*all));
-	qsort(all, N, sizeof(*all), cmp_double);
+	for (i = 0; i < N; i++)
+		all[i] = (struct mw_obs){ i < na ? a[i] : b[i - na], i < na };
+	qsort(all, N, sizeof(*all), cmp_obs);
 	for (i = 0; i < N; i = j) {
-		for (j = i + 1; j < N && all[j] == all[i]; j++)
+		for (j = i + 1; j < N && all[j].v == all[i].v; j++)
 			;
+		for (m = i; m < j; m++)
+			u += all[m].in_a ? (double)(i + 1 + j) / 2 : 0;
 		ties += pow((double)(j - i), 3) - (double)(j - i);
 	}
+	u -= (double)na * (double)(na + 1) / 2;
 	free(all);
 	mu = (double)na * (double)nb / 2;
 	if (ties == 0 && N <= 20) {

@@ -33,6 +33,7 @@ struct czs_filter {
 	const char *sut_name;
 	const char *const *uuids;        /* any of these runs */
 	size_t nuuids;
+	const char *uuid_prefix;         /* runs whose UUID starts so (hex digits and '-') */
 };
 
 enum czs_what { CZS_EXPERIMENTS, CZS_RUNS, CZS_SUTS };
@@ -77,6 +78,15 @@ int czs_list(struct czs *s, enum czs_what what, const struct czs_filter *f, json
  */
 int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_result **out,
 		     size_t *n, char *err, size_t errlen);
+
+/*
+ * A run selector, the words comma-combined (AND) into f, pointing into
+ * sel (modified): a run UUID or a unique prefix of one (8 characters or
+ * more), campaign:ID, sut-class:C, sut:NAME, experiment:NAME.  A prefix
+ * that names no run or several is refused.  0, or -EINVAL with one line
+ * in err naming the selector (select.c).
+ */
+int czs_select(struct czs *s, char *sel, struct czs_filter *f, char *err, size_t errlen);
 
 /* url with any password replaced by "***" (user:PASSWORD@, password=...). */
 void czs_mask_url(const char *url, char *out, size_t len);

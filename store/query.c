@@ -16,8 +16,9 @@
 /* The WHERE clause of a filter over runs r, experiments e, suts s, and its parameters. */
 struct where {
 	char sql[4096];
-	const char *p[4 + 256];
+	const char *p[5 + 256];
 	size_t np;
+	char like[64];           /* uuid_prefix% */
 };
 
 static int where_of(const struct czs_filter *f, struct where *w)
@@ -33,6 +34,11 @@ static int where_of(const struct czs_filter *f, struct where *w)
 			n += (size_t)snprintf(w->sql + n, sizeof(w->sql) - n, " AND %s = ?", cols[i]);
 			w->p[w->np++] = vals[i];
 		}
+	if (f && f->uuid_prefix) {
+		snprintf(w->like, sizeof(w->like), "%.40s%%", f->uuid_prefix);
+		n += (size_t)snprintf(w->sql + n, sizeof(w->sql) - n, " AND r.uuid LIKE ?");
+		w->p[w->np++] = w->like;
+	}
 	if (f && f->nuuids) {
 		if (f->nuuids > 256)
 			return -E2BIG;
@@ -393,6 +399,18 @@ static void place(struct zab_cell *c, struct pending *p, unsigned char has)
 	free(lay);
 }
 
+/* A run's name for messages: results (and what is merged from them) keep it, so it lives as
+ * long as the process, reachable from here (a leak checker's root, not a leak). */
+static const char *run_name(const struct czs *s, const char *uuid)
+{
+	static char **kept;
+	static size_t nkept;
+
+	kept = zab_xrealloc(kept, (nkept + 1) * sizeof(*kept));
+	kept[nkept] = zab_xasprintf("%s run %s", czs_name(s), uuid ? uuid : "(no uuid)");
+	return kept[nkept++];
+}
+
 int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_result **out, size_t *n,
 		     char *err, size_t errlen)
 {
@@ -424,8 +442,7 @@ int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_resul
 		const char *uuid = json_string_value(json_object_get(json_object_get(doc, "run"), "uuid"));
 
 		L.ids[i] = (long long)json_integer_value(json_array_get(d.ids, i));
-		/* the name lives as long as the process: results keep it for messages */
-		ret = load_doc(&L, i, doc, zab_xasprintf("%s run %s", czs_name(s), uuid ? uuid : "(no uuid)"));
+		ret = load_doc(&L, i, doc, run_name(s, uuid));
 		*n = i + 1;
 	}
 	if (d.bad || ret == -EBADMSG)

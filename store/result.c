@@ -54,7 +54,7 @@ static int bad_doc2(const char *file, const char *what, const char *name)
 	return -EINVAL;
 }
 
-static size_t index_of(char *const *names, size_t n, const char *s)
+size_t zab_name_index(char *const *names, size_t n, const char *s)
 {
 	size_t i;
 
@@ -194,7 +194,7 @@ static int result_variants(struct zab_result *r, const json_t *doc, const char *
 		s = json_string_value(json_object_get(json_array_get(arr, i), "name"));
 		if (!s)
 			return bad_doc(file, "a variant without a name");
-		if (index_of(r->vname, r->nv, s) != r->nv)
+		if (zab_name_index(r->vname, r->nv, s) != r->nv)
 			return bad_doc2(file, "variant named twice", s);
 		r->vname[i] = zab_xstrdup(s);
 		r->vset[i] = settings_of(json_array_get(arr, i), NULL);
@@ -325,7 +325,7 @@ static int result_cell(struct zab_result *r, const json_t *o, bool *seen, const 
 	for (j = 0; bn && j < r->nb; j++)
 		if (!strcmp(r->b[j].name, bn))
 			b = j;
-	v = vn ? index_of(r->vname, r->nv, vn) : r->nv;
+	v = vn ? zab_name_index(r->vname, r->nv, vn) : r->nv;
 	if (b == r->nb || v == r->nv)
 		return bad_doc(file, "a cell names an unknown benchmark or variant");
 	/* Two cells for one pair would be pooled silently: which file is right? */
@@ -379,7 +379,7 @@ int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file)
 	if (ret)
 		return ret;
 	s = json_string_value(json_object_get(ex, "base"));
-	r->base = s ? index_of(r->vname, r->nv, s) : 0;
+	r->base = s ? zab_name_index(r->vname, r->nv, s) : 0;
 	if (r->base == r->nv)
 		return bad_doc(file, "the base variant is not among the variants");
 	r->cells = zab_xmalloc(r->nb * r->nv * sizeof(*r->cells));

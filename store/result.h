@@ -94,6 +94,8 @@ void zab_cell_set_off(struct zab_cell *c, int offset);
 void zab_cell_set_rotation(struct zab_cell *c, const unsigned *off, size_t n);
 void zab_cell_set_layouts(struct zab_cell *c, size_t sample, const double *val);
 void zab_result_free(struct zab_result *r);
+/* The index of s among names[0..n), n when absent. */
+size_t zab_name_index(char *const *names, size_t n, const char *s);
 /* Load a result from a JSON document (takes ownership of doc); prints one line on error. */
 int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file);
 /* Read a JSON file strictly (resultjson.c); NULL after one line prefixed with who. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * zab report: result files read, checked and merged (same benchmarks and
- * variants pooled), then shown as one table.
+ * variants pooled), then shown as one table per SUT class, or with --by
+ * sut-class as one table of a column group per class (views.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,17 +18,6 @@
 #include "cmd.h"
 #include "cli.h"
 #include "util.h"
-
-
-static size_t find_name(char *const *names, size_t n, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return n;
-}
 
 /*
  * Where each of src's benchmarks (bmap) and variants (vmap) lands in dst,
@@ -48,12 +38,12 @@ static int merge_map(const struct zab_result *dst, const struct zab_result *src,
 	*nb = dst->nb;
 	*nv = dst->nv;
 	for (b = 0; b < src->nb; b++) {
-		bmap[b] = find_name(bnames, *nb, src->b[b].name);
+		bmap[b] = zab_name_index(bnames, *nb, src->b[b].name);
 		if (bmap[b] == *nb)
 			bnames[(*nb)++] = src->b[b].name;
 	}
 	for (v = 0; v < src->nv; v++) {
-		vmap[v] = find_name(vnames, *nv, src->vname[v]);
+		vmap[v] = zab_name_index(vnames, *nv, src->vname[v]);
 		if (vmap[v] == *nv)
 			vnames[(*nv)++] = src->vname[v];
 	}
@@ -213,8 +203,8 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	return 0;
 }
 
-static int add_result(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
-		      const char *sut, const char *file)
+int zab_report_add(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
+		   const char *sut, const char *file)
 {
 	size_t i;
 	int m;
@@ -264,7 +254,7 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 				json_decref(doc);
 			return -1;
 		}
-		if (add_result(res, n, &r, arr, sut, path)) {
+		if (zab_report_add(res, n, &r, arr, sut, path)) {
 			if (many)
 				json_decref(doc);
 			return -1;
@@ -312,7 +302,7 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 	}
 	json_decref(full);
 	for (i = 0; i < nr; i++)
-		if (!ret && add_result(res, n, &r[i], arr, NULL, r[i].vfile[0]))
+		if (!ret && zab_report_add(res, n, &r[i], arr, NULL, r[i].vfile[0]))
 			ret = -1;
 		else if (ret)
 			zab_result_free(&r[i]);
@@ -349,7 +339,7 @@ static int apply_verdict(struct zab_result **res, size_t n, json_t *arr, bool ha
 }
 
 /* report's store options: 1 taken, 0 not one, -1 after one line. */
-static int store_option(int c, const char *arg, struct czs_filter *f, const char **store)
+static int store_option(int c, const char *arg, struct czs_filter *f, const char **store, bool *by)
 {
 	switch (c) {
 	case OPT_STORE_URL:
@@ -365,14 +355,36 @@ static int store_option(int c, const char *arg, struct czs_filter *f, const char
 		f->sut_class = arg;
 		return 1;
 	case OPT_BY:
-		/* one table per SUT class is how report groups: the only grouping */
+		/* one column group per SUT class, side by side */
 		if (strcmp(arg, "sut-class")) {
 			cz_err("--by '%s': expected sut-class", arg);
 			return -1;
 		}
+		*by = true;
 		return 1;
 	}
 	return 0;
+}
+
+/* The table (or --by sut-class's column groups) and the files: the exit status. */
+static int report_show(struct zab_result **res, size_t n, const json_t *all, struct out_opts *oo,
+		       bool loc, bool by)
+{
+	int ret;
+
+	if (by && (loc || oo->md.path || oo->hf.path)) {
+		cz_err("report --by sut-class: its outputs are the table, --json and --export-csv");
+		return 2;
+	}
+	if (by)
+		return zab_report_by_class(res, n, oo->json.path, oo->csv.path);
+	if (zab_outputs_open(oo))
+		return 2;
+	ret = zab_output(res, n, all, oo);
+	if (loc && zab_render_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
+					     res[0], res[1]))
+		ret = 2;
+	return ret;
 }
 
 int zab_cmd_report(int argc, char **argv)
@@ -395,7 +407,7 @@ int zab_cmd_report(int argc, char **argv)
 	struct zab_result *res[ZAB_MAX_ITEMS];
 	json_t *all = cz_jobj(), *arr;
 	const char *sut = NULL;
-	bool loc = false, has_verdict = false, paired = false;
+	bool loc = false, has_verdict = false, paired = false, by = false;
 	struct out_opts oo;
 	size_t n = 0, i;
 	int c, k, ret = 2;
@@ -426,7 +438,7 @@ int zab_cmd_report(int argc, char **argv)
 				goto out;
 			}
 			has_verdict = true;
-		} else if ((k = store_option(c, optarg, &f, &store)) != 0) {
+		} else if ((k = store_option(c, optarg, &f, &store, &by)) != 0) {
 			if (k < 0)
 				goto out;
 		} else if (c == 'h') {
@@ -446,7 +458,7 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (report_store(store, &f, oo.json.path != NULL, res, &n, arr))
+	if (report_store(store, &f, oo.json.path && !by, res, &n, arr))
 		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
@@ -458,12 +470,7 @@ int zab_cmd_report(int argc, char **argv)
 	}
 	if (apply_verdict(res, n, arr, has_verdict, paired))
 		goto out;
-	if (zab_outputs_open(&oo))
-		goto out;
-	ret = zab_output(res, n, all, &oo);
-	if (loc && zab_render_layout_or_code(oo.json.path && !strcmp(oo.json.path, "-") ? stderr : stdout,
-					     res[0], res[1]))
-		ret = 2;
+	ret = report_show(res, n, all, &oo, loc, by);
 out:
 	for (i = 0; i < n; i++) {
 		zab_result_free(res[i]);

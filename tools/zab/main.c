@@ -32,10 +32,12 @@ int main(int argc, char **argv)
 		return zab_cmd_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return zab_cmd_compare(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "history"))
+		return zab_cmd_history(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "store"))
 		return zab_cmd_store(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "fleet"))
 		return zab_cmd_fleet(argc - 1, argv + 1);
-	cz_err("unknown command '%s' (expected run, report, compare, store, fleet or hyperfine; see zab --help)", argv[1]);
+	cz_err("unknown command '%s' (expected run, report, compare, history, store, fleet or hyperfine; see zab --help)", argv[1]);
 	return 2;
 }

@@ -6,6 +6,7 @@
  *   main.c        the command dispatch; usage.c --help; cmd.h shared options
  *   cmdrun.c      zab run: command line -> experiment -> result
  *   cmdreport.c   zab report: files read, checked, merged; compare.c zab compare
+ *   views.c       report --by sut-class, the views' JSON/CSV; history.c zab history
  *   output.c      the table and the --export-* files
  *   experiment.c  experiment files (INI) and --bench/--variant specs
  *   run.c         sessions, order, processes, device daemons, co-location,

@@ -1,0 +1,278 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The store's views (report --by sut-class, compare --store, history): their
+ * JSON and CSV (one flat object per row: the CSV's columns are its keys),
+ * and report --by sut-class's table, one column group per SUT class:
+ *
+ *   benchmark / variant  | Neoverse-V2                  | Zen 4
+ *                        | base     change      n  CI   | base ...
+ *   memset 4KB / erms    | 31.20    +4.1% (I)   9  1.2% | ...
+ *
+ * The classes are never pooled: each group is that class's own table (its
+ * base, its (R)/(I) by the table's rule), side by side.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "stats.h"
+#include "zab.h"
+
+/* ---- JSON and CSV of a view -------------------------------------------------------- */
+
+static void csv_field(FILE *f, const json_t *v)
+{
+	const char *s;
+
+	if (json_is_string(v)) {
+		s = json_string_value(v);
+		if (!s[strcspn(s, ",\"\n")]) {
+			fputs(s, f);
+			return;
+		}
+		fputc('"', f);
+		for (; *s; s++)
+			fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
+		fputc('"', f);
+	} else if (json_is_integer(v)) {
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	} else if (json_is_real(v)) {
+		fprintf(f, "%.17g", json_real_value(v));
+	} else if (json_is_boolean(v)) {
+		fputs(json_is_true(v) ? "true" : "false", f);
+	}
+}
+
+static void write_csv(FILE *f, const json_t *rows, const char *const *cols)
+{
+	const json_t *row;
+	size_t i, k;
+
+	for (k = 0; cols[k]; k++)
+		fprintf(f, "%s%s", k ? "," : "", cols[k]);
+	fputc('\n', f);
+	json_array_foreach(rows, i, row) {
+		for (k = 0; cols[k]; k++) {
+			if (k)
+				fputc(',', f);
+			csv_field(f, json_object_get(row, cols[k]));
+		}
+		fputc('\n', f);
+	}
+}
+
+static int view_write(const char *path, const char *opt, const json_t *doc, const char *const *cols)
+{
+	FILE *f = !strcmp(path, "-") ? stdout : fopen(path, "w");
+	int bad;
+
+	if (!f) {
+		cz_err("%s %s: %m", opt, path);
+		return -1;
+	}
+	if (cols)
+		write_csv(f, json_object_get(doc, "rows"), cols);
+	else
+		cz_json_dump(f, doc, CZ_JSON_PRETTY);
+	bad = f == stdout ? cz_stdout_flush() : (ferror(f) | fclose(f));
+	if (bad)
+		cz_err("%s %s: not written", opt, path);
+	return bad ? -1 : 0;
+}
+
+FILE *zab_view_text(const char *json, const char *csv)
+{
+	return (json && !strcmp(json, "-")) || (csv && !strcmp(csv, "-")) ? stderr : stdout;
+}
+
+int zab_view_files(FILE *text, const char *json, const char *csv, const json_t *doc,
+		   const char *const *cols)
+{
+	int ret = text == stdout && cz_stdout_flush() ? 1 : 0;
+
+	if ((json && view_write(json, "--json", doc, NULL)) ||
+	    (csv && view_write(csv, "--export-csv", doc, cols)))
+		ret = 1;
+	return ret;
+}
+
+/* ---- report --by sut-class ---------------------------------------------------------- */
+
+static const char *const byclass_cols[] = {
+	"benchmark", "source", "unit", "higher", "variant", "sut_class", "base_variant",
+	"base_mean", "base_n", "mean", "n", "ci_lo", "ci_hi", "change_pct", "flag", NULL
+};
+
+/* The same result class: name, kind, unit and direction. */
+bool zab_same_bench(const struct zab_rbench *a, const struct zab_rbench *b)
+{
+	return !strcmp(a->name, b->name) && a->kind == b->kind && a->higher == b->higher &&
+	       !strcmp(a->unit ? a->unit : "", b->unit ? b->unit : "");
+}
+
+size_t zab_find_bench(const struct zab_result *r, const struct zab_rbench *b)
+{
+	size_t i;
+
+	for (i = 0; i < r->nb && !zab_same_bench(&r->b[i], b); i++)
+		;
+	return i;
+}
+
+/* The rows: every (result class, variant) of any SUT class, the base too when alone. */
+struct brow {
+	const struct zab_rbench *b;
+	const char *v;
+};
+
+static size_t byclass_rows(struct zab_result *const *r, size_t n, struct brow *rows, size_t max)
+{
+	size_t i, b, v, k, nr = 0;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; b < r[i]->nb; b++)
+			for (v = 0; v < r[i]->nv; v++) {
+				if (v == r[i]->base && r[i]->nv > 1)
+					continue;
+				for (k = 0; k < nr && !(zab_same_bench(rows[k].b, &r[i]->b[b]) &&
+							!strcmp(rows[k].v, r[i]->vname[v])); k++)
+					;
+				if (k == nr && nr < max)
+					rows[nr++] = (struct brow){ &r[i]->b[b], r[i]->vname[v] };
+			}
+	return nr;
+}
+
+/* One row of one SUT class, as JSON; NULL when the class lacks it. */
+static json_t *byclass_cell(const struct zab_result *r, const struct brow *row)
+{
+	size_t b = zab_find_bench(r, row->b), v = zab_name_index(r->vname, r->nv, row->v);
+	const struct zab_cell *c, *bc;
+	struct cz_summary s, bs;
+	json_t *o;
+	double pct = NAN;
+	int ch;
+
+	if (b == r->nb || v == r->nv)
+		return NULL;
+	c = zab_cell(r, b, v);
+	bc = zab_cell(r, b, r->base);
+	cz_summarize(c->x, c->n, &s);
+	cz_summarize(bc->x, bc->n, &bs);
+	ch = zab_change(r, b, v, &pct);
+	o = cz_jobj();
+	cz_jset(o, "benchmark", cz_jstr(row->b->name));
+	cz_jset(o, "source", cz_jstr(zab_rkinds[row->b->kind].source));
+	cz_jset(o, "unit", cz_jstr(row->b->unit ? row->b->unit : ""));
+	cz_jset(o, "higher", json_boolean(row->b->higher));
+	cz_jset(o, "variant", cz_jstr(row->v));
+	cz_jset(o, "sut_class", cz_jstr(r->sut));
+	cz_jset(o, "base_variant", cz_jstr(r->vname[r->base]));
+	cz_jset(o, "base_mean", cz_jnum(bc->n && !bc->failed ? bs.mean : NAN));
+	cz_jset(o, "base_n", json_integer((json_int_t)bc->n));
+	cz_jset(o, "mean", cz_jnum(c->n && !c->failed ? s.mean : NAN));
+	cz_jset(o, "n", json_integer((json_int_t)c->n));
+	cz_jset(o, "ci_lo", cz_jnum(c->n > 1 && !c->failed ? s.ci_lo : NAN));
+	cz_jset(o, "ci_hi", cz_jnum(c->n > 1 && !c->failed ? s.ci_hi : NAN));
+	cz_jset(o, "change_pct", cz_jnum(ch == ZAB_CHANGE_NONE ? NAN : pct));
+	cz_jset(o, "flag", cz_jstr(ch == -1 ? "R" : ch == 1 ? "I" : ""));
+	return o;
+}
+
+#define BC_LABEL 60   /* at most: longer labels are cut */
+#define BC_GROUP 34   /* a class's group and its " | " */
+
+/* One class's group of a row: base, change with its mark, n, CI; o NULL: not measured there. */
+static void byclass_group_text(char *buf, size_t len, const json_t *o)
+{
+	const json_t *pct = json_object_get(o, "change_pct"), *base = json_object_get(o, "base_mean");
+	const char *flag = json_string_value(json_object_get(o, "flag"));
+	double m = json_number_value(json_object_get(o, "mean"));
+	double hi = json_number_value(json_object_get(o, "ci_hi"));
+	char ch[24] = "-", ci[16] = "-";
+
+	if (!o) {
+		snprintf(buf, len, "%-*s", BC_GROUP - 3, "(not measured)");
+		return;
+	}
+	if (json_is_number(pct))
+		snprintf(ch, sizeof(ch), "%+.1f%%%s%s", json_number_value(pct), *flag ? " " : "",
+			 *flag ? (*flag == 'R' ? "(R)" : "(I)") : "");
+	if (json_is_number(json_object_get(o, "ci_hi")) && m != 0)
+		snprintf(ci, sizeof(ci), "%.1f%%", 100 * (hi - m) / fabs(m));
+	snprintf(buf, len, "%-9.4g %-11s %3lld %5s", json_is_number(base) ? json_number_value(base) : NAN,
+		 ch, (long long)json_integer_value(json_object_get(o, "n")), ci);
+}
+
+static void byclass_label(char *buf, size_t len, const struct brow *row)
+{
+	snprintf(buf, len, "%s%s / %s", row->b->name, zab_rkinds[row->b->kind].suffix, row->v);
+}
+
+/* The text: blocks of as many classes as fit $COLUMNS (132 when unset) beside the labels. */
+static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const struct brow *rows,
+			 size_t nr, json_t *const *cells)
+{
+	const char *cols = getenv("COLUMNS");
+	size_t width = cols && atoi(cols) > 40 ? (size_t)atoi(cols) : 132, per, i0, i, k;
+	int lw = (int)strlen("benchmark / variant");
+	char label[160], g[BC_GROUP + 8];
+
+	for (k = 0; k < nr; k++) {
+		byclass_label(label, sizeof(label), &rows[k]);
+		lw = (int)strlen(label) > lw ? (int)strlen(label) : lw;
+	}
+	lw = lw > BC_LABEL ? BC_LABEL : lw;
+	per = width > (size_t)lw + BC_GROUP ? (width - (size_t)lw) / BC_GROUP : 1;
+	for (i0 = 0; i0 < n; i0 += per) {
+		fprintf(f, "%s%-*s", i0 ? "\n" : "", lw, "");
+		for (i = i0; i < n && i < i0 + per; i++)
+			fprintf(f, " | %-*.*s", i + 1 < n && i + 1 < i0 + per ? BC_GROUP - 3 : 0,
+				BC_GROUP - 3, r[i]->sut);
+		fprintf(f, "\n%-*s", lw, "benchmark / variant");
+		for (i = i0; i < n && i < i0 + per; i++)
+			fprintf(f, " | %-9s %-11s %3s %5s", "base", "change", "n", "CI");
+		fputc('\n', f);
+		for (k = 0; k < nr; k++) {
+			byclass_label(label, sizeof(label), &rows[k]);
+			fprintf(f, "%-*.*s", lw, lw, label);
+			for (i = i0; i < n && i < i0 + per; i++) {
+				byclass_group_text(g, sizeof(g), cells[k * n + i]);
+				fprintf(f, " | %s", g);
+			}
+			fputc('\n', f);
+		}
+	}
+	fprintf(f, "\nbase: the base variant's mean; change: the variant vs its own class's base,\n"
+		"(R)/(I) by the table's rule; n: the variant's samples; CI: its mean's 95%% half-width.\n");
+}
+
+int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv)
+{
+	struct brow rows[4 * ZAB_MAX_ITEMS];
+	size_t nr = byclass_rows(r, n, rows, 4 * ZAB_MAX_ITEMS), k, i;
+	json_t **cells = zab_xmalloc((nr * n + 1) * sizeof(*cells)), *doc = cz_jobj(), *arr, *cl;
+	FILE *text = zab_view_text(json, csv);
+	int ret;
+
+	cz_jset(doc, "view", cz_jstr("by-sut-class"));
+	cl = cz_jset(doc, "sut_classes", cz_jarr());
+	for (i = 0; i < n; i++)
+		cz_jpush(cl, cz_jstr(r[i]->sut));
+	arr = cz_jset(doc, "rows", cz_jarr());
+	for (k = 0; k < nr; k++)
+		for (i = 0; i < n; i++) {
+			cells[k * n + i] = byclass_cell(r[i], &rows[k]);
+			if (cells[k * n + i])
+				cz_jpush(arr, json_incref(cells[k * n + i]));
+		}
+	byclass_text(text, r, n, rows, nr, cells);
+	ret = zab_view_files(text, json, csv, doc, byclass_cols);
+	for (k = 0; k < nr * n; k++)
+		json_decref(cells[k]);
+	free(cells);
+	json_decref(doc);
+	return ret;
+}
