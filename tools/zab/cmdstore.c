@@ -167,14 +167,10 @@ static void cell_text(FILE *f, const json_t *v, bool csv)
 	}
 	if (!s)
 		s = csv ? "" : "-";
-	if (csv && strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++)
-			fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-		fputc('"', f);
-	} else {
+	if (csv)
+		zab_csv_str(f, s);
+	else
 		fputs(s, f);
-	}
 }
 
 static int cmd_ls(struct czs *s, const struct store_cli *sc, const char *what)

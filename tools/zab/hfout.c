@@ -119,19 +119,6 @@ static void hf_json(FILE *f, const struct hf_result *r, size_t nr)
 	json_decref(doc);
 }
 
-/* A CSV field, quoted when it holds a comma, a quote or a line break. */
-static void hf_csv_field(FILE *f, const char *s)
-{
-	if (!s[strcspn(s, ",\"\n")]) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++)
-		fputs(*s == '"' ? "\"\"" : (char[]){ *s, 0 }, f);
-	fputc('"', f);
-}
-
 static void hf_csv(FILE *f, const struct hf_result *r, size_t nr)
 {
 	size_t i, k;
@@ -141,7 +128,7 @@ static void hf_csv(FILE *f, const struct hf_result *r, size_t nr)
 		fprintf(f, ",parameter_%s", r[0].pnames[k]);
 	fputc('\n', f);
 	for (i = 0; i < nr; i++) {
-		hf_csv_field(f, r[i].name);
+		zab_csv_str(f, r[i].name);
 		fprintf(f, ",%.17g,", r[i].mean);
 		if (r[i].n > 1)
 			fprintf(f, "%.17g", r[i].sd);
@@ -149,7 +136,7 @@ static void hf_csv(FILE *f, const struct hf_result *r, size_t nr)
 			r[i].min, r[i].max);
 		for (k = 0; k < r[i].np; k++) {
 			fputc(',', f);
-			hf_csv_field(f, r[i].pvals[k]);
+			zab_csv_str(f, r[i].pvals[k]);
 		}
 		fputc('\n', f);
 	}

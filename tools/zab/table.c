@@ -743,8 +743,7 @@ void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style s
 
 /* ---- CSV export --------------------------------------------------------------------- */
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
-static void csv_str(FILE *f, const char *s)
+void zab_csv_str(FILE *f, const char *s)
 {
 	if (!s)
 		s = "";
@@ -822,17 +821,17 @@ static void csv_cell(FILE *f, const struct zab_result *r, size_t b, size_t v)
 	double p = NAN;
 
 	cell_stat(r, b, v, &cs);
-	csv_str(f, r->sut);
+	zab_csv_str(f, r->sut);
 	fputc(',', f);
-	csv_str(f, r->b[b].group);
+	zab_csv_str(f, r->b[b].group);
 	fputc(',', f);
-	csv_str(f, r->b[b].name);
+	zab_csv_str(f, r->b[b].name);
 	fputc(',', f);
-	csv_str(f, r->b[b].unit);
+	zab_csv_str(f, r->b[b].unit);
 	fprintf(f, ",%s,", r->b[b].higher ? "higher" : "lower");
-	csv_str(f, r->vname[v]);
+	zab_csv_str(f, r->vname[v]);
 	fputc(',', f);
-	csv_str(f, r->vname[r->base]);
+	zab_csv_str(f, r->vname[r->base]);
 	fprintf(f, ",%zu", c->n);
 	if (cs.ok) {
 		csv_num(f, cs.s.mean);

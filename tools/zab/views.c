@@ -24,25 +24,14 @@
 
 static void csv_field(FILE *f, const json_t *v)
 {
-	const char *s;
-
-	if (json_is_string(v)) {
-		s = json_string_value(v);
-		if (!s[strcspn(s, ",\"\n")]) {
-			fputs(s, f);
-			return;
-		}
-		fputc('"', f);
-		for (; *s; s++)
-			fprintf(f, *s == '"' ? "\"\"" : "%c", *s);
-		fputc('"', f);
-	} else if (json_is_integer(v)) {
+	if (json_is_string(v))
+		zab_csv_str(f, json_string_value(v));
+	else if (json_is_integer(v))
 		fprintf(f, "%lld", (long long)json_integer_value(v));
-	} else if (json_is_real(v)) {
+	else if (json_is_real(v))
 		fprintf(f, "%.17g", json_real_value(v));
-	} else if (json_is_boolean(v)) {
+	else if (json_is_boolean(v))
 		fputs(json_is_true(v) ? "true" : "false", f);
-	}
 }
 
 static void write_csv(FILE *f, const json_t *rows, const char *const *cols)

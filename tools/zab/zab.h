@@ -321,6 +321,8 @@ int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct);
  */
 int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay);
 void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st);
+/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; NULL is empty. */
+void zab_csv_str(FILE *f, const char *s);
 /* One CSV row per cell: statistics, change and verdict (--export-csv). */
 void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n);
 
