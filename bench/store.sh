@@ -8,6 +8,9 @@
 # then times
 #   import      zab store import FILE           (goal: < 10 s for 10^6)
 #   report      zab report --store --experiment  (goal: < 1 s over 10^6 in 1000 runs)
+#   byclass     the same, --by sut-class (a column group per class)
+#   history     zab history --by kernel
+#   compare     zab compare --store sut-class:class-0 sut-class:class-1
 #   export      zab store export of every run
 # and prints one line per back end and step, with samples per second.
 # top_builddir (default build/) names the build to use.
@@ -60,6 +63,9 @@ step() {	# step BACKEND WHAT COMMAND...: time it, one line
 bench() {	# bench BACKEND URL
 	step "$1" import "$ZAB" store import --store "$2" "$CZ_TMP/big.json"
 	step "$1" report "$ZAB" report --store "$2" --experiment "command line"
+	step "$1" byclass "$ZAB" report --store "$2" --experiment "command line" --by sut-class
+	step "$1" history "$ZAB" history --store "$2" --experiment "command line" --by kernel
+	step "$1" compare "$ZAB" compare --store "$2" sut-class:class-0 sut-class:class-1
 	step "$1" export "$ZAB" store export --store "$2" --experiment "command line" -o "$CZ_TMP/back.json"
 }
 bench sqlite "sqlite:$CZ_TMP/s.db"

@@ -15,14 +15,81 @@
 
 #include "store_int.h"
 
+/*
+ * Results come in binary format (pg_query): a float8 arrives as its 8
+ * bytes instead of 17 digits that the server prints and strtod parses back
+ * -- a third of a report's time over 10^6 samples.  The schema has four
+ * column types (BIGINT, INTEGER, DOUBLE PRECISION, TEXT; count() is
+ * BIGINT); anything else is shown as text by its bytes.
+ */
+enum { OID_INT8 = 20, OID_INT2 = 21, OID_INT4 = 23, OID_FLOAT4 = 700, OID_FLOAT8 = 701 };
+
+static unsigned long long be_uint(const unsigned char *b, int n)
+{
+	unsigned long long v = 0;
+	int k;
+
+	for (k = 0; k < n; k++)
+		v = v << 8 | b[k];
+	return v;
+}
+
+static double be_double(const unsigned char *b, Oid t)
+{
+	union { unsigned long long u; double d; } u8;
+	union { unsigned int u; float f; } u4;
+
+	if (t == OID_FLOAT4) {
+		u4.u = (unsigned int)be_uint(b, 4);
+		return u4.f;
+	}
+	u8.u = be_uint(b, 8);
+	return u8.d;
+}
+
 static const char *pg_text(const struct czs_row *r, int i)
 {
-	return PQgetisnull(r->h, r->row, i) ? NULL : PQgetvalue(r->h, r->row, i);
+	static _Thread_local char ring[16][32];
+	static _Thread_local unsigned at;
+	const unsigned char *b;
+	char *o;
+	Oid t;
+
+	if (PQgetisnull(r->h, r->row, i))
+		return NULL;
+	b = (const unsigned char *)PQgetvalue(r->h, r->row, i);
+	t = PQftype(r->h, i);
+	if (!PQfformat(r->h, i) || (t != OID_INT8 && t != OID_INT4 && t != OID_INT2 &&
+				    t != OID_FLOAT4 && t != OID_FLOAT8))
+		return (const char *)b;          /* text, and libpq ends every value with a NUL */
+	o = ring[at++ % 16];
+	if (t == OID_INT8)
+		snprintf(o, 32, "%lld", (long long)be_uint(b, 8));
+	else if (t == OID_INT4)
+		snprintf(o, 32, "%d", (int)(unsigned int)be_uint(b, 4));
+	else if (t == OID_INT2)
+		snprintf(o, 32, "%d", (short)(unsigned short)be_uint(b, 2));
+	else
+		snprintf(o, 32, "%.17g", be_double(b, t));
+	return o;
 }
 
 static double pg_double(const struct czs_row *r, int i)
 {
-	return strtod(PQgetvalue(r->h, r->row, i), NULL);
+	const unsigned char *b = (const unsigned char *)PQgetvalue(r->h, r->row, i);
+	Oid t = PQftype(r->h, i);
+
+	if (!PQfformat(r->h, i))
+		return strtod((const char *)b, NULL);
+	if (t == OID_FLOAT8 || t == OID_FLOAT4)
+		return be_double(b, t);
+	if (t == OID_INT8)
+		return (double)(long long)be_uint(b, 8);
+	if (t == OID_INT4)
+		return (int)(unsigned int)be_uint(b, 4);
+	if (t == OID_INT2)
+		return (short)(unsigned short)be_uint(b, 2);
+	return strtod((const char *)b, NULL);
 }
 
 static bool pg_null(const struct czs_row *r, int i)
@@ -98,7 +165,7 @@ static int pg_query(struct czs *s, const char *sql, size_t np, const char *const
 
 	if (!q)
 		return -ENOMEM;
-	res = PQexecParams(s->db, q, (int)np, NULL, p, NULL, NULL, 0);
+	res = PQexecParams(s->db, q, (int)np, NULL, p, NULL, NULL, 1);   /* results binary */
 	free(q);
 	st = PQresultStatus(res);
 	if (st != PGRES_TUPLES_OK && st != PGRES_COMMAND_OK) {
