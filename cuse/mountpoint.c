@@ -68,6 +68,7 @@
 #include "params.h"
 
 #define MP_PROBE_MS 3000
+#define MP_REAP_MS 500
 /* Not a valid --name ('@'), so never the fallback's /run/cusezero/NAME. */
 #define MP_RUN_DIR "/run/cusezero"
 #define MP_LOCK_DIR MP_RUN_DIR "/@locks"
@@ -185,6 +186,18 @@ static ssize_t mp_read_until(int fd, void *buf, size_t len, int64_t deadline)
 
 typedef int (*mp_fn)(const char *path, void *out, size_t len);
 
+/* A killed probe: reaped if it exits within MP_REAP_MS. */
+static void mp_reap(pid_t pid)
+{
+	int i, status;
+
+	for (i = 0; i < MP_REAP_MS / 10; i++) {
+		if (waitpid(pid, &status, WNOHANG) != 0)
+			return;
+		usleep(10000);
+	}
+}
+
 /*
  * fn(path, out, len) in a child given MP_PROBE_MS; out comes back through a
  * pipe.  0, fn's -errno, or -ETIMEDOUT (the child is then SIGKILLed: FUSE
@@ -218,13 +231,22 @@ static int mp_bounded(mp_fn fn, const char *path, void *out, size_t len)
 	got = mp_read_until(pfd[0], out, len,
 			    (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + MP_PROBE_MS);
 	close(pfd[0]);
-	if (got == -ETIMEDOUT)
+	if (got == -ETIMEDOUT) {
+		/*
+		 * SIGKILL ends a request the daemon has not taken yet; one it has
+		 * taken -- with FUSE over io_uring every request is handed to the
+		 * daemon's ring at once -- is waited for uninterruptibly
+		 * (fs/fuse/dev.c, request_wait_answer), so the child may not die
+		 * until the daemon answers.  Reap it if it goes within
+		 * MP_REAP_MS, else leave it (it is reparented when we exit).
+		 */
 		kill(pid, SIGKILL);
-	/* Otherwise it wrote all or closed the pipe: it is exiting. */
+		mp_reap(pid);
+		return -ETIMEDOUT;
+	}
+	/* It wrote all or closed the pipe: it is exiting. */
 	if (waitpid(pid, &status, 0) != pid)
 		return -ECHILD;
-	if (got == -ETIMEDOUT)
-		return -ETIMEDOUT;
 	if (!WIFEXITED(status))
 		return -EIO;
 	if (WEXITSTATUS(status))
