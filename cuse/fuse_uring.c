@@ -423,6 +423,26 @@ static void queue_failed(struct cz_uring *u, unsigned qid, int err)
 }
 
 /*
+ * Submit REGISTER commands, which name u->fd: only while the device is
+ * open.  A queue thread that the scheduler held back (2 vCPUs, --sched-idle,
+ * its CPU busy) can reach this after the unmount began, which closes fd
+ * (then the number may name another file): -ESHUTDOWN, quietly.
+ */
+static int queue_submit_open(struct cz_uring_queue *q)
+{
+	struct cz_uring *u = q->u;
+	int ret;
+
+	pthread_mutex_lock(&u->lock);
+	if (u->dev_closing || atomic_load(&u->stop))
+		ret = -ESHUTDOWN;
+	else
+		ret = io_uring_submit(&q->ring);
+	pthread_mutex_unlock(&u->lock);
+	return ret;
+}
+
+/*
  * Register every entry.  A REGISTER that succeeds completes only when a
  * request arrives; one that fails posts its CQE during the submit.
  */
@@ -437,7 +457,7 @@ static int queue_register(struct cz_uring_queue *q)
 		struct io_uring_cqe *cqe;
 		unsigned again = 0;
 
-		ret = io_uring_submit(&q->ring);
+		ret = queue_submit_open(q);
 		if (ret < 0)
 			return ret;
 		while (io_uring_peek_cqe(&q->ring, &cqe) == 0) {
@@ -490,6 +510,8 @@ static void *queue_thread(void *arg)
 		ret = queue_setup(q);
 	if (ret == 0)
 		ret = queue_register(q);
+	if (ret == -ESHUTDOWN)
+		return NULL;	/* stopping before the queue was up: not a failure */
 	if (ret < 0) {
 		queue_failed(u, q->qid, ret);
 		return NULL;
@@ -831,11 +853,22 @@ void cz_uring_detach(struct cz_uring *u)
 	pthread_mutex_lock(&u->lock);
 	pthread_cond_broadcast(&u->cond);
 	pthread_mutex_unlock(&u->lock);
-	for (i = 0; i < u->nr_queues; i++) {
+	/*
+	 * Every queue thread ends before any ring is unmapped.  A thread still
+	 * setting up its queue (held back by the scheduler) would otherwise map
+	 * its ring while another queue's ring is being freed, and the kernel
+	 * hands it the same address: liburing maps and unmaps the rings by raw
+	 * system calls, which ThreadSanitizer does not see, so the old ring's
+	 * accesses (io_uring_cq_advance on the freed queue's thread) and the new
+	 * one's (io_uring_peek_cqe in queue_register) meet on one address with
+	 * no order between the two threads.  Joining them all first orders every
+	 * ring's last use before every munmap, for TSan and for real.
+	 */
+	for (i = 0; i < u->nr_queues; i++)
 		if (u->queues[i].thread_started)
 			pthread_join(u->queues[i].thread, NULL);
+	for (i = 0; i < u->nr_queues; i++)
 		queue_free(&u->queues[i]);
-	}
 	/* The session keeps the wrapper until destroyed: plain read/writev from now on. */
 	sio_detach();
 	the_uring = NULL;

@@ -27,7 +27,10 @@
  * Usage: fuse_session_new + fuse_session_mount, then cz_uring_attach(), run
  * the session loop (single- or multi-threaded), cz_uring_unmounting(),
  * fuse_session_unmount, then cz_uring_detach() (joins the ring threads: they
- * end when the kernel tears the queues down at unmount).
+ * end when the kernel tears the queues down at unmount; all of them before
+ * any ring is unmapped, since a late thread's new ring may get a freed one's
+ * address).  A queue thread that reaches registration once the unmount began
+ * ends without submitting: its commands would name the closed /dev/fuse fd.
  */
 #ifndef CUSE_FUSE_URING_H
 #define CUSE_FUSE_URING_H
