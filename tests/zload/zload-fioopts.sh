@@ -70,8 +70,8 @@ res=$(ZBS=16k "$Z" --output-format=json j.fio | py '[(x["jobname"], x["read"]["t
 expect_eq "include, inline comments, \$ZBS: jobs a and b" "$res" "[('a', 4, 0), ('b', 0, 16)]"
 res=$(ZBS=16k "$Z" --section=b --output-format=json j.fio | py '[x["jobname"] for x in d["jobs"]]')
 expect_eq "--section=b runs b only" "$res" "['b']"
-one_line_error "zonemode=zbd refused with the reason" -- "$Z" --zonemode=zbd /dev/zero
-case $ERRLINE in *"a zero device has no zones"*) ;; *) fail "zonemode=zbd: '$ERRLINE'" ;; esac
+one_line_error "zonemode=zbd without zonesize refused naming it" -- "$Z" --zonemode=zbd /dev/zero
+case $ERRLINE in *"needs zonesize"*) ;; *) fail "zonemode=zbd: '$ERRLINE'" ;; esac
 one_line_error "--readonly with rw=write refused" -- "$Z" --readonly --rw=write /dev/zero
 one_line_error "random_distribution=zipf:1.2 refused naming what zload does" -- \
 	"$Z" --random_distribution=zipf:1.2 /dev/zero

@@ -370,10 +370,6 @@ static const struct { const char *name, *why; } zl_moot[] = {
 
 /* fio options zload cannot give fio's meaning: refused with the reason. */
 static const struct { const char *name, *why; } zl_refused[] = {
-	{ "zonesize", "a zero device has no zones (zonemode=none only)" },
-	{ "zoneskip", "a zero device has no zones (zonemode=none only)" },
-	{ "max_open_zones", "a zero device has no zones (zonemode=none only)" },
-	{ "read_beyond_wp", "a zero device has no zones (zonemode=none only)" },
 	{ "verify_backlog", "what was written is discarded: there is nothing to verify but zeros" },
 	{ "verify_pattern", "what was written is discarded: there is nothing to verify but zeros" },
 	{ "verify_interval", "what was written is discarded: there is nothing to verify but zeros" },
@@ -383,12 +379,6 @@ static const struct { const char *name, *why; } zl_refused[] = {
 	{ "do_verify", "what was written is discarded: there is nothing to verify but zeros" },
 	{ "rate_process", "zload paces I/O linearly (rate_process=linear only)" },
 	{ "ratemin", "zload does not fail a job for a low rate" },
-	{ "cmdprio", "per-command priorities are not implemented (prio/prioclass are)" },
-	{ "cmdprio_class", "per-command priorities are not implemented (prio/prioclass are)" },
-	{ "cmdprio_percentage", "per-command priorities are not implemented (prio/prioclass are)" },
-	{ "cmdprio_bssplit", "per-command priorities are not implemented (prio/prioclass are)" },
-	{ "log_prio", "zload's logs have no priority column" },
-	{ "log_offset", "zload's logs have no offset column" },
 	{ "latency_target", "fio's latency-target depth search is not implemented" },
 	{ "latency_window", "fio's latency-target depth search is not implemented" },
 	{ "latency_percentile", "fio's latency-target depth search is not implemented" },

@@ -71,7 +71,7 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 	zl_hist_add(w ? &j->wr.clat : &j->hist, clat);
 	zl_hist_add(w ? &j->wr.lat : &j->lat, lat);
 	if (j->logging && res > 0)
-		zl_log_io(j, now, s->t_submit - s->t_prep, clat, (unsigned)res);
+		zl_log_io(j, s, now, s->t_submit - s->t_prep, clat, (unsigned)res);
 	if (res <= 0) {
 		/* res 0: end of file where there should be data, nothing to measure. */
 		zl_io_failed(j, s, res);
@@ -146,14 +146,14 @@ static uint32_t zl_pick_bs(struct zl_job *j, int dir)
 }
 
 /* A random block in [0, wrap): uniform, or fio's random_distribution=zoned. */
-static uint64_t zl_pick_random(struct zl_job *j, uint32_t len)
+static uint64_t zl_pick_random(struct zl_job *j, uint32_t len, uint64_t wrap)
 {
 	const struct zl_zones *z = &j->o->zones;
-	uint64_t blocks = j->wrap / len, lo = 0, hi = blocks, r = zl_rand(&j->rand_state);
+	uint64_t blocks = wrap / len, lo = 0, hi = blocks, r = zl_rand(&j->rand_state);
 	unsigned i, acc = 0, size_acc = 0, p;
 
 	if (j->o->blockalign && !z->n)	/* fio's blockalign: any multiple of it */
-		return r % ((j->wrap - len) / j->o->blockalign + 1) * j->o->blockalign;
+		return r % ((wrap - len) / j->o->blockalign + 1) * j->o->blockalign;
 	if (z->n) {
 		p = (unsigned)(zl_rand(&j->mix_state) % 100);
 		for (i = 0; i < z->n; i++) {
@@ -185,8 +185,15 @@ void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s)
 	uint64_t off = q->next_off[dir];
 	int64_t next;
 
-	if (o->random && !q->left[dir]) {
-		off = zl_pick_random(j, len);
+	if (o->zonemode == ZL_ZONE_STRIDED) {
+		uint64_t range = zl_zone_strided(j, q, &off, len);
+
+		if (o->random && !q->left[dir] && range >= len) {
+			off = j->zone_start + zl_pick_random(j, len, range);
+			q->left[dir] = o->rand_nr;
+		}
+	} else if (o->random && !q->left[dir]) {
+		off = zl_pick_random(j, len, j->wrap);
 		q->left[dir] = o->rand_nr;
 	}
 	if (off + len > j->wrap)
@@ -200,6 +207,9 @@ void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s)
 	s->dir = dir;
 	s->len = len;
 	s->offset = j->base + off;
+	s->ioprio = o->cmdprio.have_pct || o->cmdprio.have_bss ?
+		    zl_cmdprio_pick(o, dir, len, (unsigned)(zl_rand(&j->mix_state) % 100)) :
+		    o->prio_default;
 }
 
 /*

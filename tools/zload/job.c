@@ -350,6 +350,7 @@ static void zl_prep(struct zl_job *j, struct io_uring_sqe *sqe, struct zl_slot *
 			io_uring_prep_readv(sqe, fd, &s->iov, 1, s->offset);
 		j->c.ops_readv++;
 	}
+	sqe->ioprio = s->ioprio;
 	if (j->files_registered) {
 		sqe->flags |= IOSQE_FIXED_FILE;
 		j->c.fixed_file_ops++;
@@ -497,6 +498,8 @@ static int zl_wait_sq(struct zl_job *j)
 /* Bytes a job moves before it stops: io_size, or size times loops; 0: no limit. */
 static uint64_t zl_limit_bytes(const struct zl_opts *o)
 {
+	if (o->zbd_empty)
+		return 0;
 	if (o->time_based)
 		return UINT64_MAX;
 	if (o->io_size)

@@ -57,6 +57,23 @@ struct zl_bss {
 };
 
 /* fio's random_distribution=zoned: pct of the I/O in size_pct of the file. */
+/* fio's cmdprio options (cmdprio.c), per direction. */
+struct zl_cmdprio_bs {
+	uint32_t bs;
+	unsigned pct;
+	int cls, lvl;			/* -1: cmdprio_class / cmdprio */
+};
+struct zl_cmdprio {
+	bool have_pct, have_bss;
+	unsigned pct[2];		/* cmdprio_percentage */
+	int cls[2], lvl[2];		/* cmdprio_class, cmdprio */
+	struct zl_cmdprio_bs bss[2][ZL_MAX_BSS];
+	unsigned nbss[2];
+};
+
+/* fio's zonemode. */
+enum { ZL_ZONE_UNSET, ZL_ZONE_NONE, ZL_ZONE_STRIDED, ZL_ZONE_ZBD };
+
 #define ZL_MAX_ZONES	64
 struct zl_zones {
 	unsigned n;
@@ -83,6 +100,10 @@ struct zl_opts {
 	uint32_t bsr_lo[2], bsr_hi[2];	/* bsrange per direction, hi 0: none */
 	uint32_t blockalign;		/* random offsets' alignment, 0: the I/O's size */
 	struct zl_zones zones;		/* random_distribution=zoned, .n == 0: uniform */
+	unsigned zonemode;		/* ZL_ZONE_* (fio's zonemode) */
+	uint64_t zone_size, zone_range, zone_skip;	/* zonesize, zonerange, zoneskip */
+	bool read_beyond_wp;
+	bool zbd_empty;			/* zonemode=zbd: nothing written, nothing to read */
 	unsigned rwmix_read;		/* % of reads: 100 read only, 0 write only */
 	unsigned rw_dirs;		/* rw: 1 reads, 2 writes, 3 both */
 	unsigned mix_pct;		/* rwmixread (default 50), for rw_dirs 3 */
@@ -112,6 +133,10 @@ struct zl_opts {
 	bool stonewall;			/* wait for the jobs before it (stonewall, new_group) */
 	char *wait_for;			/* a section name whose jobs must finish first */
 	int ioprio;			/* -1: unchanged; else IOPRIO_PRIO_VALUE */
+	uint16_t prio_default;		/* an I/O's ioprio without cmdprio: ioprio or 0 */
+	struct zl_cmdprio cmdprio;
+	bool log_prio;			/* logs: the ioprio value, not 1 for real time */
+	bool log_offset;		/* logs: an offset column */
 	unsigned ss_kind;		/* ZL_SS_* bits, 0: no steady-state check */
 	double ss_limit;
 	bool ss_pct;			/* ss_limit is a % of the mean */
@@ -166,6 +191,9 @@ struct zl_log_ent {
 	uint32_t ms;
 	uint32_t bs;			/* 0 in averaged entries, as fio */
 	uint64_t val;
+	uint64_t off;			/* from the file's start; 0 in averaged entries */
+	uint16_t prio;			/* the I/O's ioprio */
+	uint8_t dir;
 };
 
 struct zl_log {
@@ -232,6 +260,8 @@ struct zl_job {
 	uint64_t rand_state;		/* --rw randread: xorshift64* state */
 	uint64_t mix_state;		/* rwmix and bssplit draws */
 	uint64_t base;			/* offset (+ offset_increment) of this job */
+	uint64_t zone_start;		/* zonemode=strided: the zone's first byte (from base) */
+	uint64_t zone_bytes;		/* ... and the bytes sent to it */
 	uint64_t t_go;			/* ns: the job started (after waits and startdelay) */
 	int wait_first, wait_n;		/* jobs that must finish before it starts */
 	struct zl_dirstat wr;
@@ -273,6 +303,7 @@ struct zl_slot {
 	uint64_t t_submit;		/* the submit call (clat from here) */
 	uint32_t len;
 	int dir;			/* ZL_DIR_READ or ZL_DIR_WRITE */
+	uint16_t ioprio;		/* IOPRIO_PRIO_VALUE, 0: none */
 	struct iovec iov;
 };
 struct zl_seq {
@@ -280,6 +311,10 @@ struct zl_seq {
 	uint64_t left[2];		/* rand_nr: sequential I/Os left before a new draw */
 };
 void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s);
+/* zone.c: zonemode=strided's next offset (from base) and the zone's length. */
+uint64_t zl_zone_strided(struct zl_job *j, struct zl_seq *q, uint64_t *off, uint32_t len);
+/* cmdprio.c: the ioprio of an I/O of direction d and size len, r in [0, 100). */
+uint16_t zl_cmdprio_pick(const struct zl_opts *o, int d, uint32_t len, unsigned r);
 void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now);
 /* Sleep for rate / rate_iops / thinktime before the next I/O. */
 void zl_throttle(struct zl_job *j);
@@ -305,7 +340,8 @@ void zl_report(const struct zl_run *run, const struct zl_job *jobs);
 uint64_t zl_failures(const struct zl_run *run, const struct zl_job *jobs);
 
 /* log.c: a completion (and the window it closes) into the job's logs. */
-void zl_log_io(struct zl_job *j, uint64_t now, uint64_t slat, uint64_t clat, unsigned bytes);
+void zl_log_io(struct zl_job *j, const struct zl_slot *s, uint64_t now, uint64_t slat,
+	       uint64_t clat, unsigned bytes);
 /* Close the last window, write the job's files; 0 or -1 (reported). */
 int zl_log_write(struct zl_job *j);
 void zl_log_free(struct zl_job *j);
