@@ -410,16 +410,32 @@ bool zl_fio_moot(const char *key, const char *arg, const char *label)
 	return false;
 }
 
-/* fio's verify: zload checks zeros (verify, verify=1); verify=0 / none: off. */
+/*
+ * fio's verify: zload checks zeros (verify, verify=1); verify=0 / none: off;
+ * fio's header verifies (verify.c) by name.
+ */
 void zl_fio_verify(struct zl_opts *o, const char *opt, const char *arg)
 {
+	static const char *const hdr[] = {
+		"md5", "crc64", "crc32c", "crc32c-intel", "crc32", "crc16", "crc7", "xxhash",
+		"sha512", "sha256", "sha1", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "meta",
+	};
+	size_t i;
+
+	o->verify_hdr = NULL;
+	for (i = 0; arg && i < CZ_ARRAY_SIZE(hdr); i++)
+		if (!strcmp(arg, hdr[i])) {
+			o->verify_hdr = hdr[i];
+			o->verify = false;
+			return;
+		}
 	if (!arg || !strcmp(arg, "1") || !strcmp(arg, "zero"))
 		o->verify = true;
 	else if (!strcmp(arg, "0") || !strcmp(arg, "none"))
 		o->verify = false;
 	else
-		cz_usage_die("%s=%s: zload checks that every byte read is zero (verify, verify=0); "
-			     "what is written is discarded, so there is no checksum to compare",
+		cz_usage_die("%s=%s: zload checks zeros (verify, verify=0) or fio's verify "
+			     "headers (md5, crc*, sha*, xxhash, meta); not pattern, pattern_hdr, null",
 			     opt, arg);
 }
 

@@ -86,11 +86,17 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 	if ((unsigned)res < s->len)
 		j->c.short_reads++;
 	if (w) {
+		if (!j->wr.ios && !j->ramp_ios) {
+			j->verify_off = s->offset;
+			j->verify_len = s->len;
+		}
 		j->wr.ios++;
 		j->wr.bytes += (uint64_t)res;
 		j->wr.short_ios += (unsigned)res < s->len;
 		return;
 	}
+	if (o->verify_hdr)
+		zl_verify_hdr(j, s, s->iov.iov_base, (size_t)res);
 	if (o->verify) {
 		bad = cz_first_nonzero(s->iov.iov_base, (size_t)res);
 		if (bad < (size_t)res) {

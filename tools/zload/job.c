@@ -205,10 +205,10 @@ static int zl_file_wrap(struct zl_job *j)
 		return -EINVAL;
 	}
 	j->wrap -= j->base;
-	/* fio's filesize, and size with time_based: the region the offsets wrap in. */
+	/* fio's filesize and size: the region the offsets wrap in. */
 	if (j->o->filesize >= bs && j->o->filesize / bs * bs < j->wrap)
 		j->wrap = j->o->filesize / bs * bs;
-	if ((j->o->time_based || j->o->io_size) && j->o->size >= bs && j->o->size / bs * bs < j->wrap)
+	if (j->o->size >= bs && j->o->size / bs * bs < j->wrap)
 		j->wrap = j->o->size / bs * bs;
 	if (j->wrap < bs)
 		j->wrap = bs;
@@ -616,6 +616,7 @@ void *zl_job_main(void *arg)
 		if (j->o->ramp_sec > 0)
 			j->ramp_end = j->t_start + (uint64_t)(j->o->ramp_sec * 1e9);
 		zl_run(j, slots);
+		zl_verify_phase(j, buf);
 		j->t_end = cz_now_ns();
 		getrusage(RUSAGE_THREAD, &j->ru_end);
 		j->ran_cpu = sched_getcpu();

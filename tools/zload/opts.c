@@ -669,6 +669,9 @@ static void zl_validate_fio(struct zl_opts *o, const struct zl_run *run, const c
 	if (run->readonly && o->rwmix_read < 100)
 		cz_usage_die("%s--readonly: this job writes (rw with writes or rwmixwrite)", n);
 	zl_zone_validate(o, n);
+	if (o->verify_hdr && o->rw_dirs == 3)
+		cz_usage_die("%sverify=%s with reads and writes mixed: not implemented (write or "
+			     "read jobs only)", n, o->verify_hdr);
 	o->bs_max = o->bs > o->bs_w ? o->bs : o->bs_w;
 	for (d = 0; d < 2; d++)
 		if (o->bsr_hi[d] > o->bs_max)

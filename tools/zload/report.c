@@ -426,7 +426,8 @@ static json_t *zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
 	zl_latdist(&all, &d);
 	cz_jset(o, "jobname", cz_jstr(e->o->name));
 	cz_jset(o, "groupid", json_integer(0));
-	cz_jset(o, "error", json_integer(r->c.errors || r->c.verify_failures ? 5 /* EIO */ : 0));
+	/* EIO for a failed I/O, fio's EILSEQ for a failed verify. */
+	cz_jset(o, "error", json_integer(r->c.errors ? 5 : r->c.verify_failures ? 84 : 0));
 	cz_jset(o, "eta", json_integer(0));
 	cz_jset(o, "elapsed", ZL_F0(ceil(r->seconds)));
 	cz_jset(o, "job options", zl_json_options(e->o));
@@ -621,7 +622,7 @@ static void zl_print_terse(const struct zl_entry *e)
 
 	zl_latdist(&r->clat, &d);
 	printf("3;zload-%s;%s;0;%d", PACKAGE_VERSION, e->o->name,
-	       r->c.errors || r->c.verify_failures ? 5 : 0);
+	       r->c.errors ? 5 : r->c.verify_failures ? 84 : 0);
 	v = zl_view_alloc();
 	zl_dir_view(e, ZL_DIR_READ, v);
 	zl_terse_dir(v);

@@ -152,11 +152,12 @@ struct zl_opts {
 	struct cz_cpulist cpus;		/* .n == 0: jobs not pinned */
 	bool cpus_shared;		/* --cpus_allowed: any CPU of cpus, every job */
 	bool verify;
+	const char *verify_hdr;		/* fio's verify=crc32c, md5, ...: NULL none */
 	bool device_share;	/* --device-share: the cusezero daemon's counters over the run */
 	unsigned batch_submit;		/* SQEs prepared per submission */
 	unsigned batch_complete;	/* completions waited for per wait */
 	bool direct;			/* O_DIRECT */
-	bool time_based;		/* --size bounds the offsets, not the run */
+	bool time_based;		/* --size bounds the offsets only, not the run */
 	bool have_time;			/* --runtime given */
 	char *bw_log, *iops_log, *lat_log;	/* fio's log file prefixes */
 	unsigned log_avg_msec;		/* 0: lat logs per read, bw/iops per 500 ms */
@@ -262,6 +263,8 @@ struct zl_job {
 	uint64_t base;			/* offset (+ offset_increment) of this job */
 	uint64_t zone_start;		/* zonemode=strided: the zone's first byte (from base) */
 	uint64_t zone_bytes;		/* ... and the bytes sent to it */
+	uint64_t verify_off;		/* the first block written (verify_hdr) */
+	uint32_t verify_len;
 	uint64_t t_go;			/* ns: the job started (after waits and startdelay) */
 	int wait_first, wait_n;		/* jobs that must finish before it starts */
 	struct zl_dirstat wr;
@@ -313,6 +316,9 @@ struct zl_seq {
 void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s);
 /* zone.c: zonemode=strided's next offset (from base) and the zone's length. */
 uint64_t zl_zone_strided(struct zl_job *j, struct zl_seq *q, uint64_t *off, uint32_t len);
+/* verify.c: fio's header verify of a block read; the verify phase. */
+bool zl_verify_hdr(struct zl_job *j, const struct zl_slot *s, const unsigned char *b, size_t res);
+void zl_verify_phase(struct zl_job *j, char *buf);
 /* cmdprio.c: the ioprio of an I/O of direction d and size len, r in [0, 100). */
 uint16_t zl_cmdprio_pick(const struct zl_opts *o, int d, uint32_t len, unsigned r);
 void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now);
