@@ -20,6 +20,17 @@
 
 #define ZL_IOPRIO(cls, lvl)	((uint16_t)(((unsigned)(cls) << 13) | (unsigned)(lvl)))
 
+/* An integer in [lo, hi] (fioopt.c's zl_parse_uint, kept here: io.c calls this file). */
+static unsigned zl_cmdprio_uint(const char *opt, const char *arg, uint64_t lo, uint64_t hi)
+{
+	uint64_t v;
+
+	if (cz_parse_u64(arg, lo, hi, &v))
+		cz_usage_die("%s: invalid value '%s' (an integer in %llu..%llu)", opt, arg,
+			     (unsigned long long)lo, (unsigned long long)hi);
+	return (unsigned)v;
+}
+
 /* "A[,B]": two values in [lo, hi], B = A when absent. */
 static void zl_cmdprio_pair(const char *opt, const char *arg, unsigned lo, unsigned hi, int out[2])
 {
@@ -31,8 +42,8 @@ static void zl_cmdprio_pair(const char *opt, const char *arg, unsigned lo, unsig
 	comma = strchr(buf, ',');
 	if (comma)
 		*comma++ = '\0';
-	out[0] = (int)zl_parse_uint(opt, buf, lo, hi);
-	out[1] = comma && *comma ? (int)zl_parse_uint(opt, comma, lo, hi) : out[0];
+	out[0] = (int)zl_cmdprio_uint(opt, buf, lo, hi);
+	out[1] = comma && *comma ? (int)zl_cmdprio_uint(opt, comma, lo, hi) : out[0];
 }
 
 /* One direction's "BS/P[/CLASS/LEVEL]:..." */
@@ -54,9 +65,9 @@ static void zl_cmdprio_bss_dir(struct zl_cmdprio *c, int d, const char *opt, cha
 		if (p || (n != 2 && n != 4) || cz_parse_size(f[0], &bs) || !bs || bs > UINT32_MAX)
 			cz_usage_die("%s: invalid entry '%s' (BS/PERCENT[/CLASS/LEVEL])", opt, tok);
 		e->bs = (uint32_t)bs;
-		e->pct = zl_parse_uint(opt, f[1], 0, 100);
-		e->cls = n == 4 ? (int)zl_parse_uint(opt, f[2], 0, 3) : -1;
-		e->lvl = n == 4 ? (int)zl_parse_uint(opt, f[3], 0, 7) : -1;
+		e->pct = zl_cmdprio_uint(opt, f[1], 0, 100);
+		e->cls = n == 4 ? (int)zl_cmdprio_uint(opt, f[2], 0, 3) : -1;
+		e->lvl = n == 4 ? (int)zl_cmdprio_uint(opt, f[3], 0, 7) : -1;
 		c->nbss[d]++;
 	}
 	if (!c->nbss[d])
@@ -120,7 +131,7 @@ void zl_cmdprio_validate(struct zl_opts *o, const char *n)
 		cz_usage_die("%scmdprio_percentage and cmdprio_bssplit are exclusive (as in fio)", n);
 	if (o->engine != ZL_ENG_URING && o->engine != ZL_ENG_LIBAIO)
 		cz_usage_die("%scmdprio_percentage, cmdprio_bssplit: io_uring and libaio options "
-			     "(per-I/O priorities), not ioengine=%s", n, zl_engine_name(o->engine));
+			     "(per-I/O priorities), not the synchronous engines'", n);
 }
 
 /* The priority of an I/O: direction d, size len, r drawn in [0, 100). */

@@ -177,6 +177,31 @@ static uint64_t zl_pick_random(struct zl_job *j, uint32_t len, uint64_t wrap)
 }
 
 /*
+ * Where the next I/O of job j goes with zonemode=strided: *off (from the
+ * job's base) is kept in the current zone.  The zone moves on once
+ * zonesize bytes went to it.  Returns the zone's usable length.
+ */
+static uint64_t zl_zone_strided(struct zl_job *j, struct zl_seq *q, uint64_t *off, uint32_t len)
+{
+	const struct zl_opts *o = j->o;
+	uint64_t range;
+
+	if (j->zone_bytes >= o->zone_size) {
+		j->zone_bytes = 0;
+		j->zone_start += o->zone_range + o->zone_skip;
+		if (j->zone_start >= j->wrap)
+			j->zone_start = 0;
+		q->next_off[0] = q->next_off[1] = j->zone_start;
+		*off = j->zone_start;
+	}
+	range = j->wrap - j->zone_start < o->zone_range ? j->wrap - j->zone_start : o->zone_range;
+	if (*off < j->zone_start || *off + len > j->zone_start + range)
+		*off = j->zone_start;
+	j->zone_bytes += len;
+	return range;
+}
+
+/*
  * The next I/O's direction (rwmixread), size (bs, bssplit) and offset: fio's
  * sequential streams (one per direction) with rw=...:N added after each I/O,
  * or random blocks, a new one every rand_nr I/Os.  Offsets are relative to

@@ -616,7 +616,7 @@ void *zl_job_main(void *arg)
 		if (j->o->ramp_sec > 0)
 			j->ramp_end = j->t_start + (uint64_t)(j->o->ramp_sec * 1e9);
 		zl_run(j, slots);
-		zl_verify_phase(j, buf);
+		zl_verify_phase(j, buf, __atomic_load_n(&zl_stop, __ATOMIC_RELAXED));
 		j->t_end = cz_now_ns();
 		getrusage(RUSAGE_THREAD, &j->ru_end);
 		j->ran_cpu = sched_getcpu();

@@ -36,16 +36,16 @@ bool zl_verify_hdr(struct zl_job *j, const struct zl_slot *s, const unsigned cha
 
 /*
  * After a write-only job with a header verify: when the writes ended by
- * their size (or number_ios), fio's verify phase reads the first block
+ * their size (or number_ios), not stopped (runtime, exitall), fio's verify phase reads the first block
  * written back into buf (the job's I/O buffer) and checks it.
  */
-void zl_verify_phase(struct zl_job *j, char *buf)
+void zl_verify_phase(struct zl_job *j, char *buf, bool stopped)
 {
 	struct zl_slot s = { .offset = j->verify_off, .len = j->verify_len };
 	ssize_t r;
 
-	if (!j->o->verify_hdr || j->o->rwmix_read || !j->wr.ios || j->c.errors ||
-	    __atomic_load_n(&zl_stop, __ATOMIC_RELAXED) || __atomic_load_n(&j->stop, __ATOMIC_RELAXED))
+	if (!j->o->verify_hdr || j->o->rwmix_read || !j->wr.ios || j->c.errors || stopped ||
+	    __atomic_load_n(&j->stop, __ATOMIC_RELAXED))
 		return;
 	do
 		r = pread(j->fd, buf, s.len, (off_t)s.offset);

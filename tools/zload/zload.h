@@ -314,11 +314,9 @@ struct zl_seq {
 	uint64_t left[2];		/* rand_nr: sequential I/Os left before a new draw */
 };
 void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s);
-/* zone.c: zonemode=strided's next offset (from base) and the zone's length. */
-uint64_t zl_zone_strided(struct zl_job *j, struct zl_seq *q, uint64_t *off, uint32_t len);
 /* verify.c: fio's header verify of a block read; the verify phase. */
 bool zl_verify_hdr(struct zl_job *j, const struct zl_slot *s, const unsigned char *b, size_t res);
-void zl_verify_phase(struct zl_job *j, char *buf);
+void zl_verify_phase(struct zl_job *j, char *buf, bool stopped);
 /* cmdprio.c: the ioprio of an I/O of direction d and size len, r in [0, 100). */
 uint16_t zl_cmdprio_pick(const struct zl_opts *o, int d, uint32_t len, unsigned r);
 void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now);

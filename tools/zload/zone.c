@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fio's zonemode (fio's HOWTO: zonemode, zonerange, zonesize, zoneskip,
- * read_beyond_wp, max_open_zones).
+ * fio's zonemode options (fio's HOWTO: zonemode, zonerange, zonesize,
+ * zoneskip, read_beyond_wp, max_open_zones); io.c moves the zones.
  *
  * strided: I/O stays in one zone of zonerange bytes (zonerange defaults to
  * zonesize) until zonesize bytes went to it, then the zone moves on by
@@ -22,6 +22,17 @@
 #include "util.h"
 #include "opts.h"
 #include "zload.h"
+
+/* An integer in [lo, hi] (fioopt.c's zl_parse_uint, kept here: io.c calls this file). */
+static unsigned zl_zone_uint(const char *opt, const char *arg, uint64_t lo, uint64_t hi)
+{
+	uint64_t v;
+
+	if (cz_parse_u64(arg, lo, hi, &v))
+		cz_usage_die("%s: invalid value '%s' (an integer in %llu..%llu)", opt, arg,
+			     (unsigned long long)lo, (unsigned long long)hi);
+	return (unsigned)v;
+}
 
 bool zl_zone_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
 {
@@ -47,10 +58,10 @@ bool zl_zone_set_value(struct zl_opts *o, int id, const char *opt, const char *a
 		  &o->zone_skip) = v;
 		return true;
 	case ZO_READ_BEYOND_WP:
-		o->read_beyond_wp = zl_parse_uint(opt, arg, 0, 1);
+		o->read_beyond_wp = zl_zone_uint(opt, arg, 0, 1);
 		return true;
 	case ZO_MAX_OPEN_ZONES:
-		zl_parse_uint(opt, arg, 0, UINT32_MAX);	/* zbd writes only: refused below */
+		zl_zone_uint(opt, arg, 0, UINT32_MAX);	/* zbd writes only: refused below */
 		return true;
 	}
 	return false;
@@ -82,29 +93,4 @@ void zl_zone_validate(struct zl_opts *o, const char *n)
 		zl_note("%szonemode=zbd: the emulated zones are empty (nothing written), so "
 			"read_beyond_wp=0 leaves nothing to read, as in fio on a regular file", n);
 	}
-}
-
-/*
- * Where the next I/O of job j goes with zonemode=strided: *off (from the
- * job's base) is kept in the current zone.  The zone moves on once
- * zonesize bytes went to it.  Returns the zone's usable length.
- */
-uint64_t zl_zone_strided(struct zl_job *j, struct zl_seq *q, uint64_t *off, uint32_t len)
-{
-	const struct zl_opts *o = j->o;
-	uint64_t range;
-
-	if (j->zone_bytes >= o->zone_size) {
-		j->zone_bytes = 0;
-		j->zone_start += o->zone_range + o->zone_skip;
-		if (j->zone_start >= j->wrap)
-			j->zone_start = 0;
-		q->next_off[0] = q->next_off[1] = j->zone_start;
-		*off = j->zone_start;
-	}
-	range = j->wrap - j->zone_start < o->zone_range ? j->wrap - j->zone_start : o->zone_range;
-	if (*off < j->zone_start || *off + len > j->zone_start + range)
-		*off = j->zone_start;
-	j->zone_bytes += len;
-	return range;
 }
