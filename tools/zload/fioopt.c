@@ -379,9 +379,6 @@ static const struct { const char *name, *why; } zl_refused[] = {
 	{ "do_verify", "what was written is discarded: there is nothing to verify but zeros" },
 	{ "rate_process", "zload paces I/O linearly (rate_process=linear only)" },
 	{ "ratemin", "zload does not fail a job for a low rate" },
-	{ "latency_target", "fio's latency-target depth search is not implemented" },
-	{ "latency_window", "fio's latency-target depth search is not implemented" },
-	{ "latency_percentile", "fio's latency-target depth search is not implemented" },
 	{ "continue_on_error", "zload stops at the first failed I/O" },
 	{ "ignore_error", "zload stops at the first failed I/O" },
 	{ "error_dump", "zload stops at the first failed I/O" },
@@ -477,6 +474,7 @@ bool zl_fio_moot_arg(const char *a)
 bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
 {
 	uint64_t v;
+	char *end;
 
 	switch (id) {
 	case ZO_RWMIXREAD:
@@ -537,6 +535,21 @@ bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *ar
 		o->thinktime_us = strspn(arg, "0123456789") == strlen(arg) ?
 				  zl_parse_uint(opt, arg, 0, UINT32_MAX) :
 				  (uint64_t)(zl_parse_time(opt, arg) * 1e6);
+		return true;
+	case ZO_LAT_TARGET:
+	case ZO_LAT_WINDOW:
+		/* fio's: microseconds unless a unit says otherwise. */
+		v = strspn(arg, "0123456789") == strlen(arg) ? zl_parse_uint(opt, arg, 0, UINT32_MAX) :
+		    (uint64_t)(zl_parse_time(opt, arg) * 1e6 + 0.5);
+		if (id == ZO_LAT_TARGET)
+			o->lat_target_ns = v * 1000;
+		else
+			o->lat_window_us = v;
+		return true;
+	case ZO_LAT_PCT:
+		o->lat_pct = strtod(arg, &end);
+		if (end == arg || *end || !(o->lat_pct > 0 && o->lat_pct <= 100))
+			cz_usage_die("%s: invalid percentage '%s' (0 < P <= 100)", opt, arg);
 		return true;
 	case ZO_PRIO:
 		o->prio_level = (int)zl_parse_uint(opt, arg, 0, 7);

@@ -60,6 +60,22 @@ static void zl_io_failed(struct zl_job *j, const struct zl_slot *s, int res)
 	__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
 }
 
+/* latency.c's verdict: restart the statistics, end the job, or fail it. */
+static void zl_lt_apply(struct zl_job *j, int what, uint64_t lat, uint64_t now)
+{
+	if (what == ZL_LT_RESET) {
+		zl_ramp_done(j, now);
+	} else if (what == ZL_LT_DONE) {
+		__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+	} else if (what == ZL_LT_FATAL) {
+		if (!j->c.errors++)
+			fprintf(stderr, "zload: job %d: latency of %llu nsec exceeds specified max "
+				"(%llu nsec)\n", j->id, (unsigned long long)lat,
+				(unsigned long long)j->o->lat_target_ns);
+		__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+	}
+}
+
 void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 {
 	const struct zl_opts *o = j->o;
@@ -79,6 +95,8 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 	}
 	j->c.ios++;
 	j->c.bytes += (uint64_t)res;
+	if (o->lat_target_ns)
+		zl_lt_apply(j, zl_lt_complete(j, lat, now), lat, now);
 	/*
 	 * Not an error: io_uring does not retry short reads of character
 	 * devices, and /dev/zero stops early when it would reschedule.

@@ -377,6 +377,9 @@ static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop
 
 	if (l->limit - l->issued < n)
 		n = (unsigned)(l->limit - l->issued);
+	/* latency_target's depth (qd_now <= iodepth) */
+	if (l->inflight + n > j->qd_now)
+		n = l->inflight < j->qd_now ? j->qd_now - l->inflight : 0;
 	if (n && (o->rate[0] || o->rate[1] || o->rate_iops[0] || o->rate_iops[1] || o->thinktime_us ||
 		  o->flow)) {
 		if (l->inflight)
@@ -407,7 +410,7 @@ static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop
 static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l, unsigned n)
 {
 	const struct zl_opts *o = j->o;
-	bool more = l->issued < l->limit && l->issued_bytes < l->limit_bytes && l->inflight + n < o->qd;
+	bool more = l->issued < l->limit && l->issued_bytes < l->limit_bytes && l->inflight + n < j->qd_now;
 	unsigned wait_nr, i;
 	uint64_t now;
 	int ret;
@@ -547,7 +550,7 @@ static int zl_run(struct zl_job *j, struct zl_slot *slots)
 			 * completions are reaped only once iodepth I/Os are out, even
 			 * when the file completed them at submission (/dev/zero).
 			 */
-			if (ret >= 0 && l.inflight < o->qd && l.nfree && issuing) {
+			if (ret >= 0 && l.inflight < j->qd_now && l.nfree && issuing) {
 				l.stamp_fresh = false;
 				continue;
 			}
@@ -613,6 +616,7 @@ void *zl_job_main(void *arg)
 		__atomic_store_n(&j->t_go, j->t_start, __ATOMIC_RELEASE);
 		j->logging = j->o->bw_log || j->o->iops_log || j->o->lat_log;
 		j->logs.win_start = j->t_start;
+		zl_lt_init(j, j->t_start);
 		if (j->o->ramp_sec > 0)
 			j->ramp_end = j->t_start + (uint64_t)(j->o->ramp_sec * 1e9);
 		zl_run(j, slots);

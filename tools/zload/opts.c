@@ -83,6 +83,9 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "filesize",                   K_VAL,  S_JOB, ZO_FILESIZE },
 	{ "buffered",                   K_BOOL, S_JOB, ZO_BUFFERED },
 	{ "zonemode",                   K_VAL,  S_JOB, ZO_ZONEMODE },
+	{ "latency_target",             K_VAL,  S_JOB, ZO_LAT_TARGET },
+	{ "latency_window",             K_VAL,  S_JOB, ZO_LAT_WINDOW },
+	{ "latency_percentile",         K_VAL,  S_JOB, ZO_LAT_PCT },
 	{ "cmdprio_percentage",         K_VAL,  S_JOB, ZO_CMDPRIO_PCT },
 	{ "cmdprio_class",              K_VAL,  S_JOB, ZO_CMDPRIO_CLASS },
 	{ "cmdprio",                    K_VAL,  S_JOB, ZO_CMDPRIO },
@@ -248,6 +251,7 @@ static void zl_opts_init(struct zl_opts *o)
 	o->prio_level = -1;
 	o->prio_class = -1;
 	o->cmdprio.cls[0] = o->cmdprio.cls[1] = 1;	/* fio's cmdprio_class: real time */
+	o->lat_pct = 100;
 }
 
 static void zl_opts_free(struct zl_opts *o)

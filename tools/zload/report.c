@@ -134,6 +134,7 @@ struct zl_entry {
 	unsigned first, n;
 	struct zl_sum r;
 	double total_bw;		/* of the whole run: fio's bw_agg */
+	unsigned lat_qd;		/* the depth kept (latency_target's search) */
 };
 
 /*
@@ -451,10 +452,10 @@ static json_t *zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
 	cz_jset(o, "latency_ns", zl_json_dist(d.ns, 10));
 	cz_jset(o, "latency_us", zl_json_dist(d.us, 10));
 	cz_jset(o, "latency_ms", zl_json_dist(d.ms, 12));
-	cz_jset(o, "latency_depth", ZL_U(e->o->qd));
-	cz_jset(o, "latency_target", json_integer(0));
-	cz_jset(o, "latency_percentile", json_real(100));
-	cz_jset(o, "latency_window", json_integer(0));
+	cz_jset(o, "latency_depth", ZL_U(e->lat_qd ? e->lat_qd : e->o->qd));
+	cz_jset(o, "latency_target", ZL_U(e->o->lat_target_ns));
+	cz_jset(o, "latency_percentile", json_real(e->o->lat_pct));
+	cz_jset(o, "latency_window", ZL_U(e->o->lat_window_us));
 	cz_jset(o, "cpu", json_integer(cpu));
 	return o;
 }
@@ -534,6 +535,7 @@ static unsigned zl_entries(const struct zl_run *run, const struct zl_job *jobs,
 		e[i].first = run->group_reporting ? 0 : i;
 		e[i].n = run->group_reporting ? run->total_jobs : 1;
 		e[i].o = jobs[e[i].first].o;
+		e[i].lat_qd = jobs[e[i].first].qd_now;
 		e[i].total_bw = total_bw;
 		zl_collect(jobs, e[i].first, e[i].n, &e[i].r);
 	}

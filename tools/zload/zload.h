@@ -57,6 +57,15 @@ struct zl_bss {
 };
 
 /* fio's random_distribution=zoned: pct of the I/O in size_pct of the file. */
+/* fio's latency_target depth search (latency.c). */
+struct zl_lt {
+	unsigned low, high;		/* the depths known good and known bad */
+	bool end_run;			/* the last window, at the depth found */
+	uint64_t ts;			/* ns: this window started */
+	uint64_t ios, failed;		/* ... its I/Os and those over the target */
+};
+enum { ZL_LT_NONE, ZL_LT_RESET, ZL_LT_DONE, ZL_LT_FATAL };
+
 /* fio's cmdprio options (cmdprio.c), per direction. */
 struct zl_cmdprio_bs {
 	uint32_t bs;
@@ -152,6 +161,9 @@ struct zl_opts {
 	struct cz_cpulist cpus;		/* .n == 0: jobs not pinned */
 	bool cpus_shared;		/* --cpus_allowed: any CPU of cpus, every job */
 	bool verify;
+	uint64_t lat_target_ns;		/* fio's latency_target, 0: none */
+	uint64_t lat_window_us;		/* latency_window */
+	double lat_pct;			/* latency_percentile (100) */
 	const char *verify_hdr;		/* fio's verify=crc32c, md5, ...: NULL none */
 	bool device_share;	/* --device-share: the cusezero daemon's counters over the run */
 	unsigned batch_submit;		/* SQEs prepared per submission */
@@ -263,6 +275,8 @@ struct zl_job {
 	uint64_t base;			/* offset (+ offset_increment) of this job */
 	uint64_t zone_start;		/* zonemode=strided: the zone's first byte (from base) */
 	uint64_t zone_bytes;		/* ... and the bytes sent to it */
+	unsigned qd_now;		/* the depth kept: iodepth, or latency_target's */
+	struct zl_lt lt;
 	uint64_t verify_off;		/* the first block written (verify_hdr) */
 	uint32_t verify_len;
 	uint64_t t_go;			/* ns: the job started (after waits and startdelay) */
@@ -314,6 +328,9 @@ struct zl_seq {
 	uint64_t left[2];		/* rand_nr: sequential I/Os left before a new draw */
 };
 void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s);
+/* latency.c: start the search (qd_now); after each I/O, what io.c must do. */
+void zl_lt_init(struct zl_job *j, uint64_t now);
+int zl_lt_complete(struct zl_job *j, uint64_t lat_ns, uint64_t now);
 /* verify.c: fio's header verify of a block read; the verify phase. */
 bool zl_verify_hdr(struct zl_job *j, const struct zl_slot *s, const unsigned char *b, size_t res);
 void zl_verify_phase(struct zl_job *j, char *buf, bool stopped);
