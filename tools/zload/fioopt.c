@@ -471,11 +471,38 @@ bool zl_fio_moot_arg(const char *a)
 }
 
 /* fio's value options that have no zload name (opts.c keeps zload's own). */
-bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
+/*
+ * latency_target, latency_window (fio's: microseconds unless a unit says
+ * otherwise), latency_percentile.
+ */
+static bool zl_fio_latency(struct zl_opts *o, int id, const char *opt, const char *arg)
 {
 	uint64_t v;
 	char *end;
 
+	if (id == ZO_LAT_PCT) {
+		o->lat_pct = strtod(arg, &end);
+		if (end == arg || *end || !(o->lat_pct > 0 && o->lat_pct <= 100))
+			cz_usage_die("%s: invalid percentage '%s' (0 < P <= 100)", opt, arg);
+		return true;
+	}
+	if (id != ZO_LAT_TARGET && id != ZO_LAT_WINDOW)
+		return false;
+	v = strspn(arg, "0123456789") == strlen(arg) ? zl_parse_uint(opt, arg, 0, UINT32_MAX) :
+	    (uint64_t)(zl_parse_time(opt, arg) * 1e6 + 0.5);
+	if (id == ZO_LAT_TARGET)
+		o->lat_target_ns = v * 1000;
+	else
+		o->lat_window_us = v;
+	return true;
+}
+
+bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
+{
+	uint64_t v;
+
+	if (zl_fio_latency(o, id, opt, arg))
+		return true;
 	switch (id) {
 	case ZO_RWMIXREAD:
 	case ZO_RWMIXWRITE:
@@ -535,21 +562,6 @@ bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *ar
 		o->thinktime_us = strspn(arg, "0123456789") == strlen(arg) ?
 				  zl_parse_uint(opt, arg, 0, UINT32_MAX) :
 				  (uint64_t)(zl_parse_time(opt, arg) * 1e6);
-		return true;
-	case ZO_LAT_TARGET:
-	case ZO_LAT_WINDOW:
-		/* fio's: microseconds unless a unit says otherwise. */
-		v = strspn(arg, "0123456789") == strlen(arg) ? zl_parse_uint(opt, arg, 0, UINT32_MAX) :
-		    (uint64_t)(zl_parse_time(opt, arg) * 1e6 + 0.5);
-		if (id == ZO_LAT_TARGET)
-			o->lat_target_ns = v * 1000;
-		else
-			o->lat_window_us = v;
-		return true;
-	case ZO_LAT_PCT:
-		o->lat_pct = strtod(arg, &end);
-		if (end == arg || *end || !(o->lat_pct > 0 && o->lat_pct <= 100))
-			cz_usage_die("%s: invalid percentage '%s' (0 < P <= 100)", opt, arg);
 		return true;
 	case ZO_PRIO:
 		o->prio_level = (int)zl_parse_uint(opt, arg, 0, 7);
