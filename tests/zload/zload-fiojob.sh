@@ -96,8 +96,12 @@ for f in zb_bw.1.log zi_iops.1.log zl_lat.1.log zl_clat.1.log zl_slat.1.log; do
 		awk -F', ' 'NF != 5 || $3 != 0 { bad = 1 } END { exit bad || NR < 3 }' "$f"
 done
 "$Z" --output-format=terse --runtime=200ms /dev/zero >t 2>err
-ok "terse: fio's 121 fields, version 3" -- \
-	awk -F';' 'NF != 121 || $1 != 3 { bad = 1 } END { exit bad || NR != 1 }' t
+ok "terse: fio's 121 fields, version 3, fio's version format in field 2" -- \
+	awk -F';' 'NF != 121 || $1 != 3 || $2 !~ /^fio-[0-9]+\.[0-9]+$/ { bad = 1 } END { exit bad || NR != 1 }' t
+res=$("$Z" --output-format=json --runtime=100ms /dev/zero 2>/dev/null | python3 -c "import json, sys
+d = json.load(sys.stdin); print(d['fio version'], d['zload version'].startswith('zload-'))")
+expect_eq "JSON: fio's \"fio version\" format (the fio release zload follows), zload's own apart" \
+	"$res" "$(cut -d';' -f2 t) True"
 
 # fio's post-processing tools on zload's output (Debian's fio package).
 if command -v fio_jsonplus_clat2csv >/dev/null && python3 -c 'import six' 2>/dev/null; then

@@ -554,9 +554,10 @@ static void zl_print_json(const struct zl_run *run, const struct zl_job *jobs,
 	gettimeofday(&tv, NULL);
 	t = tv.tv_sec;
 	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&t));
-	/* fio's key (its tools look for it); the value says who wrote it. */
+	/* fio's key, in fio's format: the fio release whose output this is; zload's own next. */
+	cz_jset(d, "fio version", cz_jstr(ZL_FIO_FORMAT));
 	snprintf(ver, sizeof(ver), "zload-%s", PACKAGE_VERSION);
-	cz_jset(d, "fio version", cz_jstr(ver));
+	cz_jset(d, "zload version", cz_jstr(ver));
 	cz_jset(d, "timestamp", json_integer((json_int_t)tv.tv_sec));
 	cz_jset(d, "timestamp_ms", json_integer((json_int_t)tv.tv_sec * 1000 + tv.tv_usec / 1000));
 	cz_jset(d, "time", cz_jstr(when));
@@ -623,7 +624,7 @@ static void zl_print_terse(const struct zl_entry *e)
 	unsigned i, slot = 0;
 
 	zl_latdist(&r->clat, &d);
-	printf("3;zload-%s;%s;0;%d", PACKAGE_VERSION, e->o->name,
+	printf("3;%s;%s;0;%d", ZL_FIO_FORMAT, e->o->name,
 	       r->c.errors ? 5 : r->c.verify_failures ? 84 : 0);
 	v = zl_view_alloc();
 	zl_dir_view(e, ZL_DIR_READ, v);

@@ -80,6 +80,9 @@ struct zl_cmdprio {
 	unsigned nbss[2];
 };
 
+/* The fio release whose output formats zload writes: JSON "fio version", terse field 2. */
+#define ZL_FIO_FORMAT	"fio-3.33"
+
 /* fio's zonemode. */
 enum { ZL_ZONE_UNSET, ZL_ZONE_NONE, ZL_ZONE_STRIDED, ZL_ZONE_ZBD };
 
