@@ -102,6 +102,14 @@ res=$("$Z" --output-format=json --runtime=100ms /dev/zero 2>/dev/null | python3 
 d = json.load(sys.stdin); print(d['fio version'], d['zload version'].startswith('zload-'))")
 expect_eq "JSON: fio's \"fio version\" format (the fio release zload follows), zload's own apart" \
 	"$res" "$(cut -d';' -f2 t) True"
+# bw_agg: the bandwidth samples' mean against the run's, 0 without samples.
+agg() { "$1" --name=j --filename=/dev/zero --ioengine=psync --size=16m --output-format=json \
+	2>/dev/null | python3 -c "import json, sys
+r = json.load(sys.stdin)['jobs'][0]['read']; print(r['bw_agg'], r['bw_samples'])"; }
+expect_eq "a run too short for a bandwidth sample: bw_agg 0, as fio's" "$(agg "$Z")" "0.0 0"
+if command -v fio >/dev/null; then
+	expect_eq "fio itself: bw_agg 0 there" "$(agg fio)" "0.0 0"
+fi
 
 # fio's post-processing tools on zload's output (Debian's fio package).
 if command -v fio_jsonplus_clat2csv >/dev/null && python3 -c 'import six' 2>/dev/null; then

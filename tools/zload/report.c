@@ -301,6 +301,20 @@ static json_t *zl_json_hist(const struct zl_hist *h, const struct zl_opts *pcts,
 	return o;
 }
 
+/*
+ * fio's bw_agg: the mean of the bandwidth samples (KiB/s) as a percentage of
+ * the whole run's bandwidth, at most 100; 0 without samples, as fio's.
+ */
+static double zl_bw_agg(const struct zl_entry *e, const struct zl_sum *r)
+{
+	double p;
+
+	if (!e || !r->bw.n || e->total_bw <= 0)
+		return 0.0;
+	p = zl_stat_mean(&r->bw) * 100.0 / (e->total_bw / 1024.0);
+	return p > 100.0 ? 100.0 : p;
+}
+
 /* fio's "read" object of one entry. */
 static json_t *zl_json_read(const struct zl_entry *e, bool plus)
 {
@@ -322,7 +336,7 @@ static json_t *zl_json_read(const struct zl_entry *e, bool plus)
 	cz_jset(o, "lat_ns", zl_json_hist(&r->lat, NULL, false));
 	cz_jset(o, "bw_min", ZL_F0(r->bw.min));
 	cz_jset(o, "bw_max", ZL_F0(r->bw.max));
-	cz_jset(o, "bw_agg", ZL_F6(e->total_bw > 0 ? 100.0 * bw / e->total_bw : 0.0));
+	cz_jset(o, "bw_agg", ZL_F6(zl_bw_agg(e, r)));
 	cz_jset(o, "bw_mean", ZL_F6(zl_stat_mean(&r->bw)));
 	cz_jset(o, "bw_dev", ZL_F6(zl_stat_stddev(&r->bw)));
 	cz_jset(o, "bw_samples", ZL_U(r->bw.n));
@@ -605,7 +619,7 @@ static void zl_terse_dir(const struct zl_entry *e)
 	h = &r->lat;
 	zl_terse_lat((double)(h->n ? h->min : 0), (double)h->max, zl_hist_mean(h), zl_hist_stddev(h));
 	printf(";%.0f;%.0f;%f%%;%f;%f", r->bw.min, r->bw.max,
-	       e && e->total_bw > 0 ? 100.0 * bw / e->total_bw : 0.0,
+	       zl_bw_agg(e, r),
 	       zl_stat_mean(&r->bw), zl_stat_stddev(&r->bw));
 }
 
