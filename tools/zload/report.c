@@ -135,6 +135,7 @@ struct zl_entry {
 	struct zl_sum r;
 	double total_bw;		/* of the whole run: fio's bw_agg */
 	unsigned lat_qd;		/* the depth kept (latency_target's search) */
+	const struct zl_ss *ss;		/* the (first) job's steady state */
 };
 
 /*
@@ -470,6 +471,8 @@ static json_t *zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
 	cz_jset(o, "latency_target", ZL_U(e->o->lat_target_ns));
 	cz_jset(o, "latency_percentile", json_real(e->o->lat_pct));
 	cz_jset(o, "latency_window", ZL_U(e->o->lat_window_us));
+	if (e->o->ss_kind && e->ss)
+		cz_jset(o, "steadystate", zl_ss_json(e->o, e->ss));
 	cz_jset(o, "cpu", json_integer(cpu));
 	return o;
 }
@@ -550,6 +553,7 @@ static unsigned zl_entries(const struct zl_run *run, const struct zl_job *jobs,
 		e[i].n = run->group_reporting ? run->total_jobs : 1;
 		e[i].o = jobs[e[i].first].o;
 		e[i].lat_qd = jobs[e[i].first].qd_now;
+		e[i].ss = &jobs[e[i].first].ss;
 		e[i].total_bw = total_bw;
 		zl_collect(jobs, e[i].first, e[i].n, &e[i].r);
 	}

@@ -243,10 +243,11 @@ struct zl_counters {
 #define ZL_SS_SLOPE	4u
 #define ZL_SS_MAX	600		/* ss_dur samples kept, at most */
 struct zl_ss {
-	double v[ZL_SS_MAX];
+	double iops[ZL_SS_MAX], bw[ZL_SS_MAX];	/* bw in bytes/s */
 	unsigned n, head;
 	uint64_t last_t, last_ios, last_bytes;
 	bool attained;
+	double dev, slope, crit;	/* the last check: as fio's JSON "steadystate" */
 };
 
 /* What one direction did (the write side; reads are the totals minus it). */
@@ -346,6 +347,8 @@ void zl_throttle(struct zl_job *j);
 void zl_ramp_done(struct zl_job *j, uint64_t now);
 /* ss.c: one second's steady-state sample; stops the job once it is steady. */
 void zl_ss_tick(struct zl_job *j, uint64_t now);
+/* fio's JSON "steadystate" object of a job with ss (a json_t *). */
+void *zl_ss_json(const struct zl_opts *o, const struct zl_ss *s);
 /* io.c: sleep ns (restarted after signals). */
 void zl_nap(uint64_t ns);
 /* sync.c: the synchronous engines' loop (depth 1). */
