@@ -1,12 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Description: fio's zonemode, cmdprio and log columns in zload.
+# Description: fio's zonemode, cmdprio and log files in zload.
 # zonemode=strided (zonesize, zonerange, zoneskip) puts the I/Os at fio's
 # offsets (log_offset=1 logs, compared with fio's own where installed);
 # zonemode=zbd on a regular file reads nothing (empty emulated zones,
 # read_beyond_wp=0), as fio does, and refuses writes; cmdprio_percentage
 # and cmdprio_bssplit give their share of the I/Os the priority, which
-# log_prio=1 logs as fio's 0x%04x column.
+# log_prio=1 logs as fio's 0x%04x column; write_hist_log with log_hist_msec
+# writes fio's histogram log (1856 bins, fewer with log_hist_coarseness),
+# whose counts add up to the reads done.
 # Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
@@ -84,4 +86,32 @@ one_line_error "cmdprio_percentage with ioengine=psync refused" -- \
 one_line_error "cmdprio_percentage with cmdprio_bssplit refused" -- \
 	"$Z" --cmdprio_percentage=10 --cmdprio_bssplit=4k/10 reg
 one_line_error "cmdprio_bssplit=4k/x refused" -- "$Z" --cmdprio_bssplit=4k/x reg
+
+# hist TOOL ARGS...: "fields-per-line lines" of TOOL's clat histogram log.
+hist() {
+	t=$1
+	shift
+	rm -f h_clat_hist.1.log
+	"$t" --name=h --filename=/dev/zero --rw=read --size=1t --runtime=1 --time_based \
+		--write_hist_log=h --output=/dev/null "$@" 2>/dev/null
+	awk -F', ' '{ n[NF] = 1 } END { for (k in n) printf "%d ", k; printf "%d\n", NR }' h_clat_hist.1.log
+}
+res=$(hist "$Z" --log_hist_msec=200)
+case $res in
+"1859 "[3-6]) pass "write_hist_log log_hist_msec=200: time, dir, bs and 1856 bins per line ($res)" ;;
+*) fail "write_hist_log: '$res', expected 1859 fields on 3..6 lines" ;;
+esac
+"$Z" --name=h --filename=/dev/zero --rw=read --number_ios=50000 --write_hist_log=h --log_hist_msec=1 \
+	--output-format=terse >t 2>/dev/null
+res=$(awk -F', ' '{ for (i = 4; i <= NF; i++) s += $i } END { print (s <= 50000 && s > 40000) }' \
+	h_clat_hist.1.log)
+expect_eq "the bins count the reads of the windows logged (<= 50000)" "$res" "1"
+res=$(hist "$Z" --log_hist_msec=200 --log_hist_coarseness=2)
+expect_eq "log_hist_coarseness=2: 1856 / 4 bins" "${res% *}" "467"
+res=$(hist "$Z")
+expect_eq "without log_hist_msec the file is empty, as fio's" "$res" "0"
+if command -v fio >/dev/null; then
+	res=$(hist fio --log_hist_msec=200 --log_hist_coarseness=2)
+	expect_eq "fio's own histogram log: the same fields per line" "${res% *}" "467"
+fi
 done_testing

@@ -383,7 +383,6 @@ static const struct { const char *name, *why; } zl_refused[] = {
 	{ "ignore_error", "zload stops at the first failed I/O" },
 	{ "error_dump", "zload stops at the first failed I/O" },
 	{ "fill_device", "a zero device is never full" },
-	{ "write_hist_log", "fio's histogram logs are not written (write_lat_log is)" },
 	{ "status-interval", "zload prints one report, at the end" },
 };
 

@@ -86,8 +86,11 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 
 	zl_hist_add(w ? &j->wr.clat : &j->hist, clat);
 	zl_hist_add(w ? &j->wr.lat : &j->lat, lat);
-	if (j->logging && res > 0)
+	if (j->logging && res > 0) {
 		zl_log_io(j, s, now, s->t_submit - s->t_prep, clat, (unsigned)res);
+		if (o->hist_log)
+			zl_hlog_io(j, s, now, clat);
+	}
 	if (res <= 0) {
 		/* res 0: end of file where there should be data, nothing to measure. */
 		zl_io_failed(j, s, res);
@@ -342,6 +345,7 @@ void zl_ramp_done(struct zl_job *j, uint64_t now)
 	memset(&j->slat, 0, sizeof(j->slat));
 	memset(&j->wr, 0, sizeof(j->wr));
 	j->logs.bw.n = j->logs.iops.n = j->logs.lat.n = j->logs.clat.n = j->logs.slat.n = 0;
+	zl_hlog_reset(j);
 	j->logs.win_start = now;
 	j->logs.win_ios = j->logs.win_bytes = 0;
 	j->logs.win_lat = j->logs.win_clat = j->logs.win_slat = 0;

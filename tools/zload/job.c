@@ -614,7 +614,7 @@ void *zl_job_main(void *arg)
 		getrusage(RUSAGE_THREAD, &j->ru_start);
 		j->t_start = cz_now_ns();
 		__atomic_store_n(&j->t_go, j->t_start, __ATOMIC_RELEASE);
-		j->logging = j->o->bw_log || j->o->iops_log || j->o->lat_log;
+		j->logging = j->o->bw_log || j->o->iops_log || j->o->lat_log || j->o->hist_log;
 		j->logs.win_start = j->t_start;
 		zl_lt_init(j, j->t_start);
 		if (j->o->ramp_sec > 0)

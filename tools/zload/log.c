@@ -147,6 +147,8 @@ int zl_log_write(struct zl_job *j)
 		ret |= zl_log_file(j, o->bw_log, "bw", &g->bw);
 	if (o->iops_log)
 		ret |= zl_log_file(j, o->iops_log, "iops", &g->iops);
+	if (o->hist_log)
+		ret |= zl_hlog_write(j);
 	if (o->lat_log) {
 		ret |= zl_log_file(j, o->lat_log, "lat", &g->lat);
 		ret |= zl_log_file(j, o->lat_log, "clat", &g->clat);
@@ -162,4 +164,5 @@ void zl_log_free(struct zl_job *j)
 	free(j->logs.lat.e);
 	free(j->logs.clat.e);
 	free(j->logs.slat.e);
+	free(j->hlog.e);
 }

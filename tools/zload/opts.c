@@ -135,6 +135,9 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "write_bw_log",               K_OPT,  S_JOB, ZO_BW_LOG },
 	{ "write_lat_log",              K_OPT,  S_JOB, ZO_LAT_LOG },
 	{ "write_iops_log",             K_OPT,  S_JOB, ZO_IOPS_LOG },
+	{ "write_hist_log",             K_OPT,  S_JOB, ZO_HIST_LOG },
+	{ "log_hist_msec",              K_VAL,  S_JOB, ZO_HIST_MSEC },
+	{ "log_hist_coarseness",        K_VAL,  S_JOB, ZO_HIST_COARSE },
 	{ "log_avg_msec",               K_VAL,  S_JOB, ZO_LOG_AVG },
 	{ "group_reporting",            K_BOOL, S_ANY, ZO_GROUP_REPORTING },
 	{ "json",                       K_FLAG, S_RUN, ZO_JSON },
@@ -263,6 +266,7 @@ static void zl_opts_free(struct zl_opts *o)
 	free(o->bw_log);
 	free(o->iops_log);
 	free(o->lat_log);
+	free(o->hist_log);
 	free(o->wait_for);
 	free(o->directory);
 	for (i = 0; i < o->ngiven; i++) {
@@ -395,6 +399,12 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 	case ZO_LOG_AVG:
 		o->log_avg_msec = zl_parse_uint(opt, arg, 0, 3600000);
 		return true;
+	case ZO_HIST_MSEC:
+		o->hist_msec = zl_parse_uint(opt, arg, 0, 3600000);
+		return true;
+	case ZO_HIST_COARSE:
+		o->hist_coarse = zl_parse_uint(opt, arg, 0, 6);
+		return true;
 	}
 	return false;
 }
@@ -431,6 +441,9 @@ static bool zl_set_string(struct zl_opts *o, int id, const char *opt, const char
 		return true;
 	case ZO_IOPS_LOG:
 		zl_setstr(&o->iops_log, arg ? arg : "");
+		return true;
+	case ZO_HIST_LOG:
+		zl_setstr(&o->hist_log, arg ? arg : "");
 		return true;
 	case ZO_LAT_LOG:
 		zl_setstr(&o->lat_log, arg ? arg : "");
@@ -711,6 +724,8 @@ static void zl_validate_fio(struct zl_opts *o, const struct zl_run *run, const c
 		zl_setstr(&o->iops_log, o->name);
 	if (o->lat_log && !*o->lat_log)
 		zl_setstr(&o->lat_log, o->name);
+	if (o->hist_log && !*o->hist_log)
+		zl_setstr(&o->hist_log, o->name);
 	if (o->directory && o->path && o->path[0] != '/') {
 		path = zl_grow(NULL, strlen(o->directory) + strlen(o->path) + 2, 1);
 		sprintf(path, "%s/%s", o->directory, o->path);

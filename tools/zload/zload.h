@@ -175,6 +175,8 @@ struct zl_opts {
 	bool time_based;		/* --size bounds the offsets only, not the run */
 	bool have_time;			/* --runtime given */
 	char *bw_log, *iops_log, *lat_log;	/* fio's log file prefixes */
+	char *hist_log;			/* write_hist_log */
+	unsigned hist_msec, hist_coarse;	/* log_hist_msec, log_hist_coarseness */
 	unsigned log_avg_msec;		/* 0: lat logs per read, bw/iops per 500 ms */
 	struct zl_given *given;
 	unsigned ngiven;
@@ -224,6 +226,15 @@ struct zl_logs {
 	uint64_t win_ios, win_bytes;
 	double win_lat, win_clat, win_slat;
 	uint64_t lost;			/* entries dropped: no memory */
+};
+
+/* fio's histogram log (hlog.c): fio's bins, a window per direction. */
+#define ZL_HLOG_BINS	1856
+struct zl_hlog {
+	uint64_t *e;			/* entries: ms | dir << 32 | bs << 33, then the bins */
+	size_t n, cap;
+	uint64_t win[2][ZL_HLOG_BINS];
+	uint32_t last_ms[2];
 };
 
 /* Counters that make every option's effect observable (printed by --json). */
@@ -287,6 +298,7 @@ struct zl_job {
 	int wait_first, wait_n;		/* jobs that must finish before it starts */
 	struct zl_dirstat wr;
 	struct zl_ss ss;
+	struct zl_hlog hlog;
 
 	int setup_err;			/* -errno, with setup_what naming the step */
 	const char *setup_what;
@@ -332,6 +344,10 @@ struct zl_seq {
 	uint64_t left[2];		/* rand_nr: sequential I/Os left before a new draw */
 };
 void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s);
+/* hlog.c: one I/O's clat into fio's histogram log; drop it; write it. */
+void zl_hlog_io(struct zl_job *j, const struct zl_slot *s, uint64_t now, uint64_t clat);
+void zl_hlog_reset(struct zl_job *j);
+int zl_hlog_write(const struct zl_job *j);
 /* latency.c: start the search (qd_now); after each I/O, what io.c must do. */
 void zl_lt_init(struct zl_job *j, uint64_t now);
 int zl_lt_complete(struct zl_job *j, uint64_t lat_ns, uint64_t now);
