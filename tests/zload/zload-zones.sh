@@ -75,11 +75,15 @@ ok "cmdprio_percentage=30: ${n:-0} of 2000 real time (0x2000), ${m:-0} idle (pri
 res=$(prio "$Z" --bs=4k --cmdprio_bssplit=4k/50/1/3:4k/50/3/5)
 ok "cmdprio_bssplit=4k/50/1/3:4k/50/3/5: both priorities logged ($res)" -- \
 	sh -c 'case "$1" in *0x2003:*0x6005:*) exit 0 ;; esac; exit 1' sh "$res"
+res=$(prio "$Z" --prio=5)
+expect_eq "prio=5 alone: best effort level 5 on every I/O (0x4005), as fio's" "$res" "0x4005:2000 "
 res=$(prio "$Z" --cmdprio_percentage=100 --log_prio=0)
 expect_eq "log_prio=0: the column says 1 for real time, as fio's" "$res" "1:2000 "
 if command -v fio >/dev/null; then
 	res=$(prio fio --norandommap --prioclass=3 --cmdprio_percentage=30 | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')
 	expect_eq "fio logs the same two values" "$res" "0x2000 0x6000 "
+	res=$(prio fio --norandommap --prio=5 | cut -d: -f1)
+	expect_eq "fio logs prio=5 as 0x4005 too" "$res" "0x4005"
 fi
 one_line_error "cmdprio_percentage with ioengine=psync refused" -- \
 	"$Z" --ioengine=psync --cmdprio_percentage=10 reg
