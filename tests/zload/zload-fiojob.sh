@@ -102,6 +102,21 @@ res=$("$Z" --output-format=json --runtime=100ms /dev/zero 2>/dev/null | python3 
 d = json.load(sys.stdin); print(d['fio version'], d['zload version'].startswith('zload-'))")
 expect_eq "JSON: fio's \"fio version\" format (the fio release zload follows), zload's own apart" \
 	"$res" "$(cut -d';' -f2 t) True"
+# disk_util: the block device under a regular file, none for /dev/zero.
+du() { "$1" --name=j --filename="$2" --size=1m --output-format=json 2>/dev/null | python3 -c "import json, sys
+d = json.load(sys.stdin); u = d.get('disk_util'); print(sorted(u[0]) if u else None)"; }
+expect_eq "disk_util: absent for /dev/zero, as fio's" "$(du "$Z" /dev/zero)" "None"
+head -c 1048576 /dev/zero >du.img
+dev=$(stat -c '%Hd:%Ld' du.img 2>/dev/null)
+if [ -n "$dev" ] && [ -e "/sys/dev/block/$dev" ]; then
+	expect_eq "disk_util of a file on $dev: fio's keys" "$(du "$Z" du.img)" \
+		"['in_queue', 'name', 'read_ios', 'read_merges', 'read_ticks', 'util', 'write_ios', 'write_merges', 'write_ticks']"
+	if command -v fio >/dev/null; then
+		expect_eq "fio's own disk_util has the same keys" "$(du fio du.img)" "$(du "$Z" du.img)"
+	fi
+else
+	skip "the scratch directory is on no block device (${dev:-?}): no disk_util to compare"
+fi
 # bw_agg: the bandwidth samples' mean against the run's, 0 without samples.
 agg() { "$1" --name=j --filename=/dev/zero --ioengine=psync --size=16m --output-format=json \
 	2>/dev/null | python3 -c "import json, sys

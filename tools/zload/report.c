@@ -589,6 +589,9 @@ static void zl_print_json(const struct zl_run *run, const struct zl_job *jobs,
 	for (i = 0; i < n; i++)
 		cz_jpush(arr, zl_json_entry(&e[i], plus,
 					    e[i].n == 1 ? jobs[e[i].first].ran_cpu : -1));
+	arr = zl_du_json(&run->du);
+	if (arr)
+		cz_jset(d, "disk_util", arr);
 	zl_json_flat(d, run, jobs, r);
 	cz_json_dump(stdout, d, CZ_JSON_COMPACT);	/* a failed write: cz_stdout_flush() */
 	json_decref(d);

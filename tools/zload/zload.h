@@ -182,6 +182,18 @@ struct zl_opts {
 	unsigned ngiven;
 };
 
+/* fio's disk_util (diskutil.c): /sys/block/NAME/stat before and after. */
+#define ZL_DU_MAX	8
+struct zl_du_dev {
+	char dir[256], name[64];
+	uint64_t s0[11], s1[11];
+};
+struct zl_du {
+	unsigned n;
+	struct zl_du_dev d[ZL_DU_MAX];
+	uint64_t t0, t1;
+};
+
 /* The whole run: the sections and what applies to all of them. */
 struct zl_run {
 	struct zl_opts *sect;
@@ -198,7 +210,13 @@ struct zl_run {
 	const char **sections;		/* --section: only these job sections run */
 	unsigned nsections;
 	bool device_share;	/* --device-share: the cusezero daemon's counters over the run */
+	struct zl_du du;		/* filled by main around the run */
 };
+
+/* diskutil.c: the block devices under the jobs' files; the counters after; the JSON array. */
+void zl_du_start(struct zl_du *du, const struct zl_run *run);
+void zl_du_stop(struct zl_du *du);
+void *zl_du_json(const struct zl_du *du);
 
 /* opts.c: the command line (and the job files it names) into run; exits on errors. */
 void zl_parse_args(int argc, char **argv, struct zl_run *run);
