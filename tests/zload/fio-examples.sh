@@ -45,17 +45,29 @@ D=$MNT/zero
 # the same, but fio finishes some runs and not others here (rate_iops with
 # io_submit_mode=offload on the FUSE file), left out of the counts; other =
 # another engine: fio is not run, zload refuses with one line containing WHAT.
+#
+# Where both exit 0 but do different work (fio 3.33 here, the FUSE file
+# being 2^63-1 bytes):
+# - basic-verify, cmdprio-bssplit, cmdprio-percentage: fio cannot allocate
+#   its random map for that size ("failed allocating random map") and does
+#   no I/O; zload keeps no random map (fio's norandommap) and runs them:
+#   the write phase of basic-verify ends by runtime, so neither verifies.
+# - zbd-seq-read: fio emulates zones of zonesize on a file that has none;
+#   its 32-bit zone count overflows here (2^35 zones of 256 MiB) and it
+#   reads as without zones.
+#   zload emulates the zones as fio does on a smaller regular file (empty,
+#   read_beyond_wp=0): nothing to read, as fio on a 2 GiB regular file.
 TABLE='
 1mbs_clients.fio fiofails refuse:ratemin
 aio-read.fio both
 backwards-read.fio both
-basic-verify.fio refuse verify=crc32c
+basic-verify.fio both
 butterfly.fio both
-cmdprio-bssplit.fio refuse log_prio
-cmdprio-percentage.fio refuse log_prio
-cross-stripe-verify.fio fiofails refuse:verify=crc32c
+cmdprio-bssplit.fio both
+cmdprio-percentage.fio both
+cross-stripe-verify.fio fiofails refuse:verify_backlog
 dedupe-global.fio fiofails run
-disk-zone-profile.fio refuse zonemode=strided
+disk-zone-profile.fio both
 enospc-pressure.fio fiofails refuse:continue_on_error
 exitwhat.fio both
 fio-rand-RW.fio both
@@ -69,20 +81,20 @@ flow.fio both
 fsx.fio both
 iometer-file-access-server.fio both
 jesd219.fio both
-latency-profile.fio refuse latency_target
+latency-profile.fio both
 numa.fio fiofails run
 poisson-rate-submission.fio fioflaky refuse:rate_process
 rand-zones.fio both
 ssd-steadystate.fio both
 ssd-test.fio both
 steadystate.fio both
-surface-scan.fio fiofails refuse:verify=meta
+surface-scan.fio fiofails refuse:verify_pattern
 tiobench-example.fio both
 waitfor.fio both
 xnvme-compare.fio fiofails refuse:FIO_IODEPTH
-xnvme-zoned.fio fiofails refuse:zonemode=zbd
-zbd-rand-write.fio refuse zonemode=zbd
-zbd-seq-read.fio refuse zonemode=zbd
+xnvme-zoned.fio fiofails refuse:FIO_IODEPTH
+zbd-rand-write.fio refuse writes at emulated write pointers
+zbd-seq-read.fio both
 cpp_null.fio other ioengine=cpp_null
 cpuio.fio other ioengine=cpuio
 dev-dax.fio other ioengine=dev-dax
@@ -113,8 +125,8 @@ librpma_apm-client.fio other ioengine=librpma_apm_client
 librpma_apm-server.fio other ioengine=librpma_apm_server
 librpma_gpspm-client.fio other ioengine=librpma_gpspm_client
 librpma_gpspm-server.fio other ioengine=librpma_gpspm_server
-libzbc-rand-write.fio other zonemode=zbd
-libzbc-seq-read.fio other zonemode=zbd
+libzbc-rand-write.fio other ioengine=libzbc
+libzbc-seq-read.fio other ioengine=libzbc
 mtd.fio other ioengine=mtd
 nbd.fio other ioengine=nbd
 netio.fio other ioengine=net

@@ -54,14 +54,18 @@ out=$("$Z" --output-format=json --size 1MB /dev/zero 2>&1)
 ok "--output-format=json: a JSON object" -- sh -c 'case $1 in "{"*"}") exit 0 ;; esac; exit 1' - "$out"
 
 # 1 MiB of zeros, then 1 MiB whose every block holds a 'Z': sequential reads
-# of 1 MiB see only zeros, random reads over the 2 MiB file hit the Zs.
+# of 1 MiB see only zeros; size bounds random offsets too (fio's region), so
+# random reads of size 1MB see only zeros, and io_size 1MB (the region is the
+# 2 MiB file) hits the Zs.
 head -c 1048576 /dev/zero >"$CZ_TMP/half"
 head -c 1048576 /dev/zero | tr '\0' Z >>"$CZ_TMP/half"
 "$Z" --rw=read --size 1MB --verify "$CZ_TMP/half" >/dev/null 2>&1
 ok "--rw=read --size 1MB: only the zero half read (exit 0)" -- test $? -eq 0
-"$Z" --rw=randread --size 1MB --verify "$CZ_TMP/half" >/dev/null 2>"$CZ_TMP/err"
+"$Z" --rw=randread --size 1MB --verify "$CZ_TMP/half" >/dev/null 2>&1
+ok "--rw=randread --size 1MB: random offsets stay in the zero half (exit $?)" -- test $? -eq 0
+"$Z" --rw=randread --io_size 1MB --verify "$CZ_TMP/half" >/dev/null 2>"$CZ_TMP/err"
 rc=$?
-ok "--rw=randread --size 1MB: random offsets reach the Z half (exit $rc)" -- \
+ok "--rw=randread --io_size 1MB: random offsets reach the Z half (exit $rc)" -- \
 	sh -c "test $rc -eq 1 && grep -q 'verify: .* = 0x5a' '$CZ_TMP/err'"
 if run_json "--rw randread" --rw randread --size 4MB --bs 4KB "$CZ_TMP/half"; then
 	check "--rw randread" rw randread

@@ -96,8 +96,35 @@ for f in zb_bw.1.log zi_iops.1.log zl_lat.1.log zl_clat.1.log zl_slat.1.log; do
 		awk -F', ' 'NF != 5 || $3 != 0 { bad = 1 } END { exit bad || NR < 3 }' "$f"
 done
 "$Z" --output-format=terse --runtime=200ms /dev/zero >t 2>err
-ok "terse: fio's 121 fields, version 3" -- \
-	awk -F';' 'NF != 121 || $1 != 3 { bad = 1 } END { exit bad || NR != 1 }' t
+ok "terse: fio's 121 fields, version 3, fio's version format in field 2" -- \
+	awk -F';' 'NF != 121 || $1 != 3 || $2 !~ /^fio-[0-9]+\.[0-9]+$/ { bad = 1 } END { exit bad || NR != 1 }' t
+res=$("$Z" --output-format=json --runtime=100ms /dev/zero 2>/dev/null | python3 -c "import json, sys
+d = json.load(sys.stdin); print(d['fio version'], d['zload version'].startswith('zload-'))")
+expect_eq "JSON: fio's \"fio version\" format (the fio release zload follows), zload's own apart" \
+	"$res" "$(cut -d';' -f2 t) True"
+# disk_util: the block device under a regular file, none for /dev/zero.
+du() { "$1" --name=j --filename="$2" --size=1m --output-format=json 2>/dev/null | python3 -c "import json, sys
+d = json.load(sys.stdin); u = d.get('disk_util'); print(sorted(u[0]) if u else None)"; }
+expect_eq "disk_util: absent for /dev/zero, as fio's" "$(du "$Z" /dev/zero)" "None"
+head -c 1048576 /dev/zero >du.img
+dev=$(stat -c '%Hd:%Ld' du.img 2>/dev/null)
+if [ -n "$dev" ] && [ -e "/sys/dev/block/$dev" ]; then
+	expect_eq "disk_util of a file on $dev: fio's keys" "$(du "$Z" du.img)" \
+		"['in_queue', 'name', 'read_ios', 'read_merges', 'read_ticks', 'util', 'write_ios', 'write_merges', 'write_ticks']"
+	if command -v fio >/dev/null; then
+		expect_eq "fio's own disk_util has the same keys" "$(du fio du.img)" "$(du "$Z" du.img)"
+	fi
+else
+	skip "the scratch directory is on no block device (${dev:-?}): no disk_util to compare"
+fi
+# bw_agg: the bandwidth samples' mean against the run's, 0 without samples.
+agg() { "$1" --name=j --filename=/dev/zero --ioengine=psync --size=16m --output-format=json \
+	2>/dev/null | python3 -c "import json, sys
+r = json.load(sys.stdin)['jobs'][0]['read']; print(r['bw_agg'], r['bw_samples'])"; }
+expect_eq "a run too short for a bandwidth sample: bw_agg 0, as fio's" "$(agg "$Z")" "0.0 0"
+if command -v fio >/dev/null; then
+	expect_eq "fio itself: bw_agg 0 there" "$(agg fio)" "0.0 0"
+fi
 
 # fio's post-processing tools on zload's output (Debian's fio package).
 if command -v fio_jsonplus_clat2csv >/dev/null && python3 -c 'import six' 2>/dev/null; then

@@ -48,8 +48,17 @@ ok "rw=read:-8k: the second read is the last block (the Z at 61440)" -- \
 	grep -q 'offset 61440 = 0x5a' err
 
 t0=$(date +%s)
-"$Z" --ss=iops:50% --ss_dur=2s --ss_ramp=1s --runtime=20 --size=1t /dev/zero >/dev/null
+"$Z" --ss=iops:50% --ss_dur=2s --ss_ramp=1s --runtime=20 --size=1t --output-format=json /dev/zero >ss.json
 t1=$(date +%s)
+# The "steadystate" object: fio's keys (compared with fio's own where installed).
+sskeys() { py 'sorted(j["steadystate"]) + sorted(j["steadystate"]["data"]) + [j["steadystate"]["ss"], j["steadystate"]["attained"], len(j["steadystate"]["data"]["iops"])]'; }
+expect_eq "JSON steadystate: fio's keys, criterion, attained, 2 samples" "$(sskeys <ss.json)" \
+	"['attained', 'criterion', 'data', 'duration', 'max_deviation', 'slope', 'ss', 'bw', 'bw_mean', 'iops', 'iops_mean', 'iops:50.000000%', 1, 2]"
+if command -v fio >/dev/null; then
+	fio --name=s --filename=/dev/zero --ss=iops:50% --ss_dur=2s --ss_ramp=1s --runtime=20 --size=1t \
+		--output-format=json >fss.json 2>/dev/null
+	expect_eq "fio's own steadystate object has the same shape" "$(sskeys <fss.json)" "$(sskeys <ss.json)"
+fi
 ok "ss=iops:50% ss_dur=2s ss_ramp=1s: steady on /dev/zero, stopped after $((t1 - t0)) s of --runtime=20" -- \
 	test $((t1 - t0)) -lt 10
 res=$("$Z" --percentile_list=50:99.5 --size=64k --json /dev/zero | py 'sorted(j["read"]["clat_ns"]["percentile"])')
@@ -70,8 +79,8 @@ res=$(ZBS=16k "$Z" --output-format=json j.fio | py '[(x["jobname"], x["read"]["t
 expect_eq "include, inline comments, \$ZBS: jobs a and b" "$res" "[('a', 4, 0), ('b', 0, 16)]"
 res=$(ZBS=16k "$Z" --section=b --output-format=json j.fio | py '[x["jobname"] for x in d["jobs"]]')
 expect_eq "--section=b runs b only" "$res" "['b']"
-one_line_error "zonemode=zbd refused with the reason" -- "$Z" --zonemode=zbd /dev/zero
-case $ERRLINE in *"a zero device has no zones"*) ;; *) fail "zonemode=zbd: '$ERRLINE'" ;; esac
+one_line_error "zonemode=zbd without zonesize refused naming it" -- "$Z" --zonemode=zbd /dev/zero
+case $ERRLINE in *"needs zonesize"*) ;; *) fail "zonemode=zbd: '$ERRLINE'" ;; esac
 one_line_error "--readonly with rw=write refused" -- "$Z" --readonly --rw=write /dev/zero
 one_line_error "random_distribution=zipf:1.2 refused naming what zload does" -- \
 	"$Z" --random_distribution=zipf:1.2 /dev/zero

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: zload --verify passes on zeros and fails, exit 1, naming the
 # offset and the value of the first non-zero byte, whatever the I/O path;
-# a failed read prints op, offset, res and strerror, is counted, exits 1.
+# a failed read prints op, offset, res and strerror, is counted, exits 1;
+# fio's header verifies (verify=crc32c, md5) fail on the zeros read back
+# with fio's "bad magic header" line and exit status, as fio itself does.
 # Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
@@ -37,5 +39,33 @@ esac
 e=$(json_val "$J" errors)
 if [ -n "$e" ] && [ "$e" -ge 1 ] && [ "$e" -le 8 ]; then pass "failed CQEs counted: errors $e (stops issuing, drains qd 8)"
 else fail "failed CQEs counted: errors '$e'"; fi
+
+# fio's header verifies: the block read back from a zero device has magic 0
+# where fio's 0xacca should be.  The same line and exit status as fio's.
+vline() { grep -m1 '^verify: ' "$1" | sed 's/ at file .*//'; }
+"$Z" --name=v --rw=write --size=64k --verify=crc32c /dev/zero >/dev/null 2>"$CZ_TMP/verr"
+rc=$?
+expect_eq "rw=write verify=crc32c size=64k: exit 1 and fio's line (exit $rc)" \
+	"$rc:$(vline "$CZ_TMP/verr")" "1:verify: bad magic header 0, wanted acca"
+"$Z" --name=v --rw=read --size=64k --verify=md5 --ioengine=psync /dev/zero >/dev/null 2>"$CZ_TMP/verr"
+rc=$?
+expect_eq "rw=read verify=md5: the first read fails the same way (exit $rc)" \
+	"$rc:$(vline "$CZ_TMP/verr")" "1:verify: bad magic header 0, wanted acca"
+"$Z" --name=v --rw=write --size=1g --time_based --runtime=200ms --verify=crc32c /dev/zero \
+	>/dev/null 2>"$CZ_TMP/verr"
+rc=$?
+expect_eq "rw=write verify=crc32c ended by runtime: no verify phase, exit 0" \
+	"$rc:$(vline "$CZ_TMP/verr")" "0:"
+if command -v fio >/dev/null; then
+	fio --name=v --rw=write --size=64k --verify=crc32c --filename=/dev/zero --output=/dev/null \
+		2>"$CZ_TMP/ferr"
+	rc=$?
+	expect_eq "fio itself: the same exit status and line" \
+		"$rc:$(vline "$CZ_TMP/ferr")" "1:verify: bad magic header 0, wanted acca"
+else
+	skip "fio not installed: no comparison"
+fi
+one_line_error "verify=crc32c with rw=randrw refused" -- "$Z" --rw=randrw --verify=crc32c /dev/zero
+one_line_error "verify=pattern refused naming what zload checks" -- "$Z" --verify=pattern /dev/zero
 
 done_testing

@@ -370,10 +370,6 @@ static const struct { const char *name, *why; } zl_moot[] = {
 
 /* fio options zload cannot give fio's meaning: refused with the reason. */
 static const struct { const char *name, *why; } zl_refused[] = {
-	{ "zonesize", "a zero device has no zones (zonemode=none only)" },
-	{ "zoneskip", "a zero device has no zones (zonemode=none only)" },
-	{ "max_open_zones", "a zero device has no zones (zonemode=none only)" },
-	{ "read_beyond_wp", "a zero device has no zones (zonemode=none only)" },
 	{ "verify_backlog", "what was written is discarded: there is nothing to verify but zeros" },
 	{ "verify_pattern", "what was written is discarded: there is nothing to verify but zeros" },
 	{ "verify_interval", "what was written is discarded: there is nothing to verify but zeros" },
@@ -383,20 +379,10 @@ static const struct { const char *name, *why; } zl_refused[] = {
 	{ "do_verify", "what was written is discarded: there is nothing to verify but zeros" },
 	{ "rate_process", "zload paces I/O linearly (rate_process=linear only)" },
 	{ "ratemin", "zload does not fail a job for a low rate" },
-	{ "cmdprio", "per-command priorities are not implemented (prio/prioclass are)" },
-	{ "cmdprio_class", "per-command priorities are not implemented (prio/prioclass are)" },
-	{ "cmdprio_percentage", "per-command priorities are not implemented (prio/prioclass are)" },
-	{ "cmdprio_bssplit", "per-command priorities are not implemented (prio/prioclass are)" },
-	{ "log_prio", "zload's logs have no priority column" },
-	{ "log_offset", "zload's logs have no offset column" },
-	{ "latency_target", "fio's latency-target depth search is not implemented" },
-	{ "latency_window", "fio's latency-target depth search is not implemented" },
-	{ "latency_percentile", "fio's latency-target depth search is not implemented" },
 	{ "continue_on_error", "zload stops at the first failed I/O" },
 	{ "ignore_error", "zload stops at the first failed I/O" },
 	{ "error_dump", "zload stops at the first failed I/O" },
 	{ "fill_device", "a zero device is never full" },
-	{ "write_hist_log", "fio's histogram logs are not written (write_lat_log is)" },
 	{ "status-interval", "zload prints one report, at the end" },
 };
 
@@ -420,16 +406,32 @@ bool zl_fio_moot(const char *key, const char *arg, const char *label)
 	return false;
 }
 
-/* fio's verify: zload checks zeros (verify, verify=1); verify=0 / none: off. */
+/*
+ * fio's verify: zload checks zeros (verify, verify=1); verify=0 / none: off;
+ * fio's header verifies (verify.c) by name.
+ */
 void zl_fio_verify(struct zl_opts *o, const char *opt, const char *arg)
 {
+	static const char *const hdr[] = {
+		"md5", "crc64", "crc32c", "crc32c-intel", "crc32", "crc16", "crc7", "xxhash",
+		"sha512", "sha256", "sha1", "sha3-224", "sha3-256", "sha3-384", "sha3-512", "meta",
+	};
+	size_t i;
+
+	o->verify_hdr = NULL;
+	for (i = 0; arg && i < CZ_ARRAY_SIZE(hdr); i++)
+		if (!strcmp(arg, hdr[i])) {
+			o->verify_hdr = hdr[i];
+			o->verify = false;
+			return;
+		}
 	if (!arg || !strcmp(arg, "1") || !strcmp(arg, "zero"))
 		o->verify = true;
 	else if (!strcmp(arg, "0") || !strcmp(arg, "none"))
 		o->verify = false;
 	else
-		cz_usage_die("%s=%s: zload checks that every byte read is zero (verify, verify=0); "
-			     "what is written is discarded, so there is no checksum to compare",
+		cz_usage_die("%s=%s: zload checks zeros (verify, verify=0) or fio's verify "
+			     "headers (md5, crc*, sha*, xxhash, meta); not pattern, pattern_hdr, null",
 			     opt, arg);
 }
 
@@ -468,10 +470,38 @@ bool zl_fio_moot_arg(const char *a)
 }
 
 /* fio's value options that have no zload name (opts.c keeps zload's own). */
+/*
+ * latency_target, latency_window (fio's: microseconds unless a unit says
+ * otherwise), latency_percentile.
+ */
+static bool zl_fio_latency(struct zl_opts *o, int id, const char *opt, const char *arg)
+{
+	uint64_t v;
+	char *end;
+
+	if (id == ZO_LAT_PCT) {
+		o->lat_pct = strtod(arg, &end);
+		if (end == arg || *end || !(o->lat_pct > 0 && o->lat_pct <= 100))
+			cz_usage_die("%s: invalid percentage '%s' (0 < P <= 100)", opt, arg);
+		return true;
+	}
+	if (id != ZO_LAT_TARGET && id != ZO_LAT_WINDOW)
+		return false;
+	v = strspn(arg, "0123456789") == strlen(arg) ? zl_parse_uint(opt, arg, 0, UINT32_MAX) :
+	    (uint64_t)(zl_parse_time(opt, arg) * 1e6 + 0.5);
+	if (id == ZO_LAT_TARGET)
+		o->lat_target_ns = v * 1000;
+	else
+		o->lat_window_us = v;
+	return true;
+}
+
 bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
 {
 	uint64_t v;
 
+	if (zl_fio_latency(o, id, opt, arg))
+		return true;
 	switch (id) {
 	case ZO_RWMIXREAD:
 	case ZO_RWMIXWRITE:

@@ -60,6 +60,22 @@ static void zl_io_failed(struct zl_job *j, const struct zl_slot *s, int res)
 	__atomic_store_n(&zl_stop, 1, __ATOMIC_RELAXED);
 }
 
+/* latency.c's verdict: restart the statistics, end the job, or fail it. */
+static void zl_lt_apply(struct zl_job *j, int what, uint64_t lat, uint64_t now)
+{
+	if (what == ZL_LT_RESET) {
+		zl_ramp_done(j, now);
+	} else if (what == ZL_LT_DONE) {
+		__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+	} else if (what == ZL_LT_FATAL) {
+		if (!j->c.errors++)
+			fprintf(stderr, "zload: job %d: latency of %llu nsec exceeds specified max "
+				"(%llu nsec)\n", j->id, (unsigned long long)lat,
+				(unsigned long long)j->o->lat_target_ns);
+		__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+	}
+}
+
 void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 {
 	const struct zl_opts *o = j->o;
@@ -70,8 +86,11 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 
 	zl_hist_add(w ? &j->wr.clat : &j->hist, clat);
 	zl_hist_add(w ? &j->wr.lat : &j->lat, lat);
-	if (j->logging && res > 0)
-		zl_log_io(j, now, s->t_submit - s->t_prep, clat, (unsigned)res);
+	if (j->logging && res > 0) {
+		zl_log_io(j, s, now, s->t_submit - s->t_prep, clat, (unsigned)res);
+		if (o->hist_log)
+			zl_hlog_io(j, s, now, clat);
+	}
 	if (res <= 0) {
 		/* res 0: end of file where there should be data, nothing to measure. */
 		zl_io_failed(j, s, res);
@@ -79,6 +98,8 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 	}
 	j->c.ios++;
 	j->c.bytes += (uint64_t)res;
+	if (o->lat_target_ns)
+		zl_lt_apply(j, zl_lt_complete(j, lat, now), lat, now);
 	/*
 	 * Not an error: io_uring does not retry short reads of character
 	 * devices, and /dev/zero stops early when it would reschedule.
@@ -86,11 +107,17 @@ void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now)
 	if ((unsigned)res < s->len)
 		j->c.short_reads++;
 	if (w) {
+		if (!j->wr.ios && !j->ramp_ios) {
+			j->verify_off = s->offset;
+			j->verify_len = s->len;
+		}
 		j->wr.ios++;
 		j->wr.bytes += (uint64_t)res;
 		j->wr.short_ios += (unsigned)res < s->len;
 		return;
 	}
+	if (o->verify_hdr)
+		zl_verify_hdr(j, s, s->iov.iov_base, (size_t)res);
 	if (o->verify) {
 		bad = cz_first_nonzero(s->iov.iov_base, (size_t)res);
 		if (bad < (size_t)res) {
@@ -146,14 +173,14 @@ static uint32_t zl_pick_bs(struct zl_job *j, int dir)
 }
 
 /* A random block in [0, wrap): uniform, or fio's random_distribution=zoned. */
-static uint64_t zl_pick_random(struct zl_job *j, uint32_t len)
+static uint64_t zl_pick_random(struct zl_job *j, uint32_t len, uint64_t wrap)
 {
 	const struct zl_zones *z = &j->o->zones;
-	uint64_t blocks = j->wrap / len, lo = 0, hi = blocks, r = zl_rand(&j->rand_state);
+	uint64_t blocks = wrap / len, lo = 0, hi = blocks, r = zl_rand(&j->rand_state);
 	unsigned i, acc = 0, size_acc = 0, p;
 
 	if (j->o->blockalign && !z->n)	/* fio's blockalign: any multiple of it */
-		return r % ((j->wrap - len) / j->o->blockalign + 1) * j->o->blockalign;
+		return r % ((wrap - len) / j->o->blockalign + 1) * j->o->blockalign;
 	if (z->n) {
 		p = (unsigned)(zl_rand(&j->mix_state) % 100);
 		for (i = 0; i < z->n; i++) {
@@ -171,6 +198,31 @@ static uint64_t zl_pick_random(struct zl_job *j, uint32_t len)
 }
 
 /*
+ * Where the next I/O of job j goes with zonemode=strided: *off (from the
+ * job's base) is kept in the current zone.  The zone moves on once
+ * zonesize bytes went to it.  Returns the zone's usable length.
+ */
+static uint64_t zl_zone_strided(struct zl_job *j, struct zl_seq *q, uint64_t *off, uint32_t len)
+{
+	const struct zl_opts *o = j->o;
+	uint64_t range;
+
+	if (j->zone_bytes >= o->zone_size) {
+		j->zone_bytes = 0;
+		j->zone_start += o->zone_range + o->zone_skip;
+		if (j->zone_start >= j->wrap)
+			j->zone_start = 0;
+		q->next_off[0] = q->next_off[1] = j->zone_start;
+		*off = j->zone_start;
+	}
+	range = j->wrap - j->zone_start < o->zone_range ? j->wrap - j->zone_start : o->zone_range;
+	if (*off < j->zone_start || *off + len > j->zone_start + range)
+		*off = j->zone_start;
+	j->zone_bytes += len;
+	return range;
+}
+
+/*
  * The next I/O's direction (rwmixread), size (bs, bssplit) and offset: fio's
  * sequential streams (one per direction) with rw=...:N added after each I/O,
  * or random blocks, a new one every rand_nr I/Os.  Offsets are relative to
@@ -185,8 +237,15 @@ void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s)
 	uint64_t off = q->next_off[dir];
 	int64_t next;
 
-	if (o->random && !q->left[dir]) {
-		off = zl_pick_random(j, len);
+	if (o->zonemode == ZL_ZONE_STRIDED) {
+		uint64_t range = zl_zone_strided(j, q, &off, len);
+
+		if (o->random && !q->left[dir] && range >= len) {
+			off = j->zone_start + zl_pick_random(j, len, range);
+			q->left[dir] = o->rand_nr;
+		}
+	} else if (o->random && !q->left[dir]) {
+		off = zl_pick_random(j, len, j->wrap);
 		q->left[dir] = o->rand_nr;
 	}
 	if (off + len > j->wrap)
@@ -200,6 +259,9 @@ void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s)
 	s->dir = dir;
 	s->len = len;
 	s->offset = j->base + off;
+	s->ioprio = o->cmdprio.have_pct || o->cmdprio.have_bss ?
+		    zl_cmdprio_pick(o, dir, len, (unsigned)(zl_rand(&j->mix_state) % 100)) :
+		    o->prio_default;
 }
 
 /*
@@ -283,6 +345,7 @@ void zl_ramp_done(struct zl_job *j, uint64_t now)
 	memset(&j->slat, 0, sizeof(j->slat));
 	memset(&j->wr, 0, sizeof(j->wr));
 	j->logs.bw.n = j->logs.iops.n = j->logs.lat.n = j->logs.clat.n = j->logs.slat.n = 0;
+	zl_hlog_reset(j);
 	j->logs.win_start = now;
 	j->logs.win_ios = j->logs.win_bytes = 0;
 	j->logs.win_lat = j->logs.win_clat = j->logs.win_slat = 0;

@@ -205,10 +205,10 @@ static int zl_file_wrap(struct zl_job *j)
 		return -EINVAL;
 	}
 	j->wrap -= j->base;
-	/* fio's filesize, and size with time_based: the region the offsets wrap in. */
+	/* fio's filesize and size: the region the offsets wrap in. */
 	if (j->o->filesize >= bs && j->o->filesize / bs * bs < j->wrap)
 		j->wrap = j->o->filesize / bs * bs;
-	if ((j->o->time_based || j->o->io_size) && j->o->size >= bs && j->o->size / bs * bs < j->wrap)
+	if (j->o->size >= bs && j->o->size / bs * bs < j->wrap)
 		j->wrap = j->o->size / bs * bs;
 	if (j->wrap < bs)
 		j->wrap = bs;
@@ -350,6 +350,7 @@ static void zl_prep(struct zl_job *j, struct io_uring_sqe *sqe, struct zl_slot *
 			io_uring_prep_readv(sqe, fd, &s->iov, 1, s->offset);
 		j->c.ops_readv++;
 	}
+	sqe->ioprio = s->ioprio;
 	if (j->files_registered) {
 		sqe->flags |= IOSQE_FIXED_FILE;
 		j->c.fixed_file_ops++;
@@ -376,6 +377,9 @@ static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop
 
 	if (l->limit - l->issued < n)
 		n = (unsigned)(l->limit - l->issued);
+	/* latency_target's depth (qd_now <= iodepth) */
+	if (l->inflight + n > j->qd_now)
+		n = l->inflight < j->qd_now ? j->qd_now - l->inflight : 0;
 	if (n && (o->rate[0] || o->rate[1] || o->rate_iops[0] || o->rate_iops[1] || o->thinktime_us ||
 		  o->flow)) {
 		if (l->inflight)
@@ -406,7 +410,7 @@ static unsigned zl_issue(struct zl_job *j, struct zl_slot *slots, struct zl_loop
 static int zl_submit(struct zl_job *j, struct zl_slot *slots, struct zl_loop *l, unsigned n)
 {
 	const struct zl_opts *o = j->o;
-	bool more = l->issued < l->limit && l->issued_bytes < l->limit_bytes && l->inflight + n < o->qd;
+	bool more = l->issued < l->limit && l->issued_bytes < l->limit_bytes && l->inflight + n < j->qd_now;
 	unsigned wait_nr, i;
 	uint64_t now;
 	int ret;
@@ -497,6 +501,8 @@ static int zl_wait_sq(struct zl_job *j)
 /* Bytes a job moves before it stops: io_size, or size times loops; 0: no limit. */
 static uint64_t zl_limit_bytes(const struct zl_opts *o)
 {
+	if (o->zbd_empty)
+		return 0;
 	if (o->time_based)
 		return UINT64_MAX;
 	if (o->io_size)
@@ -544,7 +550,7 @@ static int zl_run(struct zl_job *j, struct zl_slot *slots)
 			 * completions are reaped only once iodepth I/Os are out, even
 			 * when the file completed them at submission (/dev/zero).
 			 */
-			if (ret >= 0 && l.inflight < o->qd && l.nfree && issuing) {
+			if (ret >= 0 && l.inflight < j->qd_now && l.nfree && issuing) {
 				l.stamp_fresh = false;
 				continue;
 			}
@@ -608,11 +614,13 @@ void *zl_job_main(void *arg)
 		getrusage(RUSAGE_THREAD, &j->ru_start);
 		j->t_start = cz_now_ns();
 		__atomic_store_n(&j->t_go, j->t_start, __ATOMIC_RELEASE);
-		j->logging = j->o->bw_log || j->o->iops_log || j->o->lat_log;
+		j->logging = j->o->bw_log || j->o->iops_log || j->o->lat_log || j->o->hist_log;
 		j->logs.win_start = j->t_start;
+		zl_lt_init(j, j->t_start);
 		if (j->o->ramp_sec > 0)
 			j->ramp_end = j->t_start + (uint64_t)(j->o->ramp_sec * 1e9);
 		zl_run(j, slots);
+		zl_verify_phase(j, buf, __atomic_load_n(&zl_stop, __ATOMIC_RELAXED));
 		j->t_end = cz_now_ns();
 		getrusage(RUSAGE_THREAD, &j->ru_end);
 		j->ran_cpu = sched_getcpu();

@@ -2,8 +2,10 @@
 /*
  * fio's log files (fio(1), "Log File Formats"), so fio2gnuplot and
  * fio_generate_plots read zload's: one line per entry,
- *   time (ms since the job started), value, data direction (0: read),
- *   block size (0 in averaged entries), offset (0: fio without log_offset)
+ *   time (ms since the job started), value, data direction (0: read,
+ *   1: write), block size (0 in averaged entries), [offset, with
+ *   log_offset=1,] priority (log_prio=1: the I/O's ioprio as 0x%04x; else
+ *   1 for a real-time class, 0 otherwise)
  * PREFIX_bw.N.log (KiB/s), PREFIX_iops.N.log, PREFIX_lat/clat/slat.N.log (ns),
  * N the job's number from 1.  With log_avg_msec each line is the mean over
  * that window; without, the latency logs get a line per read (as fio's) and
@@ -20,7 +22,8 @@
 
 #include "zload.h"
 
-static void zl_log_push(struct zl_job *j, struct zl_log *l, uint64_t t, uint64_t val, uint32_t bs)
+static void zl_log_push(struct zl_job *j, struct zl_log *l, uint64_t t, uint64_t val,
+			const struct zl_slot *s, uint32_t bs)
 {
 	struct zl_log_ent *e;
 
@@ -39,6 +42,9 @@ static void zl_log_push(struct zl_job *j, struct zl_log *l, uint64_t t, uint64_t
 	e->ms = (uint32_t)((t - j->t_start) / 1000000);
 	e->val = val;
 	e->bs = bs;
+	e->off = s ? s->offset : 0;
+	e->prio = s ? s->ioprio : 0;
+	e->dir = s ? (uint8_t)(s->dir == ZL_DIR_WRITE) : 0;
 }
 
 static uint64_t zl_log_window(const struct zl_job *j)
@@ -55,13 +61,14 @@ static void zl_log_close(struct zl_job *j, uint64_t end)
 	if (sec <= 0)
 		return;
 	if (j->o->bw_log)
-		zl_log_push(j, &g->bw, end, (uint64_t)((double)g->win_bytes / 1024.0 / sec + 0.5), 0);
+		zl_log_push(j, &g->bw, end, (uint64_t)((double)g->win_bytes / 1024.0 / sec + 0.5),
+			    NULL, 0);
 	if (j->o->iops_log)
-		zl_log_push(j, &g->iops, end, (uint64_t)((double)g->win_ios / sec + 0.5), 0);
+		zl_log_push(j, &g->iops, end, (uint64_t)((double)g->win_ios / sec + 0.5), NULL, 0);
 	if (j->o->lat_log && j->o->log_avg_msec && g->win_ios) {
-		zl_log_push(j, &g->lat, end, (uint64_t)(g->win_lat / (double)g->win_ios), 0);
-		zl_log_push(j, &g->clat, end, (uint64_t)(g->win_clat / (double)g->win_ios), 0);
-		zl_log_push(j, &g->slat, end, (uint64_t)(g->win_slat / (double)g->win_ios), 0);
+		zl_log_push(j, &g->lat, end, (uint64_t)(g->win_lat / (double)g->win_ios), NULL, 0);
+		zl_log_push(j, &g->clat, end, (uint64_t)(g->win_clat / (double)g->win_ios), NULL, 0);
+		zl_log_push(j, &g->slat, end, (uint64_t)(g->win_slat / (double)g->win_ios), NULL, 0);
 	}
 	g->win_ios = 0;
 	g->win_bytes = 0;
@@ -69,7 +76,8 @@ static void zl_log_close(struct zl_job *j, uint64_t end)
 	g->win_start = end;
 }
 
-void zl_log_io(struct zl_job *j, uint64_t now, uint64_t slat, uint64_t clat, unsigned bytes)
+void zl_log_io(struct zl_job *j, const struct zl_slot *s, uint64_t now, uint64_t slat,
+	       uint64_t clat, unsigned bytes)
 {
 	struct zl_logs *g = &j->logs;
 	uint64_t w = zl_log_window(j);
@@ -86,9 +94,9 @@ void zl_log_io(struct zl_job *j, uint64_t now, uint64_t slat, uint64_t clat, uns
 		g->win_slat += (double)slat;
 		return;
 	}
-	zl_log_push(j, &g->lat, now, slat + clat, bytes);
-	zl_log_push(j, &g->clat, now, clat, bytes);
-	zl_log_push(j, &g->slat, now, slat, bytes);
+	zl_log_push(j, &g->lat, now, slat + clat, s, bytes);
+	zl_log_push(j, &g->clat, now, clat, s, bytes);
+	zl_log_push(j, &g->slat, now, slat, s, bytes);
 }
 
 static int zl_log_file(const struct zl_job *j, const char *prefix, const char *kind,
@@ -104,9 +112,17 @@ static int zl_log_file(const struct zl_job *j, const char *prefix, const char *k
 		cz_err("%s: %s", path, strerror(errno));
 		return -1;
 	}
-	for (i = 0; i < l->n; i++)
-		fprintf(f, "%" PRIu32 ", %" PRIu64 ", 0, %" PRIu32 ", 0\n", l->e[i].ms, l->e[i].val,
-			l->e[i].bs);
+	for (i = 0; i < l->n; i++) {
+		const struct zl_log_ent *e = &l->e[i];
+
+		fprintf(f, "%" PRIu32 ", %" PRIu64 ", %u, %" PRIu32, e->ms, e->val, e->dir, e->bs);
+		if (j->o->log_offset)
+			fprintf(f, ", %" PRIu64, e->off);
+		if (j->o->log_prio)
+			fprintf(f, ", 0x%04x\n", e->prio);
+		else	/* fio: 1 for a real-time priority (class 1) */
+			fprintf(f, ", %u\n", e->prio >> 13 == 1);
+	}
 	if (fclose(f)) {
 		cz_err("%s: %s", path, strerror(errno));
 		return -1;
@@ -131,6 +147,8 @@ int zl_log_write(struct zl_job *j)
 		ret |= zl_log_file(j, o->bw_log, "bw", &g->bw);
 	if (o->iops_log)
 		ret |= zl_log_file(j, o->iops_log, "iops", &g->iops);
+	if (o->hist_log)
+		ret |= zl_hlog_write(j);
 	if (o->lat_log) {
 		ret |= zl_log_file(j, o->lat_log, "lat", &g->lat);
 		ret |= zl_log_file(j, o->lat_log, "clat", &g->clat);
@@ -146,4 +164,5 @@ void zl_log_free(struct zl_job *j)
 	free(j->logs.lat.e);
 	free(j->logs.clat.e);
 	free(j->logs.slat.e);
+	free(j->hlog.e);
 }

@@ -277,10 +277,12 @@ int main(int argc, char **argv)
 
 	if (run.device_share)
 		cz_devshare_begin(&share, run.sect[0].path);	/* off when not a cusezero device */
+	zl_du_start(&run.du, &run);
 	if (!zl_start(&run, jobs))
 		zl_supervise(&run, jobs);
 	for (i = 0; i < run.total_jobs; i++)
 		pthread_join(jobs[i].thread, NULL);
+	zl_du_stop(&run.du);
 	if (zl_abort) {
 		status = CZ_EXIT_FAILURE;
 	} else {

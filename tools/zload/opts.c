@@ -83,6 +83,20 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "filesize",                   K_VAL,  S_JOB, ZO_FILESIZE },
 	{ "buffered",                   K_BOOL, S_JOB, ZO_BUFFERED },
 	{ "zonemode",                   K_VAL,  S_JOB, ZO_ZONEMODE },
+	{ "latency_target",             K_VAL,  S_JOB, ZO_LAT_TARGET },
+	{ "latency_window",             K_VAL,  S_JOB, ZO_LAT_WINDOW },
+	{ "latency_percentile",         K_VAL,  S_JOB, ZO_LAT_PCT },
+	{ "cmdprio_percentage",         K_VAL,  S_JOB, ZO_CMDPRIO_PCT },
+	{ "cmdprio_class",              K_VAL,  S_JOB, ZO_CMDPRIO_CLASS },
+	{ "cmdprio",                    K_VAL,  S_JOB, ZO_CMDPRIO },
+	{ "cmdprio_bssplit",            K_VAL,  S_JOB, ZO_CMDPRIO_BSSPLIT },
+	{ "log_prio",                   K_BOOL, S_JOB, ZO_LOG_PRIO },
+	{ "log_offset",                 K_BOOL, S_JOB, ZO_LOG_OFFSET },
+	{ "zonesize",                   K_VAL,  S_JOB, ZO_ZONESIZE },
+	{ "zonerange",                  K_VAL,  S_JOB, ZO_ZONERANGE },
+	{ "zoneskip",                   K_VAL,  S_JOB, ZO_ZONESKIP },
+	{ "read_beyond_wp",             K_VAL,  S_JOB, ZO_READ_BEYOND_WP },
+	{ "max_open_zones",             K_VAL,  S_JOB, ZO_MAX_OPEN_ZONES },
 	{ "offset",                     K_VAL,  S_JOB, ZO_OFFSET },
 	{ "offset_increment",           K_VAL,  S_JOB, ZO_OFFSET_INC },
 	{ "io_size",                    K_VAL,  S_JOB, ZO_IO_SIZE },
@@ -118,9 +132,12 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "flow_sleep",                 K_VAL,  S_JOB, ZO_FLOW_SLEEP },
 	{ "norandommap",                K_BOOL, S_JOB, ZO_NORANDOMMAP },
 	{ "randrepeat",                 K_BOOL, S_JOB, ZO_RANDREPEAT },
-	{ "write_bw_log",               K_VAL,  S_JOB, ZO_BW_LOG },
-	{ "write_lat_log",              K_VAL,  S_JOB, ZO_LAT_LOG },
-	{ "write_iops_log",             K_VAL,  S_JOB, ZO_IOPS_LOG },
+	{ "write_bw_log",               K_OPT,  S_JOB, ZO_BW_LOG },
+	{ "write_lat_log",              K_OPT,  S_JOB, ZO_LAT_LOG },
+	{ "write_iops_log",             K_OPT,  S_JOB, ZO_IOPS_LOG },
+	{ "write_hist_log",             K_OPT,  S_JOB, ZO_HIST_LOG },
+	{ "log_hist_msec",              K_VAL,  S_JOB, ZO_HIST_MSEC },
+	{ "log_hist_coarseness",        K_VAL,  S_JOB, ZO_HIST_COARSE },
 	{ "log_avg_msec",               K_VAL,  S_JOB, ZO_LOG_AVG },
 	{ "group_reporting",            K_BOOL, S_ANY, ZO_GROUP_REPORTING },
 	{ "json",                       K_FLAG, S_RUN, ZO_JSON },
@@ -236,6 +253,8 @@ static void zl_opts_init(struct zl_opts *o)
 	o->randrepeat = true;
 	o->prio_level = -1;
 	o->prio_class = -1;
+	o->cmdprio.cls[0] = o->cmdprio.cls[1] = 1;	/* fio's cmdprio_class: real time */
+	o->lat_pct = 100;
 }
 
 static void zl_opts_free(struct zl_opts *o)
@@ -247,6 +266,7 @@ static void zl_opts_free(struct zl_opts *o)
 	free(o->bw_log);
 	free(o->iops_log);
 	free(o->lat_log);
+	free(o->hist_log);
 	free(o->wait_for);
 	free(o->directory);
 	for (i = 0; i < o->ngiven; i++) {
@@ -324,7 +344,8 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 {
 	uint64_t v;
 
-	if (zl_fio_set_value(o, id, opt, arg))
+	if (zl_fio_set_value(o, id, opt, arg) || zl_zone_set_value(o, id, opt, arg) ||
+	    zl_cmdprio_set_value(o, id, opt, arg))
 		return true;
 	switch (id) {
 	case ZO_BS:
@@ -378,6 +399,12 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 	case ZO_LOG_AVG:
 		o->log_avg_msec = zl_parse_uint(opt, arg, 0, 3600000);
 		return true;
+	case ZO_HIST_MSEC:
+		o->hist_msec = zl_parse_uint(opt, arg, 0, 3600000);
+		return true;
+	case ZO_HIST_COARSE:
+		o->hist_coarse = zl_parse_uint(opt, arg, 0, 6);
+		return true;
 	}
 	return false;
 }
@@ -403,10 +430,6 @@ static bool zl_set_string(struct zl_opts *o, int id, const char *opt, const char
 		zl_note("%s=%s: zload draws offsets with xorshift64* (every block alike on a "
 			"zero device)", opt, arg);
 		return true;
-	case ZO_ZONEMODE:
-		if (strcmp(arg, "none"))
-			cz_usage_die("%s=%s: a zero device has no zones (zonemode=none only)", opt, arg);
-		return true;
 	case ZO_WAIT_FOR:
 		zl_setstr(&o->wait_for, arg);
 		return true;
@@ -414,13 +437,16 @@ static bool zl_set_string(struct zl_opts *o, int id, const char *opt, const char
 		zl_setstr(&o->directory, arg);
 		return true;
 	case ZO_BW_LOG:
-		zl_setstr(&o->bw_log, arg);
+		zl_setstr(&o->bw_log, arg ? arg : "");
 		return true;
 	case ZO_IOPS_LOG:
-		zl_setstr(&o->iops_log, arg);
+		zl_setstr(&o->iops_log, arg ? arg : "");
+		return true;
+	case ZO_HIST_LOG:
+		zl_setstr(&o->hist_log, arg ? arg : "");
 		return true;
 	case ZO_LAT_LOG:
-		zl_setstr(&o->lat_log, arg);
+		zl_setstr(&o->lat_log, arg ? arg : "");
 		return true;
 	}
 	return false;
@@ -455,6 +481,12 @@ static void zl_set_bool(struct zl_opts *o, int id, const char *opt, const char *
 		break;
 	case ZO_HIPRI:
 		o->hipri = v;
+		break;
+	case ZO_LOG_PRIO:
+		o->log_prio = v;
+		break;
+	case ZO_LOG_OFFSET:
+		o->log_offset = v;
 		break;
 	case ZO_STONEWALL:
 		o->stonewall = v;
@@ -653,6 +685,10 @@ static void zl_validate_fio(struct zl_opts *o, const struct zl_run *run, const c
 	o->rwmix_read = o->rw_dirs == 1 ? 100 : o->rw_dirs == 2 ? 0 : o->mix_pct;
 	if (run->readonly && o->rwmix_read < 100)
 		cz_usage_die("%s--readonly: this job writes (rw with writes or rwmixwrite)", n);
+	zl_zone_validate(o, n);
+	if (o->verify_hdr && o->rw_dirs == 3)
+		cz_usage_die("%sverify=%s with reads and writes mixed: not implemented (write or "
+			     "read jobs only)", n, o->verify_hdr);
 	o->bs_max = o->bs > o->bs_w ? o->bs : o->bs_w;
 	for (d = 0; d < 2; d++)
 		if (o->bsr_hi[d] > o->bs_max)
@@ -674,11 +710,22 @@ static void zl_validate_fio(struct zl_opts *o, const struct zl_run *run, const c
 	if (o->hipri && o->engine != ZL_ENG_PVSYNC2)
 		cz_usage_die("%shipri: zload polls with ioengine=pvsync2 only (RWF_HIPRI); "
 			     "io_uring's IOPOLL needs a block device", n);
+	/* fio's: prioclass without prio is level 0 (fio's log shows 3/0), prio alone class 2. */
 	if (o->prio_level >= 0 || o->prio_class >= 0)
 		o->ioprio = ((o->prio_class >= 0 ? o->prio_class : 2) << 13) |
-			    (o->prio_level >= 0 ? o->prio_level : 4);
+			    (o->prio_level >= 0 ? o->prio_level : 0);
 	else
 		o->ioprio = -1;
+	zl_cmdprio_validate(o, n);
+	/* write_*_log without a value: fio's default prefix, the job's name. */
+	if (o->bw_log && !*o->bw_log)
+		zl_setstr(&o->bw_log, o->name);
+	if (o->iops_log && !*o->iops_log)
+		zl_setstr(&o->iops_log, o->name);
+	if (o->lat_log && !*o->lat_log)
+		zl_setstr(&o->lat_log, o->name);
+	if (o->hist_log && !*o->hist_log)
+		zl_setstr(&o->hist_log, o->name);
 	if (o->directory && o->path && o->path[0] != '/') {
 		path = zl_grow(NULL, strlen(o->directory) + strlen(o->path) + 2, 1);
 		sprintf(path, "%s/%s", o->directory, o->path);

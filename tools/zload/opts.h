@@ -40,6 +40,9 @@ enum {
 	ZO_WAIT_FOR, ZO_PRIO, ZO_PRIOCLASS, ZO_DIRECTORY, ZO_SECTION, ZO_MINIMAL, ZO_READONLY,
 	ZO_SS, ZO_SS_DUR, ZO_SS_RAMP,
 	ZO_RANDSEED, ZO_PERCENTILES, ZO_BSRANGE, ZO_BLOCKALIGN, ZO_FLOW, ZO_FLOW_ID, ZO_FLOW_SLEEP,
+	ZO_ZONESIZE, ZO_ZONERANGE, ZO_ZONESKIP, ZO_READ_BEYOND_WP, ZO_MAX_OPEN_ZONES,
+	ZO_CMDPRIO_PCT, ZO_CMDPRIO_CLASS, ZO_CMDPRIO, ZO_CMDPRIO_BSSPLIT, ZO_LOG_PRIO, ZO_LOG_OFFSET,
+	ZO_LAT_TARGET, ZO_LAT_WINDOW, ZO_LAT_PCT, ZO_HIST_LOG, ZO_HIST_MSEC, ZO_HIST_COARSE,
 };
 
 struct zl_optdef {
@@ -98,6 +101,12 @@ void zl_fio_engine(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_ss(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_verify(struct zl_opts *o, const char *opt, const char *arg);
 void zl_fio_pct(struct zl_opts *o, const char *opt, const char *arg);
+/* zone.c: fio's zone options (false when id is not one); their rules. */
+bool zl_zone_set_value(struct zl_opts *o, int id, const char *opt, const char *arg);
+void zl_zone_validate(struct zl_opts *o, const char *n);
+/* cmdprio.c: the same for fio's cmdprio options and log_prio. */
+bool zl_cmdprio_set_value(struct zl_opts *o, int id, const char *opt, const char *arg);
+void zl_cmdprio_validate(struct zl_opts *o, const char *n);
 /* --NAME[=VALUE] of zl_fio_moot's tables: true when accepted (exits when refused). */
 bool zl_fio_moot_arg(const char *a);
 /* fio options with no effect on a zero device (true, after a note) or refused (exits). */

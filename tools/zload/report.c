@@ -134,6 +134,8 @@ struct zl_entry {
 	unsigned first, n;
 	struct zl_sum r;
 	double total_bw;		/* of the whole run: fio's bw_agg */
+	unsigned lat_qd;		/* the depth kept (latency_target's search) */
+	const struct zl_ss *ss;		/* the (first) job's steady state */
 };
 
 /*
@@ -300,6 +302,20 @@ static json_t *zl_json_hist(const struct zl_hist *h, const struct zl_opts *pcts,
 	return o;
 }
 
+/*
+ * fio's bw_agg: the mean of the bandwidth samples (KiB/s) as a percentage of
+ * the whole run's bandwidth, at most 100; 0 without samples, as fio's.
+ */
+static double zl_bw_agg(const struct zl_entry *e, const struct zl_sum *r)
+{
+	double p;
+
+	if (!e || !r->bw.n || e->total_bw <= 0)
+		return 0.0;
+	p = zl_stat_mean(&r->bw) * 100.0 / (e->total_bw / 1024.0);
+	return p > 100.0 ? 100.0 : p;
+}
+
 /* fio's "read" object of one entry. */
 static json_t *zl_json_read(const struct zl_entry *e, bool plus)
 {
@@ -321,7 +337,7 @@ static json_t *zl_json_read(const struct zl_entry *e, bool plus)
 	cz_jset(o, "lat_ns", zl_json_hist(&r->lat, NULL, false));
 	cz_jset(o, "bw_min", ZL_F0(r->bw.min));
 	cz_jset(o, "bw_max", ZL_F0(r->bw.max));
-	cz_jset(o, "bw_agg", ZL_F6(e->total_bw > 0 ? 100.0 * bw / e->total_bw : 0.0));
+	cz_jset(o, "bw_agg", ZL_F6(zl_bw_agg(e, r)));
 	cz_jset(o, "bw_mean", ZL_F6(zl_stat_mean(&r->bw)));
 	cz_jset(o, "bw_dev", ZL_F6(zl_stat_stddev(&r->bw)));
 	cz_jset(o, "bw_samples", ZL_U(r->bw.n));
@@ -426,7 +442,8 @@ static json_t *zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
 	zl_latdist(&all, &d);
 	cz_jset(o, "jobname", cz_jstr(e->o->name));
 	cz_jset(o, "groupid", json_integer(0));
-	cz_jset(o, "error", json_integer(r->c.errors || r->c.verify_failures ? 5 /* EIO */ : 0));
+	/* EIO for a failed I/O, fio's EILSEQ for a failed verify. */
+	cz_jset(o, "error", json_integer(r->c.errors ? 5 : r->c.verify_failures ? 84 : 0));
 	cz_jset(o, "eta", json_integer(0));
 	cz_jset(o, "elapsed", ZL_F0(ceil(r->seconds)));
 	cz_jset(o, "job options", zl_json_options(e->o));
@@ -450,10 +467,12 @@ static json_t *zl_json_entry(const struct zl_entry *e, bool plus, int cpu)
 	cz_jset(o, "latency_ns", zl_json_dist(d.ns, 10));
 	cz_jset(o, "latency_us", zl_json_dist(d.us, 10));
 	cz_jset(o, "latency_ms", zl_json_dist(d.ms, 12));
-	cz_jset(o, "latency_depth", ZL_U(e->o->qd));
-	cz_jset(o, "latency_target", json_integer(0));
-	cz_jset(o, "latency_percentile", json_real(100));
-	cz_jset(o, "latency_window", json_integer(0));
+	cz_jset(o, "latency_depth", ZL_U(e->lat_qd ? e->lat_qd : e->o->qd));
+	cz_jset(o, "latency_target", ZL_U(e->o->lat_target_ns));
+	cz_jset(o, "latency_percentile", json_real(e->o->lat_pct));
+	cz_jset(o, "latency_window", ZL_U(e->o->lat_window_us));
+	if (e->o->ss_kind && e->ss)
+		cz_jset(o, "steadystate", zl_ss_json(e->o, e->ss));
 	cz_jset(o, "cpu", json_integer(cpu));
 	return o;
 }
@@ -533,6 +552,8 @@ static unsigned zl_entries(const struct zl_run *run, const struct zl_job *jobs,
 		e[i].first = run->group_reporting ? 0 : i;
 		e[i].n = run->group_reporting ? run->total_jobs : 1;
 		e[i].o = jobs[e[i].first].o;
+		e[i].lat_qd = jobs[e[i].first].qd_now;
+		e[i].ss = &jobs[e[i].first].ss;
 		e[i].total_bw = total_bw;
 		zl_collect(jobs, e[i].first, e[i].n, &e[i].r);
 	}
@@ -551,9 +572,10 @@ static void zl_print_json(const struct zl_run *run, const struct zl_job *jobs,
 	gettimeofday(&tv, NULL);
 	t = tv.tv_sec;
 	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&t));
-	/* fio's key (its tools look for it); the value says who wrote it. */
+	/* fio's key, in fio's format: the fio release whose output this is; zload's own next. */
+	cz_jset(d, "fio version", cz_jstr(ZL_FIO_FORMAT));
 	snprintf(ver, sizeof(ver), "zload-%s", PACKAGE_VERSION);
-	cz_jset(d, "fio version", cz_jstr(ver));
+	cz_jset(d, "zload version", cz_jstr(ver));
 	cz_jset(d, "timestamp", json_integer((json_int_t)tv.tv_sec));
 	cz_jset(d, "timestamp_ms", json_integer((json_int_t)tv.tv_sec * 1000 + tv.tv_usec / 1000));
 	cz_jset(d, "time", cz_jstr(when));
@@ -567,6 +589,9 @@ static void zl_print_json(const struct zl_run *run, const struct zl_job *jobs,
 	for (i = 0; i < n; i++)
 		cz_jpush(arr, zl_json_entry(&e[i], plus,
 					    e[i].n == 1 ? jobs[e[i].first].ran_cpu : -1));
+	arr = zl_du_json(&run->du);
+	if (arr)
+		cz_jset(d, "disk_util", arr);
 	zl_json_flat(d, run, jobs, r);
 	cz_json_dump(stdout, d, CZ_JSON_COMPACT);	/* a failed write: cz_stdout_flush() */
 	json_decref(d);
@@ -601,7 +626,7 @@ static void zl_terse_dir(const struct zl_entry *e)
 	h = &r->lat;
 	zl_terse_lat((double)(h->n ? h->min : 0), (double)h->max, zl_hist_mean(h), zl_hist_stddev(h));
 	printf(";%.0f;%.0f;%f%%;%f;%f", r->bw.min, r->bw.max,
-	       e && e->total_bw > 0 ? 100.0 * bw / e->total_bw : 0.0,
+	       zl_bw_agg(e, r),
 	       zl_stat_mean(&r->bw), zl_stat_stddev(&r->bw));
 }
 
@@ -620,8 +645,8 @@ static void zl_print_terse(const struct zl_entry *e)
 	unsigned i, slot = 0;
 
 	zl_latdist(&r->clat, &d);
-	printf("3;zload-%s;%s;0;%d", PACKAGE_VERSION, e->o->name,
-	       r->c.errors || r->c.verify_failures ? 5 : 0);
+	printf("3;%s;%s;0;%d", ZL_FIO_FORMAT, e->o->name,
+	       r->c.errors ? 5 : r->c.verify_failures ? 84 : 0);
 	v = zl_view_alloc();
 	zl_dir_view(e, ZL_DIR_READ, v);
 	zl_terse_dir(v);

@@ -57,6 +57,35 @@ struct zl_bss {
 };
 
 /* fio's random_distribution=zoned: pct of the I/O in size_pct of the file. */
+/* fio's latency_target depth search (latency.c). */
+struct zl_lt {
+	unsigned low, high;		/* the depths known good and known bad */
+	bool end_run;			/* the last window, at the depth found */
+	uint64_t ts;			/* ns: this window started */
+	uint64_t ios, failed;		/* ... its I/Os and those over the target */
+};
+enum { ZL_LT_NONE, ZL_LT_RESET, ZL_LT_DONE, ZL_LT_FATAL };
+
+/* fio's cmdprio options (cmdprio.c), per direction. */
+struct zl_cmdprio_bs {
+	uint32_t bs;
+	unsigned pct;
+	int cls, lvl;			/* -1: cmdprio_class / cmdprio */
+};
+struct zl_cmdprio {
+	bool have_pct, have_bss;
+	unsigned pct[2];		/* cmdprio_percentage */
+	int cls[2], lvl[2];		/* cmdprio_class, cmdprio */
+	struct zl_cmdprio_bs bss[2][ZL_MAX_BSS];
+	unsigned nbss[2];
+};
+
+/* The fio release whose output formats zload writes: JSON "fio version", terse field 2. */
+#define ZL_FIO_FORMAT	"fio-3.33"
+
+/* fio's zonemode. */
+enum { ZL_ZONE_UNSET, ZL_ZONE_NONE, ZL_ZONE_STRIDED, ZL_ZONE_ZBD };
+
 #define ZL_MAX_ZONES	64
 struct zl_zones {
 	unsigned n;
@@ -83,6 +112,10 @@ struct zl_opts {
 	uint32_t bsr_lo[2], bsr_hi[2];	/* bsrange per direction, hi 0: none */
 	uint32_t blockalign;		/* random offsets' alignment, 0: the I/O's size */
 	struct zl_zones zones;		/* random_distribution=zoned, .n == 0: uniform */
+	unsigned zonemode;		/* ZL_ZONE_* (fio's zonemode) */
+	uint64_t zone_size, zone_range, zone_skip;	/* zonesize, zonerange, zoneskip */
+	bool read_beyond_wp;
+	bool zbd_empty;			/* zonemode=zbd: nothing written, nothing to read */
 	unsigned rwmix_read;		/* % of reads: 100 read only, 0 write only */
 	unsigned rw_dirs;		/* rw: 1 reads, 2 writes, 3 both */
 	unsigned mix_pct;		/* rwmixread (default 50), for rw_dirs 3 */
@@ -112,6 +145,10 @@ struct zl_opts {
 	bool stonewall;			/* wait for the jobs before it (stonewall, new_group) */
 	char *wait_for;			/* a section name whose jobs must finish first */
 	int ioprio;			/* -1: unchanged; else IOPRIO_PRIO_VALUE */
+	uint16_t prio_default;		/* an I/O's ioprio without cmdprio: ioprio or 0 */
+	struct zl_cmdprio cmdprio;
+	bool log_prio;			/* logs: the ioprio value, not 1 for real time */
+	bool log_offset;		/* logs: an offset column */
 	unsigned ss_kind;		/* ZL_SS_* bits, 0: no steady-state check */
 	double ss_limit;
 	bool ss_pct;			/* ss_limit is a % of the mean */
@@ -127,16 +164,34 @@ struct zl_opts {
 	struct cz_cpulist cpus;		/* .n == 0: jobs not pinned */
 	bool cpus_shared;		/* --cpus_allowed: any CPU of cpus, every job */
 	bool verify;
+	uint64_t lat_target_ns;		/* fio's latency_target, 0: none */
+	uint64_t lat_window_us;		/* latency_window */
+	double lat_pct;			/* latency_percentile (100) */
+	const char *verify_hdr;		/* fio's verify=crc32c, md5, ...: NULL none */
 	bool device_share;	/* --device-share: the cusezero daemon's counters over the run */
 	unsigned batch_submit;		/* SQEs prepared per submission */
 	unsigned batch_complete;	/* completions waited for per wait */
 	bool direct;			/* O_DIRECT */
-	bool time_based;		/* --size bounds the offsets, not the run */
+	bool time_based;		/* --size bounds the offsets only, not the run */
 	bool have_time;			/* --runtime given */
 	char *bw_log, *iops_log, *lat_log;	/* fio's log file prefixes */
+	char *hist_log;			/* write_hist_log */
+	unsigned hist_msec, hist_coarse;	/* log_hist_msec, log_hist_coarseness */
 	unsigned log_avg_msec;		/* 0: lat logs per read, bw/iops per 500 ms */
 	struct zl_given *given;
 	unsigned ngiven;
+};
+
+/* fio's disk_util (diskutil.c): /sys/block/NAME/stat before and after. */
+#define ZL_DU_MAX	8
+struct zl_du_dev {
+	char dir[256], name[64];
+	uint64_t s0[11], s1[11];
+};
+struct zl_du {
+	unsigned n;
+	struct zl_du_dev d[ZL_DU_MAX];
+	uint64_t t0, t1;
 };
 
 /* The whole run: the sections and what applies to all of them. */
@@ -155,7 +210,13 @@ struct zl_run {
 	const char **sections;		/* --section: only these job sections run */
 	unsigned nsections;
 	bool device_share;	/* --device-share: the cusezero daemon's counters over the run */
+	struct zl_du du;		/* filled by main around the run */
 };
+
+/* diskutil.c: the block devices under the jobs' files; the counters after; the JSON array. */
+void zl_du_start(struct zl_du *du, const struct zl_run *run);
+void zl_du_stop(struct zl_du *du);
+void *zl_du_json(const struct zl_du *du);
 
 /* opts.c: the command line (and the job files it names) into run; exits on errors. */
 void zl_parse_args(int argc, char **argv, struct zl_run *run);
@@ -166,6 +227,9 @@ struct zl_log_ent {
 	uint32_t ms;
 	uint32_t bs;			/* 0 in averaged entries, as fio */
 	uint64_t val;
+	uint64_t off;			/* from the file's start; 0 in averaged entries */
+	uint16_t prio;			/* the I/O's ioprio */
+	uint8_t dir;
 };
 
 struct zl_log {
@@ -180,6 +244,15 @@ struct zl_logs {
 	uint64_t win_ios, win_bytes;
 	double win_lat, win_clat, win_slat;
 	uint64_t lost;			/* entries dropped: no memory */
+};
+
+/* fio's histogram log (hlog.c): fio's bins, a window per direction. */
+#define ZL_HLOG_BINS	1856
+struct zl_hlog {
+	uint64_t *e;			/* entries: ms | dir << 32 | bs << 33, then the bins */
+	size_t n, cap;
+	uint64_t win[2][ZL_HLOG_BINS];
+	uint32_t last_ms[2];
 };
 
 /* Counters that make every option's effect observable (printed by --json). */
@@ -199,10 +272,11 @@ struct zl_counters {
 #define ZL_SS_SLOPE	4u
 #define ZL_SS_MAX	600		/* ss_dur samples kept, at most */
 struct zl_ss {
-	double v[ZL_SS_MAX];
+	double iops[ZL_SS_MAX], bw[ZL_SS_MAX];	/* bw in bytes/s */
 	unsigned n, head;
 	uint64_t last_t, last_ios, last_bytes;
 	bool attained;
+	double dev, slope, crit;	/* the last check: as fio's JSON "steadystate" */
 };
 
 /* What one direction did (the write side; reads are the totals minus it). */
@@ -232,10 +306,17 @@ struct zl_job {
 	uint64_t rand_state;		/* --rw randread: xorshift64* state */
 	uint64_t mix_state;		/* rwmix and bssplit draws */
 	uint64_t base;			/* offset (+ offset_increment) of this job */
+	uint64_t zone_start;		/* zonemode=strided: the zone's first byte (from base) */
+	uint64_t zone_bytes;		/* ... and the bytes sent to it */
+	unsigned qd_now;		/* the depth kept: iodepth, or latency_target's */
+	struct zl_lt lt;
+	uint64_t verify_off;		/* the first block written (verify_hdr) */
+	uint32_t verify_len;
 	uint64_t t_go;			/* ns: the job started (after waits and startdelay) */
 	int wait_first, wait_n;		/* jobs that must finish before it starts */
 	struct zl_dirstat wr;
 	struct zl_ss ss;
+	struct zl_hlog hlog;
 
 	int setup_err;			/* -errno, with setup_what naming the step */
 	const char *setup_what;
@@ -273,6 +354,7 @@ struct zl_slot {
 	uint64_t t_submit;		/* the submit call (clat from here) */
 	uint32_t len;
 	int dir;			/* ZL_DIR_READ or ZL_DIR_WRITE */
+	uint16_t ioprio;		/* IOPRIO_PRIO_VALUE, 0: none */
 	struct iovec iov;
 };
 struct zl_seq {
@@ -280,6 +362,18 @@ struct zl_seq {
 	uint64_t left[2];		/* rand_nr: sequential I/Os left before a new draw */
 };
 void zl_next_io(struct zl_job *j, struct zl_seq *q, struct zl_slot *s);
+/* hlog.c: one I/O's clat into fio's histogram log; drop it; write it. */
+void zl_hlog_io(struct zl_job *j, const struct zl_slot *s, uint64_t now, uint64_t clat);
+void zl_hlog_reset(struct zl_job *j);
+int zl_hlog_write(const struct zl_job *j);
+/* latency.c: start the search (qd_now); after each I/O, what io.c must do. */
+void zl_lt_init(struct zl_job *j, uint64_t now);
+int zl_lt_complete(struct zl_job *j, uint64_t lat_ns, uint64_t now);
+/* verify.c: fio's header verify of a block read; the verify phase. */
+bool zl_verify_hdr(struct zl_job *j, const struct zl_slot *s, const unsigned char *b, size_t res);
+void zl_verify_phase(struct zl_job *j, char *buf, bool stopped);
+/* cmdprio.c: the ioprio of an I/O of direction d and size len, r in [0, 100). */
+uint16_t zl_cmdprio_pick(const struct zl_opts *o, int d, uint32_t len, unsigned r);
 void zl_complete(struct zl_job *j, struct zl_slot *s, int res, uint64_t now);
 /* Sleep for rate / rate_iops / thinktime before the next I/O. */
 void zl_throttle(struct zl_job *j);
@@ -287,6 +381,8 @@ void zl_throttle(struct zl_job *j);
 void zl_ramp_done(struct zl_job *j, uint64_t now);
 /* ss.c: one second's steady-state sample; stops the job once it is steady. */
 void zl_ss_tick(struct zl_job *j, uint64_t now);
+/* fio's JSON "steadystate" object of a job with ss (a json_t *). */
+void *zl_ss_json(const struct zl_opts *o, const struct zl_ss *s);
 /* io.c: sleep ns (restarted after signals). */
 void zl_nap(uint64_t ns);
 /* sync.c: the synchronous engines' loop (depth 1). */
@@ -305,7 +401,8 @@ void zl_report(const struct zl_run *run, const struct zl_job *jobs);
 uint64_t zl_failures(const struct zl_run *run, const struct zl_job *jobs);
 
 /* log.c: a completion (and the window it closes) into the job's logs. */
-void zl_log_io(struct zl_job *j, uint64_t now, uint64_t slat, uint64_t clat, unsigned bytes);
+void zl_log_io(struct zl_job *j, const struct zl_slot *s, uint64_t now, uint64_t slat,
+	       uint64_t clat, unsigned bytes);
 /* Close the last window, write the job's files; 0 or -1 (reported). */
 int zl_log_write(struct zl_job *j);
 void zl_log_free(struct zl_job *j);
