@@ -199,6 +199,23 @@ if cz_start on3 --transport uring; then
 	cz_stop on3
 	ok "uring: enable_uring found Y stays Y (now $(cat "$PARAM"))" -- [ "$(cat "$PARAM")" = Y ]
 fi
+# A second start on the mount of a stopped io_uring daemon: the kernel has
+# handed the probe's request to the stopped daemon's ring, so SIGKILL cannot
+# end the probe; the start must still refuse, within its 3 s probe (not hang).
+if cz_start stopu --transport uring; then
+	p=$(cz_pid stopu)
+	kill -STOP "$p"
+	t0=$(date +%s)
+	timeout 60 "$CUSEZERO" --fuse "$CZ_TMP/mnt-stopu" --pidfile "$CZ_TMP/stopu2.pid" 2>"$CZ_TMP/stopu2.err"
+	st=$? t=$(( $(date +%s) - t0 ))
+	ok "uring: a start on a stopped daemon's mount refuses in ${t} s (exit $st): $(head -n 1 "$CZ_TMP/stopu2.err")" -- \
+		sh -c "[ $st -eq 1 ] && [ $t -lt 30 ] && grep -q 'does not answer' '$CZ_TMP/stopu2.err'"
+	kill -CONT "$p"
+	ok "uring: the stopped daemon, continued, serves and stops" -- \
+		eval '[ "$(head -c 1000 "$CZ_TMP/mnt-stopu/zero" | wc -c)" -eq 1000 ] && cz_stop stopu'
+else
+	fail "start cusezero --transport uring (stopu): $(cat "$CZ_TMP/stopu.err")"
+fi
 cz_set_enable_uring N
 if cz_start dev --transport dev; then
 	n=$(dd if="$CZ_TMP/mnt-dev/zero" bs=100k count=20 2>/dev/null | tr -d '\000' | wc -c)
