@@ -14,7 +14,7 @@
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
 cd "$CZ_TMP" || exit 1
-truncate -s 64m reg || exit 1
+truncate -s 67108864 reg || exit 1	# (busybox truncate takes no suffix)
 
 # offs TOOL PREFIX ARGS...: the offset column of TOOL's lat log, one line.
 offs() {
