@@ -9,6 +9,9 @@
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
+# fio saves local-JOB-N-verify.state in its working folder when a verify
+# fails: the working folder is this test's own, not the build tree.
+cd "$CZ_TMP" || exit 1
 
 zero_file_with_z "$CZ_TMP/z" 12345 65536
 head -c 65536 /dev/zero >"$CZ_TMP/zeros"
