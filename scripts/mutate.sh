@@ -21,7 +21,7 @@ set -u
 # name@file@perl substitution (the first match)@tests (make check TESTS=)
 MUTANTS='erms-rule@zeroing/registry.c@s/return !\(c->fsrs \|\| c->fsrm \|\| c->erms\);/return !(c->fsrs || c->fsrm);/@tests/zeroing/old-x86-cpu.sh tests/zeroing/registry
 poison-off@cuse/readpath.c@s/rp_poison = poison;/rp_poison = false;/@tests/cuse/readpath
-zload-counts-bs@tools/zload/job.c@s/j->c\.bytes \+= \(uint64_t\)res;/j->c.bytes += o->bs;/@tests/zload/zload-short.sh
+zload-counts-bs@tools/zload/io.c@s/j->c\.bytes \+= \(uint64_t\)res;/j->c.bytes += o->bs;/@tests/zload/zload-short.sh
 gb-is-1e9@tools/zbench/zbench.h@s/#define ZB_GB \(1024\.0 \* 1024\.0 \* 1024\.0\)/#define ZB_GB 1e9/@tests/zbench/json.sh
 verify-no-fill@pread_z100k/pread_z100k.c@s/\tmemset\(buf, PZ_FILL, p->size\);\n//@tests/zload/pread-z100k.sh
 fixup-at-fault@zeroing/fault.c@s/\*pcp = fixup;/*pcp = pc;/@tests/zeroing/fault tests/zeroing/placement
@@ -29,12 +29,12 @@ readpath-bytes@cuse/readpath.c@s/rp_add\(&t->counts\.total\.bytes, size\);/rp_ad
 chunk-overrun@cuse/readpath.c@s/n = size - off < c->chunk \? size - off : c->chunk;/n = c->chunk;/@tests/cuse/readpath
 zeroctl-fifo-waits@tools/zeroctl/zeroctl.c@s/O_RDONLY \| O_CLOEXEC \| O_NONBLOCK \| O_NOCTTY/O_RDONLY | O_CLOEXEC/@tests/cuse/zeroctl-ident.sh
 stdout-unchecked@lib/cli.c@s/if \(cz_stdout_flush\(\)\)\n\t\t_exit/if (0)\n\t\t_exit/@tests/cli/stdout-errors.sh
-export-truncates-pipe@tools/zab/main.c@s/else if \(S_ISREG\(st\.st_mode\) && ftruncate\(/else if (ftruncate(/@tests/cli/stdout-errors.sh
-merge-no-limit@tools/zab/main.c@s/return \*nb > ZAB_MAX_ITEMS \|\| \*nv > ZAB_MAX_ITEMS \? -E2BIG : 0;/return 0;/@tests/zab/report-input.sh
+export-truncates-pipe@tools/zab/output.c@s/else if \(S_ISREG\(st\.st_mode\) && ftruncate\(/else if (ftruncate(/@tests/cli/stdout-errors.sh
+merge-no-limit@store/merge.c@s/return \*nb > ZAB_MAX_ITEMS \|\| \*nv > ZAB_MAX_ITEMS \? -E2BIG : 0;/return 0;/@tests/zab/report-input.sh
 json-takes-strtod@tools/zab/number.c@s/if \(\*end != p \|\| !isfinite\(\*x\)\)/if (*end == s)/@tests/zab/report-input.sh
-json-pools-dup-cells@tools/zab/resultjson.c@s/if \(seen\[b \* r->nv \+ v\]\) \{/if (0) {/@tests/zab/report-input.sh
+json-pools-dup-cells@store/result.c@s/if \(seen\[b \* r->nv \+ v\]\) \{/if (0) {/@tests/zab/report-input.sh
 zero-file-1eib@cuse/front_fuse.c@s/#define CZ_ZERO_SIZE INT64_MAX/#define CZ_ZERO_SIZE (1ULL << 60)/@tests/cuse/io.sh
-zload-size-wraps@tools/zload/main.c@s/if \(v > INT64_MAX\)/if (0)/@tests/zload/zload-badopts.sh
+zload-size-wraps@tools/zload/opts.c@s/if \(v > INT64_MAX\)/if (0)/@tests/zload/zload-badopts.sh
 devshare-misses-reset@devclient/devstats.c@s/if \(!ret && d\.elapsed_ns < wall - s->t_before\)/if (!ret \&\& 0 \&\& d.elapsed_ns < wall - s->t_before)/@tests/zload/device-share.sh
 start-before-buffers@cuse/front_fuse.c@s/ret = loop_prepare\(se, cz_params\.threads\);/ret = 0;/@tests/cuse/memlimit.sh'
 

@@ -98,7 +98,12 @@ void zab_result_free(struct zab_result *r);
 size_t zab_name_index(char *const *names, size_t n, const char *s);
 /* Load a result from a JSON document (takes ownership of doc); prints one line on error. */
 int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file);
-/* Read a JSON file strictly (resultjson.c); NULL after one line prefixed with who. */
+/*
+ * The document's "cells": each cell's samples and their facts, and for
+ * placement random/sweep/rotate its layouts and the figures over them.
+ */
+void zab_cells_json(json_t *doc, const struct zab_result *r);
+/* Read a JSON file strictly (result.c); NULL after one line prefixed with who. */
 json_t *zab_json_load(const char *path, const char *who);
 
 /* Allocation: out of memory is one line and exit status 2, so no caller checks. */

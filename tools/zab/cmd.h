@@ -59,13 +59,6 @@ struct czs *zab_store_open(const char *url);
 /* Record doc (what: its name in messages): 0 stored, 1 already there, -1 after one line. */
 int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]);
 
-/*
- * report's merge: r (taken) into the result of its SUT class in res[0..n)
- * (a new one when none), pooling only what has one meaning; a copy of its
- * document pushed to arr, its class sut when not NULL.  0, or -1 after one line.
- */
-int zab_report_add(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
-		   const char *sut, const char *file);
 /* report --by sut-class: one column group per SUT class (views.c); 0, or 1 when an output failed. */
 int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv);
 /* zab history (history.c). */
@@ -79,10 +72,6 @@ FILE *zab_view_text(const char *json, const char *csv);
  */
 int zab_view_files(FILE *text, const char *json, const char *csv, const json_t *doc,
 		   const char *const *cols);
-/* The same result class (name, kind, unit, direction); its index in r, r->nb when absent. */
-bool zab_same_bench(const struct zab_rbench *a, const struct zab_rbench *b);
-size_t zab_find_bench(const struct zab_result *r, const struct zab_rbench *b);
-
 void zab_out_init(struct out_opts *oo);
 /* An output option shared by run and report: 1 if c was one, 0 if not, -1 on a bad value. */
 int zab_output_option(int c, const char *arg, struct out_opts *oo);

@@ -14,18 +14,6 @@
 #include "util.h"
 #include "zeroing.h"
 
-size_t zab_trimmed_len(const char *s)
-{
-	size_t n;
-
-	if (!s)
-		return 1;
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		n--;
-	return n;
-}
-
 /*
  * What the CPU is, finer than its model string: x86 "VENDOR FAMILY/MODEL/
  * STEPPING" (AuthenticAMD 25/17/1), arm64 its MIDR fields from

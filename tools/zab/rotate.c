@@ -11,7 +11,8 @@
  * B visit the layouts in the same order), read back by GET_ROTATE.  Per
  * measured run: the copies' counters before and after (GET_LAYOUT), and
  * per layout the median request of the run, ns per CUSEZERO_HIST_UNIT
- * bytes.  The statistics over these are layout.c's (doc/layouts.md).
+ * bytes.  The statistics over these are the store's (store/verdict.c;
+ * doc/layouts.md).
  */
 #include <errno.h>
 #include <math.h>

@@ -94,22 +94,6 @@ static const char *const byclass_cols[] = {
 	"base_mean", "base_n", "mean", "n", "ci_lo", "ci_hi", "change_pct", "flag", NULL
 };
 
-/* The same result class: name, kind, unit and direction. */
-bool zab_same_bench(const struct zab_rbench *a, const struct zab_rbench *b)
-{
-	return !strcmp(a->name, b->name) && a->kind == b->kind && a->higher == b->higher &&
-	       !strcmp(a->unit ? a->unit : "", b->unit ? b->unit : "");
-}
-
-size_t zab_find_bench(const struct zab_result *r, const struct zab_rbench *b)
-{
-	size_t i;
-
-	for (i = 0; i < r->nb && !zab_same_bench(&r->b[i], b); i++)
-		;
-	return i;
-}
-
 /* The rows: every (result class, variant) of any SUT class, the base too when alone. */
 struct brow {
 	const struct zab_rbench *b;

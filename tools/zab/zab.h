@@ -5,20 +5,22 @@
  *
  *   main.c        the command dispatch; usage.c --help; cmd.h shared options
  *   cmdrun.c      zab run: command line -> experiment -> result
- *   cmdreport.c   zab report: files read, checked, merged; compare.c zab compare
- *   views.c       report --by sut-class, the views' JSON/CSV; history.c zab history
+ *   cmdreport.c   zab report: files or stored runs read, merged, shown;
+ *                 compare.c zab compare; history.c zab history
+ *   views.c       report --by sut-class, the views' JSON/CSV
+ *   cmdstore.c    zab store; hfcli.c, hfrun.c, hfout.c hyperfine's command lines
  *   output.c      the table and the --export-* files
  *   experiment.c  experiment files (INI) and --bench/--variant specs
  *   run.c         sessions, order, processes, device daemons, co-location,
  *                 in-device samples, progress
- *   rkind.c       the result classes (one table)
- *   cells.c       a result's cells; machine.c the machine description
- *   layout.c      placement per run, statistics over layouts; layoutcode.c
- *                 report --layout-or-code
- *   table.c       statistics per cell, the output styles, CSV export
- *   hyperfine.c   --export-hyperfine (hyperfine's JSON layout)
- *   resultjson.c  result <-> JSON (jansson), the reader of result files
- *   number.c      numbers in a benchmark's output; alloc.c allocation helpers
+ *   rkind.c       the result classes (one table); machine.c the machine description
+ *   layout.c      placement per run; rotate.c placement = rotate on the device
+ *   resultjson.c  a run's result -> its JSON document
+ *   number.c      numbers in a benchmark's output
+ * The results themselves -- their data model, the reader of result files,
+ * the statistics and verdicts, the tables and the merge -- are the store
+ * module's (store/result.h, store/verdict.h, store/report.h), which the
+ * store's back ends and zab's views share.
  */
 #ifndef TOOLS_ZAB_ZAB_H
 #define TOOLS_ZAB_ZAB_H
@@ -30,7 +32,9 @@
 
 #include "cusezero.h"
 #include "jsonout.h"
+#include "report.h"
 #include "result.h"
+#include "verdict.h"
 
 /* measured runs per session when neither -R nor repeats= says (n >= 3 per cell) */
 #define ZAB_DEFAULT_REPEATS 3
@@ -242,96 +246,7 @@ double zab_rotrun_mean(const struct zab_rotrun *rr);
 void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
 		     size_t nvar, size_t *perm);
 
-/* ---- statistics over layouts (layout.c) ---- */
-
-struct zab_lstat {
-	bool rotate;         /* placement = rotate: every run held every layout */
-	const struct zab_cell *cell;   /* rotate: the cell (its runs pair with another's) */
-	size_t runs;         /* rotate: the runs with a value at every layout (the model's) */
-	size_t nl;           /* layouts (distinct offsets) */
-	unsigned blocks;     /* sessions removed as blocks (0: none) */
-	unsigned *off;       /* [nl] sorted */
-	double *mean;        /* [nl] per-layout mean */
-	size_t *n;           /* [nl] runs per layout */
-	double grand, ci_lo, ci_hi;   /* mean over layouts, 95% t interval */
-	double wmean;        /* mean over runs */
-	double sd_within;    /* pooled within-layout SD, NaN when no layout has 2 runs */
-	double share;        /* share of the variance between layouts (0..1), NaN: unknown */
-	size_t best, worst;  /* indexes of the best and worst per-layout means */
-	double sens_pct;     /* |best - worst| / grand, per cent */
-	double sens_p;       /* F test p of no layout effect (one-way ANOVA; rotate: the
-			      * two-way layout x run model), NaN: unknown */
-	bool sens_sig;       /* sens_p < 0.05 */
-};
-
-struct zab_lpair {
-	size_t nl;           /* layouts both cells measured */
-	size_t better, worse;
-	double pct, ci_lo, ci_hi;   /* mean per-layout change (positive: better), per cent;
-				     * rotate: the mean per-run change */
-	size_t runs;         /* rotate: the pairs of runs */
-	int flag;            /* 1 improvement, -1 regression, 0 none */
-};
-
-/* false when the cell has no offsets (fixed placement) or no sample. */
-bool zab_layout_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls);
-void zab_lstat_free(struct zab_lstat *ls);
-/* zab_layout_stat of a rotating cell (false: no per-layout values). */
-bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls);
-/* best, worst and sens_pct from mean[] and grand, sens_sig from sens_p. */
-void zab_layout_spread(struct zab_lstat *ls, bool higher);
-/* false when fewer than two layouts are common to both. */
-bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool higher,
-		     struct zab_lpair *p);
-/*
- * Two rotating cells (loff set): the paired verdict on the per-run values
- * (runs of one slot paired: session by session, in order), pct/ci/flag;
- * and, when both have per-layout values, per layout the paired per-run
- * log ratios' 95% t interval (better/worse, nl = the common layouts).
- * false when fewer than two runs pair up.
- */
-bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
-		     struct zab_lpair *p);
-/* verdict = paired, fixed placement: the runs of one slot paired (p->flag, pct, runs, interval). */
-bool zab_slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
-		   struct zab_lpair *p);
-
-/* ---- tables ----------------------------------------------------------------- */
-
-enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKDOWN,
-		 ZAB_STYLE_DETAIL };
-
-int zab_style_parse(const char *s, enum zab_style *st);
-/* hyperfine's --export-json layout: one entry of "results" per cell (hyperfine.c). */
-void zab_render_hyperfine(FILE *f, struct zab_result *const *r, size_t n);
-/* Render several results (one section per SUT class) to f. */
-/*
- * Variant v vs the base on benchmark row b, as the table shows it: -1 (R),
- * +1 (I), 0 not flagged, with *pct the change (negative: worse); or
- * ZAB_CHANGE_NONE when there is nothing to compare (failed, no samples, v
- * is the base).
- */
-#define ZAB_CHANGE_NONE (-2)
-int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct);
-/*
- * "Layout or code?": the same experiment at the variants' own placements
- * (own) and with placement varied per run (lay); per benchmark row and
- * variant pair, whether a difference seen at the own placements survives
- * over layouts.  0, or -1 after one line when the two do not match.
- */
-int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay);
-void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st);
-/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; NULL is empty. */
-void zab_csv_str(FILE *f, const char *s);
-/* One CSV row per cell: statistics, change and verdict (--export-csv). */
-void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n);
-
-/* ---- helpers ------------------------------------------------------------------- */
-
-/* Length of s without trailing blanks (CPU model strings are padded); 1 for NULL ("?"). */
-size_t zab_trimmed_len(const char *s);
 /* After zab_run returned -EINTR: die of the signal that interrupted it (exit 128+N). */
 void zab_reraise(void);
-
 
 #endif

@@ -20,7 +20,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "zab.h"
+#include "report.h"
+#include "verdict.h"
 
 static size_t find(char *const *names, size_t n, const char *s)
 {

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "stats.h"
-#include "zab.h"
+#include "report.h"
 
 /* "NAME=VALUE" lines as a JSON object. */
 static json_t *hf_parameters(const char *lines)

@@ -12,13 +12,15 @@
  * t interval from three or four samples is wide and moves a lot with one
  * outlier.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "devstats.h"
+#include "report.h"
 #include "stats.h"
-#include "zab.h"
+#include "verdict.h"
 
 #define ZAB_FEW 5
 
@@ -33,6 +35,18 @@ int zab_style_parse(const char *s, enum zab_style *st)
 			return 0;
 		}
 	return -1;
+}
+
+size_t zab_trimmed_len(const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return 1;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return n;
 }
 
 /* ---- statistics ------------------------------------------------------------------ */
