@@ -19,9 +19,7 @@ need() {
 [ -x /usr/sbin/sshd ] || need "no sshd (Debian: openssh-server)"
 command -v ansible-playbook >/dev/null || need "no ansible-playbook (Debian: ansible-core)"
 command -v ssh-keygen >/dev/null || need "no ssh-keygen (Debian: openssh-client)"
-"$ZAB" store ls --store postgresql://127.0.0.1:1/x 2>&1 | grep -q "without libpq" &&
-	skip_all "this zab has no PostgreSQL back end (built without libpq)"
-pg_start "$CZ_TMP/pg" || need "$PG_WHY"
+pg_require "$CZ_TMP/pg"
 T=$CZ_TMP
 trap 'for s in 2 3 4; do pkill -f "$T/sut$s/sshd_config" 2>/dev/null; done; pg_stop "$T/pg"; rm -rf "$T"' EXIT
 

@@ -11,12 +11,7 @@
 . "$top_srcdir/tests/store/lib.sh"
 . "$top_srcdir/tests/store/pglib.sh"
 command -v python3 >/dev/null || skip_all "no python3 (JSON comparisons)"
-"$ZAB" store ls --store postgresql://127.0.0.1:1/x 2>&1 | grep -q "without libpq" &&
-	skip_all "this zab has no PostgreSQL back end (built without libpq: an arm64 cross build)"
-if ! pg_start "$CZ_TMP/pg"; then
-	[ "${CI:-}" = true ] && { echo "Bail out! CI: $PG_WHY"; exit 1; }
-	skip_all "$PG_WHY"
-fi
+pg_require "$CZ_TMP/pg"
 trap 'pg_stop "$CZ_TMP/pg"; rm -rf "$CZ_TMP"' EXIT
 results 11 "$CZ_TMP/r" || { echo "Bail out! zab run failed"; exit 1; }
 unset CUSEZERO_STORE

@@ -7,6 +7,9 @@
 #                  database czstore.  Sets PG_URL (no password in it),
 #                  PG_PORT, PGPASSFILE.  0, or 1 with the reason in PG_WHY.
 #   pg_stop DIR    stop it (pg_ctl -m immediate)
+#   pg_require DIR pg_start DIR, or the test skipped with the reason (a Bail
+#                  out in CI, which installs the server); skipped too when
+#                  this zab has no PostgreSQL back end (a cross build).
 # The server binaries: /usr/lib/postgresql/*/bin (Debian's postgresql).
 pg_bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 pg_user=postgres
@@ -58,4 +61,12 @@ pg_sql() {
 pg_stop() {
 	[ -d "$1/data" ] && pg_as "$pg_bin/pg_ctl" -D "$1/data" -m immediate stop >/dev/null 2>&1
 	return 0
+}
+
+pg_require() {
+	"$ZAB" store ls --store postgresql://127.0.0.1:1/x 2>&1 | grep -q "without libpq" &&
+		skip_all "this zab has no PostgreSQL back end (built without libpq: an arm64 cross build)"
+	pg_start "$1" && return 0
+	[ "${CI:-}" = true ] && { echo "Bail out! CI: $PG_WHY"; exit 1; }
+	skip_all "$PG_WHY"
 }
