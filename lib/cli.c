@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "util.h"
 /* Generated at build time from `git describe` (see lib/local.am). */
 #include "cz-version.h"
 
@@ -145,4 +146,14 @@ void cz_version_arg(int argc, char **argv, const char *prog)
 		cz_version_print(stdout, prog);
 		exit(cz_stdout_flush() ? CZ_EXIT_FAILURE : CZ_EXIT_OK);
 	}
+}
+
+unsigned cz_opt_uint(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+
+	if (cz_parse_u64(arg, min, max, &v))
+		cz_usage_die("%s: invalid value '%s' (an integer in %llu..%llu)", opt, arg,
+			     (unsigned long long)min, (unsigned long long)max);
+	return (unsigned)v;
 }

@@ -20,6 +20,7 @@
 #ifndef LIB_CLI_H
 #define LIB_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 enum {
@@ -57,6 +58,8 @@ void cz_die(int status, const char *fmt, ...);
 /* cz_err, then exit(CZ_EXIT_USAGE). */
 __attribute__((format(printf, 1, 2), noreturn))
 void cz_usage_die(const char *fmt, ...);
+/* An option's integer in [min, max], else one line naming opt and arg and CZ_EXIT_USAGE. */
+unsigned cz_opt_uint(const char *opt, const char *arg, uint64_t min, uint64_t max);
 
 /*
  * The one unknown-option message of every program, on one line:

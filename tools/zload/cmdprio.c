@@ -14,36 +14,35 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "opts.h"
 #include "util.h"
 #include "zload.h"
 
 #define ZL_IOPRIO(cls, lvl)	((uint16_t)(((unsigned)(cls) << 13) | (unsigned)(lvl)))
 
-/* An integer in [lo, hi] (fioopt.c's zl_parse_uint, kept here: io.c calls this file). */
-static unsigned zl_cmdprio_uint(const char *opt, const char *arg, uint64_t lo, uint64_t hi)
+/* arg copied to buf (len bytes) and cut at its first comma: what follows it, or NULL. */
+static char *zl_cmdprio_split(const char *opt, const char *arg, char *buf, size_t len)
 {
-	uint64_t v;
+	char *comma;
 
-	if (cz_parse_u64(arg, lo, hi, &v))
-		cz_usage_die("%s: invalid value '%s' (an integer in %llu..%llu)", opt, arg,
-			     (unsigned long long)lo, (unsigned long long)hi);
-	return (unsigned)v;
+	if (strlen(arg) >= len)
+		cz_usage_die("%s: invalid value '%.40s%s' (too long)", opt, arg,
+			     strlen(arg) > 40 ? "..." : "");
+	strcpy(buf, arg);
+	comma = strchr(buf, ',');
+	if (comma)
+		*comma++ = '\0';
+	return comma;
 }
 
 /* "A[,B]": two values in [lo, hi], B = A when absent. */
 static void zl_cmdprio_pair(const char *opt, const char *arg, unsigned lo, unsigned hi, int out[2])
 {
-	char buf[64], *comma;
+	char buf[64], *comma = zl_cmdprio_split(opt, arg, buf, sizeof(buf));
 
-	if (strlen(arg) >= sizeof(buf))
-		cz_usage_die("%s: invalid value '%s'", opt, arg);
-	strcpy(buf, arg);
-	comma = strchr(buf, ',');
-	if (comma)
-		*comma++ = '\0';
-	out[0] = (int)zl_cmdprio_uint(opt, buf, lo, hi);
-	out[1] = comma && *comma ? (int)zl_cmdprio_uint(opt, comma, lo, hi) : out[0];
+	out[0] = (int)cz_opt_uint(opt, buf, lo, hi);
+	out[1] = comma && *comma ? (int)cz_opt_uint(opt, comma, lo, hi) : out[0];
 }
 
 /* One direction's "BS/P[/CLASS/LEVEL]:..." */
@@ -65,9 +64,9 @@ static void zl_cmdprio_bss_dir(struct zl_cmdprio *c, int d, const char *opt, cha
 		if (p || (n != 2 && n != 4) || cz_parse_size(f[0], &bs) || !bs || bs > UINT32_MAX)
 			cz_usage_die("%s: invalid entry '%s' (BS/PERCENT[/CLASS/LEVEL])", opt, tok);
 		e->bs = (uint32_t)bs;
-		e->pct = zl_cmdprio_uint(opt, f[1], 0, 100);
-		e->cls = n == 4 ? (int)zl_cmdprio_uint(opt, f[2], 0, 3) : -1;
-		e->lvl = n == 4 ? (int)zl_cmdprio_uint(opt, f[3], 0, 7) : -1;
+		e->pct = cz_opt_uint(opt, f[1], 0, 100);
+		e->cls = n == 4 ? (int)cz_opt_uint(opt, f[2], 0, 3) : -1;
+		e->lvl = n == 4 ? (int)cz_opt_uint(opt, f[3], 0, 7) : -1;
 		c->nbss[d]++;
 	}
 	if (!c->nbss[d])
@@ -76,14 +75,8 @@ static void zl_cmdprio_bss_dir(struct zl_cmdprio *c, int d, const char *opt, cha
 
 static void zl_cmdprio_bssplit(struct zl_cmdprio *c, const char *opt, const char *arg)
 {
-	char dup[512], *comma;
+	char dup[512], *comma = zl_cmdprio_split(opt, arg, dup, sizeof(dup));
 
-	if (strlen(arg) >= sizeof(dup))
-		cz_usage_die("%s: invalid value '%.40s...' (too long)", opt, arg);
-	strcpy(dup, arg);
-	comma = strchr(dup, ',');
-	if (comma)
-		*comma++ = '\0';
 	zl_cmdprio_bss_dir(c, 0, opt, dup);
 	if (comma && *comma) {
 		zl_cmdprio_bss_dir(c, 1, opt, comma);

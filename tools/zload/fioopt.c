@@ -19,16 +19,6 @@
 
 #define ZL_MAX_BS	(64ULL << 20)
 
-unsigned zl_parse_uint(const char *opt, const char *arg, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-
-	if (cz_parse_u64(arg, min, max, &v))
-		cz_usage_die("%s: invalid value '%s' (an integer in %" PRIu64 "..%" PRIu64 ")",
-			     opt, arg, min, max);
-	return (unsigned)v;
-}
-
 /* Seconds, or a number with us / ms / s / m / h / d as fio's time options take. */
 double zl_parse_time(const char *opt, const char *arg)
 {
@@ -487,7 +477,7 @@ static bool zl_fio_latency(struct zl_opts *o, int id, const char *opt, const cha
 	}
 	if (id != ZO_LAT_TARGET && id != ZO_LAT_WINDOW)
 		return false;
-	v = strspn(arg, "0123456789") == strlen(arg) ? zl_parse_uint(opt, arg, 0, UINT32_MAX) :
+	v = strspn(arg, "0123456789") == strlen(arg) ? cz_opt_uint(opt, arg, 0, UINT32_MAX) :
 	    (uint64_t)(zl_parse_time(opt, arg) * 1e6 + 0.5);
 	if (id == ZO_LAT_TARGET)
 		o->lat_target_ns = v * 1000;
@@ -505,7 +495,7 @@ bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *ar
 	switch (id) {
 	case ZO_RWMIXREAD:
 	case ZO_RWMIXWRITE:
-		v = zl_parse_uint(opt, arg, 0, 100);
+		v = cz_opt_uint(opt, arg, 0, 100);
 		o->mix_pct = id == ZO_RWMIXREAD ? (unsigned)v : 100 - (unsigned)v;
 		return true;
 	case ZO_BSSPLIT:
@@ -538,16 +528,16 @@ bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *ar
 		zl_fio_bsrange(o, opt, arg);
 		return true;
 	case ZO_FLOW:
-		o->flow = zl_parse_uint(opt, arg, 0, 1000000);
+		o->flow = cz_opt_uint(opt, arg, 0, 1000000);
 		return true;
 	case ZO_FLOW_ID:
-		o->flow_id = zl_parse_uint(opt, arg, 0, UINT32_MAX);
+		o->flow_id = cz_opt_uint(opt, arg, 0, UINT32_MAX);
 		return true;
 	case ZO_FLOW_SLEEP:
-		o->flow_sleep_us = zl_parse_uint(opt, arg, 0, UINT32_MAX);
+		o->flow_sleep_us = cz_opt_uint(opt, arg, 0, UINT32_MAX);
 		return true;
 	case ZO_LOOPS:
-		o->loops = zl_parse_uint(opt, arg, 1, UINT32_MAX);
+		o->loops = cz_opt_uint(opt, arg, 1, UINT32_MAX);
 		return true;
 	case ZO_NUMBER_IOS:
 		if (cz_parse_size(arg, &o->number_ios))
@@ -559,14 +549,14 @@ bool zl_fio_set_value(struct zl_opts *o, int id, const char *opt, const char *ar
 	case ZO_THINKTIME:
 		/* fio's thinktime is in microseconds unless a unit says otherwise. */
 		o->thinktime_us = strspn(arg, "0123456789") == strlen(arg) ?
-				  zl_parse_uint(opt, arg, 0, UINT32_MAX) :
+				  cz_opt_uint(opt, arg, 0, UINT32_MAX) :
 				  (uint64_t)(zl_parse_time(opt, arg) * 1e6);
 		return true;
 	case ZO_PRIO:
-		o->prio_level = (int)zl_parse_uint(opt, arg, 0, 7);
+		o->prio_level = (int)cz_opt_uint(opt, arg, 0, 7);
 		return true;
 	case ZO_PRIOCLASS:
-		o->prio_class = (int)zl_parse_uint(opt, arg, 0, 3);
+		o->prio_class = (int)cz_opt_uint(opt, arg, 0, 3);
 		return true;
 	case ZO_RANDSEED:
 		if (cz_parse_u64(arg, 0, UINT64_MAX, &o->randseed))

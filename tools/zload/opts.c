@@ -355,10 +355,10 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 		zl_fio_rw(o, opt, arg);
 		return true;
 	case ZO_QD:
-		o->qd = zl_parse_uint(opt, arg, 1, ZL_MAX_QD);
+		o->qd = cz_opt_uint(opt, arg, 1, ZL_MAX_QD);
 		return true;
 	case ZO_JOBS:
-		o->jobs = zl_parse_uint(opt, arg, 1, ZL_MAX_JOBS);
+		o->jobs = cz_opt_uint(opt, arg, 1, ZL_MAX_JOBS);
 		return true;
 	case ZO_TIME:
 		o->time_sec = zl_parse_time(opt, arg);
@@ -380,7 +380,7 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 		o->size = v;
 		return true;
 	case ZO_SQPOLL_CPU:
-		o->sqpoll_cpu = (int)zl_parse_uint(opt, arg, 0, CZ_CPU_MAX - 1);
+		o->sqpoll_cpu = (int)cz_opt_uint(opt, arg, 0, CZ_CPU_MAX - 1);
 		return true;
 	case ZO_CPU:
 	case ZO_CPUS_ALLOWED:
@@ -391,19 +391,19 @@ static bool zl_set_value(struct zl_opts *o, int id, const char *opt, const char 
 		o->cpus_shared = id == ZO_CPUS_ALLOWED;
 		return true;
 	case ZO_BATCH_SUBMIT:
-		o->batch_submit = zl_parse_uint(opt, arg, 1, ZL_MAX_QD);
+		o->batch_submit = cz_opt_uint(opt, arg, 1, ZL_MAX_QD);
 		return true;
 	case ZO_BATCH_COMPLETE:
-		o->batch_complete = zl_parse_uint(opt, arg, 1, ZL_MAX_QD);
+		o->batch_complete = cz_opt_uint(opt, arg, 1, ZL_MAX_QD);
 		return true;
 	case ZO_LOG_AVG:
-		o->log_avg_msec = zl_parse_uint(opt, arg, 0, 3600000);
+		o->log_avg_msec = cz_opt_uint(opt, arg, 0, 3600000);
 		return true;
 	case ZO_HIST_MSEC:
-		o->hist_msec = zl_parse_uint(opt, arg, 0, 3600000);
+		o->hist_msec = cz_opt_uint(opt, arg, 0, 3600000);
 		return true;
 	case ZO_HIST_COARSE:
-		o->hist_coarse = zl_parse_uint(opt, arg, 0, 6);
+		o->hist_coarse = cz_opt_uint(opt, arg, 0, 6);
 		return true;
 	}
 	return false;

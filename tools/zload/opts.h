@@ -80,8 +80,6 @@ void zl_apply(struct zl_parser *p, const struct zl_optdef *d, const char *arg,
 struct zl_opts *zl_new_sect(struct zl_parser *p, const char *name);
 char *zl_trim(char *s);
 
-/* fioopt.c: an integer in [min, max]; a duration in seconds (exit 2 naming opt). */
-unsigned zl_parse_uint(const char *opt, const char *arg, uint64_t min, uint64_t max);
 double zl_parse_time(const char *opt, const char *arg);
 
 /* jobfile.c */

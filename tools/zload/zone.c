@@ -20,19 +20,9 @@
 #include <string.h>
 
 #include "util.h"
+#include "cli.h"
 #include "opts.h"
 #include "zload.h"
-
-/* An integer in [lo, hi] (fioopt.c's zl_parse_uint, kept here: io.c calls this file). */
-static unsigned zl_zone_uint(const char *opt, const char *arg, uint64_t lo, uint64_t hi)
-{
-	uint64_t v;
-
-	if (cz_parse_u64(arg, lo, hi, &v))
-		cz_usage_die("%s: invalid value '%s' (an integer in %llu..%llu)", opt, arg,
-			     (unsigned long long)lo, (unsigned long long)hi);
-	return (unsigned)v;
-}
 
 bool zl_zone_set_value(struct zl_opts *o, int id, const char *opt, const char *arg)
 {
@@ -58,10 +48,10 @@ bool zl_zone_set_value(struct zl_opts *o, int id, const char *opt, const char *a
 		  &o->zone_skip) = v;
 		return true;
 	case ZO_READ_BEYOND_WP:
-		o->read_beyond_wp = zl_zone_uint(opt, arg, 0, 1);
+		o->read_beyond_wp = cz_opt_uint(opt, arg, 0, 1);
 		return true;
 	case ZO_MAX_OPEN_ZONES:
-		zl_zone_uint(opt, arg, 0, UINT32_MAX);	/* zbd writes only: refused below */
+		cz_opt_uint(opt, arg, 0, UINT32_MAX);	/* zbd writes only: refused below */
 		return true;
 	}
 	return false;
