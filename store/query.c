@@ -292,6 +292,7 @@ struct load {
 	struct pending **pend;   /* per result, per cell index */
 	size_t *ncells;
 	size_t n;
+	int col[CZS_K_COUNT];    /* each array's column in the query, -1: no document has it */
 };
 
 /* A stored document: its null sample arrays taken out (noted in has), then read as a result. */
@@ -327,6 +328,12 @@ static int load_doc(struct load *L, size_t k, json_t *doc, const char *name)
 	return 0;
 }
 
+/* Column i of row (i < 0: not queried), none when absent or null. */
+static double opt_double(const struct czs_row *row, int i, double none)
+{
+	return i < 0 || czs_col_null(row, i) ? none : czs_col_double(row, i);
+}
+
 static int take_load_sample(void *ctx, const struct czs_row *row)
 {
 	struct load *L = ctx;
@@ -356,11 +363,39 @@ static int take_load_sample(void *ctx, const struct czs_row *row)
 	sl = &p->s[idx];
 	sl->set = true;
 	sl->v = czs_col_double(row, 3);
-	sl->sess = czs_col_null(row, 4) ? NAN : czs_col_double(row, 4);
-	sl->pre = czs_col_null(row, 5) ? NAN : czs_col_double(row, 5);
-	sl->off = czs_col_null(row, 6) ? -1 : czs_col_double(row, 6);
-	sl->lay = czs_col_null(row, 7) ? NULL : zab_xstrdup(czs_col_text(row, 7));
+	sl->sess = opt_double(row, L->col[CZS_K_SESSION], NAN);
+	sl->pre = opt_double(row, L->col[CZS_K_PRE], NAN);
+	sl->off = opt_double(row, L->col[CZS_K_OFF], -1);
+	sl->lay = L->col[CZS_K_LAYOUTS] < 0 || czs_col_null(row, L->col[CZS_K_LAYOUTS]) ? NULL :
+		  zab_xstrdup(czs_col_text(row, L->col[CZS_K_LAYOUTS]));
 	return 0;
+}
+
+/*
+ * The samples query: only the columns of the arrays some document has
+ * (most runs have sessions and nothing else: 5 columns, not 8, and 10^6
+ * rows are that much less for the client library to hold and read).
+ */
+static void load_sql(struct load *L, const struct where *w, char *sql, size_t len)
+{
+	static const char *const name[CZS_K_COUNT] = { "sa.value", "sa.session", "sa.preempted",
+						       "sa.place_offset", "sa.layouts" };
+	unsigned any = 1;        /* the value: always */
+	size_t i, k, o;
+	int n = 3;
+
+	for (k = 0; k < L->n; k++)
+		for (i = 0; i < L->ncells[k]; i++)
+			any |= L->has[k][i];
+	o = (size_t)snprintf(sql, len, "SELECT r.id, c.cell_index, sa.idx");
+	for (k = 0; k < CZS_K_COUNT; k++) {
+		L->col[k] = any & (1u << k) ? n++ : -1;
+		if (L->col[k] >= 0 && o < len)
+			o += (size_t)snprintf(sql + o, len - o, ", %s", name[k]);
+	}
+	if (o < len)
+		snprintf(sql + o, len - o, FROM_RUNS " JOIN cells c ON c.run_id = r.id "
+			 "JOIN samples sa ON sa.cell_id = c.id%s", w->sql);
 }
 
 /* One cell's samples, in index order, into the cell. */
@@ -447,11 +482,10 @@ int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_resul
 	}
 	if (d.bad || ret == -EBADMSG)
 		snprintf(err, errlen, "a stored run is not a zab result (the store is damaged)");
-	snprintf(sql, sizeof(sql), "SELECT r.id, c.cell_index, sa.idx, sa.value, sa.session, "
-		 "sa.preempted, sa.place_offset, sa.layouts" FROM_RUNS " JOIN cells c ON c.run_id = r.id "
-		 "JOIN samples sa ON sa.cell_id = c.id%s", w.sql);
-	if (!ret)
+	if (!ret) {
+		load_sql(&L, &w, sql, sizeof(sql));
 		ret = s->be->query(s, sql, w.np, w.p, take_load_sample, &L, err, errlen);
+	}
 	if (ret == -EBADMSG && !err[0])
 		snprintf(err, errlen, "a sample of no stored cell (the store is damaged)");
 	for (i = 0; i < *n; i++)

@@ -20,6 +20,7 @@ cleanup() {
 	rm -rf "$CZ_TMP"
 }
 trap cleanup EXIT
+. "$top_srcdir/tests/zab/samelib.sh"
 TMPDIR=$CZ_TMP; export TMPDIR	# zab's mount points: this test's own
 "$CUSEZERO" --fuse "$CZ_TMP/mnt" --pidfile "$CZ_TMP/pid" || { echo "Bail out! cusezero did not start"; exit 1; }
 Z=$CZ_TMP/mnt/zero
@@ -75,6 +76,7 @@ ok "each in-device cell has S x R = 4 samples, none FAILED" -- \
 	sh -c "[ \$(grep -c ',pread in-device[^,]*,.*,[a-z]*,[a-z]*,4,' '$CZ_TMP/dev.csv') -eq 4 ] && ! grep -q FAILED '$CZ_TMP/out'"
 ok "JSON: each in-device sample with its run's preempted share" -- \
 	sh -c "[ \$(grep -c '\"sample_preempted\"' '$CZ_TMP/dev.json') -eq 4 ]"
+store_same "$CZ_TMP/dev.json" "per-sample preempted shares"
 ok "footer: the preempted share per variant" -- \
 	grep -q 'In device: the median request of each run; requests that looked preempted' "$CZ_TMP/out"
 ok "JSON names each class's source" -- \

@@ -8,6 +8,7 @@
 #  - a planted code effect and no layout effect: the reverse.
 # Deterministic (seeded fake numbers): no timing involved.
 . "$top_srcdir/tests/zab/lib.sh"
+. "$top_srcdir/tests/zab/samelib.sh"
 command -v python3 >/dev/null || skip_all "python3 not found (reads the JSON)"
 
 exp() {	# exp FILE PLACEMENT CMD [B-ENV]: an A/B experiment file
@@ -33,6 +34,7 @@ exp "$CZ_TMP/rec" 'random:0..60:4' "sh -c 'echo \$ZAB_VARIANT \$ZAB_OFFSET >>$CZ
 ok "placement = random: exit 0" -- [ $? -eq 0 ]
 ok "each sample is 1000 + the offset recorded with it (drawn = recorded)" -- \
 	json "$CZ_TMP/rec.json" "all(s == 1000 + o for c in d['cells'] for s, o in zip(c['samples'], c['sample_offsets']))"
+store_same "$CZ_TMP/rec.json" "per-sample offsets (placement random)"
 ok "the offsets each variant's commands saw, in order, are the recorded ones" -- \
 	sh -c "[ \"\$(awk '\$1 == \"a\" { print \$2 }' '$CZ_TMP/log' | tr '\n' ' ')\" = \"\$(python3 -c \"import json; print(' '.join(str(o) for o in json.load(open('$CZ_TMP/rec.json'))['cells'][0]['sample_offsets']) + ' ')\")\" ]"
 ok "paired: a and b ran slot for slot at the same offsets" -- \

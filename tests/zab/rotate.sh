@@ -17,6 +17,7 @@
 #    without a device): one line, exit 2.
 # Deterministic (seeded numbers): no timing involved.
 . "$top_srcdir/tests/zab/lib.sh"
+. "$top_srcdir/tests/zab/samelib.sh"
 command -v python3 >/dev/null || skip_all "python3 not found (writes the result files)"
 
 # gen FILE LAYOUT-EFFECT CODE-EFFECT [BAD]: a rotate result, 2 sessions x 8 runs, 8 layouts
@@ -78,6 +79,15 @@ col() {
 
 # --- a layout effect under a large per-run factor, no code effect ------------------------
 gen "$CZ_TMP/lay.json" 0.3 1.0
+# the same runs with planted preempted shares (the footer shows them), into a store and back
+python3 -c "
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d['cells']:
+    if 'in-device' in c['benchmark']:
+        c['sample_preempted'] = [(k % 4) / 8 for k in range(len(c['samples']))]
+json.dump(d, open(sys.argv[2], 'w'))" "$CZ_TMP/lay.json" "$CZ_TMP/pre.json"
+store_same "$CZ_TMP/pre.json" "per-layout values and preempted shares of rotating runs"
 "$ZAB" report "$CZ_TMP/lay.json" --style grid --export-csv "$CZ_TMP/lay.csv" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "layout effect: report exit 0" -- [ $? -eq 0 ]
 for v in a b; do
