@@ -147,7 +147,8 @@ slot() {	# slot N KIND: one reader after another until $W/stop
 		echo $! >"$W/s$1.pid"
 		wait $!
 		st=$?
-		echo "$2 $st $(now) $(tr '\n' ' ' <"$W/s$1.out")" >>"$W/readers"
+		# one file per slot: a long line appended by several slots at once could interleave
+		echo "$2 $st $(now) $(tr '\n' ' ' <"$W/s$1.out")" >>"$W/readers.$1"
 		[ "$st" -eq 0 ] || sleep 0.1	# no daemon: do not spin
 	done
 }
@@ -429,6 +430,7 @@ ok "nothing mounted at the end" -- cz_wait "! cz_mounted '$M'" 50
 
 # ---- verdict -------------------------------------------------------------------
 # Reader lines: KIND STATUS TIME OUTPUT...  ->  one summary line per reader.
+cat "$W"/readers.* >"$W/readers" 2>/dev/null
 awk '
 	function errname(s) {
 		if (s ~ /not connected|ENOTCONN/) return "ENOTCONN"
