@@ -9,13 +9,11 @@
  * them while they run.  At a tick main bumps zl_status_seq; each running job,
  * where it publishes its live counters after an I/O (job.c, sync.c), sees the
  * new number and copies what the report reads into its snapshot under the
- * snapshot's lock, with its own RUSAGE_THREAD.  main waits for the copies (at
- * most ZL_STATUS_WAIT_NS: a job in a long sleep or I/O gives its previous
- * copy), builds a view of every job from the snapshots (a finished job: its
+ * snapshot's lock, with its own RUSAGE_THREAD (snap.c).  main waits for the
+ * copies (at most ZL_STATUS_WAIT_NS: a job in a long sleep or I/O gives its
+ * previous copy), builds a view of every job from the snapshots (a finished job: its
  * final values) and runs report.c over the view.
  */
-#define _GNU_SOURCE 1
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,36 +23,8 @@
 
 #define ZL_STATUS_WAIT_NS	100000000ULL
 
-unsigned zl_status_seq;
-
 /* The jobs as the report sees them at a tick (main's only). */
 static struct zl_job *zl_view;
-
-/* Job side: copy what the report reads, for tick zl_status_seq. */
-void zl_status_copy(struct zl_job *j)
-{
-	struct zl_snap *s = j->snap;
-	unsigned seq = __atomic_load_n(&zl_status_seq, __ATOMIC_ACQUIRE);
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	pthread_mutex_lock(&s->lock);
-	s->c = j->c;
-	s->wr = j->wr;
-	s->hist = j->hist;
-	s->lat = j->lat;
-	s->slat = j->slat;
-	s->ru_start = j->ru_start;
-	s->ru_now = ru;
-	s->t_start = j->t_start;
-	s->t_now = cz_now_ns();
-	s->qd_now = j->qd_now;
-	s->cpu = sched_getcpu();
-	s->valid = true;
-	__atomic_store_n(&s->seq, seq, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&s->lock);
-	j->snap_seen = seq;
-}
 
 void zl_status_init(const struct zl_run *run, struct zl_job *jobs)
 {

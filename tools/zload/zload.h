@@ -416,8 +416,8 @@ const char *zl_op_name(const struct zl_opts *o);
 /* "CQSIZE|SQPOLL|..." for the IORING_SETUP_* bits in flags. */
 const char *zl_setup_flag_names(unsigned flags, char *buf, size_t len);
 
-/* status.c: --status-interval.  main's tick number; the job side (cheap when
- * nothing is due); main's side: set up, one dump of every job so far, free. */
+/* --status-interval.  snap.c: main's tick number, the job side (cheap when
+ * nothing is due); status.c, main's side: set up, a dump of every job, free. */
 extern unsigned zl_status_seq;
 void zl_status_copy(struct zl_job *j);
 static inline void zl_status_poll(struct zl_job *j)
