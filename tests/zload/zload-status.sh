@@ -6,8 +6,8 @@
 # runtime grow, bw_bytes is the running average (io_bytes / runtime), the
 # last document is the final report; a job that has ended reports its final
 # values in every later dump; psync with numjobs=2, with and without
-# group_reporting; the normal text repeats its "Run status group" lines
-# (fio's count), terse gives a line per dump; bad values (0, -1, abc, 1x,
+# group_reporting; ramp_time's dumps restart at its end as fio's; the
+# normal text repeats its "Run status group" lines (fio's count), terse gives a line per dump; bad values (0, -1, abc, 1x,
 # 500us, none) and the job-file spelling are refused with one line, exit 2.
 # Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
@@ -73,6 +73,25 @@ expect_eq "psync numjobs=2 group_reporting: 2 dumps + final, one entry each, gro
 "$Z" $B --output-format=json >j.json 2>err
 res=$(docs '[len(d["jobs"]) for d in ds], all(j["read"]["io_bytes"] > 0 for d in ds for j in d["jobs"])' <j.json)
 expect_eq "psync numjobs=2: 2 dumps + final, both jobs in each, both reading" "$res" "[2, 2, 2] True"
+
+# shape < TERSE: each line's read KiB (field 6) "io" (or 0), "<=" or ">" between lines.
+shape() {
+	awk -F';' '{ s = s (NR > 1 ? (prev <= $6 ? "<=" : ">") : "") ($6 > 0 ? "io" : 0); prev = $6 }
+		END { print s }'
+}
+# ramp_time: the dumps of the ramp, then the counters restart at its end (fio 3.33's too).
+R="--name=r --filename=/dev/zero --size=1g --ramp_time=1 --runtime=1 --time_based --status-interval=400ms"
+"$Z" $R --output-format=terse >r.terse 2>err
+res=$(shape <r.terse)
+expect_eq "ramp_time=1 runtime=1, every 400ms: 2 ramp dumps, a restart, 3 dumps, the final" "$res" "io<=io>io<=io<=io<=io"
+if command -v fio >/dev/null; then
+	fio $R --output-format=terse >f.terse 2>/dev/null
+	# fio's ramp ends a little later in its dump ticks: compare the restarts, one each.
+	restarts() { shape | awk -F'>' '{ print NF - 1 }'; }
+	expect_eq "fio itself: one restart too" "$(restarts <f.terse)" "$(restarts <r.terse)"
+else
+	skip "fio not installed: no comparison of the ramp"
+fi
 
 # Normal text: the block per dump, its "Run status group" lines, a blank line.
 C="--name=x --filename=/dev/zero --rw=read --size=1g --time_based --runtime=2 --status-interval=1"
