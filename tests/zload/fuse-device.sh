@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: pread_z100k and zload read zeros from the cusezero FUSE
-# device (MOUNTPOINT/zero), with --verify, through every zload I/O path.
+# device (MOUNTPOINT/zero), with --verify, through every zload I/O path;
+# zload --status-interval dumps on it.
 # Skips (visibly) without the daemon, root or /dev/fuse.
 # Needs: root fuse io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
@@ -86,5 +87,14 @@ if [ $rc -eq 0 ] && printf '%s\n' "$out" | grep -Eqx '[0-9]+'; then
 else
 	fail "zload --format simple $D: exit $rc, '$out'"
 fi
+# --status-interval on the FUSE file: dumps of the reads so far, then the final report.
+"$Z" --name=st --filename="$D" --qd 8 --verify --time_based --runtime=1 --status-interval=250ms \
+	--output-format=json >"$CZ_TMP/st.json" 2>"$CZ_TMP/err"; rc=$?
+res=$(python3 -c 'import json, sys
+ds = [json.loads(l) for l in sys.stdin]
+b = [d["jobs"][0]["read"]["io_bytes"] for d in ds]
+print(len(ds), b == sorted(b) and b[0] > 0, ds[-1]["verify_failures"])' <"$CZ_TMP/st.json" 2>&1)
+expect_eq "zload --status-interval=250ms --runtime=1 $D: 4 dumps + final, growing, verified (exit $rc)" \
+	"$rc $res" "0 5 True 0"
 
 done_testing

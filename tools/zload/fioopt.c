@@ -373,7 +373,6 @@ static const struct { const char *name, *why; } zl_refused[] = {
 	{ "ignore_error", "zload stops at the first failed I/O" },
 	{ "error_dump", "zload stops at the first failed I/O" },
 	{ "fill_device", "a zero device is never full" },
-	{ "status-interval", "zload prints one report, at the end" },
 };
 
 bool zl_fio_moot(const char *key, const char *arg, const char *label)

@@ -477,6 +477,7 @@ static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop 
 	/* Cumulative over the ramp: the supervisor's samples are differences. */
 	__atomic_store_n(&j->live_ios, j->ramp_ios + j->c.ios, __ATOMIC_RELAXED);
 	__atomic_store_n(&j->live_bytes, j->ramp_bytes + j->c.bytes, __ATOMIC_RELAXED);
+	zl_status_poll(j);
 	return seen;
 }
 

@@ -116,12 +116,17 @@ static uint64_t zl_deadlines(const struct zl_run *run, struct zl_job *jobs, uint
 	return next;
 }
 
-/* Sleep in short steps: enforce --time, sample bandwidth, draw the progress line. */
-static void zl_supervise(const struct zl_run *run, struct zl_job *jobs)
+/*
+ * Sleep in short steps: enforce --time, sample bandwidth, draw the progress
+ * line, dump the status every --status-interval from epoch (before the jobs
+ * started, as fio's clock: a tick comes before a --runtime that ends with it).
+ */
+static void zl_supervise(const struct zl_run *run, struct zl_job *jobs, uint64_t epoch)
 {
-	bool tty = isatty(STDERR_FILENO) && !run->output, drew = false;
+	bool tty = isatty(STDERR_FILENO) && !run->output && !run->status_ns, drew = false;
 	uint64_t start = cz_now_ns(), last_draw = start;
 	uint64_t next_sample = start + ZL_SAMPLE_NS, last_ios = 0, last_bytes = 0;
+	uint64_t next_status = run->status_ns ? epoch + run->status_ns : UINT64_MAX;
 	unsigned i;
 
 	for (i = 0; i < run->total_jobs; i++)
@@ -142,9 +147,16 @@ static void zl_supervise(const struct zl_run *run, struct zl_job *jobs)
 				for (i = 0; i < run->total_jobs; i++)
 					zl_ss_tick(&jobs[i], now);
 		}
+		if (now >= next_status) {
+			zl_status_dump(run, jobs);
+			while (next_status <= cz_now_ns())
+				next_status += run->status_ns;
+		}
 		next = zl_deadlines(run, jobs, now);
+		if (next_status < next)
+			next = next_status;
 		if (next != UINT64_MAX && next - now < step)
-			step = next - now;
+			step = next > now ? next - now : 0;
 		if (tty && now - last_draw >= 1000000000ULL) {
 			zl_progress(run, jobs, now - start, &last_ios, &last_bytes,
 				    (double)(now - last_draw) / 1e9);
@@ -261,6 +273,7 @@ int main(int argc, char **argv)
 	struct zl_run run;
 	struct zl_job *jobs;
 	int status = CZ_EXIT_OK;
+	uint64_t epoch;
 	unsigned i;
 
 	cz_cli_init("zload");
@@ -278,8 +291,10 @@ int main(int argc, char **argv)
 	if (run.device_share)
 		cz_devshare_begin(&share, run.sect[0].path);	/* off when not a cusezero device */
 	zl_du_start(&run.du, &run);
+	zl_status_init(&run, jobs);
+	epoch = cz_now_ns();
 	if (!zl_start(&run, jobs))
-		zl_supervise(&run, jobs);
+		zl_supervise(&run, jobs, epoch);
 	for (i = 0; i < run.total_jobs; i++)
 		pthread_join(jobs[i].thread, NULL);
 	zl_du_stop(&run.du);
@@ -300,6 +315,7 @@ int main(int argc, char **argv)
 		status = CZ_EXIT_FAILURE;
 	for (i = 0; i < run.total_jobs; i++)
 		zl_log_free(&jobs[i]);
+	zl_status_free(&run, jobs);
 	zl_run_free(&run);
 	free(jobs);
 	return status;

@@ -144,6 +144,7 @@ static const struct zl_optdef zl_optdefs[] = {
 	{ "format",                     K_VAL,  S_RUN, ZO_FORMAT },
 	{ "output-format",              K_VAL,  S_RUN, ZO_FORMAT },
 	{ "output",                     K_VAL,  S_RUN, ZO_OUTPUT },
+	{ "status-interval",            K_VAL,  S_RUN, ZO_STATUS_INTERVAL },
 	{ "device-share",               K_FLAG, S_RUN, ZO_SHARE },
 	{ "help",                       K_FLAG, S_RUN, ZO_HELP },
 	{ "version",                    K_FLAG, S_RUN, ZO_VERSION },
@@ -199,6 +200,8 @@ static void zl_usage(FILE *f)
 		"  --output-format FMT  normal (or default) | simple (bytes/sec only) | json |\n"
 		"                       json+ | terse [--format]\n"
 		"  --json               same as --output-format=json\n"
+		"  --status-interval T  also a full report every T (from each job's start: running\n"
+		"                       averages), as fio's; a bare number is seconds, as fio's\n"
 		"  -h, --help           this text\n"
 		"  -V, --version        the version\n"
 		"\n"
@@ -519,6 +522,16 @@ static void zl_set(struct zl_opts *o, const struct zl_optdef *d, const char *opt
 	zl_given_add(o, d->name, arg ? arg : "1");
 }
 
+/* fio's --status-interval: a time of 1 ms at least ("status interval too small"). */
+static void zl_status_interval(struct zl_run *run, const char *opt, const char *arg)
+{
+	double v = zl_parse_time(opt, arg);
+
+	if (v < 1e-3)
+		cz_usage_die("%s: interval '%s' is too small (1ms at least)", opt, arg);
+	run->status_ns = (uint64_t)(v * 1e9 + 0.5);
+}
+
 /* The options of the whole run; false for a job option. */
 static bool zl_set_run(struct zl_run *run, const struct zl_optdef *d, const char *opt,
 		       const char *arg)
@@ -560,6 +573,9 @@ static bool zl_set_run(struct zl_run *run, const struct zl_optdef *d, const char
 		return true;
 	case ZO_OUTPUT:
 		run->output = arg;
+		return true;
+	case ZO_STATUS_INTERVAL:
+		zl_status_interval(run, opt, arg);
 		return true;
 	case ZO_HELP:
 		zl_usage(stdout);

@@ -79,6 +79,7 @@ int zl_run_sync(struct zl_job *j, struct zl_slot *s, uint64_t limit_bytes, uint6
 			zl_ramp_done(j, cz_now_ns());
 		__atomic_store_n(&j->live_ios, j->ramp_ios + j->c.ios, __ATOMIC_RELAXED);
 		__atomic_store_n(&j->live_bytes, j->ramp_bytes + j->c.bytes, __ATOMIC_RELAXED);
+		zl_status_poll(j);
 	}
 	return 0;
 }

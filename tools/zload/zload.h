@@ -210,6 +210,7 @@ struct zl_run {
 	const char **sections;		/* --section: only these job sections run */
 	unsigned nsections;
 	bool device_share;	/* --device-share: the cusezero daemon's counters over the run */
+	uint64_t status_ns;		/* --status-interval, 0: one report, at the end */
 	struct zl_du du;		/* filled by main around the run */
 };
 
@@ -286,6 +287,24 @@ struct zl_dirstat {
 	struct zl_stat slat;
 };
 
+/*
+ * --status-interval: what the report reads of a running job, copied by the
+ * job's own thread (status.c) when it sees a new tick, under lock.
+ */
+struct zl_snap {
+	pthread_mutex_t lock;
+	unsigned seq;			/* the tick copied last (atomic) */
+	bool valid;			/* copied at least once */
+	struct zl_counters c;
+	struct zl_dirstat wr;
+	struct zl_hist hist, lat;
+	struct zl_stat slat;
+	struct rusage ru_start, ru_now;	/* RUSAGE_THREAD at the start, at the copy */
+	uint64_t t_start, t_now;
+	unsigned qd_now;
+	int cpu;
+};
+
 struct zl_job {
 	int id;
 	unsigned sect;			/* index of its section in run->sect */
@@ -339,6 +358,8 @@ struct zl_job {
 	uint64_t ramp_ios, ramp_bytes;	/* done during the ramp (live counters) */
 	struct zl_logs logs;
 	bool logging;
+	struct zl_snap *snap;		/* --status-interval only, else NULL */
+	unsigned snap_seen;		/* the last tick this thread copied for */
 };
 
 /* Shared between the jobs and main. */
@@ -394,6 +415,19 @@ void zl_map_add(uint64_t *map, unsigned v, bool batch);
 const char *zl_op_name(const struct zl_opts *o);
 /* "CQSIZE|SQPOLL|..." for the IORING_SETUP_* bits in flags. */
 const char *zl_setup_flag_names(unsigned flags, char *buf, size_t len);
+
+/* --status-interval.  snap.c: main's tick number, the job side (cheap when
+ * nothing is due); status.c, main's side: set up, a dump of every job, free. */
+extern unsigned zl_status_seq;
+void zl_status_copy(struct zl_job *j);
+static inline void zl_status_poll(struct zl_job *j)
+{
+	if (j->snap && __atomic_load_n(&zl_status_seq, __ATOMIC_RELAXED) != j->snap_seen)
+		zl_status_copy(j);
+}
+void zl_status_init(const struct zl_run *run, struct zl_job *jobs);
+void zl_status_dump(const struct zl_run *run, const struct zl_job *jobs);
+void zl_status_free(const struct zl_run *run, struct zl_job *jobs);
 
 /* report.c: the summary in run->format on stdout. */
 void zl_report(const struct zl_run *run, const struct zl_job *jobs);
