@@ -63,11 +63,12 @@ mods=$(awk -v want=virtio_net '
 	{ name = $1; sub(/:$/, "", name); n = name; sub(/.*\//, "", n); sub(/\.ko.*$/, "", n)
 	  if (n == want) { for (i = NF; i >= 2; i--) print $i; print name; exit } }' "$moddir/modules.dep")
 [ -n "$mods" ] || grep -q '/virtio_net\.ko' "$moddir/modules.builtin" || need "kernel $kver has no virtio_net"
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # a list of modules
 vm_copy_modules "$moddir" "$root/lib/modules" $mods
 elfs=
+# shellcheck disable=SC2044 # make install's file names have no blanks
 for f in $(find "$T/stage-arm64/cz" -type f -perm -u+x); do vm_is_elf "$f" && elfs="$elfs $f"; done
-# shellcheck disable=SC2086
+# shellcheck disable=SC2086 # a list of files
 vm_copy_libs "$root" $elfs
 printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
@@ -83,6 +84,8 @@ vport=$((22000 + $$ % 5000 + 7))
 log=$armb/tests/fleet/fleet-arm64.console
 mkdir -p "$(dirname "$log")" && : >"$log"
 # restrict=on: the guest reaches nothing; only the forward from 127.0.0.7 in.
+tq=$(date +%s)
+# shellcheck disable=SC2086 # $qemu_machine is a list of options
 nice -n 10 "$qemu" -accel tcg $qemu_machine -m 1024 -smp 2 -display none -monitor none \
 	-serial "file:$log" -no-reboot -kernel "$kernel" -initrd "$T/initrd.gz" \
 	-netdev "user,id=n0,restrict=on,hostfwd=tcp:127.0.0.7:$vport-:22" -device virtio-net-pci,netdev=n0 \
@@ -95,8 +98,13 @@ n=0
 while ! grep -q '@@CZSUT@@ ready' "$log" && kill -0 "$qpid" 2>/dev/null && [ $n -lt 600 ]; do
 	sleep 1; n=$((n + 1))
 done
-t_boot=$(($(date +%s) - t0))
-ok "the arm64 VM is up, sshd listening (${t_boot} s after the start)" -- grep -q '@@CZSUT@@ ready' "$log"
+t_boot=$(($(date +%s) - tq))
+if ! grep -q '@@CZSUT@@ ready' "$log"; then
+	tr -d '\r' <"$log" | tail -n 20 | sed 's/^/# console: /'
+	echo "Bail out! the arm64 VM did not come up in ${t_boot} s (console: $log)"
+	exit 1
+fi
+pass "the arm64 VM is up, sshd listening (${t_boot} s after QEMU started)"
 {
 	echo "[x86]"; inventory_line 6
 	echo; echo "[arm64]"
@@ -109,7 +117,7 @@ unset CUSEZERO_STORE
 vssh() { ssh -i "$T/id" -p "$vport" -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null \
 	-o ConnectTimeout=20 -o BatchMode=yes -o LogLevel=ERROR root@127.0.0.7 "$@"; }
 vssh 'python3 -c "import platform; print(platform.machine())"' >"$T/py.out" 2>"$T/ssh.err"
-ok "ssh into the arm64 VM runs its python3: $(cat "$T/py.out") $(tail -n 1 "$T/ssh.err")" -- \
+ok "ssh into the arm64 VM runs its python3: $(cat "$T/py.out")$(tail -n 1 "$T/ssh.err" | sed 's/^./, &/')" -- \
 	[ "$(cat "$T/py.out")" = aarch64 ]
 
 # the experiment: glibc's memset against a C store loop (zbench of each

@@ -7,7 +7,8 @@
 # QEMU's user network expects (10.0.2.15/24, gateway 10.0.2.2), starts
 # Dropbear's sshd on port 22 (root, key login only: /root/.ssh/authorized_keys)
 # and stays up until the host stops QEMU.  Console lines for the host start
-# with "@@CZSUT@@"; "@@CZSUT@@ ready" means sshd listens.
+# with "@@CZSUT@@"; "@@CZSUT@@ ready" means sshd listens (or never will:
+# the host's ssh then says why).
 /bin/busybox mkdir -p /dev /proc /sys /run /tmp
 /bin/busybox mount -t devtmpfs devtmpfs /dev
 exec </dev/console >/dev/console 2>&1
@@ -34,7 +35,10 @@ hostname arm64-sut
 mkdir -p /etc/dropbear
 # -R: host keys made on first connection; -s: no password logins; -E: log to
 # the console; -F: foreground (this shell waits on it, then powers off).
+dropbear -R -s -E -F -p 22 2>&1 | while IFS= read -r l; do say "dropbear: $l"; done &
+n=0
+while ! netstat -ltn 2>/dev/null | grep -q ':22 ' && [ $n -lt 150 ]; do sleep 0.2; n=$((n + 1)); done
 say "ready at $(cut -d' ' -f1 /proc/uptime) s"
-dropbear -R -s -E -F -p 22 2>&1 | while IFS= read -r l; do say "dropbear: $l"; done
+wait
 say "dropbear exited"
 poweroff -f
