@@ -120,8 +120,10 @@ vssh 'python3 -c "import platform; print(platform.machine())"' >"$T/py.out" 2>"$
 ok "ssh into the arm64 VM runs its python3: $(cat "$T/py.out")$(tail -n 1 "$T/ssh.err" | sed 's/^./, &/')" -- \
 	[ "$(cat "$T/py.out")" = aarch64 ]
 
-# the experiment: glibc's memset against a C store loop (zbench of each
-# install), a few seconds of work per SUT on x86-64
+# the experiment: an alignment A/B, the same on both: the kernel's
+# __arch_clear_user (arm64's own, x86-64's port of it) with its loop head at
+# code offset 0 (in one cache line) and 56 (straddling two), zbench of each
+# install, a few seconds of work per SUT on x86-64
 cat >"$T/fleet.exp" <<EXP
 [experiment]
 name = fleet-arm64-test
@@ -129,14 +131,14 @@ sessions = 2
 repeats = 3
 warmups = 0
 var.zbench = zbench
-[benchmark memset 1MB]
-cmd = {zbench} memset -s 1MB -f {fn} -l 4 --format simple
+[benchmark clear_user 1MB]
+cmd = {zbench} memset -s 1MB -f clear_user_arm64 --align {align} -l 4 --format simple
 unit = bytes/sec
 better = higher
-[variant memset]
-var.fn = memset
-[variant c_store_loop]
-var.fn = c_store_loop
+[variant line-contained]
+var.align = 0
+[variant straddling]
+var.align = 56
 EXP
 store=$T/store.db
 t1=$(date +%s)
