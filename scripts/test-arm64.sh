@@ -216,6 +216,19 @@ run_vm_uring_test() {
 		TEST_SUITE_LOG=test-suite-vm-uring.log "$@" || status=$?
 }
 
+# The fleet test with an arm64 member (tests/fleet/fleet-arm64.sh): one zab
+# fleet run over an x86-64 SUT on this host and the arm64 VM as a second SUT
+# (Dropbear sshd + python3.11 from /var/cache/cusezero-vm/arm64/sut).  It needs
+# this arm64 build and the native one (CZ_FLEET_X86_BUILD, default
+# SRCDIR/build, as scripts/setup makes it); not in TESTS, so here only.
+# About 2 minutes (VM boot and the play); log tests/fleet/fleet-arm64.log.
+run_fleet_arm64_test() {
+	[ "$(uname -m)" != aarch64 ] || return 0
+	echo "test-arm64: zab fleet over x86-64 and the arm64 VM (tests/fleet/fleet-arm64.sh)"
+	make check TESTS=tests/fleet/fleet-arm64.sh TEST_TIMEOUT=1300 \
+		TEST_SUITE_LOG=test-suite-fleet-arm64.log "$@" || status=$?
+}
+
 # --- run the suite --------------------------------------------------------------
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export ASAN_OPTIONS
@@ -225,6 +238,7 @@ binfmt*)
 	echo "test-arm64: mode $mode (binfmt_misc runs arm64 binaries through qemu-aarch64)"
 	make -j"$jobs" check TESTS="$host_tests" || status=$?
 	run_vm_test
+	run_fleet_arm64_test
 	;;
 wrapper)
 	echo "test-arm64: mode wrapper (no usable binfmt_misc): LOG_COMPILER='qemu-aarch64 $qemu_l'"
@@ -272,6 +286,7 @@ wrapper)
 	make -j"$jobs" check TESTS="$host_tests" AM_TESTS_ENVIRONMENT="$env_orig $extra" \
 		LOG_COMPILER="timeout $timeout_s qemu-aarch64 $qemu_l" || status=$?
 	run_vm_test AM_TESTS_ENVIRONMENT="$env_orig $extra"
+	run_fleet_arm64_test AM_TESTS_ENVIRONMENT="$env_orig $extra"
 	restore
 	swapped=
 	;;
