@@ -74,9 +74,11 @@ expect_eq "psync numjobs=2 group_reporting: 2 dumps + final, one entry each, gro
 res=$(docs '[len(d["jobs"]) for d in ds], all(j["read"]["io_bytes"] > 0 for d in ds for j in d["jobs"])' <j.json)
 expect_eq "psync numjobs=2: 2 dumps + final, both jobs in each, both reading" "$res" "[2, 2, 2] True"
 
-# shape < TERSE: each line's read KiB (field 6) "io" (or 0), "<=" or ">" between lines.
+# shape < TERSE: "io" for each line with read KiB (field 6; else 0), and between lines
+# "<=" or ">" as the read runtime (field 9, ms) grows or drops: the counters restart
+# (its drop does not depend on the machine's speed, the KiB's would).
 shape() {
-	awk -F';' '{ s = s (NR > 1 ? (prev <= $6 ? "<=" : ">") : "") ($6 > 0 ? "io" : 0); prev = $6 }
+	awk -F';' '{ s = s (NR > 1 ? (prev <= $9 ? "<=" : ">") : "") ($6 > 0 ? "io" : 0); prev = $9 }
 		END { print s }'
 }
 # ramp_time: the dumps of the ramp, then the counters restart at its end (fio 3.33's too).
