@@ -6,7 +6,8 @@
  * order of the runs' starts), one history per SUT class.  The runs of a
  * step are pooled by report's merge rules; a step is flagged (R)/(I) when
  * the two-sided Mann-Whitney p against the step before is below 0.05, as
- * zab compare.
+ * zab compare.  --by series: a change sequence's steps and its change points
+ * over the whole sequence (histseries.c).
  */
 #include <getopt.h>
 #include <math.h>
@@ -17,12 +18,13 @@
 #include "cmd.h"
 #include "czstore.h"
 #include "stats.h"
+#include "steps.h"
 #include "zab.h"
 
 #define ZH_ALPHA 0.05
 #define ZH_MAX_STEPS 1024
 
-enum zh_by { ZH_KERNEL, ZH_CUSEZERO, ZH_PATCH };
+enum zh_by { ZH_KERNEL, ZH_CUSEZERO, ZH_PATCH, ZH_SERIES };
 
 struct zh_step {
 	char *cls;               /* SUT class */
@@ -246,7 +248,7 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const bys[] = { "kernel", "cusezero", "patch" };
+	static const char *const bys[] = { "kernel", "cusezero", "patch", "series" };
 	char bad[8];
 	int c, k;
 
@@ -261,17 +263,19 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		case 'j': o->json = optarg; break;
 		case 'C': o->csv = optarg; break;
 		case 'h':
-			printf("Usage: zab history [--store URL] --experiment NAME --by kernel|cusezero|patch\n"
+			printf("Usage: zab history [--store URL] --experiment NAME --by kernel|cusezero|patch|series\n"
 			       "         [--benchmark B] [--variant V] [--sut-class C] [-j FILE] [--export-csv FILE]\n"
 			       "One benchmark's value per kernel release, cusezero version or routine source,\n"
-			       "one history per SUT class; (R)/(I): Mann-Whitney p < %.2f against the step before.\n",
+			       "one history per SUT class; (R)/(I): Mann-Whitney p < %.2f against the step before.\n"
+			       "--by series: a change sequence's steps (--variant NAME: NAME@0..NAME@K, default\n"
+			       "the first), change points over the whole sequence by E-Divisive means.\n",
 			       ZH_ALPHA);
 			return 1;
 		case 'B':
-			for (k = 0; k < 3 && strcmp(optarg, bys[k]); k++)
+			for (k = 0; k < 4 && strcmp(optarg, bys[k]); k++)
 				;
-			if (k == 3) {
-				cz_err("--by '%s': expected kernel, cusezero or patch", optarg);
+			if (k == 4) {
+				cz_err("--by '%s': expected kernel, cusezero, patch or series", optarg);
 				return -1;
 			}
 			o->by = (enum zh_by)k;
@@ -287,7 +291,7 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		return -1;
 	}
 	if (!o->f.experiment || !o->has_by) {
-		cz_err("history: give --experiment NAME and --by kernel|cusezero|patch");
+		cz_err("history: give --experiment NAME and --by kernel|cusezero|patch|series");
 		return -1;
 	}
 	return 0;
@@ -359,6 +363,12 @@ int zab_cmd_history(int argc, char **argv)
 	if (!nr) {
 		cz_err("history: no run of experiment '%s'%s%s in %s", o.f.experiment,
 		       o.f.sut_class ? " on SUT class " : "", o.f.sut_class ? o.f.sut_class : "", czs_name(s));
+		goto out;
+	}
+	if (o.by == ZH_SERIES) {
+		struct zab_series_opts so = { o.f.experiment, o.benchmark, o.variant, o.json, o.csv };
+
+		ret = zab_history_series(r, nr, &so);
 		goto out;
 	}
 	st = zab_xmalloc(ZH_MAX_STEPS * sizeof(*st));
