@@ -18,6 +18,7 @@ enum {
 	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_TIME, OPT_PREPARE,
 	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE, OPT_VERDICT, OPT_STORE_URL,
 	OPT_NO_STORE, OPT_SUT_NAME, OPT_CAMPAIGN_ID, OPT_EXPERIMENT_NAME, OPT_BY, OPT_SUT_CLASS,
+	OPT_ONLY_VARIANTS,
 };
 
 /* The output options run and report share (zab_output_option parses them). */
@@ -63,6 +64,8 @@ int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]
 int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv);
 /* zab history (history.c). */
 int zab_cmd_history(int argc, char **argv);
+/* zab bisect (bisect.c): 0 a change found, 1 none, 125 could not decide, 2 usage. */
+int zab_cmd_bisect(int argc, char **argv);
 /* Where a view's text goes: stdout, or stderr when its JSON or CSV goes there ("-"). */
 FILE *zab_view_text(const char *json, const char *csv);
 /*

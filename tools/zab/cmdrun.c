@@ -54,6 +54,7 @@ static const struct option run_opts[] = {
 	{ "lower", no_argument, NULL, OPT_LOWER },
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "variant", required_argument, NULL, 'v' },
+	{ "only-variants", required_argument, NULL, OPT_ONLY_VARIANTS },
 	{ "var", required_argument, NULL, OPT_VAR },
 	{ "sessions", required_argument, NULL, 'S' },
 	{ "warmups", required_argument, NULL, 'W' },
@@ -117,6 +118,7 @@ struct run_cli {
 	enum zab_indev in_device;
 	char *base;
 	const char *placement;   /* --placement, checked */
+	const char *only;        /* --only-variants A,B,...: the rest dropped */
 };
 
 /* Options that belong to the last --bench.  0 or -1. */
@@ -288,6 +290,9 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		return bench_option(cli, c, optarg);
 	case OPT_PREPARE:
 		cli->prepare = optarg;
+		return 0;
+	case OPT_ONLY_VARIANTS:
+		cli->only = optarg;
 		return 0;
 	case 'L':
 	case OPT_PSCAN:
@@ -647,6 +652,8 @@ static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 	for (i = 0; i < cli->nv && !cli->nparams; i++)
 		if (zab_variant_spec(e, cli->vspecs[i]))
 			return -1;
+	if (cli->only && zab_experiment_only(e, cli->only))
+		return -1;
 	for (i = 0; i < cli->nvars; i++)
 		if (apply_var(e, cli->vars[i]))
 			return -1;

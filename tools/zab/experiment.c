@@ -912,6 +912,35 @@ void zab_experiment_free(struct zab_experiment *e)
 	memset(e, 0, sizeof(*e));
 }
 
+int zab_experiment_only(struct zab_experiment *e, const char *list)
+{
+	bool keep[ZAB_MAX_ITEMS] = { false };
+	char *l = zab_xstrdup(list), *save = NULL, *w;
+	size_t i, n = 0;
+	int ret = 0;
+
+	for (w = strtok_r(l, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < e->nvar && strcmp(e->var[i].name, w); i++)
+			;
+		if (i == e->nvar) {
+			cz_err("--only-variants: no variant '%s' in the experiment", w);
+			ret = -1;
+		} else {
+			keep[i] = true;
+		}
+	}
+	free(l);
+	for (i = 0; i < e->nvar && !ret; i++) {
+		if (keep[i])
+			e->var[n++] = e->var[i];
+		else
+			variant_free(&e->var[i]);
+	}
+	if (!ret)
+		e->nvar = n;
+	return ret;
+}
+
 static void variant_free(struct zab_variant *v)
 {
 	{

@@ -159,6 +159,8 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec);
 /* Check names, substitutions, base; prints one line on error. */
 int zab_experiment_check(struct zab_experiment *e);
 void zab_experiment_free(struct zab_experiment *e);
+/* Keep only the variants named in list ("A,B,...", each one of e's), in e's order: 0 or -1. */
+int zab_experiment_only(struct zab_experiment *e, const char *list);
 /* Expand {var} in tmpl; NULL with *bad = the unknown name (malloc'd) on error. */
 char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad);
 
