@@ -3,7 +3,8 @@
 # Description: zab bisect over a 16-step sequence (tests/zab/seqlib.sh,
 # fakebench): the step of a planted slowdown named in the documented line,
 # exit 0, in at most 5 probes each stored; a second bisect reuses them all;
-# an A/A sequence: no change, exit 1; a last step that fails: could not
+# a flagged one-step blip nearer the base than the last step is not the
+# change hunted; an A/A sequence: no change, exit 1; a last step that fails: could not
 # decide, exit 125; --stored answers per SUT class from a full sweep (one
 # class with the slowdown, one without) without running anything; bad
 # usage exits 2 with one line.
@@ -15,6 +16,7 @@ url="sqlite:$CZ_TMP/b.db"
 seq_file "$CZ_TMP/plant.ini" bsseq 16 9
 seq_file "$CZ_TMP/aa.ini" bsaa 16 0
 seq_file "$CZ_TMP/fail.ini" bsfail 16 0 "cmd = {cmd} --fail"
+SEQ_BLIP=8:0.93 seq_file "$CZ_TMP/blip.ini" bsblip 16 9
 
 bisect() {	# bisect NAME ARGS...: stdout to NAME.out, stderr NAME.err, exit in $rc
 	n=$1
@@ -33,6 +35,9 @@ ok "every probe stored ($runs runs)" -- sh -c "grep -q '^zab: bisect: $runs prob
 bisect p2 --sut zen "$CZ_TMP/plant.ini"
 ok "a second bisect: the same answer, every probe from the store" -- sh -c "[ $rc -eq 0 ] &&
 	cmp -s '$CZ_TMP/p.out' '$CZ_TMP/p2.out' && grep -q ' 0 probes run, [1-5] from the store' '$CZ_TMP/p2.err'"
+bisect b --sut zen "$CZ_TMP/blip.ini"
+ok "a -7% blip at step 8 (flagged) is not the -30% hunted: $(cat "$CZ_TMP/b.out")" -- sh -c "[ $rc -eq 0 ] &&
+	grep -q '^first change: step 9/16' '$CZ_TMP/b.out' && grep -q 'step 8/16 is nearer the base' '$CZ_TMP/b.err'"
 bisect a --sut zen "$CZ_TMP/aa.ini"
 ok "A/A sequence: exit $rc, $(cat "$CZ_TMP/a.out")" -- sh -c "[ $rc -eq 1 ] &&
 	grep -q '^no change on zen: step 16/16 s@16 is as the base' '$CZ_TMP/a.out'"

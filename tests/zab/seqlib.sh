@@ -5,7 +5,8 @@
 #   seq_file FILE NAME N PLANT [EXTRA]: experiment NAME, fakebench 1%
 #     noise, steps s@PLANT..s@N 30% slower (FAKE_SCALE 0.7: a patch that
 #     stays in the series), PLANT 0: none (A/A); EXTRA: a line added to the
-#     last step (e.g. a cmd= that fails)
+#     last step (e.g. a cmd= that fails); $SEQ_BLIP K:SCALE: step K alone
+#     at that scale (a one-step blip)
 seq_file() {
 	{
 		printf '[experiment]\nname = %s\nsessions = 2\nrepeats = 3\n\n' "$2"
@@ -14,6 +15,7 @@ seq_file() {
 		while [ "$k" -le "$3" ]; do
 			s=1.0
 			[ "$4" -gt 0 ] && [ "$k" -ge "$4" ] && s=0.7
+			[ "${SEQ_BLIP%%:*}" = "$k" ] && s=${SEQ_BLIP#*:}
 			printf '\n[variant s@%d]\nenv.FAKE_SCALE = %s\n' "$k" "$s"
 			[ "$k" -eq "$3" ] && [ -n "${5:-}" ] && printf '%s\n' "$5"
 			k=$((k + 1))

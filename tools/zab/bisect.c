@@ -9,13 +9,15 @@
  * one, else `zab run EXPERIMENT --only-variants NAME@0,NAME@k` recorded in
  * the store: zab's own runner, so a later history or sweep reuses it.
  * The search assumes that once a step changes the figure, the later ones
- * do too (as git bisect assumes of commits).
+ * do too (as git bisect assumes of commits); the change hunted is the one
+ * the last step shows (bs_like_end).
  *
  * Exit: 0 a first change found, 1 no change (the last step is as the
  * base), 125 could not decide (a probe failed or is missing), 2 usage.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -193,12 +195,24 @@ static void bs_first(const struct bs *b, const char *cls, long k, const struct b
 	       p->verdict < 0 ? "R" : "I", p->indev ? "device" : p->bench, cls);
 }
 
+/*
+ * A probe that says "changed" still counts as the base when its change is
+ * nearer the base's figure than the last step's, or of the other sign: the
+ * change hunted is the one the last step shows (a 9% blip of a noisy
+ * probe is not the -85% the search is after; history --by series shows
+ * every change point).
+ */
+static bool bs_like_end(const struct bs_probe *p, const struct bs_probe *end)
+{
+	return p->verdict == end->verdict && fabs(p->pct) >= fabs(p->pct - end->pct);
+}
+
 /* The binary search over class cls: BS_FOUND, BS_NONE or BS_UNDECIDED. */
 static int bs_search(struct bs *b, const char *cls)
 {
-	struct bs_probe p, hp;
+	struct bs_probe p, end, first;
 	long lo = 0, hi = b->last, mid;
-	int c = bs_probe(b, cls, hi, &hp);
+	int c = bs_probe(b, cls, hi, &end);
 
 	if (c < 0) {
 		printf("could not decide on %s: step %ld/%ld has no verdict\n", cls, hi, b->last);
@@ -206,9 +220,10 @@ static int bs_search(struct bs *b, const char *cls)
 	}
 	if (!c) {
 		printf("no change on %s: step %ld/%ld %s is as the base (%+.2f%%, no (R)/(I) in %s)\n", cls,
-		       hi, b->last, hp.label, hp.pct, hp.indev ? "device" : hp.bench);
+		       hi, b->last, end.label, end.pct, end.indev ? "device" : end.bench);
 		return BS_NONE;
 	}
+	first = end;
 	/* the base (lo) is unchanged, step hi changed: narrow down to adjacent steps */
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
@@ -218,14 +233,19 @@ static int bs_search(struct bs *b, const char *cls)
 			       cls, mid, b->last, lo + 1, hi);
 			return BS_UNDECIDED;
 		}
+		if (c && !bs_like_end(&p, &end)) {
+			cz_err("bisect: %s: step %ld/%ld is nearer the base than step %ld/%ld (%+.2f%%): counted as the base",
+			       cls, mid, b->last, b->last, b->last, end.pct);
+			c = 0;
+		}
 		if (c) {
 			hi = mid;
-			hp = p;
+			first = p;
 		} else {
 			lo = mid;
 		}
 	}
-	bs_first(b, cls, hi, &hp);
+	bs_first(b, cls, hi, &first);
 	return BS_FOUND;
 }
 
