@@ -238,12 +238,12 @@ int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *
 		return -EINVAL;
 	}
 	if (which == 1) {
-		if (o->patch) {
-			snprintf(err, errlen, "--patch %s: one patch per --source (%s has %s)", arg,
-				 o->source, o->patch);
-			return -EINVAL;
+		if (o->npatches >= ZERO_KSRC_MAX_PATCHES) {
+			snprintf(err, errlen, "--patch %s: at most %d patches per --source (%s)", arg,
+				 ZERO_KSRC_MAX_PATCHES, o->source);
+			return -E2BIG;
 		}
-		o->patch = arg;
+		o->patches[o->npatches++] = arg;
 		return 0;
 	}
 	return which == 2 ? zero_ksrc_add_alt(o, arg, err, errlen) :
@@ -277,9 +277,10 @@ static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req 
 	uint64_t h = 0xcbf29ce484222325ull;
 
 	n = (size_t)snprintf(full, sizeof(full), "%s:%s", base, q->symbol);
-	if (o->patch && n < sizeof(full))
+	for (i = 0; i < o->npatches && n < sizeof(full); i++)
 		n += (size_t)snprintf(full + n, sizeof(full) - n, "+%s",
-				      strrchr(o->patch, '/') ? strrchr(o->patch, '/') + 1 : o->patch);
+				      strrchr(o->patches[i], '/') ? strrchr(o->patches[i], '/') + 1 :
+				      o->patches[i]);
 	for (i = 0; i < o->nalts && n < sizeof(full); i++)
 		n += (size_t)snprintf(full + n, sizeof(full) - n, ",%.*s-%s",
 				      (int)strcspn(o->alts[i], "="), o->alts[i], strchr(o->alts[i], '=') + 1);
@@ -305,9 +306,12 @@ static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q
 
 	if (!r)
 		return -ENOMEM;
-	n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s%s%s, %s; %s", q->path,
-			     o->patch ? " + " : "", o->patch ? o->patch : "", q->symbol,
-			     conv_desc(q->conv));
+	n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s", q->path);
+	for (i = 0; i < o->npatches && n < sizeof(desc); i++)
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, " + %s", o->patches[i]);
+	if (n < sizeof(desc))
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, ", %s; %s", q->symbol,
+				      conv_desc(q->conv));
 	for (i = 0; i < im->nalts && n < sizeof(desc); i++)
 		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "%s %s%s %s",
 				      i ? "," : "; alternatives:", im->alts[i].feature & CZ_KF_NOT ? "!" : "",
@@ -356,7 +360,8 @@ static int load_req(const struct zero_ksrc_opts *o, struct ksrc_req *q, char *er
 	int ret;
 
 	memset(q, 0, sizeof(*q));
-	q->patch = o->patch;
+	q->patches = o->patches;
+	q->npatches = o->npatches;
 	q->configs = o->configs;
 	q->nconfigs = o->nconfigs;
 	ret = parse_source(o->source, q, &sym_given, err, errlen);
@@ -396,7 +401,7 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 		ret = ksrc_build(&q, &blob, err, errlen);
 	if (ret)
 		return ret;
-	snprintf(shown, sizeof(shown), "%s%s", q.path, o->patch ? " (patched)" : "");
+	snprintf(shown, sizeof(shown), "%s%s", q.path, o->npatches ? " (patched)" : "");
 	lq = (struct ksrc_load_req){ .blob = &blob, .display = shown, .symbol = q.symbol,
 				     .label = q.label, .forced = forced, .forced_on = forced_on,
 				     .nforced = o->nalts };
