@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kcompat/include/cz/records.h"
 #include "ksrc.h"
@@ -356,6 +357,7 @@ static int forced_features(const struct zero_ksrc_opts *o, unsigned *f, bool *on
 
 static int load_req(const struct zero_ksrc_opts *o, struct ksrc_req *q, char *err, size_t errlen)
 {
+	struct stat st;
 	bool sym_given;
 	int ret;
 
@@ -365,6 +367,15 @@ static int load_req(const struct zero_ksrc_opts *o, struct ksrc_req *q, char *er
 	q->configs = o->configs;
 	q->nconfigs = o->nconfigs;
 	ret = parse_source(o->source, q, &sym_given, err, errlen);
+	if (!ret && stat(q->path, &st)) {
+		/* said first: the default symbol's search would only find none */
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s (--source)", q->path, strerror(-ret));
+	} else if (!ret && !S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "%s: not a regular file (--source names a kernel source file)",
+			 q->path);
+	}
 	if (!ret && !sym_given)
 		ret = default_symbol(q, err, errlen);
 	if (ret)
