@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "cli.h"
 #include "hf.h"
+#include "sequence.h"
 
 int main(int argc, char **argv)
 {
@@ -24,6 +25,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "bisect"))
 		return zab_cmd_bisect(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "expand"))
+		return zab_cmd_expand(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "hyperfine"))
 		return zab_cmd_hyperfine(argc - 1, argv + 1);
 	if (zab_hf_mode(argv[1]))
@@ -40,6 +43,6 @@ int main(int argc, char **argv)
 		return zab_cmd_store(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "fleet"))
 		return zab_cmd_fleet(argc - 1, argv + 1);
-	cz_err("unknown command '%s' (expected run, report, compare, history, bisect, store, fleet or hyperfine; see zab --help)", argv[1]);
+	cz_err("unknown command '%s' (expected run, report, compare, history, bisect, store, expand, fleet or hyperfine; see zab --help)", argv[1]);
 	return 2;
 }

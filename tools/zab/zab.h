@@ -105,6 +105,11 @@ struct zab_variant {
 	char *where;         /* "FILE:LINE" or "--variant" (for errors) */
 	char *arch;          /* only on this machine (uname -m), e.g. x86_64, aarch64 */
 	struct zab_placement placement;   /* spec NULL: the experiment's */
+	/* a change sequence (sequence.h), expanded into NAME@0..N by zab_experiment_check */
+	char *series, *kernels, *git;
+	/* a step's provenance: from the expansion, or an expanded file's keys */
+	char *seq, *seq_kind, *label, *kversion, *git_commit;
+	unsigned step, steps;
 };
 
 enum zab_order { ZAB_ORDER_RANDOM, ZAB_ORDER_INTERLEAVE, ZAB_ORDER_SEQUENTIAL };
@@ -120,6 +125,8 @@ struct zab_colocate {
 	enum zab_coloc mode;
 	unsigned cpu;        /* ZAB_COLOC_CPU */
 };
+
+struct zab_seq;
 
 struct zab_experiment {
 	char *name;
@@ -138,6 +145,8 @@ struct zab_experiment {
 	size_t nbench;
 	struct zab_variant var[ZAB_MAX_ITEMS];
 	size_t nvar;
+	struct zab_seq *seqs;  /* the sequences expanded by zab_experiment_check (sequence.h) */
+	size_t nseqs;
 };
 
 const char *zab_order_name(enum zab_order o);
