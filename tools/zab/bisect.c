@@ -257,7 +257,8 @@ static int bs_sequence(struct bs *b)
 	long k, seen = 0;
 	int ret = -1;
 
-	if (zab_experiment_load(&e, zab_find_experiment(b->o.file)))
+	/* the check expands the experiment's sequences into their steps */
+	if (zab_experiment_load(&e, zab_find_experiment(b->o.file)) || zab_experiment_check(&e))
 		goto out;
 	b->title = zab_xstrdup(e.name ? e.name : b->o.file);
 	for (v = 0; v < e.nvar && !b->seq; v++)

@@ -652,13 +652,14 @@ static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 	for (i = 0; i < cli->nv && !cli->nparams; i++)
 		if (zab_variant_spec(e, cli->vspecs[i]))
 			return -1;
-	if (cli->only && zab_experiment_only(e, cli->only))
-		return -1;
 	for (i = 0; i < cli->nvars; i++)
 		if (apply_var(e, cli->vars[i]))
 			return -1;
 	apply_settings(e, cli);
 	if (zab_experiment_check(e) || zab_colocate_check(&e->colocate))
+		return -1;
+	/* after the check: a sequence's steps exist once it has expanded them */
+	if (cli->only && zab_experiment_only(e, cli->only))
 		return -1;
 	default_groups(e);
 	return 0;

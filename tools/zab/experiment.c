@@ -952,6 +952,11 @@ int zab_experiment_only(struct zab_experiment *e, const char *list)
 		}
 	}
 	free(l);
+	for (i = 0; i < e->nvar && !ret && e->base; i++)
+		if (!strcmp(e->var[i].name, e->base) && !keep[i]) {
+			cz_err("--only-variants: the base '%s' is not among them", e->base);
+			ret = -1;
+		}
 	for (i = 0; i < e->nvar && !ret; i++) {
 		if (keep[i])
 			e->var[n++] = e->var[i];
