@@ -18,7 +18,7 @@
 #include "steps.h"
 #include "zab.h"
 
-#define HS_CLASSES 64
+#define HS_CLASSES 256
 
 struct hs_step {
 	double *x;
@@ -38,6 +38,7 @@ struct hs {
 	struct hs_class c[HS_CLASSES];
 	size_t nc;
 	long last;           /* the highest step seen */
+	bool full;           /* a class left out (HS_CLASSES) */
 	char *seq;
 };
 
@@ -49,8 +50,13 @@ static struct hs_class *hs_class(struct hs *h, const struct zab_result *r, size_
 		;
 	if (i < h->nc)
 		return &h->c[i];
-	if (h->nc == HS_CLASSES)
+	if (h->nc == HS_CLASSES) {
+		if (!h->full)
+			cz_err("history: more than %d SUT classes: '%s' and later ones left out",
+			       HS_CLASSES, r->sut);
+		h->full = true;
 		return NULL;
+	}
 	memset(&h->c[i], 0, sizeof(h->c[i]));
 	h->c[i].cls = zab_xstrdup(r->sut);
 	h->c[i].bench = zab_xstrdup(r->b[b].name);
@@ -301,6 +307,7 @@ int zab_history_series(struct zab_result *r, size_t nr, const struct zab_series_
 	int ret = 2;
 
 	h->nc = 0;
+	h->full = false;
 	h->last = -1;
 	h->seq = o->seq ? zab_xstrdup(o->seq) : NULL;
 	for (i = 0; i < nr && !h->seq; i++)
