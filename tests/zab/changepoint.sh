@@ -29,7 +29,7 @@ flags=$(awk -F, 'NR > 1 && $NF != "" { print $1 ":" $2 ":" $NF }' "$CZ_TMP/h.csv
 ok "exactly the planted step flagged, on zen only: $flags" -- [ "$flags" = "zen:9:R " ]
 ok "CSV: 17 steps per class" -- [ "$(awk -F, 'NR > 1' "$CZ_TMP/h.csv" | wc -l)" -eq 34 ]
 ok "its size's 95% interval holds -30%" -- awk -F, '$1 == "zen" && $2 == 9 {
-	exit !($15 < -30 && $16 > -30) }' "$CZ_TMP/h.csv"
+	exit !($16 < -30 && $17 > -30) }' "$CZ_TMP/h.csv"
 ok "text: the change named by its step, held on zen, not on sky" -- \
 	grep -q '^  step 9/16 s@9: -[23][0-9.]*% (R) 95% CI .* on zen; no change on sky$' "$CZ_TMP/h.txt"
 "$ZAB" history --store "$url" --experiment aaseq --by series --export-csv "$CZ_TMP/a.csv" \

@@ -21,8 +21,8 @@
 #define HS_CLASSES 256
 
 struct hs_step {
-	double *x;
-	size_t n, cap, runs;
+	double *x;           /* the observations: one per session of a run (its mean) */
+	size_t n, cap, runs, samples;
 	char *label;
 };
 
@@ -66,6 +66,31 @@ static struct hs_class *hs_class(struct hs *h, const struct zab_result *r, size_
 	return &h->c[i];
 }
 
+/*
+ * A cell's session means into step s: the observations are sessions, not
+ * samples, as each session ran the step in a daemon of its own (its
+ * memory, its placement); samples of one daemon are no independent
+ * replicates of the step, and taking them so flags A/A steps.
+ */
+static void hs_session_means(const struct zab_cell *cell, struct hs_step *s)
+{
+	size_t i, j, n;
+	double sum;
+
+	for (i = 0; i < cell->n; i++) {
+		for (j = 0; j < i && cell->sess[j] != cell->sess[i]; j++)
+			;
+		if (j < i)
+			continue;       /* its session done already */
+		for (sum = 0, n = 0, j = i; j < cell->n; j++)
+			if (cell->sess[j] == cell->sess[i]) {
+				sum += cell->x[j];
+				n++;
+			}
+		s->x[s->n++] = sum / (double)n;
+	}
+}
+
 /* The run's steps' samples into their class. */
 static void hs_add(struct hs *h, const struct zab_result *r, const char *bench)
 {
@@ -86,8 +111,12 @@ static void hs_add(struct hs *h, const struct zab_result *r, const char *bench)
 			s->cap = (s->n + cell->n) * 2;
 			s->x = zab_xrealloc(s->x, s->cap * sizeof(*s->x));
 		}
-		for (i = 0; i < cell->n; i++)
-			s->x[s->n++] = cell->x[i];
+		s->samples += cell->n;
+		if (!cell->sess)
+			for (i = 0; i < cell->n; i++)
+				s->x[s->n++] = cell->x[i];
+		else
+			hs_session_means(cell, s);
 		s->runs++;
 		if (!s->label)
 			s->label = zab_xstrdup(zab_step_label(r, r->vname[v]));
@@ -155,6 +184,7 @@ static json_t *hs_row(const struct hs *h, const struct hs_class *c, size_t k)
 	cz_jset(row, "unit", cz_jstr(c->unit));
 	cz_jset(row, "higher", json_boolean(c->higher));
 	cz_jset(row, "n", json_integer((json_int_t)s->n));
+	cz_jset(row, "samples", json_integer((json_int_t)s->samples));
 	cz_jset(row, "mean", cz_jnum(sm.mean));
 	cz_jset(row, "ci_lo", cz_jnum(s->n > 1 ? sm.ci_lo : NAN));
 	cz_jset(row, "ci_hi", cz_jnum(s->n > 1 ? sm.ci_hi : NAN));
@@ -217,7 +247,7 @@ static void hs_text_class(FILE *f, const struct hs *h, const struct hs_class *c)
 	char at[16], ch[96];
 
 	fprintf(f, "SUT class %s: %s / %s@K [%s, %s is better]\n%-7s %-36s %4s %5s %12s %7s  %s\n", c->cls,
-		c->bench, h->seq, c->unit, c->higher ? "higher" : "lower", "step", "label", "runs", "n",
+		c->bench, h->seq, c->unit, c->higher ? "higher" : "lower", "step", "label", "runs", "sess",
 		"mean", "CI", "change point");
 	for (k = 0; k <= (size_t)h->last; k++) {
 		const struct hs_step *s = &c->st[k];
@@ -269,7 +299,7 @@ static void hs_text(FILE *f, const struct hs *h, const json_t *changes)
 }
 
 static const char *const hs_cols[] = { "sut_class", "step", "steps", "label", "variant", "runs",
-				       "benchmark", "unit", "higher", "n", "mean", "ci_lo", "ci_hi",
+				       "benchmark", "unit", "higher", "n", "samples", "mean", "ci_lo", "ci_hi",
 				       "change_pct", "change_ci_lo", "change_ci_hi", "p", "flag", NULL };
 
 static int hs_output(const struct hs *h, const struct zab_series_opts *o)
