@@ -6,7 +6,9 @@
 # that touches another file, and one that plants an lfence in the unrolled
 # 64-byte loop of rep_stos_alternative.  bisect names the planted commit
 # by hash and subject (exit 0); the range of comment-only commits has no
-# change (exit 1); history --by series over the stored probes names it too.
+# change (exit 1); history --by series over the stored probes names it too;
+# after the history is rewritten (the lfence now at step 4) no stale probe
+# of the old commits is reused.
 # Needs root, /dev/fuse, git, an assembler and the kernel sources.
 # Needs: root fuse
 . "$top_srcdir/tests/tap.sh"
@@ -69,4 +71,18 @@ ok "comment-only commits: exit $rc, $(cat "$CZ_TMP/c.out")" -- sh -c "[ $rc -eq 
 "$ZAB" history --store "$url" --experiment gitrange --by series >"$CZ_TMP/h.txt" 2>&1
 ok "history --by series over the probes names the planted commit" -- \
 	grep -q "^  step 3/5 $planted x86/lib: fence the unrolled loop: -[0-9.]*% (R)" "$CZ_TMP/h.txt"
+# history rewritten: the range's steps keep their names, not their commits
+git -C "$repo" reset -q --hard comments && sed -i "1a /* comment 5 */" "$repo/$f" && commit -m "x86/lib: comment 5" &&
+	sed -i 's|^\taddq \$64,%rdi$|&\n\tlfence|' "$repo/$f" && commit -m "x86/lib: fence the loop again" &&
+	sed -i "1a /* comment 6 */" "$repo/$f" && commit -m "x86/lib: comment 6" ||
+	{ echo "Bail out! cannot rewrite the repository"; exit 1; }
+again=$(git -C "$repo" log --format=%h -1 --grep='fence the loop again')
+"$ZAB" bisect --store "$url" --sut dev --seed 3 --cusezero "$CUSEZERO" "$CZ_TMP/range.ini" \
+	>"$CZ_TMP/w.out" 2>"$CZ_TMP/w.err"
+rc=$?
+ok "rewritten range: step 4 named: $(cat "$CZ_TMP/w.out")" -- \
+	sh -c "[ $rc -eq 0 ] && grep -q '^first change: step 4/5 $again ' '$CZ_TMP/w.out'"
+ok "step 3 (the old lfence commit's probe) run anew; step 2, the same commit, reused" -- \
+	sh -c "grep -q 'step 3/5 [0-9a-f]* x86/lib: comment 5 vs the base: .*(new run' '$CZ_TMP/w.err' &&
+	! grep -q 'step 3/5 .*(stored run' '$CZ_TMP/w.err' && grep -q 'step 2/5 .*(stored run' '$CZ_TMP/w.err'"
 done_testing

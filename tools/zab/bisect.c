@@ -7,7 +7,10 @@
  * on the in-device result class by default.  A probe is a stored run
  * holding both variants (a full sweep, an earlier probe) when there is
  * one, else `zab run EXPERIMENT --only-variants NAME@0,NAME@k` recorded in
- * the store: zab's own runner, so a later history or sweep reuses it.
+ * the store: zab's own runner, so a later history or sweep reuses it.  A
+ * stored run is matched by experiment name, SUT class, the variants' names
+ * and, where the sequence labels its steps, their labels (a git range's
+ * carry the commit).
  * The search assumes that once a step changes the figure, the later ones
  * do too (as git bisect assumes of commits); the change hunted is the one
  * the last step shows (bs_like_end).
@@ -43,6 +46,7 @@ struct bs {
 	struct bs_opts o;
 	char *title, *seq;
 	long last;                   /* N: the steps after the base */
+	char *label[ZAB_MAX_ITEMS];  /* each step's label in the experiment (NULL: none) */
 	struct czs *s;
 	struct zab_result *r;        /* the experiment's stored runs (oldest first) */
 	size_t nr;
@@ -94,8 +98,10 @@ static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_pro
 		size_t bi = zab_step_bench(r, b->o.result), base = r->base;
 		const json_t *run = json_object_get(r->doc, "run");
 
-		if (strcmp(r->sut, cls) || i0 == r->nv || ik == r->nv || bi == r->nb)
-			continue;
+		if (strcmp(r->sut, cls) || i0 == r->nv || ik == r->nv || bi == r->nb ||
+		    (b->label[0] && strcmp(zab_step_label(r, v0), b->label[0])) ||
+		    (b->label[k] && strcmp(zab_step_label(r, vk), b->label[k])))
+			continue;       /* another class, another step, or its code since changed */
 		r->base = i0;
 		p->verdict = zab_change(r, bi, ik, &p->pct);
 		r->base = base;
@@ -270,6 +276,8 @@ static int bs_sequence(struct bs *b)
 		k = zab_step_of(e.var[v].name, b->seq, NULL);
 		if (k >= 0 && k < 63) {
 			seen |= 1L << k;
+			if (e.var[v].label && *e.var[v].label && !b->label[k])
+				b->label[k] = zab_xstrdup(e.var[v].label);
 			if (k > b->last)
 				b->last = k;
 		}
@@ -403,5 +411,7 @@ out:
 	free(cls);
 	free(b.title);
 	free(b.seq);
+	for (size_t k = 0; k < ZAB_MAX_ITEMS; k++)
+		free(b.label[k]);
 	return ret;
 }
