@@ -7,7 +7,8 @@
 # change hunted; an A/A sequence: no change, exit 1; a last step that fails: could not
 # decide, exit 125; --stored answers per SUT class from a full sweep (one
 # class with the slowdown, one without) without running anything; bad
-# usage exits 2 with one line.
+# usage exits 2 with one line; zab run --only-variants runs the variants
+# named and refuses a name that is none or a set without the base.
 # Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 . "$top_srcdir/tests/zab/seqlib.sh"
@@ -66,4 +67,15 @@ ok "an unknown sequence: exit $rc, one line: $(cat "$CZ_TMP/e2.err")" -- \
 bisect e3 --seed x "$CZ_TMP/plant.ini"
 ok "a bad seed: exit $rc, one line naming it" -- \
 	sh -c "[ $rc -eq 2 ] && grep -q \"'x'\" '$CZ_TMP/e3.err' && [ \$(wc -l <'$CZ_TMP/e3.err') -eq 1 ]"
+"$ZAB" run -e "$CZ_TMP/plant.ini" --only-variants s@3,nope --no-store >/dev/null 2>"$CZ_TMP/o.err"
+rc=$?
+ok "run --only-variants naming no variant: exit $rc, one line: $(cat "$CZ_TMP/o.err")" -- \
+	sh -c "[ $rc -eq 2 ] && grep -q \"'nope'\" '$CZ_TMP/o.err' && [ \$(wc -l <'$CZ_TMP/o.err') -eq 1 ]"
+"$ZAB" run -e "$CZ_TMP/plant.ini" --only-variants s@3 --base s@0 --no-store >/dev/null 2>"$CZ_TMP/o.err"
+rc=$?
+ok "run --only-variants without the base: exit $rc, one line: $(cat "$CZ_TMP/o.err")" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/o.err') -eq 1 ]"
+"$ZAB" run -e "$CZ_TMP/plant.ini" --only-variants s@0,s@9 --no-store --json "$CZ_TMP/o.json" >/dev/null 2>&1
+ok "run --only-variants s@0,s@9: those two variants run" -- \
+	sh -c "grep -q '\"s@9\"' '$CZ_TMP/o.json' && ! grep -q '\"s@8\"' '$CZ_TMP/o.json'"
 done_testing
