@@ -23,7 +23,7 @@ url="sqlite:$CZ_TMP/d.db"
 dev_seq() {
 	{
 		printf '[experiment]\nname = %s\nsessions = 2\nwarmups = 1\nrepeats = 3\n\n' "$2"
-		printf '[benchmark pread]\ncmd = %s --format simple -s 100KB -n 2000 {dev}\n' "$PREAD_Z100K"
+		printf '[benchmark pread]\ncmd = %s --format simple -s 100KB -n 500 {dev}\n' "$PREAD_Z100K"
 		printf 'unit = bytes/sec\nbetter = higher\n'
 		for k in 0 1 2 3 4 5 6 7 8; do
 			r=default
