@@ -193,6 +193,7 @@ static json_t *hs_row(const struct hs *h, const struct hs_class *c, size_t k)
 	cz_jset(row, "change_ci_hi", cz_jnum(ch ? ch->ci_hi : NAN));
 	cz_jset(row, "p", cz_jnum(ch ? ch->p : NAN));
 	cz_jset(row, "flag", cz_jstr(hs_flag(c, ch)));
+	cz_jset(row, "change_point", json_boolean(ch != NULL));
 	free(v);
 	return row;
 }
@@ -300,7 +301,7 @@ static void hs_text(FILE *f, const struct hs *h, const json_t *changes)
 
 static const char *const hs_cols[] = { "sut_class", "step", "steps", "label", "variant", "runs",
 				       "benchmark", "unit", "higher", "n", "samples", "mean", "ci_lo", "ci_hi",
-				       "change_pct", "change_ci_lo", "change_ci_hi", "p", "flag", NULL };
+				       "change_pct", "change_ci_lo", "change_ci_hi", "p", "change_point", "flag", NULL };
 
 static int hs_output(const struct hs *h, const struct zab_series_opts *o)
 {
