@@ -54,9 +54,16 @@ int zab_cmd_store(int argc, char **argv);
 /* zab fleet: runs the zab-fleet script beside the Ansible playbook (execv; returns on error). */
 int zab_cmd_fleet(int argc, char **argv);
 struct czs;
-/* The store at url (NULL: the default), or NULL after one line. */
+/* The store at url (NULL: the default) to write, made when absent, or NULL after one line. */
 struct czs *zab_store_open(const char *url);
-/* Record doc (what: its name in messages): 0 stored, 1 already there, -1 after one line. */
+/*
+ * The store at url to read (never made: a missing one is refused), and
+ * when experiment is not NULL, one that holds that experiment (else the
+ * stored names, closest first); NULL after one line.
+ */
+struct czs *zab_store_read(const char *url, const char *experiment);
+/* Record doc (what: its name in messages): 0 stored, 1 already there (same contents),
+ * -2 stored with other contents, -1 not stored; one line when not 0 or 1. */
 int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]);
 
 /* report --by sut-class: one column group per SUT class (views.c); 0, or 1 when an output failed. */

@@ -70,7 +70,7 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 		cz_err("report --store: name the experiment (--experiment NAME; zab store ls experiments)");
 		return -1;
 	}
-	s = zab_store_open(url);
+	s = zab_store_read(url, f->experiment);
 	if (!s)
 		return -1;
 	if (czs_load_results(s, f, &r, &nr, err, sizeof(err)) ||

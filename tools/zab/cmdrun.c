@@ -735,14 +735,29 @@ static json_t *run_json(const struct run_cli *cli, const char *started)
 	return o;
 }
 
+/*
+ * The run into the store (a lost PostgreSQL connection is opened again);
+ * failing that, its document kept in the state folder and named, so a
+ * measured run is never lost: 0, or -1 after one line.
+ */
 static int record(struct czs *s, json_t *doc)
 {
-	char uuid[37];
+	const char *id = json_string_value(json_object_get(json_object_get(doc, "run"), "uuid"));
+	char uuid[37], err[1024], e2[1024], kept[4400];
+	bool already;
+	int ret = czs_put_run(s, doc, "this run", uuid, &already, err, sizeof(err));
 
-	if (zab_store_record(s, doc, "this run", uuid) < 0)
-		return -1;
-	cz_err("recorded run %s in %s", uuid, czs_name(s));
-	return 0;
+	if (!ret) {
+		cz_err("recorded run %s in %s", uuid, czs_name(s));
+		return 0;
+	}
+	if (czs_keep_unstored(doc, id ? id : "run", czs_url(s), kept, sizeof(kept), e2, sizeof(e2)))
+		cz_err("this run: not stored in %s: %s; not kept either: %s", czs_name(s),
+		       err[0] ? err : "not a zab result", e2);
+	else
+		cz_err("this run: not stored in %s: %s; kept in %s (zab store flush stores it)", czs_name(s),
+		       err[0] ? err : "not a zab result", kept);
+	return -1;
 }
 
 int zab_cmd_run(int argc, char **argv)
