@@ -267,7 +267,7 @@ static int same_run(struct czs *s, const json_t *doc, const char *uuid, const ch
 }
 
 /* The document's numbers the store keeps apart from it, range-checked: 0, or -EINVAL with err. */
-static int doc_numbers(const json_t *doc, const char *file, char *err, size_t errlen)
+static int doc_numbers(const json_t *doc, char *err, size_t errlen)
 {
 	const json_t *c = json_object_get(json_object_get(doc, "environment"), "cores");
 	double d = json_number_value(c);
@@ -275,10 +275,9 @@ static int doc_numbers(const json_t *doc, const char *file, char *err, size_t er
 	if (!c || json_is_null(c) || (json_is_number(c) && d == floor(d) && d >= 0 && d <= 1 << 24))
 		return 0;
 	if (json_is_number(c))
-		snprintf(err, errlen, "%s: environment.cores: %g is not a whole number from 0 to %d", file, d,
-			 1 << 24);
+		snprintf(err, errlen, "environment.cores: %g is not a whole number from 0 to %d", d, 1 << 24);
 	else
-		snprintf(err, errlen, "%s: environment.cores: not a number", file);
+		snprintf(err, errlen, "environment.cores: not a number");
 	return -EINVAL;
 }
 
@@ -337,7 +336,7 @@ int czs_put_run(struct czs *s, json_t *doc, const char *file, char uuid[37], boo
 		snprintf(err, errlen, "%s: run.uuid '%s' is not a UUID", file, given);
 		return -EINVAL;
 	}
-	if ((ret = doc_numbers(doc, file, err, errlen)))
+	if ((ret = doc_numbers(doc, err, errlen)))
 		return ret;
 	if (given)
 		snprintf(uuid, 37, "%s", given);

@@ -41,9 +41,20 @@ static bool sq_null(const struct czs_row *r, int i)
 	return sqlite3_column_type(r->h, i) == SQLITE_NULL;
 }
 
+/* SQLite's message, and the system's where a system call failed ("disk I/O error: No space left"). */
+static void sq_msg(sqlite3 *db, const char *msg, int rc, char *err, size_t errlen)
+{
+	int e = db ? sqlite3_system_errno(db) : 0;
+
+	if (e && ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_CANTOPEN))
+		snprintf(err, errlen, "%s: %s", msg, strerror(e));
+	else
+		snprintf(err, errlen, "%s", msg);
+}
+
 static int sq_err(sqlite3 *db, int rc, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	sq_msg(db, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), rc, err, errlen);
 	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? -EBUSY :
 	       rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? -EBADMSG :
 	       rc == SQLITE_READONLY || rc == SQLITE_PERM || rc == SQLITE_CANTOPEN ? -EACCES : -EIO;
@@ -85,6 +96,10 @@ static int sq_file(struct czs *s, const char *path, struct stat *st, char *err, 
 			s->created = true;
 			ret = fstat(fd, st) ? -errno : 0;
 			close(fd);
+		} else if (fd == -EEXIST) {
+			/* another writer made it first: it is the one to open */
+			why[0] = 0;
+			ret = czs_path_check_file(&s->path, st, why, sizeof(why));
 		} else {
 			ret = fd;
 		}
@@ -203,7 +218,7 @@ static int sq_exec(struct czs *s, const char *sql, char *err, size_t errlen)
 
 	if (rc == SQLITE_OK)
 		return 0;
-	snprintf(err, errlen, "%s", msg ? msg : sqlite3_errstr(rc));
+	sq_msg(s->db, msg ? msg : sqlite3_errstr(rc), rc, err, errlen);
 	sqlite3_free(msg);
 	return rc == SQLITE_BUSY ? -EBUSY : rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? -EBADMSG : -EIO;
 }

@@ -397,7 +397,10 @@ static int open_checked(struct czs *s, const char *target, char *err, size_t err
 		ret = s->be->exec(s, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", err, errlen);
 	if (ret) {
 		s->be->close(s);
-		discard_created(s);
+		/* busy: other writers are in it (their open, their run), so it stays */
+		if (ret != -EBUSY)
+			discard_created(s);
+		s->created = false;
 		czs_path_free(&s->path);
 	}
 	return ret;
@@ -437,6 +440,11 @@ int czs_open_mode(const char *url, enum czs_mode mode, struct czs **out, char *e
 		return -EINVAL;
 	}
 	ret = open_checked(s, target, e2, sizeof(e2));
+	/* SQLite busy past its timeout (first writers converting a new file to WAL): again */
+	for (int k = 1; ret == -EBUSY && k <= 4; k++) {
+		usleep(100000u * (unsigned)k);
+		ret = open_checked(s, target, e2, sizeof(e2));
+	}
 	if (ret == -EROFS) {
 		/* a reader of an older schema: migrated by a writer's open (nothing created) */
 		s->writer = true;
