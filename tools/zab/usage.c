@@ -39,7 +39,7 @@ void zab_usage(FILE *f)
 "         sut-class:C, sut:NAME, experiment:NAME, comma-combined)\n"
 "       zab history --store URL --experiment NAME --by kernel|cusezero|patch\n"
 "                  [--benchmark B] [--variant V] [--sut-class C]\n"
-"       zab store import|export|ls ...   (the results store: man zab-store)\n"
+"       zab store import|export|ls|flush ...   (the results store: man zab-store)\n"
 "       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
 "       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
 "         hyperfine's options and meanings; zab hyperfine --help)\n"
