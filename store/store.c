@@ -385,8 +385,12 @@ static int open_checked(struct czs *s, const char *target, char *err, size_t err
 {
 	int ret = s->be->open(s, target, err, errlen);
 
-	if (ret)
+	if (ret) {
+		discard_created(s);
+		czs_path_free(&s->path);
+		s->created = false;
 		return ret;
+	}
 	ret = schema_check(s, err, errlen);
 	/* WAL (SQLite): only now, as it writes the file's header; a reader leaves it */
 	if (!ret && s->be == &czs_sqlite)

@@ -98,9 +98,10 @@ int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]
 	int ret = czs_put_run(s, doc, what, uuid, &already, err, sizeof(err));
 
 	if (ret) {
-		if (err[0])
-			cz_err("%s%s%s: %s", ret == -EEXIST ? "" : what, ret == -EEXIST ? "" : ": not stored in ",
-			       ret == -EEXIST ? "" : czs_name(s), err);
+		if (err[0] && ret == -EEXIST)
+			cz_err("%s", err);
+		else if (err[0])
+			cz_err("%s: not stored in %s: %s", what, czs_name(s), err);
 		return ret == -EEXIST ? -2 : -1;
 	}
 	return already ? 1 : 0;
