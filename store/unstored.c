@@ -35,7 +35,8 @@ static int write_new(struct czs_path *p, const char *name, const json_t *doc, co
 	FILE *f;
 	int fd, ret;
 
-	snprintf(p->base, sizeof(p->base), "%s", name);
+	/* written as NAME.part, renamed when complete: flush never reads half a run */
+	snprintf(p->base, sizeof(p->base), "%s.part", name);
 	fd = czs_path_create(p, O_WRONLY, why, sizeof(why));
 	if (fd < 0) {
 		snprintf(err, errlen, "%s/%s: %s", p->abs, name, why);
@@ -55,7 +56,14 @@ static int write_new(struct czs_path *p, const char *name, const json_t *doc, co
 		int e = errno ? errno : EIO;
 
 		snprintf(err, errlen, "%s/%s: %s", p->abs, name, strerror(e));
-		unlinkat(p->dfd, name, 0);
+		unlinkat(p->dfd, p->base, 0);
+		return -e;
+	}
+	if (renameat(p->dfd, p->base, p->dfd, name)) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s/%s: %s", p->abs, name, strerror(e));
+		unlinkat(p->dfd, p->base, 0);
 		return -e;
 	}
 	return 0;
