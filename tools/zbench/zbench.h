@@ -5,6 +5,7 @@
  *   zbench memset   drop-in for `perf bench mem memset`  (zbench-memset.c)
  *   zbench mmap     drop-in for `perf bench mem mmap`    (zbench-mmap.c)
  *   zbench align    code-alignment sweep of one routine  (zbench-align.c)
+ *   zbench kernel   the running kernel as reference      (kernel.c, zeroing/kref.h)
  * Helpers (clocks, perf-style output, buffers, JSON) are in zbench-common.c.
  */
 #ifndef TOOLS_ZBENCH_ZBENCH_H
@@ -166,6 +167,7 @@ const struct zero_routine *zb_alias_target(const struct zb_alias *a);
 int zb_memset_main(int argc, char **argv);
 int zb_mmap_main(int argc, char **argv);
 int zb_align_main(int argc, char **argv);
+int zb_kernel_main(int argc, char **argv);
 /* zbench-plot.c: gnuplot in PATH?  "svg"/"png" from a file name (NULL: neither). */
 bool zb_have_gnuplot(void);
 const char *zb_plot_kind(const char *file);
