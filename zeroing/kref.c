@@ -257,9 +257,12 @@ static int open_zero(const char *path, bool kernel, char *why, size_t len)
 	}
 	if (kernel && (fstat(fd, &st) || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 1 ||
 		       minor(st.st_rdev) != 5)) {
+		char here[48] = "not a character device";
+
+		if (S_ISCHR(st.st_mode))
+			snprintf(here, sizeof(here), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
 		snprintf(why, len, "%s is not the kernel's zero device (character device 1:5; "
-			 "here %u:%u): run outside a namespace that replaces it", path,
-			 major(st.st_rdev), minor(st.st_rdev));
+			 "here %s): run outside a namespace that replaces it", path, here);
 		close(fd);
 		return -1;
 	}
