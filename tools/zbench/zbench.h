@@ -142,8 +142,7 @@ size_t zb_huge_bytes(enum zb_huge h);
 int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate,
 		 char *why, size_t why_len);
 void zb_buf_free(struct zb_buf *b);
-/* kB of AnonHugePages in the VMA holding addr (/proc/self/smaps), -1 if unknown. */
-long zb_anon_huge_kb(const void *addr);
+/* (kB of AnonHugePages of the VMA holding addr: zero_kref_anon_huge_kb(), zeroing/kref.h.) */
 /* Why 2MB/1GB pages may be unavailable: pool size and THP mode, one line. */
 void zb_huge_status(enum zb_huge h, char *buf, size_t len);
 
