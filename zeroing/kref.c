@@ -341,8 +341,8 @@ static void finish(struct zero_kref *k)
 			k->routines[i].ratio = k->routines[i].est.ns / k->kernel.ns;
 	if (k->kernel.ok)
 		k->closest = nearest(k, k->kernel.ns, &k->closest_ratio);
-	if (k->device.ok)
-		k->device_closest = nearest(k, k->device.ns, &k->device_ratio);
+	if (k->device.ok && k->kernel.ok && k->kernel.ns > 0)
+		k->device_ratio = k->device.ns / k->kernel.ns;
 }
 
 /* ---- transparent huge pages --------------------------------------------------------------- */
@@ -616,7 +616,8 @@ json_t *zero_kref_json(const struct zero_kref *k)
 		o = cz_jset(d, "device", cz_jobj());
 		cz_jset(o, "path", cz_jstr(k->opts.device));
 		est_json(o, "ns_per_chunk", &k->device, "rounds");
-		closest_json(o, k->device_closest, k->device_ratio);
+		if (k->device.ok)
+			cz_jset(o, "ratio", cz_jfixed(k->device_ratio, 4));
 	}
 	return d;
 }

@@ -79,7 +79,10 @@ struct zero_kref {
 	/* the routine nearest the kernel per chunk (|log ratio| smallest), its ratio; NULL: none */
 	const struct zero_routine *closest;
 	double closest_ratio;
-	const struct zero_routine *device_closest;
+	/*
+	 * the device's figure over the kernel's (no routine is named: through a
+	 * FUSE file the figure holds the transport's cost per page too)
+	 */
 	double device_ratio;
 };
 

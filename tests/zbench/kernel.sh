@@ -82,9 +82,10 @@ if json 'exit 0' "$CZ_TMP/j"; then
 		my $t = $j->{thp};
 		exit !($t->{mode} ne "" && (($t->{faults} > 0 && $t->{ns_per_page} > 0) || $t->{skipped} ne ""))' \
 		"$CZ_TMP/j"
-	ok "JSON: the --device file measured, with its closest routine" -- json '
+	ok "JSON: the --device file measured, its ratio its figure over the kernel's" -- json '
 		my $d = $j->{device};
-		exit !($d->{path} eq "'"$zf"'" && $d->{ns_per_chunk} =~ /^-?[0-9.e+-]+$/ && $d->{closest} ne "")' \
+		exit !($d->{path} eq "'"$zf"'" && $d->{ns_per_chunk} =~ /^-?[0-9.e+-]+$/ &&
+		       abs($d->{ratio} - $d->{ns_per_chunk} / $j->{kernel}{ns_per_chunk}) < 1e-3 * abs($d->{ratio}) + 1e-3)' \
 		"$CZ_TMP/j"
 fi
 

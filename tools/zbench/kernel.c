@@ -44,8 +44,8 @@ static void kernel_usage(FILE *out)
 		"        --format <fmt>      default | simple (the kernel's ns per 4 KiB chunk) | json\n"
 		"        --json              same as --format json\n"
 		"    -h, --help              this text\n\n"
-		" Figures: ns per 4 KiB chunk, the median over rounds and its 95%% CI; routine/kernel is\n"
-		" the routine's figure over the kernel's.  Exit status 0, 1 failure, 2 bad option.\n",
+		" Figures: ns per 4 KiB chunk, the median over rounds and its 95%% CI; vs kernel is\n"
+		" the row's figure over the kernel's.  Exit status 0, 1 failure, 2 bad option.\n",
 		ZERO_KREF_MAX_SIZES, ZERO_KREF_ROUNDS, ZERO_KREF_MAX_ROUNDS);
 }
 
@@ -213,11 +213,11 @@ static void print_table(const struct zero_kref *k)
 		w = (int)strlen(k->routines[i].r->name) > w ? (int)strlen(k->routines[i].r->name) : w;
 	if (k->opts.device && (int)strlen(k->opts.device) + 7 > w)
 		w = (int)strlen(k->opts.device) + 7;
-	printf("%-*s  %9s  %20s  %s\n", w, "", "ns/4KiB", "95% CI        ", "routine/kernel");
+	printf("%-*s  %9s  %20s  %s\n", w, "", "ns/4KiB", "95% CI        ", "vs kernel");
 	row(w, "kernel clear_user (/dev/zero)", &k->kernel, NAN);
 	if (k->opts.device) {
 		snprintf(label, sizeof(label), "device %s", k->opts.device);
-		row(w, label, &k->device, NAN);
+		row(w, label, &k->device, k->device_ratio);
 	}
 	for (i = 0; i < k->nroutines; i++)
 		row(w, k->routines[i].r->name, &k->routines[i].est, k->routines[i].ratio);
@@ -230,10 +230,6 @@ static void print_table(const struct zero_kref *k)
 	if (k->closest)
 		printf("# the kernel's clear_user is like %s: %.2f vs %.2f ns per 4 KiB chunk (%.2fx)\n",
 		       k->closest->name, k->kernel.ns, k->kernel.ns * k->closest_ratio, k->closest_ratio);
-	if (k->device_closest)
-		printf("# %s is like %s: %.2f vs %.2f ns per 4 KiB chunk (%.2fx)\n", k->opts.device,
-		       k->device_closest->name, k->device.ns, k->device.ns * k->device_ratio,
-		       k->device_ratio);
 }
 
 static void print_json(const struct zero_kref *k)
