@@ -13,7 +13,8 @@
  *   experiment.c  experiment files (INI) and --bench/--variant specs
  *   run.c         sessions, order, processes, device daemons, co-location,
  *                 in-device samples, progress
- *   rkind.c       the result classes (one table); machine.c the machine description
+ *   rkind.c       the result classes (one table); machine.c the machine description,
+ *                 kref.c the kernel reference it records and report --by shows
  *   layout.c      placement per run; rotate.c placement = rotate on the device
  *   resultjson.c  a run's result -> its JSON document
  *   number.c      numbers in a benchmark's output
