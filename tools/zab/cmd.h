@@ -18,7 +18,7 @@ enum {
 	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_TIME, OPT_PREPARE,
 	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE, OPT_VERDICT, OPT_STORE_URL,
 	OPT_NO_STORE, OPT_SUT_NAME, OPT_CAMPAIGN_ID, OPT_EXPERIMENT_NAME, OPT_BY, OPT_SUT_CLASS,
-	OPT_ONLY_VARIANTS,
+	OPT_KERNEL_REF, OPT_ONLY_VARIANTS,
 };
 
 /* The output options run and report share (zab_output_option parses them). */
@@ -55,9 +55,16 @@ int zab_cmd_store(int argc, char **argv);
 /* zab fleet: runs the zab-fleet script beside the Ansible playbook (execv; returns on error). */
 int zab_cmd_fleet(int argc, char **argv);
 struct czs;
-/* The store at url (NULL: the default), or NULL after one line. */
+/* The store at url (NULL: the default) to write, made when absent, or NULL after one line. */
 struct czs *zab_store_open(const char *url);
-/* Record doc (what: its name in messages): 0 stored, 1 already there, -1 after one line. */
+/*
+ * The store at url to read (never made: a missing one is refused), and
+ * when experiment is not NULL, one that holds that experiment (else the
+ * stored names, closest first); NULL after one line.
+ */
+struct czs *zab_store_read(const char *url, const char *experiment);
+/* Record doc (what: its name in messages): 0 stored, 1 already there (same contents),
+ * -2 stored with other contents, -1 not stored; one line when not 0 or 1. */
 int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]);
 
 /* report --by sut-class: one column group per SUT class (views.c); 0, or 1 when an output failed. */

@@ -70,7 +70,7 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 		cz_err("report --store: name the experiment (--experiment NAME; zab store ls experiments)");
 		return -1;
 	}
-	s = zab_store_open(url);
+	s = zab_store_read(url, f->experiment);
 	if (!s)
 		return -1;
 	if (czs_load_results(s, f, &r, &nr, err, sizeof(err)) ||
@@ -163,8 +163,12 @@ static int report_show(struct zab_result **res, size_t n, const json_t *all, str
 		cz_err("report --by sut-class: its outputs are the table, --json and --export-csv");
 		return 2;
 	}
-	if (by)
-		return zab_report_by_class(res, n, oo->json.path, oo->csv.path);
+	if (by) {
+		ret = zab_report_by_class(res, n, oo->json.path, oo->csv.path);
+		zab_kref_by_class(zab_view_text(oo->json.path, oo->csv.path), res, n,
+				  json_object_get(all, "results"));
+		return ret;
+	}
 	if (zab_outputs_open(oo))
 		return 2;
 	ret = zab_output(res, n, all, oo);

@@ -294,7 +294,7 @@ static int zc_load_both(const struct zc_opts *o, struct zab_result *old, struct 
 
 	if (!o->has_store)
 		return zc_load(o->arg[0], old) || zc_load(o->arg[1], new) ? CZ_EXIT_FAILURE : 0;
-	s = zab_store_open(o->store);
+	s = zab_store_read(o->store, NULL);
 	if (!s)
 		return CZ_EXIT_FAILURE;
 	ret = zc_select(s, o->arg[0], old);

@@ -182,6 +182,8 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 		return zab_placement_parse(v, &e->placement);
 	if (!strcmp(k, "verdict"))
 		return zab_verdict_parse(v, &e->paired);
+	if (!strcmp(k, "kernel-ref"))
+		return zab_kref_parse(v, &e->no_kernel_ref);
 	if (!strcmp(k, "base") || !strcmp(k, "prepare")) {
 		char **dst = !strcmp(k, "base") ? &e->base : &e->prepare;
 

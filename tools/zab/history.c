@@ -351,7 +351,7 @@ int zab_cmd_history(int argc, char **argv)
 	if (ret)
 		return ret == 1 ? 0 : 2;
 	ret = 2;
-	s = zab_store_open(o.store);
+	s = zab_store_read(o.store, o.f.experiment);
 	if (!s)
 		return 1;
 	if (czs_load_results(s, &o.f, &r, &nr, err, sizeof(err))) {

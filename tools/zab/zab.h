@@ -13,7 +13,8 @@
  *   experiment.c  experiment files (INI) and --bench/--variant specs
  *   run.c         sessions, order, processes, device daemons, co-location,
  *                 in-device samples, progress
- *   rkind.c       the result classes (one table); machine.c the machine description
+ *   rkind.c       the result classes (one table); machine.c the machine description,
+ *                 kref.c the kernel reference it records and report --by shows
  *   layout.c      placement per run; rotate.c placement = rotate on the device
  *   resultjson.c  a run's result -> its JSON document
  *   number.c      numbers in a benchmark's output
@@ -139,6 +140,7 @@ struct zab_experiment {
 	char *base;          /* base variant name (default: the first) */
 	struct zab_placement placement;
 	bool paired;         /* verdict = paired: fixed placement's (R)/(I) from runs paired by slot */
+	bool no_kernel_ref;  /* kernel-ref = no: the run records no kernel reference */
 	struct zab_kv vars[ZAB_MAX_ITEMS];
 	size_t nvars;
 	struct zab_bench bench[ZAB_MAX_ITEMS];
@@ -204,8 +206,20 @@ int zab_cmd_compare(int argc, char **argv);
 /* Build a result (and its JSON document) from a finished experiment. */
 json_t *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
 			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);
-json_t *zab_environment(void);
+/* The machine, and the kernel reference (taken; NULL: not measured) as its kernel_ref. */
+json_t *zab_environment(json_t *kernel_ref);
 char *zab_default_sut(void);
+/*
+ * kref.c: the running kernel as reference (zeroing/kref.h), measured now
+ * (a failure is {"error": WHY}, never fatal); one line of it; and report
+ * --by sut-class's lines under the table, one per class with a reference
+ * among docs (every run's document, their "sut" the class).
+ */
+json_t *zab_kernel_ref(void);
+/* kernel-ref = yes | no (experiment key, --kernel-ref): *off; 0 or -EINVAL. */
+int zab_kref_parse(const char *s, bool *off);
+void zab_kref_text(char *buf, size_t len, const json_t *kref);
+void zab_kref_by_class(FILE *f, struct zab_result *const *r, size_t n, const json_t *docs);
 
 /* ---- run ------------------------------------------------------------------ */
 
