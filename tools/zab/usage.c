@@ -22,7 +22,8 @@ void zab_bad_option(int c, char **argv, char *buf, size_t len)
 
 static void usage_files(FILE *f);
 
-void zab_usage(FILE *f)
+/* The commands, one synopsis each. */
+static void usage_commands(FILE *f)
 {
 	fputs(
 "usage: zab run [OPTIONS] [EXPERIMENT_FILE | COMMAND...]\n"
@@ -45,7 +46,14 @@ void zab_usage(FILE *f)
 "       zab store import|export|ls|flush ...   (the results store: man zab-store)\n"
 "       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
 "       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
-"         hyperfine's options and meanings; zab hyperfine --help)\n"
+"         hyperfine's options and meanings; zab hyperfine --help)\n",
+	      f);
+}
+
+void zab_usage(FILE *f)
+{
+	usage_commands(f);
+	fputs(
 "\n"
 "An experiment is benchmarks (commands printing one number, or timed) x variants, run as\n"
 "S sessions of W warm-ups (discarded) and R measured repeats.  Each session starts\n"
