@@ -17,9 +17,6 @@
 
 #include "store_int.h"
 
-const char *const czs_sample_key[CZS_K_COUNT] = { "samples", "sample_sessions", "sample_preempted",
-						  "sample_offsets", "sample_layouts" };
-
 static const char *jstr(const json_t *o, const char *k)
 {
 	const char *s = json_string_value(json_object_get(o, k));
