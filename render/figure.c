@@ -191,10 +191,11 @@ static void plot_steps(FILE *gp, const struct czr_fig *f)
 
 	fprintf(gp, "set xrange [-0.5:%f]\nset grid ytics\nset xtics rotate by -30 scale 0\n",
 		(double)n - 0.5);
-	fprintf(gp, "plot $s0 using 0:2:3:4:xtic(6) with yerrorbars pt 7 ps 0.8 lc rgb '%s' notitle, "
-		"$s0 using 0:2 with lines lc rgb '%s' notitle, "
-		"$s0 using 0:($5 == %ld ? $2 : NaN) with points pt 7 ps 1.6 lc rgb '%s' notitle",
-		palette[0], palette[0], strtol(C_CHANGE + 1, NULL, 16), C_CHANGE);
+	fprintf(gp, "plot $s0 using 0:2 with lines lc rgb '%s' notitle, "
+		"$s0 using 0:2:3:4:5:xtic(6) with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, "
+		"$s0 using 0:($5 == %ld ? $2 : NaN) with points pt 6 ps 2.4 lw 2 lc rgb '%s' notitle",
+		palette[0], strtol(C_CHANGE + 1, NULL, 16), C_CHANGE);
+	legend_marks(gp, false);
 	legend_marks(gp, true);
 	fputc('\n', gp);
 }

@@ -56,6 +56,7 @@ struct cstat {
 	bool ok;             /* has samples and did not fail */
 	bool cmp;            /* ok, and the base is ok: pct/flag valid */
 	double pct;
+	double lo, hi;       /* pct's 95% interval (positive: better), NaN: none */
 	const char *flag;    /* "(R) ", "(I) " or "" */
 };
 
@@ -72,6 +73,8 @@ static void layout_verdict(const struct zab_result *r, size_t b, size_t v, struc
 	if (zab_layout_stat(zab_cell(r, b, r->base), hi, &lb) &&
 	    zab_layout_stat(zab_cell(r, b, v), hi, &lv) && zab_layout_pair(&lb, &lv, hi, &p)) {
 		cs->pct = p.pct;
+		cs->lo = p.ci_lo;
+		cs->hi = p.ci_hi;
 		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
 	}
 	zab_lstat_free(&lb);
@@ -89,6 +92,8 @@ static void rotate_verdict(const struct zab_result *r, size_t b, size_t v, struc
 
 	if (zab_rotate_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
 		cs->pct = p.pct;
+		cs->lo = p.ci_lo;
+		cs->hi = p.ci_hi;
 		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
 	}
 }
@@ -106,8 +111,32 @@ static void paired_verdict(const struct zab_result *r, size_t b, size_t v, struc
 	cs->flag = "";
 	if (zab_slot_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
 		cs->pct = p.pct;
+		cs->lo = p.ci_lo;
+		cs->hi = p.ci_hi;
 		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
 	}
+}
+
+/*
+ * The ratio of the means' 95% interval, first order (the delta method):
+ * se(v/b) = (v/b) sqrt((se_v/v)^2 + (se_b/b)^2), Student t with the
+ * smaller sample's degrees of freedom; in pct's orientation.
+ */
+static void ratio_ci(const struct cz_summary *bs, const struct cz_summary *vs, bool higher,
+		     struct cstat *cs)
+{
+	double q, se, t, lo, hi;
+
+	if (bs->n < 2 || vs->n < 2 || bs->mean == 0 || vs->mean == 0)
+		return;
+	q = vs->mean / bs->mean;
+	se = fabs(q) * sqrt(pow(vs->sd / vs->mean, 2) / (double)vs->n +
+			    pow(bs->sd / bs->mean, 2) / (double)bs->n);
+	t = cz_t975((bs->n < vs->n ? bs->n : vs->n) - 1);
+	lo = (q - t * se - 1) * 100;
+	hi = (q + t * se - 1) * 100;
+	cs->lo = higher ? lo : -hi;
+	cs->hi = higher ? hi : -lo;
 }
 
 static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
@@ -117,6 +146,7 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 
 	memset(cs, 0, sizeof(*cs));
 	cs->flag = "";
+	cs->lo = cs->hi = NAN;
 	cz_summarize(c->x, c->n, &cs->s);
 	cs->ok = !c->failed && c->n > 0;
 	if (!cs->ok || base->failed || !base->n || v == r->base)
@@ -126,6 +156,7 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 		return;
 	cs->cmp = true;
 	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
+	ratio_ci(&bs, &cs->s, r->b[b].higher, cs);
 	if (c->off && base->off) {
 		layout_verdict(r, b, v, cs);
 		return;
@@ -151,6 +182,21 @@ int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct)
 	if (!cs.cmp)
 		return ZAB_CHANGE_NONE;
 	*pct = cs.pct;
+	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
+}
+
+int zab_change_ci(const struct zab_result *r, size_t b, size_t v, double *pct, double *lo,
+		  double *hi)
+{
+	double sign = r->b[b].higher ? 1 : -1;
+	struct cstat cs;
+
+	cell_stat(r, b, v, &cs);
+	if (!cs.cmp)
+		return ZAB_CHANGE_NONE;
+	*pct = sign * cs.pct;
+	*lo = sign > 0 ? cs.lo : -cs.hi;
+	*hi = sign > 0 ? cs.hi : -cs.lo;
 	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
 }
 

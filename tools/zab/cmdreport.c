@@ -153,9 +153,35 @@ static int store_option(int c, const char *arg, struct czs_filter *f, const char
 	return 0;
 }
 
+/* --html / --plot: the tables as text (by-class's when by) and the figures; 0 or 1. */
+static int report_page(const struct zab_page_opts *po, struct zab_result **res, size_t n,
+		       const json_t *all, const struct out_opts *oo, bool by)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	int ret;
+
+	if (!po->html && !po->plot)
+		return 0;
+	m = open_memstream(&text, &len);
+	if (!m) {
+		cz_err("report: %m");
+		return 1;
+	}
+	if (by)
+		zab_by_class_text(m, res, n);
+	else
+		zab_render(m, res, n, oo->style);
+	fclose(m);
+	ret = zab_page_report(po, res, n, json_object_get(all, "results"), text);
+	free(text);
+	return ret;
+}
+
 /* The table (or --by sut-class's column groups) and the files: the exit status. */
 static int report_show(struct zab_result **res, size_t n, const json_t *all, struct out_opts *oo,
-		       bool loc, bool by)
+		       bool loc, bool by, const struct zab_page_opts *po)
 {
 	int ret;
 
@@ -163,11 +189,15 @@ static int report_show(struct zab_result **res, size_t n, const json_t *all, str
 		cz_err("report --by sut-class: its outputs are the table, --json and --export-csv");
 		return 2;
 	}
-	if (by)
-		return zab_report_by_class(res, n, oo->json.path, oo->csv.path);
+	if (by) {
+		ret = zab_report_by_class(res, n, oo->json.path, oo->csv.path);
+		return report_page(po, res, n, all, oo, by) && !ret ? 1 : ret;
+	}
 	if (zab_outputs_open(oo))
 		return 2;
 	ret = zab_output(res, n, all, oo);
+	if (report_page(po, res, n, all, oo, by) && !ret)
+		ret = 1;
 	if (loc && zab_render_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
 					     res[0], res[1]))
 		ret = 2;
@@ -178,6 +208,7 @@ int zab_cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		ZAB_OUTPUT_LONGOPTS,
+		ZAB_PAGE_LONGOPTS,
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
 		{ "verdict", required_argument, NULL, OPT_VERDICT },
@@ -196,11 +227,13 @@ int zab_cmd_report(int argc, char **argv)
 	const char *sut = NULL;
 	bool loc = false, has_verdict = false, paired = false, by = false;
 	struct out_opts oo;
+	struct zab_page_opts po;
 	size_t n = 0, i;
 	int c, k, ret = 2;
 	char bad[8];
 
 	zab_out_init(&oo);
+	zab_page_init(&po);
 	cz_jset(all, "zab", cz_jnum(1));
 	arr = cz_jset(all, "results", cz_jarr());
 	/* "-" first: files and --sut are processed in order (--sut applies to the files after it) */
@@ -211,6 +244,8 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 		k = zab_output_option(c, optarg, &oo);
+		if (!k)
+			k = zab_page_option(c, optarg, &po);
 		if (k < 0)
 			goto out;
 		if (k)
@@ -245,7 +280,10 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (report_store(store, &f, oo.json.path && !by, res, &n, arr))
+	if (zab_page_check(&po))
+		goto out;
+	/* the figures per SUT need each run's samples, as the JSON copies do */
+	if (report_store(store, &f, (oo.json.path && !by) || po.html || po.plot, res, &n, arr))
 		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
@@ -257,7 +295,7 @@ int zab_cmd_report(int argc, char **argv)
 	}
 	if (apply_verdict(res, n, arr, has_verdict, paired))
 		goto out;
-	ret = report_show(res, n, all, &oo, loc, by);
+	ret = report_show(res, n, all, &oo, loc, by, &po);
 out:
 	for (i = 0; i < n; i++) {
 		zab_result_free(res[i]);

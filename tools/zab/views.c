@@ -222,30 +222,46 @@ static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const s
 		"(R)/(I) by the table's rule; n: the variant's samples; CI: its mean's 95%% half-width.\n");
 }
 
-int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv)
+/* The table to text (when not NULL), its rows to doc (when not NULL). */
+static void byclass_build(FILE *text, struct zab_result *const *r, size_t n, json_t *doc)
 {
 	struct brow rows[4 * ZAB_MAX_ITEMS];
 	size_t nr = byclass_rows(r, n, rows, 4 * ZAB_MAX_ITEMS), k, i;
-	json_t **cells = zab_xmalloc((nr * n + 1) * sizeof(*cells)), *doc = cz_jobj(), *arr, *cl;
-	FILE *text = zab_view_text(json, csv);
-	int ret;
+	json_t **cells = zab_xmalloc((nr * n + 1) * sizeof(*cells)), *arr = NULL, *cl;
 
-	cz_jset(doc, "view", cz_jstr("by-sut-class"));
-	cl = cz_jset(doc, "sut_classes", cz_jarr());
-	for (i = 0; i < n; i++)
-		cz_jpush(cl, cz_jstr(r[i]->sut));
-	arr = cz_jset(doc, "rows", cz_jarr());
+	if (doc) {
+		cz_jset(doc, "view", cz_jstr("by-sut-class"));
+		cl = cz_jset(doc, "sut_classes", cz_jarr());
+		for (i = 0; i < n; i++)
+			cz_jpush(cl, cz_jstr(r[i]->sut));
+		arr = cz_jset(doc, "rows", cz_jarr());
+	}
 	for (k = 0; k < nr; k++)
 		for (i = 0; i < n; i++) {
 			cells[k * n + i] = byclass_cell(r[i], &rows[k]);
-			if (cells[k * n + i])
+			if (cells[k * n + i] && arr)
 				cz_jpush(arr, json_incref(cells[k * n + i]));
 		}
-	byclass_text(text, r, n, rows, nr, cells);
-	ret = zab_view_files(text, json, csv, doc, byclass_cols);
+	if (text)
+		byclass_text(text, r, n, rows, nr, cells);
 	for (k = 0; k < nr * n; k++)
 		json_decref(cells[k]);
 	free(cells);
+}
+
+void zab_by_class_text(FILE *f, struct zab_result *const *r, size_t n)
+{
+	byclass_build(f, r, n, NULL);
+}
+
+int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv)
+{
+	FILE *text = zab_view_text(json, csv);
+	json_t *doc = cz_jobj();
+	int ret;
+
+	byclass_build(text, r, n, doc);
+	ret = zab_view_files(text, json, csv, doc, byclass_cols);
 	json_decref(doc);
 	return ret;
 }
