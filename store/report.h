@@ -15,7 +15,7 @@
 #include "result.h"
 
 enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKDOWN,
-		 ZAB_STYLE_DETAIL };
+		 ZAB_STYLE_DETAIL, ZAB_STYLE_BENCHSTAT };
 
 int zab_style_parse(const char *s, enum zab_style *st);
 /* hyperfine's --export-json layout: one entry of "results" per cell (hyperfine.c). */
