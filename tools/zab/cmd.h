@@ -39,7 +39,7 @@ enum {
 	{ "figure", required_argument, NULL, OPT_FIGURE }
 
 struct zab_page_opts {
-	const char *html;    /* --html FILE: the page ("-": stdout) */
+	const char *html;    /* --html FILE: the page */
 	const char *plot;    /* --plot FILE.svg|png: one figure */
 	const char *figure;  /* --figure NAME: which (NULL: the first) */
 };

@@ -52,9 +52,13 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 	return 0;
 }
 
-/* The runs of an experiment in the store, each added as a file would be. 0 or -1. */
+/*
+ * The runs of an experiment in the store, each added as a file would be;
+ * each run's document with its samples pushed to sutdocs when not NULL
+ * (the page's figures per SUT).  0 or -1.
+ */
 static int report_store(const char *url, const struct czs_filter *f, bool docs,
-			struct zab_result **res, size_t *n, json_t *arr)
+			struct zab_result **res, size_t *n, json_t *arr, json_t *sutdocs)
 {
 	struct zab_result *r = NULL;
 	json_t *full = NULL;
@@ -88,6 +92,13 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 		r[i].doc = json_incref(json_array_get(full, i));
 	}
 	json_decref(full);
+	for (i = 0; sutdocs && !ret && i < nr; i++) {
+		/* from memory, not a second query: the document and its cells as zab run wrote them */
+		json_t *d = json_deep_copy(r[i].doc);
+
+		zab_cells_json(d, &r[i]);
+		json_array_append_new(sutdocs, d);
+	}
 	for (i = 0; i < nr; i++)
 		if (!ret && zab_report_add(res, n, &r[i], arr, NULL, r[i].vfile[0]))
 			ret = -1;
@@ -155,7 +166,7 @@ static int store_option(int c, const char *arg, struct czs_filter *f, const char
 
 /* --html / --plot: the tables as text (by-class's when by) and the figures; 0 or 1. */
 static int report_page(const struct zab_page_opts *po, struct zab_result **res, size_t n,
-		       const json_t *all, const struct out_opts *oo, bool by)
+		       const json_t *all, const json_t *sutdocs, const struct out_opts *oo, bool by)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -174,14 +185,15 @@ static int report_page(const struct zab_page_opts *po, struct zab_result **res, 
 	else
 		zab_render(m, res, n, oo->style);
 	fclose(m);
-	ret = zab_page_report(po, res, n, json_object_get(all, "results"), text);
+	ret = zab_page_report(po, res, n, sutdocs && json_array_size(sutdocs) ? sutdocs :
+			      json_object_get(all, "results"), text);
 	free(text);
 	return ret;
 }
 
 /* The table (or --by sut-class's column groups) and the files: the exit status. */
 static int report_show(struct zab_result **res, size_t n, const json_t *all, struct out_opts *oo,
-		       bool loc, bool by, const struct zab_page_opts *po)
+		       bool loc, bool by, const struct zab_page_opts *po, const json_t *sutdocs)
 {
 	int ret;
 
@@ -191,12 +203,12 @@ static int report_show(struct zab_result **res, size_t n, const json_t *all, str
 	}
 	if (by) {
 		ret = zab_report_by_class(res, n, oo->json.path, oo->csv.path);
-		return report_page(po, res, n, all, oo, by) && !ret ? 1 : ret;
+		return report_page(po, res, n, all, sutdocs, oo, by) && !ret ? 1 : ret;
 	}
 	if (zab_outputs_open(oo))
 		return 2;
 	ret = zab_output(res, n, all, oo);
-	if (report_page(po, res, n, all, oo, by) && !ret)
+	if (report_page(po, res, n, all, sutdocs, oo, by) && !ret)
 		ret = 1;
 	if (loc && zab_render_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
 					     res[0], res[1]))
@@ -223,7 +235,7 @@ int zab_cmd_report(int argc, char **argv)
 	struct czs_filter f = { 0 };
 	const char *store = NULL;
 	struct zab_result *res[ZAB_MAX_ITEMS];
-	json_t *all = cz_jobj(), *arr;
+	json_t *all = cz_jobj(), *arr, *sutdocs = cz_jarr();
 	const char *sut = NULL;
 	bool loc = false, has_verdict = false, paired = false, by = false;
 	struct out_opts oo;
@@ -282,8 +294,8 @@ int zab_cmd_report(int argc, char **argv)
 	}
 	if (zab_page_check(&po))
 		goto out;
-	/* the figures per SUT need each run's samples, as the JSON copies do */
-	if (report_store(store, &f, (oo.json.path && !by) || po.html || po.plot, res, &n, arr))
+	if (report_store(store, &f, oo.json.path && !by, res, &n, arr,
+			 po.html || po.plot ? sutdocs : NULL))
 		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
@@ -295,12 +307,13 @@ int zab_cmd_report(int argc, char **argv)
 	}
 	if (apply_verdict(res, n, arr, has_verdict, paired))
 		goto out;
-	ret = report_show(res, n, all, &oo, loc, by, &po);
+	ret = report_show(res, n, all, &oo, loc, by, &po, sutdocs);
 out:
 	for (i = 0; i < n; i++) {
 		zab_result_free(res[i]);
 		free(res[i]);
 	}
 	json_decref(all);
+	json_decref(sutdocs);
 	return ret;
 }

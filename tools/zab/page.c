@@ -200,13 +200,35 @@ static char *pg_series_name(const struct pg_sut *ps, size_t i, const char *v)
 	return ps->n > 1 ? zab_xasprintf("%s: %s", ps->name[i], v) : zab_xstrdup(v);
 }
 
+#define PG_MAX_POINTS 1000   /* per series: a figure of 10^6 points helps no reader */
+
+/*
+ * A cell's runs into the strip (sr) and the run order (so); beyond
+ * PG_MAX_POINTS runs, every k-th run in the strip and the mean of each k
+ * consecutive runs in the order (at the position of the bin's middle).
+ */
+static void pg_thin(struct czr_series *sr, struct czr_series *so, const struct zab_cell *c)
+{
+	size_t k = (c->n + PG_MAX_POINTS - 1) / PG_MAX_POINTS, i, j;
+
+	for (i = 0; i < c->n; i += k) {
+		double sum = 0;
+		size_t m = 0;
+
+		czr_point_add(sr, 0, c->x[i], NAN, NAN, 0, NULL);
+		for (j = i; j < i + k && j < c->n; j++, m++)
+			sum += c->x[j];
+		czr_point_add(so, (double)i + (double)(m + 1) / 2, sum / (double)m, NAN, NAN, 0, NULL);
+	}
+}
+
 /* runs-B (strip) and order-B (lines) of benchmark b of the first class that has it. */
 static void pg_runs_figs(struct pg *g, const struct pg_sut *ps, const struct zab_rbench *rb, size_t bi)
 {
 	char *nr = pg_name("runs", bi), *no = pg_name("order", bi);
 	struct czr_fig *fr = pg_fig(g, CZR_STRIP, nr, zab_xasprintf("Runs: %s", rb->name));
 	struct czr_fig *fo = pg_fig(g, CZR_LINES, no, zab_xasprintf("Run order: %s", rb->name));
-	size_t i, v, k, b;
+	size_t i, v, b;
 
 	free(nr);
 	free(no);
@@ -216,9 +238,10 @@ static void pg_runs_figs(struct pg *g, const struct pg_sut *ps, const struct zab
 	fr->unit = fo->unit = pg_unit(rb);
 	fo->xlabel = "measured run, in the order run";
 	fr->caption = "Every measured run per SUT and variant, its box (quartiles) behind: two "
-		      "clusters are a bimodal benchmark, a lone point an outlier.";
+		      "clusters are a bimodal benchmark, a lone point an outlier.  Over 1000 runs, "
+		      "every k-th run is drawn (and counted in the table).";
 	fo->caption = "Each run's value against its position: a slope is drift or warm-up, a step "
-		      "a change of machine state.";
+		      "a change of machine state.  Over 1000 runs, the mean of each k consecutive runs.";
 	for (i = 0; i < ps->n; i++) {
 		const struct zab_result *r = ps->res[i];
 
@@ -229,10 +252,8 @@ static void pg_runs_figs(struct pg *g, const struct pg_sut *ps, const struct zab
 			struct czr_series *sr = czr_series_add(fr, name), *so = czr_series_add(fo, name);
 
 			free(name);
-			for (k = 0; !c->failed && k < c->n; k++) {
-				czr_point_add(sr, 0, c->x[k], NAN, NAN, 0, NULL);
-				czr_point_add(so, (double)(k + 1), c->x[k], NAN, NAN, 0, NULL);
-			}
+			if (!c->failed)
+				pg_thin(sr, so, c);
 		}
 	}
 }
@@ -395,6 +416,11 @@ int zab_page_option(int c, const char *arg, struct zab_page_opts *po)
 {
 	switch (c) {
 	case OPT_HTML:
+		/* the tables go to stdout: the page needs a file of its own */
+		if (!strcmp(arg, "-") || !*arg) {
+			cz_err("--html '%s': give a file name (the tables go to standard output)", arg);
+			return -1;
+		}
 		po->html = arg;
 		return 1;
 	case OPT_PLOT:
@@ -454,12 +480,17 @@ static int pg_emit(const struct zab_page_opts *po, struct pg *g, const char *tit
 	}
 	if (!po->html)
 		return 0;
-	f = !strcmp(po->html, "-") ? stdout : fopen(po->html, "w");
+	f = fopen(po->html, "w");
 	if (!f) {
 		cz_err("--html %s: %m", po->html);
 		return 1;
 	}
 	p = czr_page_open(f, title);
+	if (!p) {
+		fclose(f);
+		cz_err("--html %s: out of memory", po->html);
+		return 1;
+	}
 	if (intro)
 		czr_page_p(p, intro);
 	czr_page_h2(p, "Tables");
@@ -468,7 +499,7 @@ static int pg_emit(const struct zab_page_opts *po, struct pg *g, const char *tit
 	for (i = 0; i < g->n; i++)
 		if (czr_page_figure(p, &g->fig[i]))
 			bad = 1;
-	if (czr_page_close(p) || (f != stdout && fclose(f)))
+	if (czr_page_close(p) || fclose(f))
 		bad = 1;
 	if (bad)
 		cz_err("--html %s: not written whole (a figure failed or the file could not be written)",
@@ -578,7 +609,8 @@ int zab_page_compare(const struct zab_page_opts *po, const struct zab_result *ol
 				struct czr_series *sr = czr_series_add(fr, nm);
 
 				free(nm);
-				for (i = 0; !c->failed && i < c->n; i++)
+				/* every k-th beyond PG_MAX_POINTS, as the report's runs */
+				for (i = 0; !c->failed && i < c->n; i += (c->n + PG_MAX_POINTS - 1) / PG_MAX_POINTS)
 					czr_point_add(sr, 0, c->x[i], NAN, NAN, 0, NULL);
 			}
 			k++;
