@@ -91,6 +91,11 @@ ok "--plot x.pdf: exit $rc, one line" -- sh -c "[ $rc -eq 2 ] && grep -q \"x.pdf
 rc=$?
 ok "--figure without --plot: exit $rc" -- sh -c "[ $rc -eq 2 ] && grep -q -- '--plot' '$CZ_TMP/err'"
 
+"$ZAB" report "$CZ_TMP/sweep.json" --html - >/dev/null 2>"$CZ_TMP/err"
+rc=$?
+ok "--html -: exit $rc, one line (the tables own stdout)" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q \"html '-'\" '$CZ_TMP/err'"
+
 # --- nothing from elsewhere: no reference outside the page ------------------------------
 for p in sweep fleet byclass compare history; do
 	ok "$p.html: no URL but the SVG namespaces, no script, no external src/href" -- python3 -c "

@@ -194,9 +194,15 @@ static void pg_change_fig(struct pg *g, struct zab_result *const *r, size_t n, c
 	}
 }
 
-/* The series "SUT: variant" of a cell (the SUT's name left out when there is one). */
+/* The series "CLASS/SUT: variant" of a cell (left out what is the same for all). */
 static char *pg_series_name(const struct pg_sut *ps, size_t i, const char *v)
 {
+	size_t k;
+
+	for (k = 1; k < ps->n && !strcmp(ps->cls[k], ps->cls[0]); k++)
+		;
+	if (k < ps->n)
+		return zab_xasprintf("%s/%s: %s", ps->cls[i], ps->name[i], v);
 	return ps->n > 1 ? zab_xasprintf("%s: %s", ps->name[i], v) : zab_xstrdup(v);
 }
 
