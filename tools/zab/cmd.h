@@ -38,13 +38,12 @@ enum {
 	{ "plot", required_argument, NULL, OPT_PLOT },			\
 	{ "figure", required_argument, NULL, OPT_FIGURE }
 
-struct zab_page_opts {
+struct zab_page_opts {   /* zeroed: no page, no figure */
 	const char *html;    /* --html FILE: the page */
 	const char *plot;    /* --plot FILE.svg|png: one figure */
 	const char *figure;  /* --figure NAME: which (NULL: the first) */
 };
 
-void zab_page_init(struct zab_page_opts *po);
 /* 1 if c was a page option, 0 if not, -1 after one line on a bad value. */
 int zab_page_option(int c, const char *arg, struct zab_page_opts *po);
 /* Before any work: 0, or -1 after one line (--figure without --plot, no gnuplot). */

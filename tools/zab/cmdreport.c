@@ -239,13 +239,12 @@ int zab_cmd_report(int argc, char **argv)
 	const char *sut = NULL;
 	bool loc = false, has_verdict = false, paired = false, by = false;
 	struct out_opts oo;
-	struct zab_page_opts po;
+	struct zab_page_opts po = { 0 };
 	size_t n = 0, i;
 	int c, k, ret = 2;
 	char bad[8];
 
 	zab_out_init(&oo);
-	zab_page_init(&po);
 	cz_jset(all, "zab", cz_jnum(1));
 	arr = cz_jset(all, "results", cz_jarr());
 	/* "-" first: files and --sut are processed in order (--sut applies to the files after it) */

@@ -413,11 +413,6 @@ out:
 
 /* ---- the outputs ------------------------------------------------------------------------ */
 
-void zab_page_init(struct zab_page_opts *po)
-{
-	memset(po, 0, sizeof(*po));
-}
-
 int zab_page_option(int c, const char *arg, struct zab_page_opts *po)
 {
 	switch (c) {
