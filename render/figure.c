@@ -130,6 +130,11 @@ static void plot_whisker(FILE *gp, const struct czr_fig *f)
 
 	fprintf(gp, "set yrange [%f:0.7]\nset grid xtics\nunset ytics\nset ytics scale 0\n",
 		-(double)n + 0.3);
+	/* long row labels push the plot right: the key centred on the canvas, not the plot */
+	fputs("set key at screen 0.5, screen 0.01 center bottom horizontal\nset bmargin 6\n", gp);
+	/* the reference (no change) always in sight: a change is read against it */
+	if (isfinite(f->ref))
+		fprintf(gp, "set xrange [*<%g:%g<*]\n", f->ref, f->ref);
 	if (isfinite(f->ref))
 		fprintf(gp, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#444444' dt 2\n",
 			f->ref, f->ref);
@@ -153,8 +158,9 @@ static void plot_strip(FILE *gp, const struct czr_fig *f)
 	}
 	fputs(")\n", gp);
 	if (isfinite(f->ref))
-		fprintf(gp, "set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#444444' dt 2\n",
-			f->ref, f->ref);
+		fprintf(gp, "set yrange [*<%g:%g<*]\n"
+			"set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#444444' dt 2\n",
+			f->ref, f->ref, f->ref, f->ref);
 	fputs("plot ", gp);
 	for (k = 0; k < f->ns; k++)
 		fprintf(gp, "%s$s%zu using (%zu):2 with boxplot lc rgb '#999999' notitle, "
@@ -216,7 +222,7 @@ static void x_range(const struct czr_fig *f, double *lo, double *hi)
 
 int czr_fig_draw(const struct czr_fig *f, const char *file)
 {
-	int err, h = f->kind == CZR_WHISKER ? 120 + 34 * (int)(f->ns ? f->s[0].n : 1) : 400;
+	int err, h = f->kind == CZR_WHISKER ? 150 + 34 * (int)(f->ns ? f->s[0].n : 1) : 400;
 	double lo, hi;
 	FILE *gp;
 	size_t k;

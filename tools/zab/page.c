@@ -179,8 +179,9 @@ static void pg_change_fig(struct pg *g, struct zab_result *const *r, size_t n, c
 				if (flag == ZAB_CHANGE_NONE)
 					continue;
 				pg_sut_count(ps, r[i]->sut, &r[i]->b[b], r[i]->vname[v], flag, &k, &m);
-				label = zab_xasprintf("%s: %s [%s] / %s (%zu of %zu SUTs)", r[i]->sut,
-						      r[i]->b[b].name, pg_unit(&r[i]->b[b]),
+				label = zab_xasprintf("%s: %s%s%s%s / %s (%zu of %zu SUTs)", r[i]->sut,
+						      r[i]->b[b].name, *r[i]->b[b].unit ? " [" : "",
+						      r[i]->b[b].unit, *r[i]->b[b].unit ? "]" : "",
 						      r[i]->vname[v], k, m);
 				czr_point_add(s, 0, pct, lo, hi, flag == -1 ? CZR_WORSE :
 					      flag == 1 ? CZR_BETTER : CZR_NONE, label);
