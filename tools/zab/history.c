@@ -36,6 +36,7 @@ struct zh_step {
 
 struct zh_opts {
 	const char *store, *benchmark, *variant, *json, *csv;
+	struct zab_page_opts po;
 	enum zh_by by;
 	bool has_by;
 	struct czs_filter f;
@@ -245,6 +246,7 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		{ "by", required_argument, NULL, 'B' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "export-csv", required_argument, NULL, 'C' },
+		ZAB_PAGE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -262,9 +264,14 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		case 'c': o->f.sut_class = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 'C': o->csv = optarg; break;
+		case OPT_HTML: case OPT_PLOT: case OPT_FIGURE:
+			if (zab_page_option(c, optarg, &o->po) < 0)
+				return -1;
+			break;
 		case 'h':
 			printf("Usage: zab history [--store URL] --experiment NAME --by kernel|cusezero|patch|series\n"
 			       "         [--benchmark B] [--variant V] [--sut-class C] [-j FILE] [--export-csv FILE]\n"
+			       "         [--html FILE] [--plot FILE.svg|png [--figure history[-K]]]\n"
 			       "One benchmark's value per kernel release, cusezero version or routine source,\n"
 			       "one history per SUT class; (R)/(I): Mann-Whitney p < %.2f against the step before.\n"
 			       "--by series: a change sequence's steps (--variant NAME: NAME@0..NAME@K, default\n"
@@ -294,7 +301,7 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		cz_err("history: give --experiment NAME and --by kernel|cusezero|patch|series");
 		return -1;
 	}
-	return 0;
+	return zab_page_check(&o->po);
 }
 
 /* The rows of every step, in order; each step compared with the one before in its class. */
@@ -332,6 +339,19 @@ static int zh_output(json_t *rows, const struct zh_opts *o)
 	cz_jset(doc, "rows", json_incref(rows));
 	zh_text(text, rows, bys[o->by]);
 	ret = zab_view_files(text, o->json, o->csv, doc, zh_cols);
+	if (o->po.html || o->po.plot) {
+		char *t = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&t, &len);
+
+		if (m) {
+			zh_text(m, rows, bys[o->by]);
+			fclose(m);
+		}
+		if (zab_page_history(&o->po, rows, t, bys[o->by]))
+			ret = 1;
+		free(t);
+	}
 	json_decref(doc);
 	return ret;
 }

@@ -167,17 +167,8 @@ int zb_memset_main(int argc, char **argv);
 int zb_mmap_main(int argc, char **argv);
 int zb_align_main(int argc, char **argv);
 int zb_kernel_main(int argc, char **argv);
-/* zbench-plot.c: gnuplot in PATH?  "svg"/"png" from a file name (NULL: neither). */
-bool zb_have_gnuplot(void);
-const char *zb_plot_kind(const char *file);
-/* Draw GB/s against offset; 0, -EINVAL (file kind), -EIO (gnuplot failed) or -errno. */
-/*
- * The one gnuplot writer: a pipe to gnuplot with the terminal (by the file's
- * kind), the output file and the title set (NULL: -errno in *err), and its
- * close: 0, -EIO (gnuplot failed or wrote nothing) or -errno.
- */
-FILE *zb_plot_open(const char *file, const char *title, int *err);
-int zb_plot_close(FILE *gp, const char *file);
+/* plot.c: draw GB/s against offset (render/'s gnuplot); 0, -EINVAL (file kind), -EIO
+ * (gnuplot failed) or -errno. */
 int zb_plot(const char *file, const char *title, const unsigned *offsets,
 	    const double *median, const double *min, const double *max, size_t n);
 
