@@ -4,7 +4,8 @@
 # is made from real zab runs (fakebench): a report with an offset sweep
 # (change, runs, run order, layouts, sweep figures), a report over a store
 # of two SUT classes (one of two SUTs) and its --by sut-class page, a
-# compare, a history over kernel releases.  Each page is loaded headless by
+# compare, a history over kernel releases, a change sequence's history
+# with its change point marked.  Each page is loaded headless by
 # chromium from its file: no console message, every figure present and
 # drawn in the rendered DOM, a screenshot of more than one colour with the
 # verdict colours where a change is planted, and no request from the page
@@ -74,6 +75,17 @@ done
 	>/dev/null 2>"$CZ_TMP/err"
 ok "history --html: exit $?" -- test -s "$CZ_TMP/history.html"
 
+# a change sequence (variants s@0..s@6, 30% slower from step 4): history --by series marks
+# its change point on the figure
+. "$top_srcdir/tests/zab/seqlib.sh"
+SEQ_BLIP= seq_file "$CZ_TMP/seq.ini" seqpage 6 4
+"$ZAB" run -e "$CZ_TMP/seq.ini" --store "$url" --sut zen --seed 3 --no-progress >/dev/null 2>"$CZ_TMP/err" ||
+	diag "sequence run: $(tail -n 1 "$CZ_TMP/err")"
+"$ZAB" history --store "$url" --experiment seqpage --by series --html "$CZ_TMP/series.html" \
+	>/dev/null 2>"$CZ_TMP/err"
+ok "history --by series --html: exit $?" -- test -s "$CZ_TMP/series.html"
+ok "the series page names step 4 a change point" -- grep -q 'class="C"' "$CZ_TMP/series.html"
+
 # --- --plot, --figure ------------------------------------------------------------------------
 "$ZAB" report "$CZ_TMP/sweep.json" --plot "$CZ_TMP/one.svg" --figure sweep >/dev/null 2>&1
 ok "--plot one.svg --figure sweep: an SVG with its cache lines' legend" -- \
@@ -97,7 +109,7 @@ ok "--html -: exit $rc, one line (the tables own stdout)" -- \
 	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q \"html '-'\" '$CZ_TMP/err'"
 
 # --- nothing from elsewhere: no reference outside the page ------------------------------
-for p in sweep fleet byclass compare history; do
+for p in sweep fleet byclass compare history series; do
 	ok "$p.html: no URL but the SVG namespaces, no script, no external src/href" -- python3 -c "
 import re, sys
 t = open(sys.argv[1]).read()
@@ -244,4 +256,6 @@ page fleet "change runs order runs-2 order-2" 1e8449 c0392b
 page byclass "change runs order runs-2 order-2" 1e8449
 page compare "change runs" 1e8449
 page history "history" 1e8449
+# e67e22: a change point (orange)
+page series "history" e67e22
 done_testing

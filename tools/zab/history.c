@@ -386,7 +386,7 @@ int zab_cmd_history(int argc, char **argv)
 		goto out;
 	}
 	if (o.by == ZH_SERIES) {
-		struct zab_series_opts so = { o.f.experiment, o.benchmark, o.variant, o.json, o.csv };
+		struct zab_series_opts so = { o.f.experiment, o.benchmark, o.variant, o.json, o.csv, &o.po };
 
 		ret = zab_history_series(r, nr, &so);
 		goto out;

@@ -8,6 +8,7 @@
  * one line says where a step changed things and where it did not.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -327,6 +328,19 @@ static int hs_output(const struct hs *h, const struct zab_series_opts *o)
 	cz_jset(doc, "rows", rows);
 	hs_text(text, h, changes);
 	ret = zab_view_files(text, o->json, o->csv, doc, hs_cols);
+	if (o->po && (o->po->html || o->po->plot)) {
+		char *t = NULL;
+		size_t len = 0;
+		FILE *ms = open_memstream(&t, &len);
+
+		if (ms) {
+			hs_text(ms, h, changes);
+			fclose(ms);
+		}
+		if (zab_page_history(o->po, rows, t, "series"))
+			ret = 1;
+		free(t);
+	}
 	json_decref(doc);
 	return ret;
 }

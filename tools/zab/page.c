@@ -645,7 +645,7 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 	json_array_foreach(rows, i, row) {
 		const char *c = pg_str(row, "sut_class"), *flag = pg_str(row, "flag");
 		bool cp = json_is_true(json_object_get(row, "change_point"));
-		const char *cl = pg_str(row, "change_label");
+		const char *cl = pg_str(row, "change_label"), *st;
 		char *label;
 		int mark = cp ? CZR_CHANGE : *flag == 'R' ? CZR_WORSE : *flag == 'I' ? CZR_BETTER : 0;
 
@@ -665,7 +665,9 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 			s = czr_series_add(f, c);
 			cls = c;
 		}
-		label = *cl ? zab_xasprintf("%s (%s)", pg_str(row, "step"), cl) : zab_xstrdup(pg_str(row, "step"));
+		/* a series row's step is its index: its label (subject, version, commit) names it */
+		st = *pg_str(row, "label") ? pg_str(row, "label") : pg_str(row, "step");
+		label = *cl ? zab_xasprintf("%s (%s)", st, cl) : zab_xstrdup(st);
 		czr_point_add(s, (double)s->n, pg_num(row, "mean"), pg_num(row, "ci_lo"),
 			      pg_num(row, "ci_hi"), mark, label);
 		free(label);

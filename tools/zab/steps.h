@@ -28,8 +28,10 @@ const char *zab_step_label(const struct zab_result *r, const char *vname);
 size_t zab_step_bench(const struct zab_result *r, const char *name);
 
 /* zab history --by series's options (history.c parses them). */
+struct zab_page_opts;
 struct zab_series_opts {
 	const char *experiment, *benchmark, *seq, *json, *csv;
+	const struct zab_page_opts *po;   /* --html / --plot: the history page */
 };
 /*
  * zab history --by series over the runs r[0..nr) of one experiment (freed
