@@ -40,6 +40,8 @@ void zab_usage(FILE *f)
 "       zab history --store URL --experiment NAME --by kernel|cusezero|patch\n"
 "                  [--benchmark B] [--variant V] [--sut-class C]\n"
 "       zab store import|export|ls ...   (the results store: man zab-store)\n"
+"       zab expand EXPERIMENT [-o FILE]   (change sequences -- series=, kernel=, git= --\n"
+"         written out as variants NAME@K naming concrete files)\n"
 "       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
 "       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
 "         hyperfine's options and meanings; zab hyperfine --help)\n"
