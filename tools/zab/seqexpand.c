@@ -234,16 +234,17 @@ int zab_expand_file(const char *in_path, const char *out_path)
 
 	if (zab_experiment_load(&e, in_path) || zab_experiment_check(&e)) {
 		zab_experiment_free(&e);
-		return -1;
+		return -EINVAL;
 	}
 	in = fopen(in_path, "r");
 	out = !in ? NULL : to_stdout ? stdout : fopen(out_path, "w");
 	if (!in || !out) {
-		cz_err("%s: %s", !in ? in_path : out_path, strerror(errno));
+		ret = -errno;
+		cz_err("%s: %s", !in ? in_path : out_path, strerror(-ret));
 		if (in)
 			fclose(in);
 		zab_experiment_free(&e);
-		return -1;
+		return ret == -EINVAL ? -EIO : ret;
 	}
 	ret = rewrite(in, out, &e);
 	fclose(in);
@@ -254,7 +255,7 @@ int zab_expand_file(const char *in_path, const char *out_path)
 	if (ret)
 		cz_err("%s: %s", to_stdout ? "standard output" : out_path, strerror(-ret));
 	zab_experiment_free(&e);
-	return ret ? -1 : 0;
+	return ret == -EINVAL ? -EIO : ret;
 }
 
 int zab_cmd_expand(int argc, char **argv)
@@ -289,5 +290,7 @@ int zab_cmd_expand(int argc, char **argv)
 		cz_err("expand: name one experiment file (zab expand EXPERIMENT [-o FILE])");
 		return 2;
 	}
-	return zab_expand_file(zab_find_experiment(argv[optind]), outp) ? 1 : 0;
+	c = zab_expand_file(zab_find_experiment(argv[optind]), outp);
+	/* as zab run: a bad experiment is a usage error, an unwritable output a failure */
+	return c == -EINVAL ? 2 : c ? 1 : 0;
 }

@@ -369,6 +369,7 @@ static size_t known_trees(struct tree **out)
 		}
 		globfree(&g);
 	}
+	*out = t;
 	return n;
 }
 
