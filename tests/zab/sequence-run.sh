@@ -18,6 +18,17 @@
 command -v "${CUSEZERO_KSRC_CC:-gcc}" >/dev/null || skip_all "no assembler (${CUSEZERO_KSRC_CC:-gcc})"
 seq_make || { echo "Bail out! could not make the test repository"; exit 1; }
 
+# Several --patch on one --source: applied in order, each to the result of the ones before.
+p1=$(ls "$CZ_TMP"/fp/0001-*) p3=$(ls "$CZ_TMP"/fp/0003-*)
+zb() { "$ZBENCH" memset -s 64KB -l 2 --format simple --source "$CZ_TMP/a/$REL" "$@"; }
+zb --patch "$p1" --patch "$p3" >/dev/null 2>"$CZ_TMP/z.err"
+rc=$?
+ok "zbench --patch P1 --patch P3: both applied (exit $rc$(head -n 1 "$CZ_TMP/z.err" | sed 's/^/: /'))" -- [ $rc -eq 0 ]
+zb --patch "$p3" --patch "$p3" >/dev/null 2>"$CZ_TMP/z.err"
+rc=$?
+ok "zbench --patch P3 --patch P3: the second is refused, named (exit $rc: $(head -n 1 "$CZ_TMP/z.err"))" -- \
+	eval '[ $rc -eq 1 ] && grep -q "$p3 does not apply to $CZ_TMP/a/$REL" "$CZ_TMP/z.err"'
+
 SEQ_CMD="$PREAD_Z100K -n 200 --format simple {dev}"
 seq_exp "$CZ_TMP/e" "[variant s]" "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/fp" \
 	"[variant g]" "source = $REL" "git = $CZ_TMP/repo base..HEAD"
