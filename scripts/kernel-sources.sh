@@ -25,6 +25,10 @@ mkdir -p "$dst" || exit 1
 extract() {	# extract VERSION TARBALL
 	out=$dst/$1
 	if [ -f "$out/.complete" ]; then
+		# a tree unpacked before the top Makefile was kept: add it
+		[ -f "$out/linux-source-$1/Makefile" ] || [ ! -f "$2" ] ||
+			tar -xJf "$2" -C "$out" "linux-source-$1/Makefile" ||
+			echo "kernel-sources: no Makefile in $2" >&2
 		return 0
 	fi
 	echo "kernel-sources: extracting $2 -> $out" >&2
