@@ -9,7 +9,8 @@
 #               .p2align 6 before the function, an lfence in the loop
 #   fp/         git format-patch base..HEAD of it (4 patches)
 #   quilt/      the same patches with a quilt series file
-#   series.mbox the same patches as one mbox, plus a cover letter first
+#   series.mbox the same patches as one mbox, plus a cover letter first and
+#               a body line starting with "From " in patch 3
 #   a/arch/x86/lib/clear_page_64.S   the file at base (the series' base)
 . "$top_srcdir/tests/tap.sh"
 ZAB=${ZAB:-$top_builddir/zab}
@@ -67,8 +68,11 @@ seq_make() {
 		git commit -qam "x86: an lfence in the loop" &&
 		git format-patch -q --cover-letter -o "$CZ_TMP/fp" base..HEAD
 	) || return 1
-	# the mbox: cover letter first, as git send-email sends a series
-	cat "$CZ_TMP"/fp/*.patch >"$CZ_TMP/series.mbox"
+	# the mbox: cover letter first, as git send-email sends a series; patch 3's
+	# message body opens with a line "From ..." (a body line, not a new message)
+	cat "$CZ_TMP"/fp/*.patch | awk '{ print } /^Subject: \[PATCH 3\/4\]/ { s = 1 }
+		s && /^$/ { print "From the notes: this line belongs to the message."; s = 0 }' \
+		>"$CZ_TMP/series.mbox"
 	rm "$CZ_TMP"/fp/0000-cover-letter.patch
 	cp "$CZ_TMP"/fp/*.patch "$CZ_TMP/quilt/"
 	(cd "$CZ_TMP/quilt" && printf '# the series\n' && ls ./*.patch | sed 's|^\./||;s/$/ -p1/') \
