@@ -63,6 +63,13 @@ ok "zab run of the sequence itself has the same variants" -- \
 	sh -c "'$ZAB' run --dry-run '$CZ_TMP/fp.exp' 2>&1 | grep -q 'fp@3' && grep -q 'fp@3' '$CZ_TMP/dry'"
 "$ZAB" expand "$CZ_TMP/fp.x" -o "$CZ_TMP/fp.xx" 2>/dev/null
 ok "expanding an expanded file changes nothing" -- cmp -s "$CZ_TMP/fp.x" "$CZ_TMP/fp.xx"
+# base = a sequence's name: its step 0, in memory and in the expanded file
+{ cat "$CZ_TMP/fp.exp"; printf '[variant other]\nenv.X = 1\n'; } |
+	sed 's/^name = .*/&\nbase = fp/' >"$CZ_TMP/b.exp"
+"$ZAB" expand "$CZ_TMP/b.exp" -o "$CZ_TMP/b.x" 2>"$CZ_TMP/b.err"
+rc=$?
+ok "base = fp (a sequence) is fp@0 in the expanded file, which runs (exit $rc)" -- \
+	eval '[ $rc -eq 0 ] && grep -qx "base = fp@0" "$CZ_TMP/b.x" && "$ZAB" run --dry-run "$CZ_TMP/b.x" >/dev/null 2>&1'
 
 # git: the file at base, then every commit of base..HEAD that changes it.
 expand g "source = $REL" "git = $CZ_TMP/repo base..HEAD" "align = 0"
