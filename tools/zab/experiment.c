@@ -783,6 +783,42 @@ static int placement_check(const struct zab_experiment *e)
 }
 
 /*
+ * The files a variant's daemon will read (--source, --patch): a missing one
+ * is said before anything runs, naming it, not as "no default symbol".
+ */
+static int files_check(const struct zab_experiment *e)
+{
+	char *copy, *w, *save = NULL, *path;
+	size_t v;
+	int ret = 0;
+
+	for (v = 0; v < e->nvar && !ret; v++) {
+		copy = zab_xstrdup(e->var[v].dev_args ? e->var[v].dev_args : "");
+		for (w = strtok_r(copy, " ", &save); w && !ret; w = strtok_r(NULL, " ", &save)) {
+			const char *val = !strncmp(w, "--source=", 9) ? w + 9 :
+					  !strncmp(w, "--patch=", 8) ? w + 8 : NULL;
+			const char *colon = val ? strrchr(val, ':') : NULL;
+			size_t n;
+
+			if (!val)
+				continue;
+			n = strlen(val);
+			if (w[2] == 's' && colon && !strchr(colon, '/'))
+				n = (size_t)(colon - val);   /* FILE:SYMBOL */
+			path = zab_xasprintf("%.*s", (int)n, val);
+			if (access(path, R_OK)) {
+				cz_err("%s: variant '%s': %s %s: %s", e->var[v].where, e->var[v].name,
+				       w[2] == 's' ? "source" : "patch", path, strerror(errno));
+				ret = -EINVAL;
+			}
+			free(path);
+		}
+		free(copy);
+	}
+	return ret;
+}
+
+/*
  * A benchmark with a unit prints its number (auto means output there); a
  * timed one measures seconds, lower is better.
  */
@@ -893,7 +929,7 @@ int zab_experiment_check(struct zab_experiment *e)
 			}
 		}
 	}
-	if (placement_check(e))
+	if (placement_check(e) || files_check(e))
 		return -EINVAL;
 	if (!e->sessions)
 		e->sessions = 1;

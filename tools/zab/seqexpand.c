@@ -182,12 +182,42 @@ static bool expanded(const struct zab_experiment *e, const char *name)
 	return false;
 }
 
+/* "[experiment]" (blanks inside the brackets allowed, as the loader allows them)? */
+static bool is_experiment(const char *line)
+{
+	char buf[256], *s, *end;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	s = trim(buf);
+	end = strchr(s, ']');
+	if (*s != '[' || !end)
+		return false;
+	*end = 0;
+	return !strcmp(trim(s + 1), "experiment");
+}
+
+/* An [experiment] line: base = NAME of a sequence is its step 0 in the expanded file. */
+static void base_line(FILE *out, const char *line, const struct zab_experiment *e)
+{
+	char key[64], val[1024];
+
+	line_key(line, key, sizeof(key));
+	if (!strcmp(key, "base")) {
+		snprintf(val, sizeof(val), "%s", strchr(line, '=') + 1);
+		if (expanded(e, trim(val))) {
+			fprintf(out, "base = %s@0\n", trim(val));
+			return;
+		}
+	}
+	fputs(line, out);
+}
+
 /* The text of in, sequence sections replaced: 0, or -errno. */
 static int rewrite(FILE *in, FILE *out, const struct zab_experiment *e)
 {
 	char *line = NULL, name[1024], seq[1024] = "", **body = NULL;
 	size_t cap = 0, nbody = 0, i;
-	bool plain_var = false;
+	bool plain_var = false, in_exp = false;
 
 	for (;;) {
 		ssize_t got = getline(&line, &cap, in);
@@ -211,11 +241,15 @@ static int rewrite(FILE *in, FILE *out, const struct zab_experiment *e)
 				continue;
 			}
 		}
+		if (section)
+			in_exp = is_experiment(line);
 		if (seq[0]) {
 			body = zab_xrealloc(body, (nbody + 1) * sizeof(*body));
 			body[nbody++] = zab_xasprintf("%s%s", line, line[got - 1] == '\n' ? "" : "\n");
 		} else if (plain_var) {
 			plain_line(out, line);
+		} else if (in_exp) {
+			base_line(out, line, e);
 		} else {
 			fputs(line, out);
 		}
@@ -234,16 +268,17 @@ int zab_expand_file(const char *in_path, const char *out_path)
 
 	if (zab_experiment_load(&e, in_path) || zab_experiment_check(&e)) {
 		zab_experiment_free(&e);
-		return -1;
+		return -EINVAL;
 	}
 	in = fopen(in_path, "r");
 	out = !in ? NULL : to_stdout ? stdout : fopen(out_path, "w");
 	if (!in || !out) {
-		cz_err("%s: %s", !in ? in_path : out_path, strerror(errno));
+		ret = -errno;
+		cz_err("%s: %s", !in ? in_path : out_path, strerror(-ret));
 		if (in)
 			fclose(in);
 		zab_experiment_free(&e);
-		return -1;
+		return ret == -EINVAL ? -EIO : ret;
 	}
 	ret = rewrite(in, out, &e);
 	fclose(in);
@@ -254,7 +289,7 @@ int zab_expand_file(const char *in_path, const char *out_path)
 	if (ret)
 		cz_err("%s: %s", to_stdout ? "standard output" : out_path, strerror(-ret));
 	zab_experiment_free(&e);
-	return ret ? -1 : 0;
+	return ret == -EINVAL ? -EIO : ret;
 }
 
 int zab_cmd_expand(int argc, char **argv)
@@ -289,5 +324,7 @@ int zab_cmd_expand(int argc, char **argv)
 		cz_err("expand: name one experiment file (zab expand EXPERIMENT [-o FILE])");
 		return 2;
 	}
-	return zab_expand_file(zab_find_experiment(argv[optind]), outp) ? 1 : 0;
+	c = zab_expand_file(zab_find_experiment(argv[optind]), outp);
+	/* as zab run: a bad experiment is a usage error, an unwritable output a failure */
+	return c == -EINVAL ? 2 : c ? 1 : 0;
 }

@@ -369,6 +369,7 @@ static size_t known_trees(struct tree **out)
 		}
 		globfree(&g);
 	}
+	*out = t;
 	return n;
 }
 
@@ -391,48 +392,81 @@ static bool version_is(const char *v, const char *want)
 	return !strncmp(v, want, n) && (!v[n] || v[n] == '.' || v[n] == '-');
 }
 
-/* A tarball: rel's entry (whatever the top folder) into the blob cache; its version. */
+/* The whole of path (at most 64 MiB), NUL-ended, or NULL. */
+static char *read_small(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 65536, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = zab_xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0 && n < (64u << 20))
+		if ((n += got) + 1 == cap)
+			buf = zab_xrealloc(buf, cap *= 2);
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/*
+ * A tarball (a kernel tree under one top folder): rel and the top Makefile
+ * taken out in one pass (tar reads a compressed tarball from the start
+ * for each), rel into the blob cache; the version from the Makefile, else
+ * from the tarball's name.
+ */
 static int from_tarball(const char *tb, const char *rel, const char *where, struct zab_seq_step *st)
 {
-	const char *list[] = { "tar", "-tf", tb, NULL };
-	char err[512], *out = NULL, *entry = NULL, *p, *data = NULL;
-	size_t len, rl = strlen(rel), n;
-	int ret = zab_run_capture(list, &out, &len, err, sizeof(err));
+	const char *tmp = getenv("TMPDIR");
+	char dir[PATH_MAX - 256], err[512], *pat = zab_xasprintf("*/%s", rel), *out = NULL, *data;
+	const char *x[] = { "tar", "-xf", tb, "-C", dir, "--wildcards", "--no-wildcards-match-slash",
+			    pat, "*/Makefile", NULL };
+	glob_t g;
+	size_t len;
+	int ret;
 
-	for (p = out; !ret && p && *p && !entry; p += n + (p[n] == '\n')) {
-		n = strcspn(p, "\n");
-		if (n >= rl && !strncmp(p + n - rl, rel, rl) && (n == rl || p[n - rl - 1] == '/'))
-			entry = zab_xasprintf("%.*s", (int)n, p);
-	}
-	free(out);
-	if (ret || !entry) {
-		cz_err("%s: kernel tarball %s: %s", where, tb, ret ? (err[0] ? err : "tar failed") :
-		       "no such file in it");
+	snprintf(dir, sizeof(dir), "%s/zab-tar.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		cz_err("%s: kernel tarball %s: a private folder: %s", where, tb, strerror(errno));
+		free(pat);
 		return -1;
 	}
-	{
-		const char *x[] = { "tar", "-xOf", tb, entry, NULL };
-
-		ret = zab_run_capture(x, &data, &len, err, sizeof(err));
-	}
-	if (!ret)
+	ret = zab_run_capture(x, &out, &len, err, sizeof(err));
+	free(out);
+	free(pat);
+	pat = zab_xasprintf("%s/*/%s", dir, rel);
+	if (glob(pat, 0, NULL, &g) || g.gl_pathc != 1) {
+		cz_err("%s: kernel tarball %s: %s", where, tb,
+		       ret && err[0] ? err : "no such file in it (under one top folder)");
+		ret = -1;
+	} else if (!(data = read_small(g.gl_pathv[0], &len))) {
+		cz_err("%s: kernel tarball %s: %s: %s", where, tb, rel, strerror(errno));
+		ret = -1;
+	} else {
 		ret = zab_blob_put(data, len, rel, &st->source);
-	else
-		cz_err("%s: kernel tarball %s: %s: %s", where, tb, entry, err[0] ? err : "tar failed");
-	free(data);
-	if (!ret) {
-		/* its top Makefile, else its name */
-		char *mk = zab_xasprintf("%.*sMakefile", (int)(strlen(entry) - rl), entry);
-		const char *x[] = { "tar", "-xOf", tb, mk, NULL };
+		free(data);
+	}
+	if (!ret && g.gl_pathc == 1) {
+		char *mk = zab_xasprintf("%.*sMakefile", (int)(strlen(g.gl_pathv[0]) - strlen(rel)),
+					 g.gl_pathv[0]);
 
-		if (!zab_run_capture(x, &data, &len, err, sizeof(err)))
-			st->kversion = zab_makefile_version(data);
+		data = read_small(mk, &len);
+		st->kversion = data ? zab_makefile_version(data) : NULL;
 		free(data);
 		free(mk);
 		if (!st->kversion)
 			st->kversion = name_version(strrchr(tb, '/') ? strrchr(tb, '/') + 1 : tb);
 	}
-	free(entry);
+	globfree(&g);
+	free(pat);
+	{
+		const char *rm[] = { "rm", "-rf", "--", dir, NULL };
+
+		zab_run_capture(rm, &out, &len, err, sizeof(err));
+		free(out);
+	}
 	return ret ? -1 : 0;
 }
 

@@ -285,6 +285,19 @@ static char *patch_name(size_t k, const char *subject)
 	return zab_xasprintf("%04zu-%s.patch", k, n ? slug : "patch");
 }
 
+/* A "From " line opening a message: the next line is a header ("Name: value"). */
+static bool separator(const char *line)
+{
+	const char *h = strchr(line, '\n');
+	size_t n;
+
+	if (!h)
+		return false;
+	h++;
+	n = strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-");
+	return n && h[n] == ':' && (h[n + 1] == ' ' || h[n + 1] == '\t');
+}
+
 struct mail {
 	const char *start;
 	size_t len;
@@ -309,8 +322,11 @@ static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_pa
 	int ret = 0;
 
 	for (p = text; p && *p; ) {
-		char *next = strstr(p + 1, "\nFrom ");
+		char *next = p;
 
+		/* the next "From " line that a header follows (not a body line "From ...") */
+		while ((next = strstr(next + 1, "\nFrom ")) != NULL && !separator(next + 1))
+			;
 		next = next ? next + 1 : text + len;
 		m = zab_xrealloc(m, (nm + 1) * sizeof(*m));
 		m[nm] = (struct mail){ p, (size_t)(next - p), 0 };

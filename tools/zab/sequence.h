@@ -72,7 +72,9 @@ void zab_seq_apply(struct zab_variant *v, const struct zab_seq *s, size_t k);
  * "-": stdout): every sequence variant replaced by its [variant NAME@K]
  * sections naming concrete files by absolute path, with the provenance
  * keys; everything else as written.  The result is an experiment on its
- * own (zab run, zab pack).  0, or -1 after one line.
+ * own (zab run, zab pack).  0; -EINVAL after one line when the experiment
+ * is bad (a sequence that cannot expand included); another -errno after
+ * one line when a file cannot be read or written.
  */
 int zab_expand_file(const char *in_path, const char *out_path);
 int zab_cmd_expand(int argc, char **argv);

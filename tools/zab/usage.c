@@ -47,6 +47,8 @@ static void usage_commands(FILE *f)
 "         --plot FILE.svg|png [--figure NAME] (one figure: change, runs, order, layouts, sweep,\n"
 "         history; NAME-2 ... for a second benchmark or class)\n"
 "       zab store import|export|ls|flush ...   (the results store: man zab-store)\n"
+"       zab expand EXPERIMENT [-o FILE]   (change sequences -- series=, kernel=, git= --\n"
+"         written out as variants NAME@K naming concrete files)\n"
 "       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
 "       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
 "         hyperfine's options and meanings; zab hyperfine --help)\n",

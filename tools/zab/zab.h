@@ -11,6 +11,8 @@
  *   cmdstore.c    zab store; hfcli.c, hfrun.c, hfout.c hyperfine's command lines
  *   output.c      the table and the --export-* files
  *   experiment.c  experiment files (INI) and --bench/--variant specs
+ *   sequence.c    change sequences (series, kernel, git) -> one variant per
+ *                 step; seqseries.c, seqgit.c, seqexpand.c (sequence.h)
  *   run.c         sessions, order, processes, device daemons, co-location,
  *                 in-device samples, progress
  *   rkind.c       the result classes (one table); machine.c the machine description,
