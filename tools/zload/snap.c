@@ -2,7 +2,7 @@
 /*
  * --status-interval, the jobs' side: at a new tick (zl_status_seq, bumped by
  * main in status.c), a job copies what the report reads into its snapshot,
- * under the snapshot's lock.  Apart from status.c so that job.c and sync.c
+ * under the snapshot's lock (never waiting for it).  Apart from status.c so that job.c and sync.c
  * depend on nothing that depends on them.
  */
 #define _GNU_SOURCE 1
@@ -20,8 +20,14 @@ void zl_status_copy(struct zl_job *j)
 	unsigned seq = __atomic_load_n(&zl_status_seq, __ATOMIC_ACQUIRE);
 	struct rusage ru;
 
+	/*
+	 * main holds the lock while it reads the snapshot for its report; a
+	 * job never waits for it (main may be off the CPU among many busy
+	 * jobs): it copies at a later I/O instead.
+	 */
+	if (pthread_mutex_trylock(&s->lock))
+		return;
 	getrusage(RUSAGE_THREAD, &ru);
-	pthread_mutex_lock(&s->lock);
 	s->c = j->c;
 	s->wr = j->wr;
 	s->hist = j->hist;

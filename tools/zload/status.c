@@ -9,7 +9,9 @@
  * them while they run.  At a tick main bumps zl_status_seq; each running job,
  * where it publishes its live counters after an I/O (job.c, sync.c), sees the
  * new number and copies what the report reads into its snapshot under the
- * snapshot's lock, with its own RUSAGE_THREAD (snap.c).  main waits for the
+ * snapshot's lock (a try: it never waits for main, it copies at a later I/O),
+ * with its own RUSAGE_THREAD (snap.c).  A job ends its runtime itself
+ * (zl_time_check()), so a long dump stretches no run.  main waits for the
  * copies (at most ZL_STATUS_WAIT_NS: a job in a long sleep or I/O gives its
  * previous copy), builds a view of every job from the snapshots (a finished job: its
  * final values) and runs report.c over the view.

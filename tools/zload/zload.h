@@ -353,6 +353,7 @@ struct zl_job {
 	struct zl_stat bw, iops;
 	uint64_t sample_ios, sample_bytes, sample_t;
 	int stop;			/* this job's --runtime is over */
+	uint64_t t_stop;		/* ns: the job's own end (runtime + ramp); 0: none */
 	uint64_t ramp_end;		/* ns; 0: measuring */
 	int ramped;			/* the ramp is over (the supervisor samples) */
 	uint64_t ramp_ios, ramp_bytes;	/* done during the ramp (live counters) */
@@ -426,6 +427,17 @@ static inline void zl_status_poll(struct zl_job *j)
 		zl_status_copy(j);
 }
 void zl_status_init(const struct zl_run *run, struct zl_job *jobs);
+/*
+ * A job ends its --runtime itself, at the I/O that crosses it (fio's
+ * runtime_exceeded() in its thread's loop): never later because main is busy
+ * (a --status-interval dump among many jobs on few CPUs).  main's supervisor
+ * still sets stop for a job that waits (throttled, a slow device).
+ */
+static inline void zl_time_check(struct zl_job *j, uint64_t now)
+{
+	if (j->t_stop && now >= j->t_stop)
+		__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+}
 void zl_status_dump(const struct zl_run *run, const struct zl_job *jobs);
 void zl_status_free(const struct zl_run *run, struct zl_job *jobs);
 
