@@ -100,6 +100,7 @@ for doc in README.md experiments/README.md; do
 			[ -s "$tmp/align.patch" ] || { skip "$what: needs a kernel tree T (scripts/kernel-sources.sh)"; continue; }
 			command -v "${CC:-gcc}" >/dev/null || { skip "$what: needs an assembler (gcc)"; continue; }
 		fi
+		ex_mark_sudo "$b"
 		sed -i -e "$SHORTEN" -e "$EX_DEV" -e "$KSRC" "$b"
 		m=$(ex_missing "$b")
 		[ -z "$m" ] || { skip "$what: needs $m"; continue; }
