@@ -35,9 +35,13 @@ A="--name=x --filename=/dev/zero --rw=read --size=1g --time_based --runtime=3 --
 expect_eq "3 s, --status-interval=1: exit 0, stderr empty" "$?:$(cat err)" "0:"
 n=$(docs 'len(ds)' <s.json)
 expect_eq "JSON: three dumps and the final report, one document a line" "$n:$(wc -l <s.json)" "4:4"
+# The final report may equal the last dump: a job ends its runtime itself,
+# and on a loaded machine main's last tick can come at that end.
 res=$(docs 'all(a["jobs"][0]["read"]["io_bytes"] <= b["jobs"][0]["read"]["io_bytes"] and
-	a["jobs"][0]["read"]["runtime"] < b["jobs"][0]["read"]["runtime"] for a, b in zip(ds, ds[1:]))' <s.json)
-expect_eq "io_bytes never decreases, runtime grows from dump to dump" "$res" True
+	a["jobs"][0]["read"]["runtime"] < b["jobs"][0]["read"]["runtime"] for a, b in zip(ds[:-1], ds[1:-1])) and
+	ds[-2]["jobs"][0]["read"]["runtime"] <= ds[-1]["jobs"][0]["read"]["runtime"] and
+	ds[-2]["jobs"][0]["read"]["io_bytes"] <= ds[-1]["jobs"][0]["read"]["io_bytes"]' <s.json)
+expect_eq "io_bytes never decreases, runtime grows from dump to dump (to the final: does not drop)" "$res" True
 res=$(docs '[round(d["jobs"][0]["read"]["runtime"] / 1000) for d in ds]' <s.json)
 expect_eq "the dumps at 1, 2, 3 s of the job, then the end at 3 s" "$res" "[1, 2, 3, 3]"
 # Running averages: bw_bytes = io_bytes / runtime (ms, rounded) of the same dump.

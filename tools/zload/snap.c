@@ -12,6 +12,24 @@
 #include "zload.h"
 
 unsigned zl_status_seq;
+uint64_t zl_status_epoch, zl_status_tick;
+
+/* How long a job past its runtime waits for the last tick before its end. */
+#define ZL_STATUS_GRACE_NS	100000000ULL
+
+/*
+ * Job side, past its runtime: is the last tick at or before its end still to
+ * come from main (and the job not yet ZL_STATUS_GRACE_NS late)?
+ */
+bool zl_status_pending(const struct zl_job *j, uint64_t now)
+{
+	uint64_t iv = j->run ? j->run->status_ns : 0, last;
+
+	if (!iv || j->t_stop < zl_status_epoch + iv || now >= j->t_stop + ZL_STATUS_GRACE_NS)
+		return false;
+	last = zl_status_epoch + (j->t_stop - zl_status_epoch) / iv * iv;
+	return __atomic_load_n(&zl_status_tick, __ATOMIC_ACQUIRE) < last;
+}
 
 /* Job side: copy what the report reads, for tick zl_status_seq. */
 void zl_status_copy(struct zl_job *j)
