@@ -36,7 +36,8 @@ ok "run: CUSEZERO_DEVICE=$out" -- [ "$out" = "$(cd "$M" && pwd -P)/zero" ]
 "$CUSEZERO" run --fuse "$M" -- sh -c 'exit 7' 2>/dev/null
 st=$?
 ok "run: COMMAND's exit status is returned (7, got $st)" -- [ "$st" -eq 7 ]
-"$CUSEZERO" run --fuse "$M" -- /nonexistent/program 2>"$CZ_TMP/err"
+# a program under a folder of the test's own that nobody made
+"$CUSEZERO" run --fuse "$M" -- "$CZ_TMP/absent/program" 2>"$CZ_TMP/err"
 st=$?
 ok "run: missing COMMAND -> 127 ($st: $(cat "$CZ_TMP/err"))" -- [ "$st" -eq 127 ]
 "$CUSEZERO" run --fuse "$M" 2>"$CZ_TMP/err"

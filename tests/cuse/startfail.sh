@@ -26,8 +26,10 @@ running() {
 	return 1
 }
 
+# a pidfile in a folder that does not exist (one of the test's own, never
+# made), and one that is a folder
 for fg in "" -f; do
-	for pf in /nonexistent/dir/pid "$CZ_TMP"; do
+	for pf in "$CZ_TMP/absent/dir/pid" "$CZ_TMP"; do
 		M=$CZ_TMP/mnt-pf${fg:-bg}
 		mkdir -p "$M"
 		timeout 20 "$CUSEZERO" $fg --fuse "$M" --pidfile "$pf" >"$CZ_TMP/out" 2>"$CZ_TMP/err"

@@ -45,7 +45,7 @@ fi
 #   zab run EXPERIMENT -> + -S 1 -W 0 -R 2 --var count=300
 #   zab -S 2 -W 1 -R 3 / -S 4 -R 3 -> -S 1 -W 0 -R 2 / -S 1 -R 2
 #   build/X -> $top_builddir/X, ./zab -> $top_builddir/zab (README: a build in build/)
-#   sudo X -> X (the test is root)
+#   sudo X -> X (the test is root; for another user the block is a SKIP: ex_mark_sudo)
 SHORTEN='s/--time 5 /--time 0.3 /; s/--runtime=5 /--runtime=1 /; s/-l 1000$/-l 20/
 s/-l 100 /-l 5 /; s/-l 50 /-l 5 /; s/-s 256MB/-s 16MB/
 s/--offsets 0\.\.127 /--offsets 0..3 /; s/--offsets 0\.\.127:4/--offsets 0..8:4/
@@ -122,9 +122,18 @@ exit \$rc
 EOF
 }
 
+# ex_mark_sudo BLOCK: before SHORTEN drops its "sudo ", note that the block
+# runs a command as root (ex_missing: a visible SKIP for any other user).
+ex_mark_sudo() {
+	if grep -q '^sudo ' "$1"; then : >"${1%.sh}.sudo"; else rm -f "${1%.sh}.sudo"; fi
+}
+
 # ex_missing BLOCK: what it needs that is not here (empty: nothing).
 ex_missing() {
 	src=$1
+	if [ -e "${1%.sh}.sudo" ] && [ "$(id -u)" != 0 ]; then
+		echo "root (the example runs sudo)"; return
+	fi
 	[ -f "${1%.sh}.c" ] && src=${1%.sh}.c
 	# the examples are x86-64's (perf's x86 names, rep_stosb) and zload's
 	# need io_uring, which qemu-user (the arm64 suite on another host) lacks

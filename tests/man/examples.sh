@@ -31,7 +31,7 @@ blocks() {
 		case $(head -n 1 "$b") in
 		"#include"*) sed -e "$EX_DEV" "$b" >"${b%.sh}.c"; ex_c "${b%.sh}.c" >"$b" ;;
 		"["*) mv "$b" "${b%.sh}.ini"; ex_ini "${b%.sh}.ini" >"$b" ;;
-		*) sed -i -e "$SHORTEN" -e "$EX_DEV" "$b" ;;
+		*) ex_mark_sudo "$b"; sed -i -e "$SHORTEN" -e "$EX_DEV" "$b" ;;
 		esac
 	done
 }

@@ -36,5 +36,15 @@ zero_file_with_z() {
 	printf 'Z' | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
+# rt_ioprio_why: why this process may not give an I/O the real-time priority
+# class (the kernel's ioprio check wants CAP_SYS_ADMIN or CAP_SYS_NICE, bits
+# 21 and 23 of CapEff); nothing when it may.
+rt_ioprio_why() {
+	cap=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/self/status 2>/dev/null)
+	[ -n "$cap" ] || { echo "no CapEff in /proc/self/status"; return; }
+	[ $(( ((0x$cap >> 21) | (0x$cap >> 23)) & 1 )) -eq 1 ] ||
+		echo "the real-time I/O priority class needs CAP_SYS_ADMIN or CAP_SYS_NICE (root)"
+}
+
 # quiet CMD...: run CMD with stdout discarded (keeps the TAP stream clean).
 quiet() { "$@" >/dev/null; }

@@ -6,7 +6,10 @@
 # zonemode=zbd on a regular file reads nothing (empty emulated zones,
 # read_beyond_wp=0), as fio does, and refuses writes; cmdprio_percentage
 # and cmdprio_bssplit give their share of the I/Os the priority, which
-# log_prio=1 logs as fio's 0x%04x column; write_hist_log with log_hist_msec
+# log_prio=1 logs as fio's 0x%04x column, best effort for every user and real
+# time where this process may set it (CAP_SYS_ADMIN or CAP_SYS_NICE: the
+# kernel refuses the class to others, every read fails with EPERM, fio's
+# too; a visible SKIP then); write_hist_log with log_hist_msec
 # writes fio's histogram log (1856 bins, fewer with log_hist_coarseness),
 # whose counts add up to the reads done.
 # Needs: io_uring
@@ -67,23 +70,50 @@ prio() {
 		2>/dev/null
 	awk -F', ' '{ print $NF }' p_clat.1.log 2>/dev/null | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }'
 }
-res=$(prio "$Z" --prioclass=3 --cmdprio_percentage=30 --cmdprio_class=1)
-n=$(printf '%s\n' "$res" | tr ' ' '\n' | sed -n 's/^0x2000://p')
+# Best effort: no privilege needed.
+res=$(prio "$Z" --prioclass=3 --cmdprio_percentage=30 --cmdprio_class=2 --cmdprio=3)
+n=$(printf '%s\n' "$res" | tr ' ' '\n' | sed -n 's/^0x4003://p')
 m=$(printf '%s\n' "$res" | tr ' ' '\n' | sed -n 's/^0x6000://p')
-ok "cmdprio_percentage=30: ${n:-0} of 2000 real time (0x2000), ${m:-0} idle (prioclass=3)" -- \
+ok "cmdprio_percentage=30 cmdprio_class=2 cmdprio=3: ${n:-0} of 2000 best effort 3 (0x4003), ${m:-0} idle" -- \
 	test "${n:-0}" -ge 450 -a "${n:-0}" -le 750 -a $((${n:-0} + ${m:-0})) -eq 2000
-res=$(prio "$Z" --bs=4k --cmdprio_bssplit=4k/50/1/3:4k/50/3/5)
-ok "cmdprio_bssplit=4k/50/1/3:4k/50/3/5: both priorities logged ($res)" -- \
-	sh -c 'case "$1" in *0x2003:*0x6005:*) exit 0 ;; esac; exit 1' sh "$res"
+res=$(prio "$Z" --bs=4k --cmdprio_bssplit=4k/50/2/3:4k/50/3/5)
+ok "cmdprio_bssplit=4k/50/2/3:4k/50/3/5: both priorities logged ($res)" -- \
+	sh -c 'case "$1" in *0x4003:*0x6005:*) exit 0 ;; esac; exit 1' sh "$res"
 res=$(prio "$Z" --prio=5)
 expect_eq "prio=5 alone: best effort level 5 on every I/O (0x4005), as fio's" "$res" "0x4005:2000 "
-res=$(prio "$Z" --cmdprio_percentage=100 --log_prio=0)
-expect_eq "log_prio=0: the column says 1 for real time, as fio's" "$res" "1:2000 "
+res=$(prio "$Z" --cmdprio_percentage=100 --cmdprio_class=2 --log_prio=0)
+expect_eq "log_prio=0: the column says 0 for best effort, as fio's" "$res" "0:2000 "
 if command -v fio >/dev/null; then
-	res=$(prio fio --norandommap --prioclass=3 --cmdprio_percentage=30 | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')
-	expect_eq "fio logs the same two values" "$res" "0x2000 0x6000 "
+	res=$(prio fio --norandommap --prioclass=3 --cmdprio_percentage=30 --cmdprio_class=2 --cmdprio=3 |
+		tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')
+	expect_eq "fio logs the same two values" "$res" "0x4003 0x6000 "
 	res=$(prio fio --norandommap --prio=5 | cut -d: -f1)
 	expect_eq "fio logs prio=5 as 0x4005 too" "$res" "0x4005"
+fi
+# Real time (cmdprio_class's default): CAP_SYS_ADMIN or CAP_SYS_NICE.
+why=$(rt_ioprio_why)
+if [ -n "$why" ]; then
+	for c in "cmdprio_percentage=30, real time" "cmdprio_bssplit with a real-time entry" \
+		 "log_prio=0: 1 for real time" "fio: the same real-time values"; do
+		skip "$c: $why"
+	done
+else
+	res=$(prio "$Z" --prioclass=3 --cmdprio_percentage=30 --cmdprio_class=1)
+	n=$(printf '%s\n' "$res" | tr ' ' '\n' | sed -n 's/^0x2000://p')
+	m=$(printf '%s\n' "$res" | tr ' ' '\n' | sed -n 's/^0x6000://p')
+	ok "cmdprio_percentage=30: ${n:-0} of 2000 real time (0x2000), ${m:-0} idle (prioclass=3)" -- \
+		test "${n:-0}" -ge 450 -a "${n:-0}" -le 750 -a $((${n:-0} + ${m:-0})) -eq 2000
+	res=$(prio "$Z" --bs=4k --cmdprio_bssplit=4k/50/1/3:4k/50/3/5)
+	ok "cmdprio_bssplit=4k/50/1/3:4k/50/3/5: both priorities logged ($res)" -- \
+		sh -c 'case "$1" in *0x2003:*0x6005:*) exit 0 ;; esac; exit 1' sh "$res"
+	res=$(prio "$Z" --cmdprio_percentage=100 --log_prio=0)
+	expect_eq "log_prio=0: the column says 1 for real time, as fio's" "$res" "1:2000 "
+	if command -v fio >/dev/null; then
+		res=$(prio fio --norandommap --prioclass=3 --cmdprio_percentage=30 | tr ' ' '\n' | cut -d: -f1 | tr '\n' ' ')
+		expect_eq "fio logs the same two values" "$res" "0x2000 0x6000 "
+	else
+		skip "fio not installed: no comparison of the real-time values"
+	fi
 fi
 one_line_error "cmdprio_percentage with ioengine=psync refused" -- \
 	"$Z" --ioengine=psync --cmdprio_percentage=10 reg

@@ -477,6 +477,7 @@ static unsigned zl_reap(struct zl_job *j, struct zl_slot *slots, struct zl_loop 
 	/* Cumulative over the ramp: the supervisor's samples are differences. */
 	__atomic_store_n(&j->live_ios, j->ramp_ios + j->c.ios, __ATOMIC_RELAXED);
 	__atomic_store_n(&j->live_bytes, j->ramp_bytes + j->c.bytes, __ATOMIC_RELAXED);
+	zl_time_check(j, now);
 	zl_status_poll(j);
 	return seen;
 }
@@ -620,6 +621,9 @@ void *zl_job_main(void *arg)
 		zl_lt_init(j, j->t_start);
 		if (j->o->ramp_sec > 0)
 			j->ramp_end = j->t_start + (uint64_t)(j->o->ramp_sec * 1e9);
+		/* as main's zl_deadlines(): the ramp is not part of the runtime */
+		if (j->o->time_sec > 0)
+			j->t_stop = j->t_start + (uint64_t)((j->o->time_sec + j->o->ramp_sec) * 1e9);
 		zl_run(j, slots);
 		zl_verify_phase(j, buf, __atomic_load_n(&zl_stop, __ATOMIC_RELAXED));
 		j->t_end = cz_now_ns();

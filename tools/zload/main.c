@@ -148,7 +148,7 @@ static void zl_supervise(const struct zl_run *run, struct zl_job *jobs, uint64_t
 					zl_ss_tick(&jobs[i], now);
 		}
 		if (now >= next_status) {
-			zl_status_dump(run, jobs);
+			zl_status_dump(run, jobs, next_status);
 			while (next_status <= cz_now_ns())
 				next_status += run->status_ns;
 		}
@@ -293,6 +293,7 @@ int main(int argc, char **argv)
 	zl_du_start(&run.du, &run);
 	zl_status_init(&run, jobs);
 	epoch = cz_now_ns();
+	zl_status_epoch = epoch;
 	if (!zl_start(&run, jobs))
 		zl_supervise(&run, jobs, epoch);
 	for (i = 0; i < run.total_jobs; i++)

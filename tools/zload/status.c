@@ -9,7 +9,9 @@
  * them while they run.  At a tick main bumps zl_status_seq; each running job,
  * where it publishes its live counters after an I/O (job.c, sync.c), sees the
  * new number and copies what the report reads into its snapshot under the
- * snapshot's lock, with its own RUSAGE_THREAD (snap.c).  main waits for the
+ * snapshot's lock (a try: it never waits for main, it copies at a later I/O),
+ * with its own RUSAGE_THREAD (snap.c).  A job ends its runtime itself
+ * (zl_time_check()), so a long dump stretches no run.  main waits for the
  * copies (at most ZL_STATUS_WAIT_NS: a job in a long sleep or I/O gives its
  * previous copy), builds a view of every job from the snapshots (a finished job: its
  * final values) and runs report.c over the view.
@@ -85,7 +87,9 @@ static void zl_status_view(const struct zl_job *j, struct zl_job *v, uint64_t no
 {
 	struct zl_snap *s = j->snap;
 
-	if (__atomic_load_n(&j->finished, __ATOMIC_ACQUIRE)) {
+	/* finished: as it ended, unless it copied for this tick on its way out */
+	if (__atomic_load_n(&j->finished, __ATOMIC_ACQUIRE) &&
+	    __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != zl_status_seq) {
 		*v = *j;
 		return;
 	}
@@ -125,11 +129,15 @@ static void zl_status_view(const struct zl_job *j, struct zl_job *v, uint64_t no
 }
 
 /* One status dump: every job from its start to now, in the run's formats. */
-void zl_status_dump(const struct zl_run *run, const struct zl_job *jobs)
+void zl_status_dump(const struct zl_run *run, const struct zl_job *jobs, uint64_t tick)
 {
-	unsigned seq = __atomic_add_fetch(&zl_status_seq, 1, __ATOMIC_RELEASE), i;
+	unsigned seq, i;
 	uint64_t until = cz_now_ns() + ZL_STATUS_WAIT_NS, now;
 	struct zl_run at = *run;
+
+	/* the tick first: a job past its end that waits for it sees the new seq */
+	seq = __atomic_add_fetch(&zl_status_seq, 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&zl_status_tick, tick, __ATOMIC_RELEASE);
 
 	while (!zl_status_caught_up(run, jobs, seq) && cz_now_ns() < until)
 		zl_nap(1000000);

@@ -54,7 +54,7 @@ static ssize_t zl_sync_io(struct zl_job *j, struct zl_slot *s)
 int zl_run_sync(struct zl_job *j, struct zl_slot *s, uint64_t limit_bytes, uint64_t limit_ios)
 {
 	struct zl_seq q;
-	uint64_t issued = 0, bytes = 0;
+	uint64_t issued = 0, bytes = 0, now;
 	ssize_t r;
 
 	memset(&q, 0, sizeof(q));
@@ -67,7 +67,8 @@ int zl_run_sync(struct zl_job *j, struct zl_slot *s, uint64_t limit_bytes, uint6
 			memset(s->iov.iov_base, ZL_FILL, s->len);
 		s->t_prep = s->t_submit = cz_now_ns();
 		r = zl_sync_io(j, s);
-		zl_complete(j, s, r > (ssize_t)INT32_MAX ? INT32_MAX : (int)r, cz_now_ns());
+		now = cz_now_ns();
+		zl_complete(j, s, r > (ssize_t)INT32_MAX ? INT32_MAX : (int)r, now);
 		issued++;
 		bytes += s->len;
 		j->c.submit_calls++;
@@ -79,6 +80,7 @@ int zl_run_sync(struct zl_job *j, struct zl_slot *s, uint64_t limit_bytes, uint6
 			zl_ramp_done(j, cz_now_ns());
 		__atomic_store_n(&j->live_ios, j->ramp_ios + j->c.ios, __ATOMIC_RELAXED);
 		__atomic_store_n(&j->live_bytes, j->ramp_bytes + j->c.bytes, __ATOMIC_RELAXED);
+		zl_time_check(j, now);
 		zl_status_poll(j);
 	}
 	return 0;

@@ -353,6 +353,7 @@ struct zl_job {
 	struct zl_stat bw, iops;
 	uint64_t sample_ios, sample_bytes, sample_t;
 	int stop;			/* this job's --runtime is over */
+	uint64_t t_stop;		/* ns: the job's own end (runtime + ramp); 0: none */
 	uint64_t ramp_end;		/* ns; 0: measuring */
 	int ramped;			/* the ramp is over (the supervisor samples) */
 	uint64_t ramp_ios, ramp_bytes;	/* done during the ramp (live counters) */
@@ -419,6 +420,8 @@ const char *zl_setup_flag_names(unsigned flags, char *buf, size_t len);
 /* --status-interval.  snap.c: main's tick number, the job side (cheap when
  * nothing is due); status.c, main's side: set up, a dump of every job, free. */
 extern unsigned zl_status_seq;
+extern uint64_t zl_status_epoch;	/* ns: the ticks count from here (main's start) */
+extern uint64_t zl_status_tick;		/* ns: the tick of main's last dump (atomic) */
 void zl_status_copy(struct zl_job *j);
 static inline void zl_status_poll(struct zl_job *j)
 {
@@ -426,7 +429,22 @@ static inline void zl_status_poll(struct zl_job *j)
 		zl_status_copy(j);
 }
 void zl_status_init(const struct zl_run *run, struct zl_job *jobs);
-void zl_status_dump(const struct zl_run *run, const struct zl_job *jobs);
+bool zl_status_pending(const struct zl_job *j, uint64_t now);
+/*
+ * A job ends its --runtime itself, at the I/O that crosses it (fio's
+ * runtime_exceeded() in its thread's loop): not seconds later because main
+ * is busy (a --status-interval dump among many jobs on few CPUs).  The one
+ * wait: the last status tick before its end, at most ZL_STATUS_GRACE_NS
+ * (status.c), so that the dump of the run's last interval shows it running.
+ * main's supervisor still sets stop for a job that waits (throttled, a slow
+ * device).
+ */
+static inline void zl_time_check(struct zl_job *j, uint64_t now)
+{
+	if (j->t_stop && now >= j->t_stop && !(j->snap && zl_status_pending(j, now)))
+		__atomic_store_n(&j->stop, 1, __ATOMIC_RELAXED);
+}
+void zl_status_dump(const struct zl_run *run, const struct zl_job *jobs, uint64_t tick);
 void zl_status_free(const struct zl_run *run, struct zl_job *jobs);
 
 /* report.c: the summary in run->format on stdout. */
