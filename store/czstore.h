@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "jsonout.h"
-#include "result.h"
+#include "results/result.h"
 
 struct czs;
 

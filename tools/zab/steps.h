@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
+#include "results/result.h"
 
 /* K when vname is seq@K (seq NULL: any NAME@K, its NAME length at *seqlen), else -1. */
 long zab_step_of(const char *vname, const char *seq, size_t *seqlen);

@@ -35,9 +35,9 @@
 
 #include "cusezero.h"
 #include "jsonout.h"
-#include "report.h"
-#include "result.h"
-#include "verdict.h"
+#include "report/report.h"
+#include "results/result.h"
+#include "stats/verdict.h"
 
 /* measured runs per session when neither -R nor repeats= says (n >= 3 per cell) */
 #define ZAB_DEFAULT_REPEATS 3

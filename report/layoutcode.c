@@ -21,7 +21,7 @@
 
 #include "cli.h"
 #include "report.h"
-#include "verdict.h"
+#include "stats/verdict.h"
 
 static size_t find(char *const *names, size_t n, const char *s)
 {

@@ -3,13 +3,14 @@
  * A zab result: benchmarks (result classes) x variants, each cell the
  * samples of its measured runs, and the JSON document that carries them
  * (what zab run --export-json writes, zab report reads and the store
- * keeps).  The data model and its reader live in the store module, so the
- * store, zab and its reports read results one way.
+ * keeps).  The data model and its reader are one module (results/), so the
+ * store, the statistics, the reports and zab read results one way.
  *   result.c   JSON document -> result (strict: one line on a bad file)
  *   cells.c    a result's cells; alloc.c the allocation helpers
+ *   merge.c    results of one experiment pooled per SUT class
  */
-#ifndef STORE_RESULT_H
-#define STORE_RESULT_H
+#ifndef RESULTS_RESULT_H
+#define RESULTS_RESULT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -99,10 +100,16 @@ size_t zab_name_index(char *const *names, size_t n, const char *s);
 /* Load a result from a JSON document (takes ownership of doc); prints one line on error. */
 int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file);
 /*
- * The document's "cells": each cell's samples and their facts, and for
- * placement random/sweep/rotate its layouts and the figures over them.
+ * The merge (merge.c): r (taken) into the result of its SUT class in res[0..n)
+ * (a new one when none), pooling only what has one meaning; a copy of its
+ * document pushed to arr, its class sut when not NULL.  0, or -1 after one line.
  */
-void zab_cells_json(json_t *doc, const struct zab_result *r);
+int zab_report_add(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
+		   const char *sut, const char *file);
+/* The same result class (name, kind, unit, direction); its index in r, r->nb when absent. */
+bool zab_same_bench(const struct zab_rbench *a, const struct zab_rbench *b);
+size_t zab_find_bench(const struct zab_result *r, const struct zab_rbench *b);
+
 /* Read a JSON file strictly (result.c); NULL after one line prefixed with who. */
 json_t *zab_json_load(const char *path, const char *who);
 

@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reports of results: the significance tables (report.c), hyperfine's
- * JSON (hyperfine.c), "layout or code?" (layoutcode.c), and the merge of
- * results files of one experiment into one result (merge.c).  zab report,
+ * JSON (hyperfine.c), "layout or code?" (layoutcode.c), the cells of the
+ * JSON document with the figures over layouts (cellsjson.c).  zab report,
  * zab run and the store's views print through these.
  */
-#ifndef STORE_REPORT_H
-#define STORE_REPORT_H
+#ifndef REPORT_REPORT_H
+#define REPORT_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
-#include "result.h"
+#include "results/result.h"
 
 enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKDOWN,
 		 ZAB_STYLE_DETAIL, ZAB_STYLE_BENCHSTAT };
@@ -44,23 +44,17 @@ int zab_change_ci(const struct zab_result *r, size_t b, size_t v, double *pct, d
  * over layouts.  0, or -1 after one line when the two do not match.
  */
 int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay);
+/*
+ * The document's "cells" (cellsjson.c): each cell's samples and their facts,
+ * and for placement random/sweep/rotate its layouts and the figures over them.
+ */
+void zab_cells_json(json_t *doc, const struct zab_result *r);
 /* Render several results (one section per SUT class) to f. */
 void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st);
 /* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; NULL is empty. */
 void zab_csv_str(FILE *f, const char *s);
 /* One CSV row per cell: statistics, change and verdict (--export-csv). */
 void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n);
-
-/*
- * The merge (merge.c): r (taken) into the result of its SUT class in res[0..n)
- * (a new one when none), pooling only what has one meaning; a copy of its
- * document pushed to arr, its class sut when not NULL.  0, or -1 after one line.
- */
-int zab_report_add(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
-		   const char *sut, const char *file);
-/* The same result class (name, kind, unit, direction); its index in r, r->nb when absent. */
-bool zab_same_bench(const struct zab_rbench *a, const struct zab_rbench *b);
-size_t zab_find_bench(const struct zab_result *r, const struct zab_rbench *b);
 
 /* Length of s without trailing blanks (CPU model strings are padded); 1 for NULL ("?"). */
 size_t zab_trimmed_len(const char *s);

@@ -23,7 +23,7 @@
 #include "devstats.h"
 #include "report.h"
 #include "stats.h"
-#include "verdict.h"
+#include "stats/verdict.h"
 
 #define ZAB_FEW 5
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report.h"
+#include "result.h"
 
 /* The same result class: name, kind, unit and direction. */
 bool zab_same_bench(const struct zab_rbench *a, const struct zab_rbench *b)

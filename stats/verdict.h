@@ -4,13 +4,13 @@
  * report says of cells whose runs used different code offsets, and of
  * runs paired by slot.
  */
-#ifndef STORE_VERDICT_H
-#define STORE_VERDICT_H
+#ifndef STATS_VERDICT_H
+#define STATS_VERDICT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
+#include "results/result.h"
 
 struct zab_lstat {
 	bool rotate;         /* placement = rotate: every run held every layout */
