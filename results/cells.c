@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "result.h"
+#include "alloc.h"
+#include "cells.h"
 
 void zab_cell_add(struct zab_cell *c, double x)
 {
@@ -97,35 +98,4 @@ void zab_cell_add_session(struct zab_cell *c, double x, unsigned session)
 	zab_cell_add(c, x);
 	if (c->n > 0)
 		c->sess[c->n - 1] = session;
-}
-
-void zab_result_free(struct zab_result *r)
-{
-	size_t i;
-
-	for (i = 0; r->cells && i < r->nb * r->nv; i++) {
-		free(r->cells[i].x);
-		free(r->cells[i].sess);
-		free(r->cells[i].pre);
-		free(r->cells[i].off);
-		free(r->cells[i].loff);
-		free(r->cells[i].lay);
-		free(r->cells[i].error);
-	}
-	for (i = 0; i < r->nb; i++) {
-		free(r->b[i].name);
-		free(r->b[i].group);
-		free(r->b[i].unit);
-		free(r->b[i].settings);
-	}
-	for (i = 0; i < r->nv; i++) {
-		free(r->vname[i]);
-		free(r->vset[i]);
-		free(r->vparams[i]);
-	}
-	free(r->cells);
-	free(r->sut);
-	free(r->title);
-	json_decref(r->doc);
-	memset(r, 0, sizeof(*r));
 }

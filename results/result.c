@@ -54,6 +54,37 @@ static int bad_doc2(const char *file, const char *what, const char *name)
 	return -EINVAL;
 }
 
+void zab_result_free(struct zab_result *r)
+{
+	size_t i;
+
+	for (i = 0; r->cells && i < r->nb * r->nv; i++) {
+		free(r->cells[i].x);
+		free(r->cells[i].sess);
+		free(r->cells[i].pre);
+		free(r->cells[i].off);
+		free(r->cells[i].loff);
+		free(r->cells[i].lay);
+		free(r->cells[i].error);
+	}
+	for (i = 0; i < r->nb; i++) {
+		free(r->b[i].name);
+		free(r->b[i].group);
+		free(r->b[i].unit);
+		free(r->b[i].settings);
+	}
+	for (i = 0; i < r->nv; i++) {
+		free(r->vname[i]);
+		free(r->vset[i]);
+		free(r->vparams[i]);
+	}
+	free(r->cells);
+	free(r->sut);
+	free(r->title);
+	json_decref(r->doc);
+	memset(r, 0, sizeof(*r));
+}
+
 size_t zab_name_index(char *const *names, size_t n, const char *s)
 {
 	size_t i;

@@ -6,7 +6,7 @@
  * keeps).  The data model and its reader are one module (results/), so the
  * store, the statistics, the reports and zab read results one way.
  *   result.c   JSON document -> result (strict: one line on a bad file)
- *   cells.c    a result's cells; alloc.c the allocation helpers
+ *   cells.c    a result's cells (cells.h)
  *   merge.c    results of one experiment pooled per SUT class
  */
 #ifndef RESULTS_RESULT_H
@@ -15,26 +15,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "alloc.h"
+#include "cells.h"
 #include "jsonout.h"
 
 #define ZAB_MAX_ITEMS 64
-
-struct zab_cell {
-	double *x;
-	unsigned *sess;      /* session (1-based) of each sample; NULL when unknown */
-	size_t n, cap;
-	bool failed;
-	char *error;         /* why it failed (command and output) */
-	double *pre;         /* per sample: share of its run's requests that looked
-			      * preempted (in-device classes), NaN unknown; NULL: none */
-	int *off;            /* per sample: its run's placement offset (placement
-			      * random/sweep), -1 unknown; NULL: fixed placement */
-	/* placement = rotate: the offsets every run rotated over (loff NULL: not rotating) */
-	unsigned *loff;      /* [nlay] as the daemon reported them */
-	size_t nlay;
-	double *lay;         /* [sample * nlay + layout]: the layout's value in that run,
-			      * NaN: no request there; NULL: none (the command's class) */
-};
 
 /*
  * What a result class measures: the command's number (or its wall-clock
@@ -86,14 +71,6 @@ static inline struct zab_cell *zab_cell(const struct zab_result *r, size_t b, si
 	return &r->cells[b * r->nv + v];
 }
 
-void zab_cell_add(struct zab_cell *c, double x);
-void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
-/* Facts of the sample just added (allocating the array on first use). */
-void zab_cell_set_pre(struct zab_cell *c, double share);
-void zab_cell_set_off(struct zab_cell *c, int offset);
-/* The layouts of a rotating cell (once), and the per-layout values of a sample (nlay of them). */
-void zab_cell_set_rotation(struct zab_cell *c, const unsigned *off, size_t n);
-void zab_cell_set_layouts(struct zab_cell *c, size_t sample, const double *val);
 void zab_result_free(struct zab_result *r);
 /* The index of s among names[0..n), n when absent. */
 size_t zab_name_index(char *const *names, size_t n, const char *s);
@@ -112,11 +89,5 @@ size_t zab_find_bench(const struct zab_result *r, const struct zab_rbench *b);
 
 /* Read a JSON file strictly (result.c); NULL after one line prefixed with who. */
 json_t *zab_json_load(const char *path, const char *who);
-
-/* Allocation: out of memory is one line and exit status 2, so no caller checks. */
-void *zab_xmalloc(size_t n);
-void *zab_xrealloc(void *p, size_t n);
-char *zab_xstrdup(const char *s);
-__attribute__((format(printf, 1, 2))) char *zab_xasprintf(const char *fmt, ...);
 
 #endif

@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zab's allocation and string helpers: out of memory is a one-line error and exit
- * status 2, so no caller checks.  A leaf: the store and every zab module use it.
+ * Allocation and string helpers: out of memory is a one-line error and exit
+ * status 2, so no caller checks.  A leaf: results, statistics, reports and
+ * the store, and every zab module use it.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "cli.h"
-#include "result.h"
 
 void *zab_xmalloc(size_t n)
 {
