@@ -6,9 +6,9 @@
 #include <stddef.h>
 
 /* Allocation: out of memory is one line and exit status 2, so no caller checks. */
-void *zab_xmalloc(size_t n);
-void *zab_xrealloc(void *p, size_t n);
-char *zab_xstrdup(const char *s);
-__attribute__((format(printf, 1, 2))) char *zab_xasprintf(const char *fmt, ...);
+void *cz_xmalloc(size_t n);
+void *cz_xrealloc(void *p, size_t n);
+char *cz_xstrdup(const char *s);
+__attribute__((format(printf, 1, 2))) char *cz_xasprintf(const char *fmt, ...);
 
 #endif

@@ -12,14 +12,14 @@
 #include "stats/verdict.h"
 
 /* Per-layout cells and the figures over layouts (placement random/sweep/rotate). */
-static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t v)
+static void layouts_json(json_t *o, const struct czres_result *r, size_t b, size_t v)
 {
 	struct zab_lstat ls, lb;
 	struct zab_lpair p;
 	json_t *arr, *l, *pj;
 	size_t j;
 
-	if (!zab_layout_stat(zab_cell(r, b, v), r->b[b].higher, &ls))
+	if (!zab_layout_stat(czres_cell(r, b, v), r->b[b].higher, &ls))
 		return;
 	arr = cz_jset(o, "layouts", cz_jarr());
 	for (j = 0; j < ls.nl; j++) {
@@ -43,7 +43,7 @@ static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t
 	cz_jset(l, "best_offset", cz_jnum(ls.off[ls.best]));
 	cz_jset(l, "worst_offset", cz_jnum(ls.off[ls.worst]));
 	cz_jset(l, "layout_share", isnan(ls.share) ? json_null() : cz_jnum(ls.share));
-	if (v != r->base && zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &lb)) {
+	if (v != r->base && zab_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &lb)) {
 		if (zab_layout_pair(&lb, &ls, r->b[b].higher, &p)) {
 			pj = cz_jset(o, "paired_by_layout", cz_jobj());
 			/* rotate: the change is over the runs paired by slot */
@@ -64,7 +64,7 @@ static void layouts_json(json_t *o, const struct zab_result *r, size_t b, size_t
 }
 
 /* placement = rotate: the layouts, and per sample each one's value (null: no request). */
-static void rotation_json(json_t *o, const struct zab_cell *c)
+static void rotation_json(json_t *o, const struct czres_cell *c)
 {
 	json_t *x, *row;
 	size_t i, j;
@@ -85,14 +85,14 @@ static void rotation_json(json_t *o, const struct zab_cell *c)
 	}
 }
 
-void zab_cells_json(json_t *doc, const struct zab_result *r)
+void zab_cells_json(json_t *doc, const struct czres_result *r)
 {
 	json_t *arr = cz_jset(doc, "cells", cz_jarr()), *o, *x;
 	size_t b, v, i;
 
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
-			const struct zab_cell *c = zab_cell(r, b, v);
+			const struct czres_cell *c = czres_cell(r, b, v);
 
 			o = cz_jpush(arr, cz_jobj());
 			cz_jset(o, "benchmark", cz_jstr(r->b[b].name));

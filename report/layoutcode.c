@@ -33,7 +33,7 @@ static size_t find(char *const *names, size_t n, const char *s)
 	return n;
 }
 
-static size_t find_row(const struct zab_result *r, const struct zab_rbench *b)
+static size_t find_row(const struct czres_result *r, const struct czres_bench *b)
 {
 	size_t i;
 
@@ -66,10 +66,10 @@ static void change(char *buf, size_t len, int flag, double pct)
 }
 
 /* One pair on one row: v vs w of own, against the same names in lay. */
-static void pair(FILE *f, const struct zab_result *own, const struct zab_result *lay, size_t b,
+static void pair(FILE *f, const struct czres_result *own, const struct czres_result *lay, size_t b,
 		 size_t lb, size_t w, size_t v)
 {
-	struct zab_result o = *own, l = *lay;  /* shallow copies: w as the base */
+	struct czres_result o = *own, l = *lay;  /* shallow copies: w as the base */
 	size_t lw = find(lay->vname, lay->nv, own->vname[w]), lv = find(lay->vname, lay->nv, own->vname[v]);
 	double po = 0, pl = 0;
 	char a[32], c[32];
@@ -93,7 +93,7 @@ static void pair(FILE *f, const struct zab_result *own, const struct zab_result 
 		own->vname[v], own->vname[w], a, c, verdict(fo, fl));
 }
 
-int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay)
+int zab_render_layout_or_code(FILE *f, const struct czres_result *own, const struct czres_result *lay)
 {
 	size_t b, lb, v, w;
 

@@ -19,7 +19,7 @@ enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKD
 
 int zab_style_parse(const char *s, enum zab_style *st);
 /* hyperfine's --export-json layout: one entry of "results" per cell (hyperfine.c). */
-void zab_render_hyperfine(FILE *f, struct zab_result *const *r, size_t n);
+void zab_render_hyperfine(FILE *f, struct czres_result *const *r, size_t n);
 /*
  * Variant v vs the base on benchmark row b, as the table shows it: -1 (R),
  * +1 (I), 0 not flagged, with *pct the change (negative: worse); or
@@ -27,7 +27,7 @@ void zab_render_hyperfine(FILE *f, struct zab_result *const *r, size_t n);
  * is the base).
  */
 #define ZAB_CHANGE_NONE (-2)
-int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct);
+int zab_change(const struct czres_result *r, size_t b, size_t v, double *pct);
 /*
  * The same verdict with the value's own change in per cent (new / base - 1:
  * a time that doubled reads +100) and its 95% interval [*lo, *hi] (NaN
@@ -35,7 +35,7 @@ int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct);
  * one (layouts, rotate, paired), else the ratio of the two means' (first
  * order, Student t).
  */
-int zab_change_ci(const struct zab_result *r, size_t b, size_t v, double *pct, double *lo,
+int zab_change_ci(const struct czres_result *r, size_t b, size_t v, double *pct, double *lo,
 		  double *hi);
 /*
  * "Layout or code?": the same experiment at the variants' own placements
@@ -43,18 +43,18 @@ int zab_change_ci(const struct zab_result *r, size_t b, size_t v, double *pct, d
  * variant pair, whether a difference seen at the own placements survives
  * over layouts.  0, or -1 after one line when the two do not match.
  */
-int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay);
+int zab_render_layout_or_code(FILE *f, const struct czres_result *own, const struct czres_result *lay);
 /*
  * The document's "cells" (cellsjson.c): each cell's samples and their facts,
  * and for placement random/sweep/rotate its layouts and the figures over them.
  */
-void zab_cells_json(json_t *doc, const struct zab_result *r);
+void zab_cells_json(json_t *doc, const struct czres_result *r);
 /* Render several results (one section per SUT class) to f. */
-void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st);
+void zab_render(FILE *f, struct czres_result *const *r, size_t n, enum zab_style st);
 /* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break; NULL is empty. */
 void zab_csv_str(FILE *f, const char *s);
 /* One CSV row per cell: statistics, change and verdict (--export-csv). */
-void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n);
+void zab_render_csv(FILE *f, struct czres_result *const *r, size_t n);
 
 /* Length of s without trailing blanks (CPU model strings are padded); 1 for NULL ("?"). */
 size_t zab_trimmed_len(const char *s);

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct zab_cell {
+struct czres_cell {
 	double *x;
 	unsigned *sess;      /* session (1-based) of each sample; NULL when unknown */
 	size_t n, cap;
@@ -28,13 +28,13 @@ struct zab_cell {
 			      * NaN: no request there; NULL: none (the command's class) */
 };
 
-void zab_cell_add(struct zab_cell *c, double x);
-void zab_cell_add_session(struct zab_cell *c, double x, unsigned session);
+void czres_cell_add(struct czres_cell *c, double x);
+void czres_cell_add_session(struct czres_cell *c, double x, unsigned session);
 /* Facts of the sample just added (allocating the array on first use). */
-void zab_cell_set_pre(struct zab_cell *c, double share);
-void zab_cell_set_off(struct zab_cell *c, int offset);
+void czres_cell_set_pre(struct czres_cell *c, double share);
+void czres_cell_set_off(struct czres_cell *c, int offset);
 /* The layouts of a rotating cell (once), and the per-layout values of a sample (nlay of them). */
-void zab_cell_set_rotation(struct zab_cell *c, const unsigned *off, size_t n);
-void zab_cell_set_layouts(struct zab_cell *c, size_t sample, const double *val);
+void czres_cell_set_rotation(struct czres_cell *c, const unsigned *off, size_t n);
+void czres_cell_set_layouts(struct czres_cell *c, size_t sample, const double *val);
 
 #endif

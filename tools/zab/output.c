@@ -102,7 +102,7 @@ void zab_outputs_discard(struct out_opts *oo)
 }
 
 struct out_what {
-	struct zab_result *const *r;
+	struct czres_result *const *r;
 	size_t n;
 	const json_t *doc;
 };
@@ -158,7 +158,7 @@ static int out_write(struct out_file *of, const struct out_what *w, const struct
 
 /* The table (stdout, or stderr when an export goes to stdout), then the files: 0, or 1
  * when any of them was not written (a result not written is a failure). */
-int zab_output(struct zab_result *const *r, size_t n, const json_t *doc, struct out_opts *oo)
+int zab_output(struct czres_result *const *r, size_t n, const json_t *doc, struct out_opts *oo)
 {
 	FILE *f = out_stdout(oo) ? stderr : stdout;
 	const struct out_what w = { r, n, doc };
