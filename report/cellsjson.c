@@ -14,12 +14,12 @@
 /* Per-layout cells and the figures over layouts (placement random/sweep/rotate). */
 static void layouts_json(json_t *o, const struct czres_result *r, size_t b, size_t v)
 {
-	struct zab_lstat ls, lb;
-	struct zab_lpair p;
+	struct czst_lstat ls, lb;
+	struct czst_lpair p;
 	json_t *arr, *l, *pj;
 	size_t j;
 
-	if (!zab_layout_stat(czres_cell(r, b, v), r->b[b].higher, &ls))
+	if (!czst_layout_stat(czres_cell(r, b, v), r->b[b].higher, &ls))
 		return;
 	arr = cz_jset(o, "layouts", cz_jarr());
 	for (j = 0; j < ls.nl; j++) {
@@ -43,8 +43,8 @@ static void layouts_json(json_t *o, const struct czres_result *r, size_t b, size
 	cz_jset(l, "best_offset", cz_jnum(ls.off[ls.best]));
 	cz_jset(l, "worst_offset", cz_jnum(ls.off[ls.worst]));
 	cz_jset(l, "layout_share", isnan(ls.share) ? json_null() : cz_jnum(ls.share));
-	if (v != r->base && zab_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &lb)) {
-		if (zab_layout_pair(&lb, &ls, r->b[b].higher, &p)) {
+	if (v != r->base && czst_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &lb)) {
+		if (czst_layout_pair(&lb, &ls, r->b[b].higher, &p)) {
 			pj = cz_jset(o, "paired_by_layout", cz_jobj());
 			/* rotate: the change is over the runs paired by slot */
 			if (ls.rotate)
@@ -58,9 +58,9 @@ static void layouts_json(json_t *o, const struct czres_result *r, size_t b, size
 			cz_jset(pj, "verdict", cz_jstr(p.flag > 0 ? "improvement" : p.flag < 0 ?
 						     "regression" : "no difference"));
 		}
-		zab_lstat_free(&lb);
+		czst_lstat_free(&lb);
 	}
-	zab_lstat_free(&ls);
+	czst_lstat_free(&ls);
 }
 
 /* placement = rotate: the layouts, and per sample each one's value (null: no request). */

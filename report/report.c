@@ -69,19 +69,19 @@ struct cstat {
  */
 static void layout_verdict(const struct czres_result *r, size_t b, size_t v, struct cstat *cs)
 {
-	struct zab_lstat lb, lv;
-	struct zab_lpair p;
+	struct czst_lstat lb, lv;
+	struct czst_lpair p;
 	bool hi = r->b[b].higher;
 
-	if (zab_layout_stat(czres_cell(r, b, r->base), hi, &lb) &&
-	    zab_layout_stat(czres_cell(r, b, v), hi, &lv) && zab_layout_pair(&lb, &lv, hi, &p)) {
+	if (czst_layout_stat(czres_cell(r, b, r->base), hi, &lb) &&
+	    czst_layout_stat(czres_cell(r, b, v), hi, &lv) && czst_layout_pair(&lb, &lv, hi, &p)) {
 		cs->pct = p.pct;
 		cs->lo = p.ci_lo;
 		cs->hi = p.ci_hi;
 		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
 	}
-	zab_lstat_free(&lb);
-	zab_lstat_free(&lv);
+	czst_lstat_free(&lb);
+	czst_lstat_free(&lv);
 }
 
 /*
@@ -91,9 +91,9 @@ static void layout_verdict(const struct czres_result *r, size_t b, size_t v, str
  */
 static void rotate_verdict(const struct czres_result *r, size_t b, size_t v, struct cstat *cs)
 {
-	struct zab_lpair p;
+	struct czst_lpair p;
 
-	if (zab_rotate_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
+	if (czst_rotate_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
 		cs->pct = p.pct;
 		cs->lo = p.ci_lo;
 		cs->hi = p.ci_hi;
@@ -109,10 +109,10 @@ static void rotate_verdict(const struct czres_result *r, size_t b, size_t v, str
  */
 static void paired_verdict(const struct czres_result *r, size_t b, size_t v, struct cstat *cs)
 {
-	struct zab_lpair p;
+	struct czst_lpair p;
 
 	cs->flag = "";
-	if (zab_slot_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
+	if (czst_slot_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
 		cs->pct = p.pct;
 		cs->lo = p.ci_lo;
 		cs->hi = p.ci_hi;
@@ -205,7 +205,7 @@ int zab_change_ci(const struct czres_result *r, size_t b, size_t v, double *pct,
 
 static char *base_text(const struct czres_result *r, size_t b, bool unit)
 {
-	struct zab_lstat ls;
+	struct czst_lstat ls;
 	struct cstat cs;
 
 	cell_stat(r, b, r->base, &cs);
@@ -214,9 +214,9 @@ static char *base_text(const struct czres_result *r, size_t b, bool unit)
 	if (!cs.ok)
 		return cz_xstrdup("-");
 	/* placed per run: the base's figure is its mean over layouts (doc/layouts.md) */
-	if (zab_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &ls)) {
+	if (czst_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &ls)) {
 		cs.s.mean = ls.grand;
-		zab_lstat_free(&ls);
+		czst_lstat_free(&ls);
 	}
 	/* below 1 (a timed command's seconds): three significant digits, not 0.06 */
 	if (fabs(cs.s.mean) < 1 && cs.s.mean != 0)
@@ -600,7 +600,7 @@ static void preempted_note(FILE *f, const struct czres_result *r, const char *bu
 }
 
 /* A pair's change and interval as the value's own change (the table's sign). */
-static void value_pct(struct zab_lpair *p, bool higher)
+static void value_pct(struct czst_lpair *p, bool higher)
 {
 	double lo = p->ci_lo;
 
@@ -617,14 +617,14 @@ static void value_pct(struct zab_lpair *p, bool higher)
  */
 static void rotate_row_note(FILE *f, const struct czres_result *r, size_t b, const char *bullet)
 {
-	struct zab_lpair p;
+	struct czst_lpair p;
 	size_t v;
 
 	fprintf(f, "%s%s: layouts rotating within each run (no sensitivity)", bullet, r->b[b].name);
 	for (v = 0; v < r->nv; v++) {
 		if (v == r->base)
 			continue;
-		if (!zab_rotate_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
+		if (!czst_rotate_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
 			fprintf(f, "; %s vs %s: fewer than 2 paired runs", r->vname[v], r->vname[r->base]);
 			continue;
 		}
@@ -639,13 +639,13 @@ static void rotate_row_note(FILE *f, const struct czres_result *r, size_t b, con
 /* "pread: layout: a 14%* / b 3% ...; b vs a: no difference over 16 layouts (...)". */
 static void layout_row_note(FILE *f, const struct czres_result *r, size_t b, const char *bullet)
 {
-	struct zab_lstat ls[CZRES_MAX_ITEMS];
-	struct zab_lpair p;
+	struct czst_lstat ls[CZRES_MAX_ITEMS];
+	struct czst_lpair p;
 	bool hi = r->b[b].higher;
 	size_t v;
 
 	for (v = 0; v < r->nv; v++)
-		zab_layout_stat(czres_cell(r, b, v), hi, &ls[v]);
+		czst_layout_stat(czres_cell(r, b, v), hi, &ls[v]);
 	if (ls[r->base].rotate)
 		fprintf(f, "%s%s: layouts rotating within each run (best vs worst layout mean; * layout matters, two-way layout x run F test p < 0.05):",
 			bullet, r->b[b].name);
@@ -664,7 +664,7 @@ static void layout_row_note(FILE *f, const struct czres_result *r, size_t b, con
 	for (v = 0; v < r->nv; v++) {
 		if (v == r->base || !ls[v].nl || !ls[r->base].nl)
 			continue;
-		if (!zab_layout_pair(&ls[r->base], &ls[v], hi, &p)) {
+		if (!czst_layout_pair(&ls[r->base], &ls[v], hi, &p)) {
 			fprintf(f, "; %s vs %s: fewer than 2 common %s", r->vname[v],
 				r->vname[r->base], ls[v].rotate ? "runs" : "layouts");
 			continue;
@@ -683,7 +683,7 @@ static void layout_row_note(FILE *f, const struct czres_result *r, size_t b, con
 	}
 	fprintf(f, ".\n");
 	for (v = 0; v < r->nv; v++)
-		zab_lstat_free(&ls[v]);
+		czst_lstat_free(&ls[v]);
 }
 
 static void layout_notes(FILE *f, const struct czres_result *r, const char *bullet)
@@ -983,18 +983,18 @@ static const char *csv_verdict(const struct czres_result *r, size_t b, size_t v,
  */
 static void csv_layouts(FILE *f, const struct czres_result *r, size_t b, size_t v)
 {
-	struct zab_lstat ls, lb;
-	struct zab_lpair p = { 0 };
+	struct czst_lstat ls, lb;
+	struct czst_lpair p = { 0 };
 	bool paired = false;
 	size_t j;
 
-	if (!zab_layout_stat(czres_cell(r, b, v), r->b[b].higher, &ls)) {
+	if (!czst_layout_stat(czres_cell(r, b, v), r->b[b].higher, &ls)) {
 		fputs(",,,,,,,,,", f);
 		return;
 	}
-	if (v != r->base && zab_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &lb)) {
-		paired = zab_layout_pair(&lb, &ls, r->b[b].higher, &p);
-		zab_lstat_free(&lb);
+	if (v != r->base && czst_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &lb)) {
+		paired = czst_layout_pair(&lb, &ls, r->b[b].higher, &p);
+		czst_lstat_free(&lb);
 	}
 	fprintf(f, ",%zu", ls.nl);
 	csv_num(f, ls.sens_pct);
@@ -1007,7 +1007,7 @@ static void csv_layouts(FILE *f, const struct czres_result *r, size_t b, size_t 
 	for (j = 0; j < ls.nl; j++)
 		fprintf(f, "%s%u:%zu:%.6g", j ? ";" : "", ls.off[j], ls.n[j], ls.mean[j]);
 	fprintf(f, ",%s", ls.sens_sig ? "yes" : "no");
-	zab_lstat_free(&ls);
+	czst_lstat_free(&ls);
 }
 
 static void csv_cell(FILE *f, const struct czres_result *r, size_t b, size_t v)
