@@ -21,7 +21,7 @@
 
 #include "cli.h"
 #include "report.h"
-#include "stats/verdict.h"
+#include "stats/cellstat.h"
 
 static size_t find(char *const *names, size_t n, const char *s)
 {
@@ -45,7 +45,7 @@ static size_t find_row(const struct czres_result *r, const struct czres_bench *b
 
 static const char *verdict(int own, int lay)
 {
-	if (own == ZAB_CHANGE_NONE || lay == ZAB_CHANGE_NONE)
+	if (own == CZST_CHANGE_NONE || lay == CZST_CHANGE_NONE)
 		return "not compared (a cell failed or is empty)";
 	if (own && lay)
 		return own == lay ? "code: survives moving the code" :
@@ -59,7 +59,7 @@ static const char *verdict(int own, int lay)
 
 static void change(char *buf, size_t len, int flag, double pct)
 {
-	if (flag == ZAB_CHANGE_NONE)
+	if (flag == CZST_CHANGE_NONE)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%s%+.2f%%", flag < 0 ? "(R) " : flag > 0 ? "(I) " : "", pct);
@@ -79,8 +79,8 @@ static void pair(FILE *f, const struct czres_result *own, const struct czres_res
 		return;
 	o.base = w;
 	l.base = lw;
-	fo = zab_change(&o, b, v, &po);
-	fl = zab_change(&l, lb, lv, &pl);
+	fo = czst_change(&o, b, v, &po);
+	fl = czst_change(&l, lb, lv, &pl);
 	/* the value's own change, as the tables show it (a time that grew reads +) */
 	if (!own->b[b].higher) {
 		po = -po;

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Statistics per cell and the output styles.
+ * The tables of a result in their output styles, and its CSV.
  *
- * Per cell: mean, 95% CI (Student t), CV, n.  Change vs the base variant in
- * percent: internally oriented so that negative is worse (the verdicts,
- * the CSV's change_pct), shown as the value's own change (new / base - 1,
- * so a time that doubled reads +100%), the (R)/(I) mark saying which is
- * better.  "(R)"/"(I)": the 95% CIs of
- * base and variant do not overlap (regression / improvement), the rule of
- * the Fastpath tables kernel reviewers read.  The detailed view adds the
+ * Per cell: mean, 95% CI (Student t), CV, n, and the verdict against the
+ * base variant (stats/cellstat.c): the change shown as the value's own
+ * (new / base - 1, so a time that doubled reads +100%; the CSV's
+ * change_pct keeps the verdict's orientation, negative worse), the
+ * (R)/(I) mark saying which is better.  The detailed view adds the
  * Mann-Whitney U p-value.  Column widths grow with the content; nothing is
  * truncated.
  * Cells with fewer than ZAB_FEW samples get a warning under the table: a
@@ -23,6 +21,7 @@
 #include "devstats.h"
 #include "report.h"
 #include "stats.h"
+#include "stats/cellstat.h"
 #include "stats/verdict.h"
 
 #define ZAB_FEW 5
@@ -52,163 +51,12 @@ size_t zab_trimmed_len(const char *s)
 	return n;
 }
 
-/* ---- statistics ------------------------------------------------------------------ */
-
-struct cstat {
-	struct cz_summary s;
-	bool ok;             /* has samples and did not fail */
-	bool cmp;            /* ok, and the base is ok: pct/flag valid */
-	double pct;
-	double lo, hi;       /* pct's 95% interval (positive: better), NaN: none */
-	const char *flag;    /* "(R) ", "(I) " or "" */
-};
-
-/*
- * Placement varied per run: the change is the mean per-layout change and
- * the flag its paired 95% interval (doc/layouts.md), not the runs pooled.
- */
-static void layout_verdict(const struct czres_result *r, size_t b, size_t v, struct cstat *cs)
-{
-	struct czst_lstat lb, lv;
-	struct czst_lpair p;
-	bool hi = r->b[b].higher;
-
-	if (czst_layout_stat(czres_cell(r, b, r->base), hi, &lb) &&
-	    czst_layout_stat(czres_cell(r, b, v), hi, &lv) && czst_layout_pair(&lb, &lv, hi, &p)) {
-		cs->pct = p.pct;
-		cs->lo = p.ci_lo;
-		cs->hi = p.ci_hi;
-		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
-	}
-	czst_lstat_free(&lb);
-	czst_lstat_free(&lv);
-}
-
-/*
- * placement = rotate: every run held every layout, so the runs are what is
- * paired (A and B of one slot ran in the same round): the change is the
- * mean per-run log ratio, the flag its 95% interval (doc/layouts.md).
- */
-static void rotate_verdict(const struct czres_result *r, size_t b, size_t v, struct cstat *cs)
-{
-	struct czst_lpair p;
-
-	if (czst_rotate_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
-		cs->pct = p.pct;
-		cs->lo = p.ci_lo;
-		cs->hi = p.ci_hi;
-		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
-	}
-}
-
-/*
- * verdict = paired, fixed placement: A and B of one slot ran in the same
- * round, adjacent in time, and share the machine's state then (a slow mode
- * lasting seconds moves both): the change is the mean per-slot log ratio,
- * the flag its 95% interval (doc/measurement.md).
- */
-static void paired_verdict(const struct czres_result *r, size_t b, size_t v, struct cstat *cs)
-{
-	struct czst_lpair p;
-
-	cs->flag = "";
-	if (czst_slot_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
-		cs->pct = p.pct;
-		cs->lo = p.ci_lo;
-		cs->hi = p.ci_hi;
-		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
-	}
-}
-
-/*
- * The ratio of the means' 95% interval, first order (the delta method):
- * se(v/b) = (v/b) sqrt((se_v/v)^2 + (se_b/b)^2), Student t with the
- * smaller sample's degrees of freedom; in pct's orientation.
- */
-static void ratio_ci(const struct cz_summary *bs, const struct cz_summary *vs, bool higher,
-		     struct cstat *cs)
-{
-	double q, se, t, lo, hi;
-
-	if (bs->n < 2 || vs->n < 2 || bs->mean == 0 || vs->mean == 0)
-		return;
-	q = vs->mean / bs->mean;
-	se = fabs(q) * sqrt(pow(vs->sd / vs->mean, 2) / (double)vs->n +
-			    pow(bs->sd / bs->mean, 2) / (double)bs->n);
-	t = cz_t975((bs->n < vs->n ? bs->n : vs->n) - 1);
-	lo = (q - t * se - 1) * 100;
-	hi = (q + t * se - 1) * 100;
-	cs->lo = higher ? lo : -hi;
-	cs->hi = higher ? hi : -lo;
-}
-
-static void cell_stat(const struct czres_result *r, size_t b, size_t v, struct cstat *cs)
-{
-	const struct czres_cell *c = czres_cell(r, b, v), *base = czres_cell(r, b, r->base);
-	struct cz_summary bs;
-
-	memset(cs, 0, sizeof(*cs));
-	cs->flag = "";
-	cs->lo = cs->hi = NAN;
-	cz_summarize(c->x, c->n, &cs->s);
-	cs->ok = !c->failed && c->n > 0;
-	if (!cs->ok || base->failed || !base->n || v == r->base)
-		return;
-	cz_summarize(base->x, base->n, &bs);
-	if (bs.mean == 0)
-		return;
-	cs->cmp = true;
-	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
-	ratio_ci(&bs, &cs->s, r->b[b].higher, cs);
-	if (c->off && base->off) {
-		layout_verdict(r, b, v, cs);
-		return;
-	}
-	if (c->loff && base->loff) {
-		rotate_verdict(r, b, v, cs);
-		return;
-	}
-	if (r->paired) {
-		paired_verdict(r, b, v, cs);
-		return;
-	}
-	/* no confidence interval from a single sample: never flagged */
-	if (bs.n >= 2 && cs->s.n >= 2 && cz_ci_disjoint(&bs, &cs->s))
-		cs->flag = cs->pct < 0 ? "(R) " : "(I) ";
-}
-
-int zab_change(const struct czres_result *r, size_t b, size_t v, double *pct)
-{
-	struct cstat cs;
-
-	cell_stat(r, b, v, &cs);
-	if (!cs.cmp)
-		return ZAB_CHANGE_NONE;
-	*pct = cs.pct;
-	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
-}
-
-int zab_change_ci(const struct czres_result *r, size_t b, size_t v, double *pct, double *lo,
-		  double *hi)
-{
-	double sign = r->b[b].higher ? 1 : -1;
-	struct cstat cs;
-
-	cell_stat(r, b, v, &cs);
-	if (!cs.cmp)
-		return ZAB_CHANGE_NONE;
-	*pct = sign * cs.pct;
-	*lo = sign > 0 ? cs.lo : -cs.hi;
-	*hi = sign > 0 ? cs.hi : -cs.lo;
-	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
-}
-
 static char *base_text(const struct czres_result *r, size_t b, bool unit)
 {
 	struct czst_lstat ls;
-	struct cstat cs;
+	struct czst_cstat cs;
 
-	cell_stat(r, b, r->base, &cs);
+	czst_cell_stat(r, b, r->base, &cs);
 	if (czres_cell(r, b, r->base)->failed)
 		return cz_xstrdup("FAILED");
 	if (!cs.ok)
@@ -229,15 +77,16 @@ static char *base_text(const struct czres_result *r, size_t b, bool unit)
 
 static char *change_text(const struct czres_result *r, size_t b, size_t v)
 {
-	struct cstat cs;
+	struct czst_cstat cs;
 
-	cell_stat(r, b, v, &cs);
+	czst_cell_stat(r, b, v, &cs);
 	if (czres_cell(r, b, v)->failed)
 		return cz_xstrdup("FAILED");
 	if (!cs.cmp)
 		return cz_xstrdup(cs.ok ? "n/a" : "-");
 	/* the value's own change, as benchstat: a time 5 times the base's reads +400%, never -400% */
-	return cz_xasprintf("%s%+.2f%%", cs.flag, r->b[b].higher ? cs.pct : -cs.pct);
+	return cz_xasprintf("%s%+.2f%%", cs.flag < 0 ? "(R) " : cs.flag > 0 ? "(I) " : "",
+			    r->b[b].higher ? cs.pct : -cs.pct);
 }
 
 static char *result_class(const struct czres_bench *b)
@@ -501,12 +350,12 @@ static void detail_table(const struct czres_result *r, size_t b, struct table *t
 	}
 	for (i = 0; i < r->nv; i++) {
 		/* the base first, then the others in their order */
-		struct cstat cs;
+		struct czst_cstat cs;
 		const struct czres_cell *cell;
 
 		v = i == 0 ? r->base : (i <= r->base ? i - 1 : i);
 		cell = czres_cell(r, b, v);
-		cell_stat(r, b, v, &cs);
+		czst_cell_stat(r, b, v, &cs);
 		*t_at(t, i, 0) = v == r->base ? cz_xasprintf("%s (base)", r->vname[v]) :
 				 cz_xstrdup(r->vname[v]);
 		*t_at(t, i, 1) = cz_xasprintf("%zu", cell->n);
@@ -964,7 +813,7 @@ static void csv_num(FILE *f, double x)
 		fputc(',', f);
 }
 
-static const char *csv_verdict(const struct czres_result *r, size_t b, size_t v, const struct cstat *cs)
+static const char *csv_verdict(const struct czres_result *r, size_t b, size_t v, const struct czst_cstat *cs)
 {
 	if (czres_cell(r, b, v)->failed)
 		return "failed";
@@ -972,7 +821,7 @@ static const char *csv_verdict(const struct czres_result *r, size_t b, size_t v,
 		return "base";
 	if (!cs->cmp)
 		return "n/a";
-	return !*cs->flag ? "none" : cs->flag[1] == 'R' ? "R" : "I";
+	return !cs->flag ? "none" : cs->flag < 0 ? "R" : "I";
 }
 
 /*
@@ -1013,10 +862,10 @@ static void csv_layouts(FILE *f, const struct czres_result *r, size_t b, size_t 
 static void csv_cell(FILE *f, const struct czres_result *r, size_t b, size_t v)
 {
 	const struct czres_cell *c = czres_cell(r, b, v), *base = czres_cell(r, b, r->base);
-	struct cstat cs;
+	struct czst_cstat cs;
 	double p = NAN;
 
-	cell_stat(r, b, v, &cs);
+	czst_cell_stat(r, b, v, &cs);
 	zab_csv_str(f, r->sut);
 	fputc(',', f);
 	zab_csv_str(f, r->b[b].group);

@@ -21,23 +21,6 @@ int zab_style_parse(const char *s, enum zab_style *st);
 /* hyperfine's --export-json layout: one entry of "results" per cell (hyperfine.c). */
 void zab_render_hyperfine(FILE *f, struct czres_result *const *r, size_t n);
 /*
- * Variant v vs the base on benchmark row b, as the table shows it: -1 (R),
- * +1 (I), 0 not flagged, with *pct the change (negative: worse); or
- * ZAB_CHANGE_NONE when there is nothing to compare (failed, no samples, v
- * is the base).
- */
-#define ZAB_CHANGE_NONE (-2)
-int zab_change(const struct czres_result *r, size_t b, size_t v, double *pct);
-/*
- * The same verdict with the value's own change in per cent (new / base - 1:
- * a time that doubled reads +100) and its 95% interval [*lo, *hi] (NaN
- * when there is none): the interval of the verdict's rule where it has
- * one (layouts, rotate, paired), else the ratio of the two means' (first
- * order, Student t).
- */
-int zab_change_ci(const struct czres_result *r, size_t b, size_t v, double *pct, double *lo,
-		  double *hi);
-/*
  * "Layout or code?": the same experiment at the variants' own placements
  * (own) and with placement varied per run (lay); per benchmark row and
  * variant pair, whether a difference seen at the own placements survives

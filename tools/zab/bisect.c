@@ -3,7 +3,7 @@
  * zab bisect: the first step of a change sequence (NAME@0 .. NAME@N,
  * steps.h) whose figure differs from the base's, by binary search.  Each
  * probe is an A/B of step k against the base judged by the project's
- * verdict rule (zab_change: the experiment's verdict = overlap | paired),
+ * verdict rule (czst_change: the experiment's verdict = overlap | paired),
  * on the in-device result class by default.  A probe is a stored run
  * holding both variants (a full sweep, an earlier probe) when there is
  * one, else `zab run EXPERIMENT --only-variants NAME@0,NAME@k` recorded in
@@ -53,7 +53,7 @@ struct bs {
 	unsigned ran, reused;
 };
 
-/* What a probe said: verdict as zab_change (ZAB_CHANGE_NONE: no verdict), its facts. */
+/* What a probe said: verdict as czst_change (CZST_CHANGE_NONE: no verdict), its facts. */
 struct bs_probe {
 	int verdict;
 	double pct;
@@ -103,7 +103,7 @@ static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_pro
 		    (b->label[k] && strcmp(zab_step_label(r, vk), b->label[k])))
 			continue;       /* another class, another step, or its code since changed */
 		r->base = i0;
-		p->verdict = zab_change(r, bi, ik, &p->pct);
+		p->verdict = czst_change(r, bi, ik, &p->pct);
 		r->base = base;
 		snprintf(p->label, sizeof(p->label), "%s", zab_step_label(r, vk));
 		snprintf(p->bench, sizeof(p->bench), "%s", r->b[bi].name);
@@ -184,7 +184,7 @@ static int bs_probe(struct bs *b, const char *cls, long k, struct bs_probe *p)
 		       b->o.stored ? "no stored run holds it and the base" : "the run holds no verdict");
 		return -1;
 	}
-	if (p->verdict == ZAB_CHANGE_NONE) {
+	if (p->verdict == CZST_CHANGE_NONE) {
 		cz_err("bisect: %s: step %ld/%ld %s: no verdict (a cell failed or has no samples)", cls, k,
 		       b->last, p->label);
 		return -1;

@@ -141,7 +141,7 @@ static void pg_sut_count(const struct pg_sut *ps, const char *cls, const struct 
 		if (bi == ps->res[i]->nb || vi == ps->res[i]->nv)
 			continue;
 		(*m)++;
-		*k += zab_change(ps->res[i], bi, vi, &pct) == flag;
+		*k += czst_change(ps->res[i], bi, vi, &pct) == flag;
 	}
 }
 
@@ -175,8 +175,8 @@ static void pg_change_fig(struct pg *g, struct czres_result *const *r, size_t n,
 			for (v = 0; v < r[i]->nv; v++) {
 				char *label;
 
-				flag = zab_change_ci(r[i], b, v, &pct, &lo, &hi);
-				if (flag == ZAB_CHANGE_NONE)
+				flag = czst_change_ci(r[i], b, v, &pct, &lo, &hi);
+				if (flag == CZST_CHANGE_NONE)
 					continue;
 				pg_sut_count(ps, r[i]->sut, &r[i]->b[b], r[i]->vname[v], flag, &k, &m);
 				label = cz_xasprintf("%s: %s%s%s%s / %s (%zu of %zu SUTs)", r[i]->sut,

@@ -134,7 +134,7 @@ static json_t *byclass_cell(const struct czres_result *r, const struct brow *row
 	bc = czres_cell(r, b, r->base);
 	cz_summarize(c->x, c->n, &s);
 	cz_summarize(bc->x, bc->n, &bs);
-	ch = zab_change(r, b, v, &pct);
+	ch = czst_change(r, b, v, &pct);
 	o = cz_jobj();
 	cz_jset(o, "benchmark", cz_jstr(row->b->name));
 	cz_jset(o, "source", cz_jstr(zab_rkinds[row->b->kind].source));
@@ -149,7 +149,7 @@ static json_t *byclass_cell(const struct czres_result *r, const struct brow *row
 	cz_jset(o, "n", json_integer((json_int_t)c->n));
 	cz_jset(o, "ci_lo", cz_jnum(c->n > 1 && !c->failed ? s.ci_lo : NAN));
 	cz_jset(o, "ci_hi", cz_jnum(c->n > 1 && !c->failed ? s.ci_hi : NAN));
-	cz_jset(o, "change_pct", cz_jnum(ch == ZAB_CHANGE_NONE ? NAN : pct));
+	cz_jset(o, "change_pct", cz_jnum(ch == CZST_CHANGE_NONE ? NAN : pct));
 	cz_jset(o, "flag", cz_jstr(ch == -1 ? "R" : ch == 1 ? "I" : ""));
 	return o;
 }

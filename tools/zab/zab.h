@@ -20,10 +20,10 @@
  *   layout.c      placement per run; rotate.c placement = rotate on the device
  *   resultjson.c  a run's result -> its JSON document
  *   number.c      numbers in a benchmark's output
- * The results themselves -- their data model, the reader of result files,
- * the statistics and verdicts, the tables and the merge -- are the store
- * module's (store/result.h, store/verdict.h, store/report.h), which the
- * store's back ends and zab's views share.
+ * The results themselves are modules of their own, which the store and
+ * zab's views share: the data model, the reader of result files and the
+ * merge (results/result.h), the statistics and verdicts (stats/cellstat.h,
+ * stats/verdict.h), the tables, CSV and JSON (report/report.h).
  */
 #ifndef TOOLS_ZAB_ZAB_H
 #define TOOLS_ZAB_ZAB_H
@@ -37,6 +37,7 @@
 #include "jsonout.h"
 #include "report/report.h"
 #include "results/result.h"
+#include "stats/cellstat.h"
 #include "stats/verdict.h"
 
 /* measured runs per session when neither -R nor repeats= says (n >= 3 per cell) */
@@ -185,7 +186,7 @@ const struct zab_placement *zab_var_placement(const struct zab_experiment *e, si
 int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned sessions,
 			 unsigned session, unsigned repeats, unsigned measured);
 
-/* ---- results (the data model and its reader: store/result.h) ------------- */
+/* ---- results (the data model and its reader: results/result.h) ----------- */
 
 struct cz_devdelta;
 
