@@ -85,7 +85,7 @@ static void rotation_json(json_t *o, const struct czres_cell *c)
 	}
 }
 
-void zab_cells_json(json_t *doc, const struct czres_result *r)
+void czrep_cells_json(json_t *doc, const struct czres_result *r)
 {
 	json_t *arr = cz_jset(doc, "cells", cz_jarr()), *o, *x;
 	size_t b, v, i;

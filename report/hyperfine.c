@@ -70,7 +70,7 @@ static json_t *hf_cell(const struct czres_result *r, size_t b, size_t v, bool su
 	return o;
 }
 
-void zab_render_hyperfine(FILE *f, struct czres_result *const *r, size_t n)
+void czrep_hyperfine(FILE *f, struct czres_result *const *r, size_t n)
 {
 	json_t *doc = cz_jobj(), *arr = cz_jset(doc, "results", cz_jarr());
 	size_t k, b, v;

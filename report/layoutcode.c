@@ -93,7 +93,7 @@ static void pair(FILE *f, const struct czres_result *own, const struct czres_res
 		own->vname[v], own->vname[w], a, c, verdict(fo, fl));
 }
 
-int zab_render_layout_or_code(FILE *f, const struct czres_result *own, const struct czres_result *lay)
+int czrep_layout_or_code(FILE *f, const struct czres_result *own, const struct czres_result *lay)
 {
 	size_t b, lb, v, w;
 

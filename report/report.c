@@ -26,20 +26,20 @@
 
 #define ZAB_FEW 5
 
-int zab_style_parse(const char *s, enum zab_style *st)
+int czrep_style_parse(const char *s, enum czrep_style *st)
 {
 	static const char *const names[] = { "box", "grid", "plain", "markdown", "detail", "benchstat" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i])) {
-			*st = (enum zab_style)i;
+			*st = (enum czrep_style)i;
 			return 0;
 		}
 	return -1;
 }
 
-size_t zab_trimmed_len(const char *s)
+size_t czrep_trimmed_len(const char *s)
 {
 	size_t n;
 
@@ -271,7 +271,7 @@ static void render_plain(FILE *f, struct table *t)
 
 /* ---- the main table --------------------------------------------------------------- */
 
-static void main_table(const struct czres_result *r, struct table *t, enum zab_style st)
+static void main_table(const struct czres_result *r, struct table *t, enum czrep_style st)
 {
 	size_t b, v, c, ncol = 2 + r->nv;
 	const char *prev = NULL;
@@ -281,7 +281,7 @@ static void main_table(const struct czres_result *r, struct table *t, enum zab_s
 	t->head[1] = cz_xstrdup("Result Class");
 	t->align[0] = t->align[1] = 'l';
 	c = 2;
-	t->head[c] = st == ZAB_STYLE_GRID ? cz_xstrdup(r->vname[r->base]) :
+	t->head[c] = st == CZREP_STYLE_GRID ? cz_xstrdup(r->vname[r->base]) :
 		     cz_xasprintf("%s (base)", r->vname[r->base]);
 	t->align[c++] = 'r';
 	for (v = 0; v < r->nv; v++)
@@ -291,7 +291,7 @@ static void main_table(const struct czres_result *r, struct table *t, enum zab_s
 		}
 	for (b = 0; b < r->nb; b++) {
 		/* the group name only where it changes, as in the seed tables */
-		bool same = prev && !strcmp(prev, r->b[b].group) && st != ZAB_STYLE_MARKDOWN;
+		bool same = prev && !strcmp(prev, r->b[b].group) && st != CZREP_STYLE_MARKDOWN;
 
 		*t_at(t, b, 0) = cz_xstrdup(same ? "" : r->b[b].group);
 		prev = r->b[b].group;
@@ -549,10 +549,10 @@ static void layout_notes(FILE *f, const struct czres_result *r, const char *bull
 	}
 }
 
-static void footer(FILE *f, const struct czres_result *r, enum zab_style st)
+static void footer(FILE *f, const struct czres_result *r, enum czrep_style st)
 {
 	size_t b, v;
-	const char *bullet = st == ZAB_STYLE_MARKDOWN ? "- " : "";
+	const char *bullet = st == CZREP_STYLE_MARKDOWN ? "- " : "";
 
 	size_t lo = SIZE_MAX, hi = 0;
 
@@ -712,35 +712,35 @@ static void render_benchstat(FILE *f, const struct czres_result *r)
 	few_samples(f, r, "");
 }
 
-static void render_one(FILE *f, const struct czres_result *r, enum zab_style st)
+static void render_one(FILE *f, const struct czres_result *r, enum czrep_style st)
 {
 	struct table t;
 	json_t *env;
 	size_t b;
 
 	switch (st) {
-	case ZAB_STYLE_BOX:
+	case CZREP_STYLE_BOX:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
 		main_table(r, &t, st);
 		render_box(f, &t, true);
 		t_free(&t);
 		footer(f, r, st);
 		break;
-	case ZAB_STYLE_GRID:
+	case CZREP_STYLE_GRID:
 		fprintf(f, "Results for SUT Class %s:\n\n", r->sut);
 		main_table(r, &t, st);
 		render_box(f, &t, false);
 		t_free(&t);
 		footer(f, r, st);
 		break;
-	case ZAB_STYLE_MARKDOWN:
+	case CZREP_STYLE_MARKDOWN:
 		fprintf(f, "### Results for SUT Class %s\n\n", r->sut);
 		main_table(r, &t, st);
 		render_markdown(f, &t);
 		t_free(&t);
 		footer(f, r, st);
 		break;
-	case ZAB_STYLE_PLAIN:
+	case CZREP_STYLE_PLAIN:
 		fprintf(f, "%s:\n", r->sut);
 		plain_table(r, &t);
 		render_plain(f, &t);
@@ -748,15 +748,15 @@ static void render_one(FILE *f, const struct czres_result *r, enum zab_style st)
 		few_samples(f, r, "");
 		layout_notes(f, r, "");
 		break;
-	case ZAB_STYLE_BENCHSTAT:
+	case CZREP_STYLE_BENCHSTAT:
 		render_benchstat(f, r);
 		break;
-	case ZAB_STYLE_DETAIL:
+	case CZREP_STYLE_DETAIL:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
 		env = json_object_get(r->doc, "environment");
 		if (env)
 			fprintf(f, "CPU: %.*s; kernel: %s (%s)\n",
-				(int)zab_trimmed_len(json_string_value(json_object_get(env, "cpu"))),
+				(int)czrep_trimmed_len(json_string_value(json_object_get(env, "cpu"))),
 				json_string_value(json_object_get(env, "cpu")) ? json_string_value(json_object_get(env, "cpu")) : "?",
 				json_string_value(json_object_get(env, "kernel")) ? json_string_value(json_object_get(env, "kernel")) : "?",
 				json_string_value(json_object_get(env, "machine")) ? json_string_value(json_object_get(env, "machine")) : "?");
@@ -775,7 +775,7 @@ static void render_one(FILE *f, const struct czres_result *r, enum zab_style st)
 	}
 }
 
-void zab_render(FILE *f, struct czres_result *const *r, size_t n, enum zab_style st)
+void czrep_render(FILE *f, struct czres_result *const *r, size_t n, enum czrep_style st)
 {
 	size_t i;
 
@@ -788,7 +788,7 @@ void zab_render(FILE *f, struct czres_result *const *r, size_t n, enum zab_style
 
 /* ---- CSV export --------------------------------------------------------------------- */
 
-void zab_csv_str(FILE *f, const char *s)
+void czrep_csv_str(FILE *f, const char *s)
 {
 	if (!s)
 		s = "";
@@ -866,17 +866,17 @@ static void csv_cell(FILE *f, const struct czres_result *r, size_t b, size_t v)
 	double p = NAN;
 
 	czst_cell_stat(r, b, v, &cs);
-	zab_csv_str(f, r->sut);
+	czrep_csv_str(f, r->sut);
 	fputc(',', f);
-	zab_csv_str(f, r->b[b].group);
+	czrep_csv_str(f, r->b[b].group);
 	fputc(',', f);
-	zab_csv_str(f, r->b[b].name);
+	czrep_csv_str(f, r->b[b].name);
 	fputc(',', f);
-	zab_csv_str(f, r->b[b].unit);
+	czrep_csv_str(f, r->b[b].unit);
 	fprintf(f, ",%s,", r->b[b].higher ? "higher" : "lower");
-	zab_csv_str(f, r->vname[v]);
+	czrep_csv_str(f, r->vname[v]);
 	fputc(',', f);
-	zab_csv_str(f, r->vname[r->base]);
+	czrep_csv_str(f, r->vname[r->base]);
 	fprintf(f, ",%zu", c->n);
 	if (cs.ok) {
 		csv_num(f, cs.s.mean);
@@ -899,7 +899,7 @@ static void csv_cell(FILE *f, const struct czres_result *r, size_t b, size_t v)
 	fputc('\n', f);
 }
 
-void zab_render_csv(FILE *f, struct czres_result *const *r, size_t n)
+void czrep_csv(FILE *f, struct czres_result *const *r, size_t n)
 {
 	size_t i, b, v;
 

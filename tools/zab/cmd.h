@@ -69,7 +69,7 @@ struct out_file {
 };
 
 struct out_opts {
-	enum zab_style style;
+	enum czrep_style style;
 	bool detail;
 	struct out_file json, md, csv, hf;
 };

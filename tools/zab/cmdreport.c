@@ -96,7 +96,7 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 		/* from memory, not a second query: the document and its cells as zab run wrote them */
 		json_t *d = json_deep_copy(r[i].doc);
 
-		zab_cells_json(d, &r[i]);
+		czrep_cells_json(d, &r[i]);
 		json_array_append_new(sutdocs, d);
 	}
 	for (i = 0; i < nr; i++)
@@ -183,7 +183,7 @@ static int report_page(const struct zab_page_opts *po, struct czres_result **res
 	if (by)
 		zab_by_class_text(m, res, n);
 	else
-		zab_render(m, res, n, oo->style);
+		czrep_render(m, res, n, oo->style);
 	fclose(m);
 	ret = zab_page_report(po, res, n, sutdocs && json_array_size(sutdocs) ? sutdocs :
 			      json_object_get(all, "results"), text);
@@ -212,8 +212,8 @@ static int report_show(struct czres_result **res, size_t n, const json_t *all, s
 	ret = zab_output(res, n, all, oo);
 	if (report_page(po, res, n, all, sutdocs, oo, by) && !ret)
 		ret = 1;
-	if (loc && zab_render_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
-					     res[0], res[1]))
+	if (loc && czrep_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
+					res[0], res[1]))
 		ret = 2;
 	return ret;
 }

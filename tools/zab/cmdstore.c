@@ -332,7 +332,7 @@ static void cell_text(FILE *f, const json_t *v, bool csv)
 	if (!s)
 		s = csv ? "" : "-";
 	if (csv)
-		zab_csv_str(f, s);
+		czrep_csv_str(f, s);
 	else
 		fputs(s, f);
 }

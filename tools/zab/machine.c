@@ -53,7 +53,7 @@ json_t *zab_environment(json_t *kernel_ref)
 	json_t *env = cz_jobj();
 	const struct zero_cpu *cpu = zero_cpu();
 	struct utsname u;
-	char *model = cz_xasprintf("%.*s", (int)zab_trimmed_len(cpu->model), cpu->model);
+	char *model = cz_xasprintf("%.*s", (int)czrep_trimmed_len(cpu->model), cpu->model);
 
 	/* CPUID brand strings are padded with blanks (AMD's to 48 bytes): not part of the name */
 	cz_jset(env, "cpu", cz_jstr(model[0] ? model : "unknown"));

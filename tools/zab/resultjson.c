@@ -250,6 +250,6 @@ json_t *zab_result_json(const struct czres_result *r, const struct zab_experimen
 	experiment_json(doc, r, e, sessinfo, seed);
 	benchmarks_json(doc, r, e);
 	variants_json(doc, r, e, devinfo);
-	zab_cells_json(doc, r);
+	czrep_cells_json(doc, r);
 	return doc;
 }

@@ -25,7 +25,7 @@
 static void csv_field(FILE *f, const json_t *v)
 {
 	if (json_is_string(v))
-		zab_csv_str(f, json_string_value(v));
+		czrep_csv_str(f, json_string_value(v));
 	else if (json_is_integer(v))
 		fprintf(f, "%lld", (long long)json_integer_value(v));
 	else if (json_is_real(v))
