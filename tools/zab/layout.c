@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Placement as an experiment factor: which code offset each run uses
- * (doc/layouts.md has the design; the statistics over layouts are the
- * store's, store/verdict.c).
+ * (doc/layouts.md has the design; the statistics over layouts are
+ * stats/verdict.c's).
  *
  * A run's offset depends only on the seed, its session and its measured
  * round -- never on the variant -- so A and B of the same slot run at the

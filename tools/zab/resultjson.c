@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A finished run's result -> its JSON document (what --export-zab writes; store/result.c reads it). */
+/* A finished run's result -> its JSON document (what --export-zab writes; results/result.c reads it). */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -11,7 +11,7 @@
  * B visit the layouts in the same order), read back by GET_ROTATE.  Per
  * measured run: the copies' counters before and after (GET_LAYOUT), and
  * per layout the median request of the run, ns per CUSEZERO_HIST_UNIT
- * bytes.  The statistics over these are the store's (store/verdict.c;
+ * bytes.  The statistics over these are stats/' (stats/verdict.c;
  * doc/layouts.md).
  */
 #include <errno.h>
