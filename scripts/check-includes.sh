@@ -16,7 +16,7 @@
 # with the first cycle found:
 #   1. includes: A -> B when A.c or A.h has `#include "B.h"` (resolved in
 #      the includer's directory, then in the -I directories: top, include/,
-#      zeroing/, lib/, devclient/); system headers (<...>) are not modules;
+#      zeroing/, lib/, devclient/, store/, render/); system headers (<...>) are not modules;
 #   2. symbols (needs a build): A -> B when A's object file uses a global
 #      symbol that B's object defines (nm).  This also sees a header that
 #      declares what another file defines (the way a daemon-wide header once
@@ -99,7 +99,7 @@ inc_edges=$(for f in $files; do
 	[ -f "$f" ] || continue
 	dir=$(dirname "$f")
 	sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
-		for cand in "$dir/$inc" "$inc" "include/$inc" "zeroing/$inc" "lib/$inc" "devclient/$inc"; do
+		for cand in "$dir/$inc" "$inc" "include/$inc" "zeroing/$inc" "lib/$inc" "devclient/$inc" "store/$inc" "render/$inc"; do
 			cand=${cand#./}
 			if [ -f "$cand" ]; then
 				echo "${f%.[ch]} ${cand%.h}"

@@ -21,7 +21,7 @@
 #include <stddef.h>
 
 #include "jsonout.h"
-#include "result.h"
+#include "results/result.h"
 
 struct czs;
 
@@ -92,7 +92,7 @@ int czs_list(struct czs *s, enum czs_what what, const struct czs_filter *f, json
  * straight from the sample table: each result's doc is its document
  * WITHOUT the per-sample arrays (czs_export has them).
  */
-int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_result **out,
+int czs_load_results(struct czs *s, const struct czs_filter *f, struct czres_result **out,
 		     size_t *n, char *err, size_t errlen);
 
 /*

@@ -285,10 +285,10 @@ struct pending {               /* one cell's samples, by index */
 };
 
 struct load {
-	struct zab_result *r;
+	struct czres_result *r;
 	long long *ids;          /* run id of each result, ascending */
 	unsigned char **has;     /* per result, per cell index: which arrays the document had */
-	struct zab_cell ***cell; /* per result, per cell index: the cell */
+	struct czres_cell ***cell; /* per result, per cell index: the cell */
 	struct pending **pend;   /* per result, per cell index */
 	size_t *ncells;
 	size_t n;
@@ -300,19 +300,19 @@ static int load_doc(struct load *L, size_t k, json_t *doc, const char *name)
 {
 	json_t *cells = json_object_get(doc, "cells"), *c;
 	size_t i, j, nc = json_array_size(cells);
-	struct zab_result *r = &L->r[k];
+	struct czres_result *r = &L->r[k];
 
 	L->ncells[k] = nc;
-	L->has[k] = zab_xmalloc(nc + 1);
-	L->cell[k] = zab_xmalloc((nc + 1) * sizeof(*L->cell[k]));
-	L->pend[k] = zab_xmalloc((nc + 1) * sizeof(*L->pend[k]));
+	L->has[k] = cz_xmalloc(nc + 1);
+	L->cell[k] = cz_xmalloc((nc + 1) * sizeof(*L->cell[k]));
+	L->pend[k] = cz_xmalloc((nc + 1) * sizeof(*L->pend[k]));
 	json_array_foreach(cells, i, c)
 		for (j = 0; j < CZS_K_COUNT; j++)
 			if (json_object_get(c, czs_sample_key[j])) {
 				L->has[k][i] |= (unsigned char)(1u << j);
 				json_object_del(c, czs_sample_key[j]);
 			}
-	if (zab_result_from_json(r, json_incref(doc), name))
+	if (czres_result_from_json(r, json_incref(doc), name))
 		return -EBADMSG;
 	json_array_foreach(cells, i, c) {
 		const char *bn = json_string_value(json_object_get(c, "benchmark"));
@@ -323,7 +323,7 @@ static int load_doc(struct load *L, size_t k, json_t *doc, const char *name)
 			;
 		for (v = 0; v < r->nv && strcmp(r->vname[v], vn); v++)
 			;
-		L->cell[k][i] = b < r->nb && v < r->nv ? zab_cell(r, b, v) : NULL;
+		L->cell[k][i] = b < r->nb && v < r->nv ? czres_cell(r, b, v) : NULL;
 	}
 	return 0;
 }
@@ -356,7 +356,7 @@ static int take_load_sample(void *ctx, const struct czs_row *row)
 	if (idx >= p->n) {
 		size_t n = idx + 1 > 2 * p->n ? idx + 1 : 2 * p->n;
 
-		p->s = zab_xrealloc(p->s, n * sizeof(*p->s));
+		p->s = cz_xrealloc(p->s, n * sizeof(*p->s));
 		memset(p->s + p->n, 0, (n - p->n) * sizeof(*p->s));
 		p->n = n;
 	}
@@ -367,7 +367,7 @@ static int take_load_sample(void *ctx, const struct czs_row *row)
 	sl->pre = opt_double(row, L->col[CZS_K_PRE], NAN);
 	sl->off = opt_double(row, L->col[CZS_K_OFF], -1);
 	sl->lay = L->col[CZS_K_LAYOUTS] < 0 || czs_col_null(row, L->col[CZS_K_LAYOUTS]) ? NULL :
-		  zab_xstrdup(czs_col_text(row, L->col[CZS_K_LAYOUTS]));
+		  cz_xstrdup(czs_col_text(row, L->col[CZS_K_LAYOUTS]));
 	return 0;
 }
 
@@ -399,7 +399,7 @@ static void load_sql(struct load *L, const struct where *w, char *sql, size_t le
 }
 
 /* One cell's samples, in index order, into the cell. */
-static void place(struct zab_cell *c, struct pending *p, unsigned char has)
+static void place(struct czres_cell *c, struct pending *p, unsigned char has)
 {
 	double *lay = NULL;
 	size_t i, j;
@@ -408,23 +408,23 @@ static void place(struct zab_cell *c, struct pending *p, unsigned char has)
 		struct slot *sl = &p->s[i];
 
 		if (!isnan(sl->sess))
-			zab_cell_add_session(c, sl->v, (unsigned)sl->sess);
+			czres_cell_add_session(c, sl->v, (unsigned)sl->sess);
 		else
-			zab_cell_add(c, sl->v);
+			czres_cell_add(c, sl->v);
 		if (has & 4)
-			zab_cell_set_pre(c, sl->pre);
+			czres_cell_set_pre(c, sl->pre);
 		if (has & 8)
-			zab_cell_set_off(c, (int)sl->off);
+			czres_cell_set_off(c, (int)sl->off);
 		if ((has & 16) && c->nlay && sl->lay) {
 			json_t *a = json_loads(sl->lay, JSON_DECODE_ANY, NULL);
 
-			lay = zab_xrealloc(lay, c->nlay * sizeof(*lay));
+			lay = cz_xrealloc(lay, c->nlay * sizeof(*lay));
 			for (j = 0; j < c->nlay; j++) {
 				json_t *x = json_array_get(a, j);
 
 				lay[j] = json_is_number(x) ? json_number_value(x) : NAN;
 			}
-			zab_cell_set_layouts(c, c->n - 1, lay);
+			czres_cell_set_layouts(c, c->n - 1, lay);
 			json_decref(a);
 		}
 	}
@@ -441,12 +441,12 @@ static const char *run_name(const struct czs *s, const char *uuid)
 	static char **kept;
 	static size_t nkept;
 
-	kept = zab_xrealloc(kept, (nkept + 1) * sizeof(*kept));
-	kept[nkept] = zab_xasprintf("%s run %s", czs_name(s), uuid ? uuid : "(no uuid)");
+	kept = cz_xrealloc(kept, (nkept + 1) * sizeof(*kept));
+	kept[nkept] = cz_xasprintf("%s run %s", czs_name(s), uuid ? uuid : "(no uuid)");
 	return kept[nkept++];
 }
 
-int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_result **out, size_t *n,
+int czs_load_results(struct czs *s, const struct czs_filter *f, struct czres_result **out, size_t *n,
 		     char *err, size_t errlen)
 {
 	struct docs d = { json_array(), json_array(), 0 };
@@ -466,12 +466,12 @@ int czs_load_results(struct czs *s, const struct czs_filter *f, struct zab_resul
 	snprintf(sql, sizeof(sql), "SELECT r.id, r.doc" FROM_RUNS "%s ORDER BY r.id", w.sql);
 	ret = s->be->query(s, sql, w.np, w.p, take_doc, &d, err, errlen);
 	L.n = json_array_size(d.arr);
-	L.r = zab_xmalloc((L.n + 1) * sizeof(*L.r));
-	L.ids = zab_xmalloc((L.n + 1) * sizeof(*L.ids));
-	L.has = zab_xmalloc((L.n + 1) * sizeof(*L.has));
-	L.cell = zab_xmalloc((L.n + 1) * sizeof(*L.cell));
-	L.pend = zab_xmalloc((L.n + 1) * sizeof(*L.pend));
-	L.ncells = zab_xmalloc((L.n + 1) * sizeof(*L.ncells));
+	L.r = cz_xmalloc((L.n + 1) * sizeof(*L.r));
+	L.ids = cz_xmalloc((L.n + 1) * sizeof(*L.ids));
+	L.has = cz_xmalloc((L.n + 1) * sizeof(*L.has));
+	L.cell = cz_xmalloc((L.n + 1) * sizeof(*L.cell));
+	L.pend = cz_xmalloc((L.n + 1) * sizeof(*L.pend));
+	L.ncells = cz_xmalloc((L.n + 1) * sizeof(*L.ncells));
 	for (i = 0; !ret && i < L.n; i++) {
 		json_t *doc = json_array_get(d.arr, i);
 		const char *uuid = json_string_value(json_object_get(json_object_get(doc, "run"), "uuid"));

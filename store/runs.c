@@ -317,7 +317,7 @@ static int reconnect(struct czs *s, char *err, size_t errlen)
 int czs_put_run(struct czs *s, json_t *doc, const char *file, char uuid[37], bool *already,
 		char *err, size_t errlen)
 {
-	struct zab_result r;
+	struct czres_result r;
 	const char *given = json_string_value(json_object_get(json_object_get(doc, "run"), "uuid"));
 	char first[512];
 	int ret;
@@ -325,8 +325,8 @@ int czs_put_run(struct czs *s, json_t *doc, const char *file, char uuid[37], boo
 	*already = false;
 	err[0] = 0;
 	/* a zab result, checked as report reads it (one line on stderr when not) */
-	ret = zab_result_from_json(&r, json_deep_copy(doc), file);
-	zab_result_free(&r);
+	ret = czres_result_from_json(&r, json_deep_copy(doc), file);
+	czres_result_free(&r);
 	if (ret)
 		return -EINVAL;
 	if (given && !is_uuid_text(given)) {

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libFuzzer target: zab's result files (what report and compare read).  Any
- * bytes: zab_json_load() (jansson, strict, no duplicate key, no NUL byte)
- * and zab_result_from_json() return (one error line at most) and everything
+ * bytes: czres_json_load() (jansson, strict, no duplicate key, no NUL byte)
+ * and czres_result_from_json() return (one error line at most) and everything
  * is freed.  Built and run by scripts/fuzz (clang), not by make check.
  */
 #include <stdio.h>
@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static char path[64];
-	struct zab_result r;
+	struct czres_result r;
 	json_t *doc;
 	FILE *f;
 
@@ -28,10 +28,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (size && fwrite(data, 1, size, f) != size)
 		abort();
 	fclose(f);
-	doc = zab_json_load(path, "");
+	doc = czres_json_load(path, "");
 	if (doc) {
-		zab_result_from_json(&r, doc, path);	/* r owns doc, also on error */
-		zab_result_free(&r);
+		czres_result_from_json(&r, doc, path);	/* r owns doc, also on error */
+		czres_result_free(&r);
 	}
 	return 0;
 }

@@ -3,7 +3,7 @@
  * zab bisect: the first step of a change sequence (NAME@0 .. NAME@N,
  * steps.h) whose figure differs from the base's, by binary search.  Each
  * probe is an A/B of step k against the base judged by the project's
- * verdict rule (zab_change: the experiment's verdict = overlap | paired),
+ * verdict rule (czst_change: the experiment's verdict = overlap | paired),
  * on the in-device result class by default.  A probe is a stored run
  * holding both variants (a full sweep, an earlier probe) when there is
  * one, else `zab run EXPERIMENT --only-variants NAME@0,NAME@k` recorded in
@@ -46,14 +46,14 @@ struct bs {
 	struct bs_opts o;
 	char *title, *seq;
 	long last;                   /* N: the steps after the base */
-	char *label[ZAB_MAX_ITEMS];  /* each step's label in the experiment (NULL: none) */
+	char *label[CZRES_MAX_ITEMS];  /* each step's label in the experiment (NULL: none) */
 	struct czs *s;
-	struct zab_result *r;        /* the experiment's stored runs (oldest first) */
+	struct czres_result *r;        /* the experiment's stored runs (oldest first) */
 	size_t nr;
 	unsigned ran, reused;
 };
 
-/* What a probe said: verdict as zab_change (ZAB_CHANGE_NONE: no verdict), its facts. */
+/* What a probe said: verdict as czst_change (CZST_CHANGE_NONE: no verdict), its facts. */
 struct bs_probe {
 	int verdict;
 	double pct;
@@ -66,7 +66,7 @@ static void bs_free_results(struct bs *b)
 	size_t i;
 
 	for (i = 0; i < b->nr; i++)
-		zab_result_free(&b->r[i]);
+		czres_result_free(&b->r[i]);
 	free(b->r);
 	b->r = NULL;
 	b->nr = 0;
@@ -88,13 +88,13 @@ static int bs_load(struct bs *b, const char *cls)
 /* Step k vs the base in the newest stored run of class cls holding both: true when found. */
 static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_probe *p)
 {
-	char *v0 = zab_xasprintf("%s@0", b->seq), *vk = zab_xasprintf("%s@%ld", b->seq, k);
+	char *v0 = cz_xasprintf("%s@0", b->seq), *vk = cz_xasprintf("%s@%ld", b->seq, k);
 	bool found = false;
 	size_t i;
 
 	for (i = b->nr; i-- > 0 && !found;) {
-		struct zab_result *r = &b->r[i];
-		size_t i0 = zab_name_index(r->vname, r->nv, v0), ik = zab_name_index(r->vname, r->nv, vk);
+		struct czres_result *r = &b->r[i];
+		size_t i0 = czres_name_index(r->vname, r->nv, v0), ik = czres_name_index(r->vname, r->nv, vk);
 		size_t bi = zab_step_bench(r, b->o.result), base = r->base;
 		const json_t *run = json_object_get(r->doc, "run");
 
@@ -103,13 +103,13 @@ static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_pro
 		    (b->label[k] && strcmp(zab_step_label(r, vk), b->label[k])))
 			continue;       /* another class, another step, or its code since changed */
 		r->base = i0;
-		p->verdict = zab_change(r, bi, ik, &p->pct);
+		p->verdict = czst_change(r, bi, ik, &p->pct);
 		r->base = base;
 		snprintf(p->label, sizeof(p->label), "%s", zab_step_label(r, vk));
 		snprintf(p->bench, sizeof(p->bench), "%s", r->b[bi].name);
 		snprintf(p->uuid, sizeof(p->uuid), "%.8s",
 			 json_string_value(json_object_get(run, "uuid")) ?: "?");
-		p->indev = r->b[bi].kind != ZAB_RK_CMD;
+		p->indev = r->b[bi].kind != CZRES_RK_CMD;
 		found = true;
 	}
 	free(v0);
@@ -120,7 +120,7 @@ static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_pro
 /* zab run EXPERIMENT --only-variants NAME@0,NAME@k, recorded; its table on stderr: 0 or -1. */
 static int bs_run(const struct bs *b, const char *cls, long k)
 {
-	char *only = zab_xasprintf("%s@0,%s@%ld", b->seq, b->seq, k), *base = zab_xasprintf("%s@0", b->seq);
+	char *only = cz_xasprintf("%s@0,%s@%ld", b->seq, b->seq, k), *base = cz_xasprintf("%s@0", b->seq);
 	const char *argv[24];
 	int n = 0, st;
 	pid_t pid;
@@ -184,7 +184,7 @@ static int bs_probe(struct bs *b, const char *cls, long k, struct bs_probe *p)
 		       b->o.stored ? "no stored run holds it and the base" : "the run holds no verdict");
 		return -1;
 	}
-	if (p->verdict == ZAB_CHANGE_NONE) {
+	if (p->verdict == CZST_CHANGE_NONE) {
 		cz_err("bisect: %s: step %ld/%ld %s: no verdict (a cell failed or has no samples)", cls, k,
 		       b->last, p->label);
 		return -1;
@@ -266,18 +266,18 @@ static int bs_sequence(struct bs *b)
 	/* the check expands the experiment's sequences into their steps */
 	if (zab_experiment_load(&e, zab_find_experiment(b->o.file)) || zab_experiment_check(&e))
 		goto out;
-	b->title = zab_xstrdup(e.name ? e.name : b->o.file);
+	b->title = cz_xstrdup(e.name ? e.name : b->o.file);
 	for (v = 0; v < e.nvar && !b->seq; v++)
 		if (b->o.seq ? zab_step_of(e.var[v].name, b->o.seq, NULL) >= 0 :
 		    zab_step_of(e.var[v].name, NULL, &len) >= 0)
-			b->seq = b->o.seq ? zab_xstrdup(b->o.seq) : zab_xasprintf("%.*s", (int)len, e.var[v].name);
+			b->seq = b->o.seq ? cz_xstrdup(b->o.seq) : cz_xasprintf("%.*s", (int)len, e.var[v].name);
 	b->last = -1;
 	for (v = 0; b->seq && v < e.nvar; v++) {
 		k = zab_step_of(e.var[v].name, b->seq, NULL);
 		if (k >= 0 && k < 63) {
 			seen |= 1L << k;
 			if (e.var[v].label && *e.var[v].label && !b->label[k])
-				b->label[k] = zab_xstrdup(e.var[v].label);
+				b->label[k] = cz_xstrdup(e.var[v].label);
 			if (k > b->last)
 				b->last = k;
 		}
@@ -362,7 +362,7 @@ static int bs_all_stored(struct bs *b)
 		for (j = 0; j < nc && strcmp(cls[j], b->r[i].sut); j++)
 			;
 		if (j == nc && nc < 64)
-			cls[nc++] = zab_xstrdup(b->r[i].sut);
+			cls[nc++] = cz_xstrdup(b->r[i].sut);
 	}
 	if (!nc) {
 		cz_err("bisect: no stored run of experiment '%s'%s%s in %s", b->title,
@@ -396,7 +396,7 @@ int zab_cmd_bisect(int argc, char **argv)
 	if (b.o.stored) {
 		ret = bs_all_stored(&b);
 	} else {
-		cls = b.o.sut ? zab_xstrdup(b.o.sut) : zab_default_sut();
+		cls = b.o.sut ? cz_xstrdup(b.o.sut) : zab_default_sut();
 		if (!bs_load(&b, cls))
 			ret = bs_search(&b, cls);
 	}
@@ -411,7 +411,7 @@ out:
 	free(cls);
 	free(b.title);
 	free(b.seq);
-	for (size_t k = 0; k < ZAB_MAX_ITEMS; k++)
+	for (size_t k = 0; k < CZRES_MAX_ITEMS; k++)
 		free(b.label[k]);
 	return ret;
 }

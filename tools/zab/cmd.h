@@ -53,10 +53,10 @@ int zab_page_check(const struct zab_page_opts *po);
  * per-SUT figures) and the page with text (the tables as printed): 0, or
  * 1 after one line.  Nothing when neither --html nor --plot was given.
  */
-int zab_page_report(const struct zab_page_opts *po, struct zab_result *const *r, size_t n,
+int zab_page_report(const struct zab_page_opts *po, struct czres_result *const *r, size_t n,
 		    const json_t *docs, const char *text);
-int zab_page_compare(const struct zab_page_opts *po, const struct zab_result *old,
-		     const struct zab_result *new, const json_t *rows, const char *text);
+int zab_page_compare(const struct zab_page_opts *po, const struct czres_result *old,
+		     const struct czres_result *new, const json_t *rows, const char *text);
 /* rows: history's; a row with "change_point": true is drawn as a change point. */
 int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const char *text,
 		     const char *by);
@@ -69,7 +69,7 @@ struct out_file {
 };
 
 struct out_opts {
-	enum zab_style style;
+	enum czrep_style style;
 	bool detail;
 	struct out_file json, md, csv, hf;
 };
@@ -97,9 +97,9 @@ struct czs *zab_store_read(const char *url, const char *experiment);
 int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]);
 
 /* report --by sut-class: one column group per SUT class (views.c); 0, or 1 when an output failed. */
-int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv);
+int zab_report_by_class(struct czres_result *const *r, size_t n, const char *json, const char *csv);
 /* Its table alone, to f (the report page). */
-void zab_by_class_text(FILE *f, struct zab_result *const *r, size_t n);
+void zab_by_class_text(FILE *f, struct czres_result *const *r, size_t n);
 /* zab history (history.c). */
 int zab_cmd_history(int argc, char **argv);
 /* zab bisect (bisect.c): 0 a change found, 1 none, 125 could not decide, 2 usage. */
@@ -119,6 +119,6 @@ int zab_output_option(int c, const char *arg, struct out_opts *oo);
 int zab_outputs_open(struct out_opts *oo);
 void zab_outputs_discard(struct out_opts *oo);
 /* The table, then the files: 0, or 1 when any of them was not written. */
-int zab_output(struct zab_result *const *r, size_t n, const json_t *doc, struct out_opts *oo);
+int zab_output(struct czres_result *const *r, size_t n, const json_t *doc, struct out_opts *oo);
 
 #endif /* TOOLS_ZAB_CMD_H */

@@ -20,11 +20,11 @@
 #include "util.h"
 
 /* One FILE.json of report (a "zab report --json" document holds several results). 0 or -1. */
-static int report_file(const char *path, const char *sut, struct zab_result **res, size_t *n,
+static int report_file(const char *path, const char *sut, struct czres_result **res, size_t *n,
 		       json_t *arr)
 {
-	json_t *doc = zab_json_load(path, ""), *list, *one;
-	struct zab_result r;
+	json_t *doc = czres_json_load(path, ""), *list, *one;
+	struct czres_result r;
 	size_t k, nk;
 	bool many;
 
@@ -35,13 +35,13 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 	nk = many ? json_array_size(list) : 1;
 	for (k = 0; k < nk; k++) {
 		one = many ? json_deep_copy(json_array_get(list, k)) : doc;
-		if (zab_result_from_json(&r, one, path)) {
-			zab_result_free(&r);
+		if (czres_result_from_json(&r, one, path)) {
+			czres_result_free(&r);
 			if (many)
 				json_decref(doc);
 			return -1;
 		}
-		if (zab_report_add(res, n, &r, arr, sut, path)) {
+		if (czres_merge(res, n, &r, arr, sut, path)) {
 			if (many)
 				json_decref(doc);
 			return -1;
@@ -58,9 +58,9 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
  * (the page's figures per SUT).  0 or -1.
  */
 static int report_store(const char *url, const struct czs_filter *f, bool docs,
-			struct zab_result **res, size_t *n, json_t *arr, json_t *sutdocs)
+			struct czres_result **res, size_t *n, json_t *arr, json_t *sutdocs)
 {
-	struct zab_result *r = NULL;
+	struct czres_result *r = NULL;
 	json_t *full = NULL;
 	struct czs *s;
 	char err[1024];
@@ -96,14 +96,14 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 		/* from memory, not a second query: the document and its cells as zab run wrote them */
 		json_t *d = json_deep_copy(r[i].doc);
 
-		zab_cells_json(d, &r[i]);
+		czrep_cells_json(d, &r[i]);
 		json_array_append_new(sutdocs, d);
 	}
 	for (i = 0; i < nr; i++)
-		if (!ret && zab_report_add(res, n, &r[i], arr, NULL, r[i].vfile[0]))
+		if (!ret && czres_merge(res, n, &r[i], arr, NULL, r[i].vfile[0]))
 			ret = -1;
 		else if (ret)
-			zab_result_free(&r[i]);
+			czres_result_free(&r[i]);
 	free(r);
 	czs_close(s);
 	return ret;
@@ -113,7 +113,7 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
  * The rule the files recorded, or the one asked for (all files, and the
  * JSON copies): 0, or -1 after one line when pooled files disagree.
  */
-static int apply_verdict(struct zab_result **res, size_t n, json_t *arr, bool has_verdict,
+static int apply_verdict(struct czres_result **res, size_t n, json_t *arr, bool has_verdict,
 			 bool paired)
 {
 	size_t i;
@@ -165,7 +165,7 @@ static int store_option(int c, const char *arg, struct czs_filter *f, const char
 }
 
 /* --html / --plot: the tables as text (by-class's when by) and the figures; 0 or 1. */
-static int report_page(const struct zab_page_opts *po, struct zab_result **res, size_t n,
+static int report_page(const struct zab_page_opts *po, struct czres_result **res, size_t n,
 		       const json_t *all, const json_t *sutdocs, const struct out_opts *oo, bool by)
 {
 	char *text = NULL;
@@ -183,7 +183,7 @@ static int report_page(const struct zab_page_opts *po, struct zab_result **res, 
 	if (by)
 		zab_by_class_text(m, res, n);
 	else
-		zab_render(m, res, n, oo->style);
+		czrep_render(m, res, n, oo->style);
 	fclose(m);
 	ret = zab_page_report(po, res, n, sutdocs && json_array_size(sutdocs) ? sutdocs :
 			      json_object_get(all, "results"), text);
@@ -192,7 +192,7 @@ static int report_page(const struct zab_page_opts *po, struct zab_result **res, 
 }
 
 /* The table (or --by sut-class's column groups) and the files: the exit status. */
-static int report_show(struct zab_result **res, size_t n, const json_t *all, struct out_opts *oo,
+static int report_show(struct czres_result **res, size_t n, const json_t *all, struct out_opts *oo,
 		       bool loc, bool by, const struct zab_page_opts *po, const json_t *sutdocs)
 {
 	int ret;
@@ -212,8 +212,8 @@ static int report_show(struct zab_result **res, size_t n, const json_t *all, str
 	ret = zab_output(res, n, all, oo);
 	if (report_page(po, res, n, all, sutdocs, oo, by) && !ret)
 		ret = 1;
-	if (loc && zab_render_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
-					     res[0], res[1]))
+	if (loc && czrep_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
+					res[0], res[1]))
 		ret = 2;
 	return ret;
 }
@@ -236,7 +236,7 @@ int zab_cmd_report(int argc, char **argv)
 	};
 	struct czs_filter f = { 0 };
 	const char *store = NULL;
-	struct zab_result *res[ZAB_MAX_ITEMS];
+	struct czres_result *res[CZRES_MAX_ITEMS];
 	json_t *all = cz_jobj(), *arr, *sutdocs = cz_jarr();
 	const char *sut = NULL;
 	bool loc = false, has_verdict = false, paired = false, by = false;
@@ -268,7 +268,7 @@ int zab_cmd_report(int argc, char **argv)
 		} else if (c == OPT_LAYOUT_OR_CODE) {
 			loc = true;
 		} else if (c == OPT_VERDICT) {
-			if (zab_verdict_parse(optarg, &paired)) {
+			if (czres_verdict_parse(optarg, &paired)) {
 				cz_err("--verdict '%s': expected overlap or paired", optarg);
 				goto out;
 			}
@@ -311,7 +311,7 @@ int zab_cmd_report(int argc, char **argv)
 	ret = report_show(res, n, all, &oo, loc, by, &po, sutdocs);
 out:
 	for (i = 0; i < n; i++) {
-		zab_result_free(res[i]);
+		czres_result_free(res[i]);
 		free(res[i]);
 	}
 	json_decref(all);

@@ -103,9 +103,9 @@ struct run_cli {
 	const char *file, *sut, *title;
 	const char *sut_name, *campaign, *store;   /* the store: --store URL; no_store: --no-store */
 	bool no_store;
-	char *bspecs[ZAB_MAX_ITEMS], *vspecs[ZAB_MAX_ITEMS], *vars[ZAB_MAX_ITEMS];
-	char *units[ZAB_MAX_ITEMS], *groups[ZAB_MAX_ITEMS];
-	bool lower[ZAB_MAX_ITEMS], timed[ZAB_MAX_ITEMS];
+	char *bspecs[CZRES_MAX_ITEMS], *vspecs[CZRES_MAX_ITEMS], *vars[CZRES_MAX_ITEMS];
+	char *units[CZRES_MAX_ITEMS], *groups[CZRES_MAX_ITEMS];
+	bool lower[CZRES_MAX_ITEMS], timed[CZRES_MAX_ITEMS];
 	const char *prepare;
 	struct param params[ZAB_MAX_PARAMS];
 	size_t nparams;
@@ -194,7 +194,7 @@ static int setting_option(struct run_cli *cli, int c, const char *arg)
 		return -1;
 	case OPT_VERDICT:
 		cli->has_verdict = true;
-		if (!zab_verdict_parse(arg, &cli->paired))
+		if (!czres_verdict_parse(arg, &cli->paired))
 			return 0;
 		cz_err("--verdict '%s': expected overlap or paired", arg);
 		return -1;
@@ -247,10 +247,10 @@ static int param_option(struct run_cli *cli, int c, const char *arg, int argc, c
 	}
 	memset(p, 0, sizeof(*p));
 	if (c == 'L' && eq) {
-		p->name = zab_xasprintf("%.*s", (int)(eq - arg), arg);
+		p->name = cz_xasprintf("%.*s", (int)(eq - arg), arg);
 		p->list = eq + 1;
 	} else {
-		p->name = zab_xstrdup(arg);
+		p->name = cz_xstrdup(arg);
 		if (c == 'L' && !(p->list = next_arg(argc, argv, opt)))
 			return -1;
 		if (c == OPT_PSCAN && (!(a = next_arg(argc, argv, opt)) || parse_double(opt, a, &p->lo) ||
@@ -281,8 +281,8 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		return 0;
 	case 'b':
 	case 'v':
-		if ((c == 'b' ? cli->nb : cli->nv) == ZAB_MAX_ITEMS) {
-			cz_err("more than %d --%s options", ZAB_MAX_ITEMS,
+		if ((c == 'b' ? cli->nb : cli->nv) == CZRES_MAX_ITEMS) {
+			cz_err("more than %d --%s options", CZRES_MAX_ITEMS,
 				c == 'b' ? "bench" : "variant");
 			return -1;
 		}
@@ -307,7 +307,7 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 	case OPT_PSTEP:
 		return param_option(cli, c, optarg, argc, argv);
 	case OPT_VAR:
-		if (cli->nvars == ZAB_MAX_ITEMS || !strchr(optarg, '=')) {
+		if (cli->nvars == CZRES_MAX_ITEMS || !strchr(optarg, '=')) {
 			cz_err("--var '%s': expected NAME=VALUE", optarg);
 			return -1;
 		}
@@ -379,8 +379,8 @@ static int run_commands(struct run_cli *cli, int argc, char **argv)
 		       argv[optind]);
 		return -1;
 	}
-	if (argc - optind > ZAB_MAX_ITEMS) {
-		cz_err("run: more than %d commands", ZAB_MAX_ITEMS);
+	if (argc - optind > CZRES_MAX_ITEMS) {
+		cz_err("run: more than %d commands", CZRES_MAX_ITEMS);
 		return -1;
 	}
 	cli->bspecs[0] = (char *)"command=true";
@@ -389,11 +389,11 @@ static int run_commands(struct run_cli *cli, int argc, char **argv)
 	cli->nb = 1;
 	for (; optind < argc; optind++) {
 		/* the variant's name: the command, without the characters names may not hold */
-		name = zab_xasprintf("%s", argv[optind]);
+		name = cz_xasprintf("%s", argv[optind]);
 		for (k = 0; name[k]; k++)
 			if (strchr("[]=,:{}\"", name[k]) || !isprint((unsigned char)name[k]))
 				name[k] = '_';
-		cli->vspecs[cli->nv++] = zab_xasprintf("%s:cmd=%s", name, argv[optind]);
+		cli->vspecs[cli->nv++] = cz_xasprintf("%s:cmd=%s", name, argv[optind]);
 		free(name);
 	}
 	return 0;
@@ -439,15 +439,15 @@ static int apply_var(struct zab_experiment *e, const char *spec)
 		if (strlen(e->vars[i].key) == (size_t)(eq - spec) &&
 		    !strncmp(e->vars[i].key, spec, (size_t)(eq - spec))) {
 			free(e->vars[i].val);
-			e->vars[i].val = zab_xstrdup(eq + 1);
+			e->vars[i].val = cz_xstrdup(eq + 1);
 			return 0;
 		}
-	if (e->nvars == ZAB_MAX_ITEMS) {
-		cz_err("--var '%s': more than %d variables", spec, ZAB_MAX_ITEMS);
+	if (e->nvars == CZRES_MAX_ITEMS) {
+		cz_err("--var '%s': more than %d variables", spec, CZRES_MAX_ITEMS);
 		return -1;
 	}
-	e->vars[e->nvars].key = zab_xasprintf("%.*s", (int)(eq - spec), spec);
-	e->vars[e->nvars++].val = zab_xstrdup(eq + 1);
+	e->vars[e->nvars].key = cz_xasprintf("%.*s", (int)(eq - spec), spec);
+	e->vars[e->nvars++].val = cz_xstrdup(eq + 1);
 	return 0;
 }
 
@@ -479,15 +479,15 @@ static void apply_settings(struct zab_experiment *e, const struct run_cli *cli)
 		e->bench[b].in_device = cli->in_device;
 	if (cli->title) {
 		free(e->name);
-		e->name = zab_xstrdup(cli->title);
+		e->name = cz_xstrdup(cli->title);
 	}
 	if (cli->base) {
 		free(e->base);
-		e->base = zab_xstrdup(cli->base);
+		e->base = cz_xstrdup(cli->base);
 	}
 	if (cli->prepare) {
 		free(e->prepare);
-		e->prepare = *cli->prepare ? zab_xstrdup(cli->prepare) : NULL;
+		e->prepare = *cli->prepare ? cz_xstrdup(cli->prepare) : NULL;
 	}
 }
 
@@ -500,12 +500,12 @@ static void default_groups(struct zab_experiment *e)
 		if (!e->bench[b].group) {
 			char *bad = NULL, *x = zab_expand(e->bench[b].cmd, e->vars, e->nvars, &bad);
 
-			e->bench[b].group = zab_xstrdup(group_of(x ? x : e->bench[b].cmd));
+			e->bench[b].group = cz_xstrdup(group_of(x ? x : e->bench[b].cmd));
 			free(x);
 			free(bad);
 		}
 		if (!e->bench[b].unit)
-			e->bench[b].unit = zab_xstrdup("");
+			e->bench[b].unit = cz_xstrdup("");
 	}
 }
 
@@ -520,23 +520,23 @@ static int param_values(const struct run_cli *cli, const struct param *p, char *
 		do {
 			size_t len = strcspn(s, ",");
 
-			if (n == ZAB_MAX_ITEMS || !len) {
+			if (n == CZRES_MAX_ITEMS || !len) {
 				cz_err("--parameter-list %s '%s': %s", p->name, p->list,
 				       len ? "more than 64 values" : "an empty value");
 				return -1;
 			}
-			vals[n++] = zab_xasprintf("%.*s", (int)len, s);
+			vals[n++] = cz_xasprintf("%.*s", (int)len, s);
 			s += len;
 		} while (*s++);
 		return n;
 	}
 	for (x = p->lo; x <= p->hi + step * 1e-9; x = p->lo + step * n) {
-		if (n == ZAB_MAX_ITEMS) {
+		if (n == CZRES_MAX_ITEMS) {
 			cz_err("--parameter-scan %s %g %g: more than 64 values (step %g)", p->name,
 			       p->lo, p->hi, step);
 			return -1;
 		}
-		vals[n++] = zab_xasprintf("%.10g", x);
+		vals[n++] = cz_xasprintf("%.10g", x);
 	}
 	if (!n)
 		cz_err("--parameter-scan %s %g %g: no value (LO above HI)", p->name, p->lo, p->hi);
@@ -546,13 +546,13 @@ static int param_values(const struct run_cli *cli, const struct param *p, char *
 /* s with every {NAME} of the parameters replaced by this combination's value. */
 static char *param_subst(const char *s, const struct run_cli *cli, char *const *val)
 {
-	char *out = zab_xstrdup(s), *hit, *t, *pat;
+	char *out = cz_xstrdup(s), *hit, *t, *pat;
 	size_t i;
 
 	for (i = 0; i < cli->nparams; i++) {
-		pat = zab_xasprintf("{%s}", cli->params[i].name);
+		pat = cz_xasprintf("{%s}", cli->params[i].name);
 		while ((hit = strstr(out, pat))) {
-			t = zab_xasprintf("%.*s%s%s", (int)(hit - out), out, val[i], hit + strlen(pat));
+			t = cz_xasprintf("%.*s%s%s", (int)(hit - out), out, val[i], hit + strlen(pat));
 			free(out);
 			out = t;
 		}
@@ -565,9 +565,9 @@ static char *param_subst(const char *s, const struct run_cli *cli, char *const *
 static int param_variant(struct zab_experiment *e, const struct run_cli *cli, const char *spec,
 			 char *const *val)
 {
-	char *x = spec ? param_subst(spec, cli, val) : zab_xstrdup("p"), *colon = strchr(x, ':');
-	char *name = spec ? zab_xasprintf("%.*s", (int)(colon ? colon - x : (long)strlen(x)), x) :
-			    zab_xstrdup("");
+	char *x = spec ? param_subst(spec, cli, val) : cz_xstrdup("p"), *colon = strchr(x, ':');
+	char *name = spec ? cz_xasprintf("%.*s", (int)(colon ? colon - x : (long)strlen(x)), x) :
+			    cz_xstrdup("");
 	struct zab_variant *v;
 	size_t i;
 	int ret = zab_variant_spec(e, x);
@@ -579,16 +579,16 @@ static int param_variant(struct zab_experiment *e, const struct run_cli *cli, co
 	}
 	v = &e->var[e->nvar - 1];
 	for (i = 0; i < cli->nparams; i++) {
-		x = zab_xasprintf("%s%s%s=%s", name, *name ? " " : "", cli->params[i].name, val[i]);
+		x = cz_xasprintf("%s%s%s=%s", name, *name ? " " : "", cli->params[i].name, val[i]);
 		free(name);
 		name = x;
-		if (v->nvars == ZAB_MAX_ITEMS) {
-			cz_err("variant '%s': more than %d var.NAME values", name, ZAB_MAX_ITEMS);
+		if (v->nvars == CZRES_MAX_ITEMS) {
+			cz_err("variant '%s': more than %d var.NAME values", name, CZRES_MAX_ITEMS);
 			free(name);
 			return -1;
 		}
-		v->vars[v->nvars].key = zab_xstrdup(cli->params[i].name);
-		v->vars[v->nvars++].val = zab_xstrdup(val[i]);
+		v->vars[v->nvars].key = cz_xstrdup(cli->params[i].name);
+		v->vars[v->nvars++].val = cz_xstrdup(val[i]);
 	}
 	free(v->name);
 	v->name = name;
@@ -602,7 +602,7 @@ static int param_variant(struct zab_experiment *e, const struct run_cli *cli, co
  */
 static int param_variants(struct zab_experiment *e, const struct run_cli *cli)
 {
-	char *vals[ZAB_MAX_PARAMS][ZAB_MAX_ITEMS], *val[ZAB_MAX_PARAMS];
+	char *vals[ZAB_MAX_PARAMS][CZRES_MAX_ITEMS], *val[ZAB_MAX_PARAMS];
 	int nval[ZAB_MAX_PARAMS] = { 0 }, ret = 0;
 	size_t i, k, total = 1, nbase = cli->nv ? cli->nv : 1, combo;
 
@@ -616,9 +616,9 @@ static int param_variants(struct zab_experiment *e, const struct run_cli *cli)
 		ret = nval[i] < 0;
 		total *= nval[i] > 0 ? (size_t)nval[i] : 1;
 	}
-	if (!ret && total * nbase > ZAB_MAX_ITEMS) {
+	if (!ret && total * nbase > CZRES_MAX_ITEMS) {
 		cz_err("parameters: %zu variants x %zu combinations is more than %d variants", nbase,
-		       total, ZAB_MAX_ITEMS);
+		       total, CZRES_MAX_ITEMS);
 		ret = 1;
 	}
 	for (i = 0; i < nbase && !ret; i++)
@@ -651,8 +651,8 @@ static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 		if (zab_bench_spec(e, cli->bspecs[i]))
 			return -1;
 		bb = &e->bench[e->nbench - 1];
-		bb->unit = zab_xstrdup(cli->units[i]);
-		bb->group = zab_xstrdup(cli->groups[i]);
+		bb->unit = cz_xstrdup(cli->units[i]);
+		bb->group = cz_xstrdup(cli->groups[i]);
 		bb->higher = !cli->lower[i];
 		if (cli->timed[i])
 			bb->measure = ZAB_MEASURE_TIME;
@@ -684,12 +684,12 @@ static uint64_t time_seed(void)
 }
 
 /* The result's frame: SUT, title, sizes, result classes, variants, empty cells. */
-static int result_init(struct zab_result *r, const struct zab_experiment *e, const struct run_cli *cli)
+static int result_init(struct czres_result *r, const struct zab_experiment *e, const struct run_cli *cli)
 {
 	size_t v;
 
-	r->sut = cli->sut ? zab_xstrdup(cli->sut) : zab_default_sut();
-	r->title = zab_xstrdup(e->name ? e->name : (cli->file ? cli->file : "command line"));
+	r->sut = cli->sut ? cz_xstrdup(cli->sut) : zab_default_sut();
+	r->title = cz_xstrdup(e->name ? e->name : (cli->file ? cli->file : "command line"));
 	r->sessions = e->sessions;
 	r->warmups = e->warmups;
 	r->repeats = e->repeats;
@@ -698,11 +698,11 @@ static int result_init(struct zab_result *r, const struct zab_experiment *e, con
 		return -1;
 	r->nv = e->nvar;
 	for (v = 0; v < e->nvar; v++) {
-		r->vname[v] = zab_xstrdup(e->var[v].name);
-		r->vparams[v] = zab_xstrdup("");
+		r->vname[v] = cz_xstrdup(e->var[v].name);
+		r->vparams[v] = cz_xstrdup("");
 		for (size_t i = 0; i < e->var[v].nvars; i++) {
-			char *t = zab_xasprintf("%s%s=%s\n", r->vparams[v], e->var[v].vars[i].key,
-						e->var[v].vars[i].val);
+			char *t = cz_xasprintf("%s%s=%s\n", r->vparams[v], e->var[v].vars[i].key,
+					       e->var[v].vars[i].val);
 
 			free(r->vparams[v]);
 			r->vparams[v] = t;
@@ -716,7 +716,7 @@ static int result_init(struct zab_result *r, const struct zab_experiment *e, con
 	return 0;
 }
 
-static void announce(const struct zab_result *r, const struct zab_experiment *e, uint64_t seed)
+static void announce(const struct czres_result *r, const struct zab_experiment *e, uint64_t seed)
 {
 	cz_err("%s: %zu benchmark%s x %zu variants, %u session%s x (%u warm-up%s + %u repeat%s) = %zu runs; order %s, seed %llu (replay: --seed %llu)",
 		r->title, e->nbench, e->nbench == 1 ? "" : "s", e->nvar, e->sessions,
@@ -783,7 +783,7 @@ int zab_cmd_run(int argc, char **argv)
 	static struct run_cli cli;
 	struct zab_experiment e = { .sessions = 1 };
 	struct zab_run_opts ro = { .progress = isatty(2) };
-	struct zab_result r = { 0 }, *rp = &r;
+	struct czres_result r = { 0 }, *rp = &r;
 	struct czs *store = NULL;
 	json_t *devinfo = cz_jarr(), *sessinfo = cz_jarr(), *kref = NULL;
 	struct out_opts oo;
@@ -833,7 +833,7 @@ out:
 	json_decref(devinfo);
 	json_decref(sessinfo);
 	json_decref(kref);
-	zab_result_free(&r);
+	czres_result_free(&r);
 	zab_experiment_free(&e);
 	return ret;
 }

@@ -114,8 +114,8 @@ int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]
  */
 static int import_file(struct czs **s, const char *url, const char *file, size_t *stored)
 {
-	json_t *doc = zab_json_load(file, ""), *list, *one;
-	struct zab_result r;
+	json_t *doc = czres_json_load(file, ""), *list, *one;
+	struct czres_result r;
 	char uuid[37];
 	size_t j, n;
 	int ret = 0, k;
@@ -128,12 +128,12 @@ static int import_file(struct czs **s, const char *url, const char *file, size_t
 	for (j = 0; j < n; j++) {
 		one = json_is_array(list) ? json_array_get(list, j) : doc;
 		if (!*s) {
-			if (zab_result_from_json(&r, json_incref(one), file)) {
-				zab_result_free(&r);
+			if (czres_result_from_json(&r, json_incref(one), file)) {
+				czres_result_free(&r);
 				ret = 1;
 				continue;
 			}
-			zab_result_free(&r);
+			czres_result_free(&r);
 			if (!(*s = store_open(url, CZS_WRITE))) {
 				json_decref(doc);
 				return -1;
@@ -190,7 +190,7 @@ static char *kept_store(const char *dir, const char *name)
 		line[0] = 0;
 	fclose(f);
 	line[strcspn(line, "\n")] = 0;
-	return line[0] ? zab_xstrdup(line) : NULL;
+	return line[0] ? cz_xstrdup(line) : NULL;
 }
 
 /*
@@ -332,7 +332,7 @@ static void cell_text(FILE *f, const json_t *v, bool csv)
 	if (!s)
 		s = csv ? "" : "-";
 	if (csv)
-		zab_csv_str(f, s);
+		czrep_csv_str(f, s);
 	else
 		fputs(s, f);
 }

@@ -30,9 +30,9 @@
 #define ZC_ALPHA	0.05
 
 /* The first result of FILE (a zab run's JSON, or report --json's first). */
-static int zc_load(const char *path, struct zab_result *r)
+static int zc_load(const char *path, struct czres_result *r)
 {
-	json_t *doc = zab_json_load(path, "compare: "), *list;
+	json_t *doc = czres_json_load(path, "compare: "), *list;
 
 	if (!doc)
 		return -1;
@@ -47,11 +47,11 @@ static int zc_load(const char *path, struct zab_result *r)
 		}
 		doc = one;
 	}
-	return zab_result_from_json(r, doc, path) ? -1 : 0;
+	return czres_result_from_json(r, doc, path) ? -1 : 0;
 }
 
 /* "5530 ± 3%": the mean and its CI's half-width in percent. */
-static void zc_cell_text(const struct zab_cell *c, struct cz_summary *s, char *buf, size_t len)
+static void zc_cell_text(const struct czres_cell *c, struct cz_summary *s, char *buf, size_t len)
 {
 	cz_summarize(c->x, c->n, s);
 	if (!c->n || c->failed)
@@ -69,7 +69,7 @@ static const char *const zc_cols[] = { "benchmark", "source", "unit", "higher", 
 				       "significant", NULL };
 
 /* The row's JSON: the result class, variant, both summaries, the delta and p. */
-static json_t *zc_json(const struct zab_rbench *b, const char *v, const struct cz_summary *so,
+static json_t *zc_json(const struct czres_bench *b, const char *v, const struct cz_summary *so,
 		       const struct cz_summary *sn, double p, int sig)
 {
 	const struct cz_summary *s[2] = { so, sn };
@@ -97,8 +97,8 @@ static json_t *zc_json(const struct zab_rbench *b, const char *v, const struct c
 }
 
 /* One row: old and new of one benchmark and variant (its JSON to rows); 1 when significant. */
-static int zc_row(FILE *f, const char *label, const struct zab_cell *o, const struct zab_cell *n,
-		  const struct zab_rbench *b, const char *v, json_t *rows)
+static int zc_row(FILE *f, const char *label, const struct czres_cell *o, const struct czres_cell *n,
+		  const struct czres_bench *b, const char *v, json_t *rows)
 {
 	struct cz_summary so, sn;
 	char ot[48], nt[48], delta[64];
@@ -122,27 +122,27 @@ static int zc_row(FILE *f, const char *label, const struct zab_cell *o, const st
 }
 
 /* Every benchmark of new found in old, one block per benchmark. */
-static void zc_compare(FILE *f, const struct zab_result *old, const struct zab_result *new,
+static void zc_compare(FILE *f, const struct czres_result *old, const struct czres_result *new,
 		       unsigned *rows, unsigned *sig, json_t *arr)
 {
 	char label[160];
 	size_t b, ob, v, ov;
 
 	for (b = 0; b < new->nb; b++) {
-		const struct zab_rbench *rb = &new->b[b];
+		const struct czres_bench *rb = &new->b[b];
 
-		ob = zab_find_bench(old, rb);
+		ob = czres_find_bench(old, rb);
 		if (ob == old->nb)
 			continue;
 		fprintf(f, "\n%-52s %16s %16s  delta (%s is better)\n", "name", "old", "new",
 		       rb->higher ? "higher" : "lower");
 		for (v = 0; v < new->nv; v++) {
-			ov = zab_name_index(old->vname, old->nv, new->vname[v]);
+			ov = czres_name_index(old->vname, old->nv, new->vname[v]);
 			if (ov == old->nv)
 				continue;
 			snprintf(label, sizeof(label), "%s / %s [%s]", rb->name,
 				 new->vname[v], rb->unit ? rb->unit : "");
-			*sig += (unsigned)zc_row(f, label, zab_cell(old, ob, ov), zab_cell(new, b, v), rb,
+			*sig += (unsigned)zc_row(f, label, czres_cell(old, ob, ov), czres_cell(new, b, v), rb,
 						 new->vname[v], arr);
 			(*rows)++;
 		}
@@ -150,17 +150,17 @@ static void zc_compare(FILE *f, const struct zab_result *old, const struct zab_r
 }
 
 /* What only one of the files has: named, so nothing is silently dropped. */
-static void zc_unmatched(FILE *f, const struct zab_result *a, const struct zab_result *b, const char *which)
+static void zc_unmatched(FILE *f, const struct czres_result *a, const struct czres_result *b, const char *which)
 {
 	size_t i;
 
 	for (i = 0; i < a->nb; i++)
-		if (zab_find_bench(b, &a->b[i]) == b->nb)
+		if (czres_find_bench(b, &a->b[i]) == b->nb)
 			fprintf(f, "only in %s: %s [%s, %s is better]\n", which, a->b[i].name,
 			       a->b[i].unit ? a->b[i].unit : "",
 			       a->b[i].higher ? "higher" : "lower");
 	for (i = 0; i < a->nv; i++)
-		if (zab_name_index(b->vname, b->nv, a->vname[i]) == b->nv)
+		if (czres_name_index(b->vname, b->nv, a->vname[i]) == b->nv)
 			fprintf(f, "only in %s: variant %s\n", which, a->vname[i]);
 }
 
@@ -169,11 +169,11 @@ static void zc_unmatched(FILE *f, const struct zab_result *a, const struct zab_r
  * one result: 0, or the exit status after one line (2: a selector that is
  * bad, names no run, or spans SUT classes, which are never pooled).
  */
-static int zc_select(struct czs *s, const char *sel, struct zab_result *out)
+static int zc_select(struct czs *s, const char *sel, struct czres_result *out)
 {
-	struct zab_result *r = NULL, *res[ZAB_MAX_ITEMS];
+	struct czres_result *r = NULL, *res[CZRES_MAX_ITEMS];
 	struct czs_filter f;
-	char err[1024], *w = zab_xstrdup(sel);
+	char err[1024], *w = cz_xstrdup(sel);
 	json_t *junk = cz_jarr();
 	size_t nr = 0, n = 0, i;
 	int ret = czs_select(s, w, &f, err, sizeof(err));
@@ -185,11 +185,11 @@ static int zc_select(struct czs *s, const char *sel, struct zab_result *out)
 	else if (!nr)
 		snprintf(err, sizeof(err), "selector '%s': no run in %s", sel, czs_name(s));
 	for (i = 0; i < nr; i++)
-		if (ret || zab_report_add(res, &n, &r[i], junk, NULL, r[i].vfile[0])) {
+		if (ret || czres_merge(res, &n, &r[i], junk, NULL, r[i].vfile[0])) {
 			if (!ret)
 				ret = CZ_EXIT_FAILURE;
 			else
-				zab_result_free(&r[i]);
+				czres_result_free(&r[i]);
 			err[0] = 0;
 		}
 	if (!ret && n > 1) {
@@ -206,7 +206,7 @@ static int zc_select(struct czs *s, const char *sel, struct zab_result *out)
 		if (!ret && !i)
 			*out = *res[0];
 		else
-			zab_result_free(res[i]);
+			czres_result_free(res[i]);
 		free(res[i]);
 	}
 	free(r);
@@ -272,10 +272,10 @@ static int zc_parse(int argc, char **argv, struct zc_opts *o)
 }
 
 /* The text's last line, then the JSON and CSV of a comparison: the exit status. */
-static int zc_outputs(FILE *f, const struct zc_opts *o, const struct zab_result *old,
-		      const struct zab_result *new, json_t *rows, unsigned sig)
+static int zc_outputs(FILE *f, const struct zc_opts *o, const struct czres_result *old,
+		      const struct czres_result *new, json_t *rows, unsigned sig)
 {
-	const struct zab_result *r[2] = { old, new };
+	const struct czres_result *r[2] = { old, new };
 	json_t *doc = cz_jobj(), *x;
 	int ret;
 
@@ -293,7 +293,7 @@ static int zc_outputs(FILE *f, const struct zc_opts *o, const struct zab_result 
 	return ret;
 }
 
-static int zc_load_both(const struct zc_opts *o, struct zab_result *old, struct zab_result *new)
+static int zc_load_both(const struct zc_opts *o, struct czres_result *old, struct czres_result *new)
 {
 	struct czs *s;
 	int ret;
@@ -313,7 +313,7 @@ static int zc_load_both(const struct zc_opts *o, struct zab_result *old, struct 
 int zab_cmd_compare(int argc, char **argv)
 {
 	struct zc_opts o = { 0 };
-	struct zab_result old, new;
+	struct czres_result old, new;
 	unsigned rows = 0, sig = 0;
 	json_t *arr = cz_jarr();
 	int ret = zc_parse(argc, argv, &o);
@@ -353,8 +353,8 @@ int zab_cmd_compare(int argc, char **argv)
 	if (zab_page_compare(&o.po, &old, &new, arr, text) && ret == CZ_EXIT_OK)
 		ret = CZ_EXIT_FAILURE;
 out:
-	zab_result_free(&old);
-	zab_result_free(&new);
+	czres_result_free(&old);
+	czres_result_free(&new);
 	json_decref(arr);
 	free(text);
 	return ret;

@@ -136,13 +136,13 @@ static int kv_set(struct zab_kv *kv, size_t *n, const char *key, const char *val
 	for (i = 0; i < *n; i++)
 		if (!strcmp(kv[i].key, key)) {
 			free(kv[i].val);
-			kv[i].val = zab_xstrdup(val);
+			kv[i].val = cz_xstrdup(val);
 			return 0;
 		}
-	if (*n == ZAB_MAX_ITEMS)
+	if (*n == CZRES_MAX_ITEMS)
 		return -E2BIG;
-	kv[*n].key = zab_xstrdup(key);
-	kv[(*n)++].val = zab_xstrdup(val);
+	kv[*n].key = cz_xstrdup(key);
+	kv[(*n)++].val = cz_xstrdup(val);
 	return 0;
 }
 
@@ -161,7 +161,7 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 {
 	if (!strcmp(k, "name")) {
 		free(e->name);
-		e->name = zab_xstrdup(v);
+		e->name = cz_xstrdup(v);
 		return 0;
 	}
 	if (!strcmp(k, "sessions"))
@@ -181,14 +181,14 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 	if (!strcmp(k, "placement"))
 		return zab_placement_parse(v, &e->placement);
 	if (!strcmp(k, "verdict"))
-		return zab_verdict_parse(v, &e->paired);
+		return czres_verdict_parse(v, &e->paired);
 	if (!strcmp(k, "kernel-ref"))
 		return zab_kref_parse(v, &e->no_kernel_ref);
 	if (!strcmp(k, "base") || !strcmp(k, "prepare")) {
 		char **dst = !strcmp(k, "base") ? &e->base : &e->prepare;
 
 		free(*dst);
-		*dst = *v ? zab_xstrdup(v) : NULL;
+		*dst = *v ? cz_xstrdup(v) : NULL;
 		return 0;
 	}
 	if (!strncmp(k, "var.", 4))
@@ -221,7 +221,7 @@ static int bench_key(struct zab_bench *b, const char *k, const char *v)
 	if (!strcmp(k, "cmd") && !*v)
 		return -EINVAL;
 	free(*dst);
-	*dst = zab_xstrdup(v);
+	*dst = cz_xstrdup(v);
 	return 0;
 }
 
@@ -237,7 +237,7 @@ static int ksrc_key(struct zab_variant *x, const char *k, const char *v)
 
 	if (!strcmp(k, "patch") && (strchr(v, ' ') || strchr(v, '\t'))) {
 		/* patch = A B C: several, applied in this order */
-		char *copy = zab_xstrdup(v), *w, *save = NULL;
+		char *copy = cz_xstrdup(v), *w, *save = NULL;
 		int ret = 0;
 
 		for (w = strtok_r(copy, " \t", &save); w && !ret; w = strtok_r(NULL, " \t", &save))
@@ -249,8 +249,8 @@ static int ksrc_key(struct zab_variant *x, const char *k, const char *v)
 		return -EINVAL;         /* one word: the daemon's arguments are split on blanks */
 	if (strcmp(k, "source") && (!x->dev_args || !strstr(x->dev_args, "--source=")))
 		return -EINVAL;         /* patch=, alt=, kconfig= after a source= */
-	args = zab_xasprintf("%s%s--%s=%s", x->dev_args ? x->dev_args : "", x->dev_args ? " " : "",
-			     k, v);
+	args = cz_xasprintf("%s%s--%s=%s", x->dev_args ? x->dev_args : "", x->dev_args ? " " : "",
+			    k, v);
 	free(x->dev_args);
 	x->dev_args = args;
 	x->device = true;
@@ -278,7 +278,7 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 		if (!*v)
 			return -EINVAL;
 		free(x->cmd);
-		x->cmd = zab_xstrdup(v);
+		x->cmd = cz_xstrdup(v);
 		return 0;
 	}
 	if (!strcmp(k, "source") || !strcmp(k, "patch") || !strcmp(k, "alt") || !strcmp(k, "kconfig"))
@@ -292,7 +292,7 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 		if (!valid_ident(v))
 			return -EINVAL;
 		free(x->arch);
-		x->arch = zab_xstrdup(v);
+		x->arch = cz_xstrdup(v);
 		return 0;
 	}
 	for (i = 0; i < CZ_ARRAY_SIZE(dev_keys); i++) {
@@ -311,7 +311,7 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 		if (!strcmp(k, "routine") && !valid_ident(v))
 			return -EINVAL;
 		free(*dst[i]);
-		*dst[i] = zab_xstrdup(v);
+		*dst[i] = cz_xstrdup(v);
 		x->device = true;
 		return 0;
 	}
@@ -328,14 +328,14 @@ static struct zab_bench *new_bench(struct zab_experiment *e, const char *name, c
 			cz_err("%s: benchmark '%s' defined twice", where, name);
 			return NULL;
 		}
-	if (e->nbench == ZAB_MAX_ITEMS) {
-		cz_err("%s: more than %d benchmarks", where, ZAB_MAX_ITEMS);
+	if (e->nbench == CZRES_MAX_ITEMS) {
+		cz_err("%s: more than %d benchmarks", where, CZRES_MAX_ITEMS);
 		return NULL;
 	}
 	b = &e->bench[e->nbench++];
-	b->name = zab_xstrdup(name);
+	b->name = cz_xstrdup(name);
 	b->higher = true;
-	b->where = zab_xstrdup(where);
+	b->where = cz_xstrdup(where);
 	return b;
 }
 
@@ -343,13 +343,13 @@ static struct zab_variant *new_variant(struct zab_experiment *e, const char *nam
 {
 	struct zab_variant *v;
 
-	if (e->nvar == ZAB_MAX_ITEMS) {
-		cz_err("%s: more than %d variants", where, ZAB_MAX_ITEMS);
+	if (e->nvar == CZRES_MAX_ITEMS) {
+		cz_err("%s: more than %d variants", where, CZRES_MAX_ITEMS);
 		return NULL;
 	}
 	v = &e->var[e->nvar++];
-	v->name = zab_xstrdup(name);
-	v->where = zab_xstrdup(where);
+	v->name = cz_xstrdup(name);
+	v->where = cz_xstrdup(where);
 	return v;
 }
 
@@ -385,9 +385,9 @@ static int loader_key_once(struct loader *ld, const char *k)
 			return -1;
 		}
 	/* entering a section drops the previous one's keys: [experiment]'s stay first */
-	ld->keys = zab_xrealloc(ld->keys, (ld->nkeys + 1) * sizeof(*ld->keys));
-	ld->keyline = zab_xrealloc(ld->keyline, (ld->nkeys + 1) * sizeof(*ld->keyline));
-	ld->keys[ld->nkeys] = zab_xstrdup(k);
+	ld->keys = cz_xrealloc(ld->keys, (ld->nkeys + 1) * sizeof(*ld->keys));
+	ld->keyline = cz_xrealloc(ld->keyline, (ld->nkeys + 1) * sizeof(*ld->keyline));
+	ld->keys[ld->nkeys] = cz_xstrdup(k);
 	ld->keyline[ld->nkeys++] = ld->lineno;
 	if (ld->sect == EXP)
 		ld->nexp++;
@@ -459,14 +459,14 @@ static int loader_key(struct loader *ld, char *s)
 		ret = bench_key(ld->b, k, val);
 		if (!ret && !strcmp(k, "cmd")) {
 			free(ld->b->where);
-			ld->b->where = zab_xstrdup(ld->where);
+			ld->b->where = cz_xstrdup(ld->where);
 		}
 		break;
 	case VAR:
 		ret = variant_key(ld->v, k, val);
 		if (!ret && !strcmp(k, "cmd")) {
 			free(ld->v->where);
-			ld->v->where = zab_xstrdup(ld->where);
+			ld->v->where = cz_xstrdup(ld->where);
 		}
 		break;
 	}
@@ -536,7 +536,7 @@ static int read_line(FILE *f, char *buf, size_t *total, const char *where)
 int zab_experiment_load(struct zab_experiment *e, const char *path)
 {
 	struct loader ld = { .e = e, .sect = NONE };
-	char *line = zab_xmalloc(ZAB_LINE_MAX), *s;
+	char *line = cz_xmalloc(ZAB_LINE_MAX), *s;
 	size_t total = 0;
 	int ret = 0, got;
 	struct stat st;
@@ -554,7 +554,7 @@ int zab_experiment_load(struct zab_experiment *e, const char *path)
 		return ret;
 	}
 	free(e->file);
-	e->file = zab_xstrdup(path);
+	e->file = cz_xstrdup(path);
 	while (!ret) {
 		ld.lineno++;
 		snprintf(ld.where, sizeof(ld.where), "%s:%d", path, ld.lineno);
@@ -586,7 +586,7 @@ int zab_bench_spec(struct zab_experiment *e, const char *spec)
 		cz_err("--bench '%s': expected NAME=COMMAND", spec);
 		return -EINVAL;
 	}
-	name = zab_xasprintf("%.*s", (int)(eq - spec), spec);
+	name = cz_xasprintf("%.*s", (int)(eq - spec), spec);
 	if (!valid_name(name)) {
 		cz_err("--bench '%s': bad name '%s'", spec, name);
 		free(name);
@@ -596,7 +596,7 @@ int zab_bench_spec(struct zab_experiment *e, const char *spec)
 	free(name);
 	if (!b)
 		return -EINVAL;
-	b->cmd = zab_xstrdup(eq + 1);
+	b->cmd = cz_xstrdup(eq + 1);
 	return 0;
 }
 
@@ -617,7 +617,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 	struct zab_variant *v;
 	int ret = 0;
 
-	name = colon ? zab_xasprintf("%.*s", (int)(colon - spec), spec) : zab_xstrdup(spec);
+	name = colon ? cz_xasprintf("%.*s", (int)(colon - spec), spec) : cz_xstrdup(spec);
 	if (!valid_name(name)) {
 		cz_err("--variant '%s': bad name '%s' (expected NAME[:KEY=VALUE,...])",
 			spec, name);
@@ -630,7 +630,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 		return -EINVAL;
 	if (!colon || !colon[1])
 		return 0;
-	rest = zab_xstrdup(colon + 1);
+	rest = cz_xstrdup(colon + 1);
 	for (item = rest; item && !ret; item = next) {
 		eq = strchr(item, '=');
 		if (!eq) {
@@ -660,7 +660,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad)
 {
 	size_t cap = strlen(tmpl) + 64, n = 0, i, len;
-	char *out = zab_xmalloc(cap);
+	char *out = cz_xmalloc(cap);
 	const char *p = tmpl, *end, *val;
 
 	while (*p) {
@@ -668,7 +668,7 @@ char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **b
 		len = 1;
 		/* "${NAME}" is the shell's, not ours */
 		if (*p == '{' && !(p > tmpl && p[-1] == '$') && (end = strchr(p, '}'))) {
-			char *name = zab_xasprintf("%.*s", (int)(end - p - 1), p + 1);
+			char *name = cz_xasprintf("%.*s", (int)(end - p - 1), p + 1);
 
 			if (valid_ident(name)) {
 				/* later entries win: variant vars override experiment vars */
@@ -692,13 +692,13 @@ char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **b
 			size_t vl = strlen(val);
 
 			if (n + vl + 1 >= cap)
-				out = zab_xrealloc(out, cap = 2 * (n + vl + 1));
+				out = cz_xrealloc(out, cap = 2 * (n + vl + 1));
 			memcpy(out + n, val, vl);
 			n += vl;
 		}
 		p += len;
 		if (n + 2 >= cap)
-			out = zab_xrealloc(out, cap *= 2);
+			out = cz_xrealloc(out, cap *= 2);
 	}
 	out[n] = 0;
 	return out;
@@ -793,7 +793,7 @@ static int files_check(const struct zab_experiment *e)
 	int ret = 0;
 
 	for (v = 0; v < e->nvar && !ret; v++) {
-		copy = zab_xstrdup(e->var[v].dev_args ? e->var[v].dev_args : "");
+		copy = cz_xstrdup(e->var[v].dev_args ? e->var[v].dev_args : "");
 		for (w = strtok_r(copy, " ", &save); w && !ret; w = strtok_r(NULL, " ", &save)) {
 			const char *val = !strncmp(w, "--source=", 9) ? w + 9 :
 					  !strncmp(w, "--patch=", 8) ? w + 8 : NULL;
@@ -805,7 +805,7 @@ static int files_check(const struct zab_experiment *e)
 			n = strlen(val);
 			if (w[2] == 's' && colon && !strchr(colon, '/'))
 				n = (size_t)(colon - val);   /* FILE:SYMBOL */
-			path = zab_xasprintf("%.*s", (int)n, val);
+			path = cz_xasprintf("%.*s", (int)n, val);
 			if (access(path, R_OK)) {
 				cz_err("%s: variant '%s': %s %s: %s", e->var[v].where, e->var[v].name,
 				       w[2] == 's' ? "source" : "patch", path, strerror(errno));
@@ -839,7 +839,7 @@ static int measure_check(struct zab_experiment *e)
 			return -EINVAL;
 		}
 		free(x->unit);
-		x->unit = zab_xstrdup("seconds");
+		x->unit = cz_xstrdup("seconds");
 		x->higher = false;
 	}
 	return 0;
@@ -847,7 +847,7 @@ static int measure_check(struct zab_experiment *e)
 
 int zab_experiment_check(struct zab_experiment *e)
 {
-	struct zab_kv kv[3 * ZAB_MAX_ITEMS];
+	struct zab_kv kv[3 * CZRES_MAX_ITEMS];
 	size_t b, v, i, n;
 	char *bad = NULL, *s, *cmd;
 
@@ -909,7 +909,7 @@ int zab_experiment_check(struct zab_experiment *e)
 				return -EINVAL;
 			}
 			free(s);
-			s = e->prepare ? zab_expand(e->prepare, kv, n, &bad) : zab_xstrdup("");
+			s = e->prepare ? zab_expand(e->prepare, kv, n, &bad) : cz_xstrdup("");
 			if (!s) {
 				cz_err("%s: unknown variable {%s} in --prepare command '%s' (variant '%s')",
 					e->file ? e->file : "--prepare", bad, e->prepare, e->var[v].name);
@@ -974,8 +974,8 @@ void zab_experiment_free(struct zab_experiment *e)
 
 int zab_experiment_only(struct zab_experiment *e, const char *list)
 {
-	bool keep[ZAB_MAX_ITEMS] = { false };
-	char *l = zab_xstrdup(list), *save = NULL, *w;
+	bool keep[CZRES_MAX_ITEMS] = { false };
+	char *l = cz_xstrdup(list), *save = NULL, *w;
 	size_t i, n = 0;
 	int ret = 0;
 
@@ -1033,14 +1033,14 @@ static void copy_kv(struct zab_kv *dst, const struct zab_kv *src, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		dst[i].key = zab_xstrdup(src[i].key);
-		dst[i].val = zab_xstrdup(src[i].val);
+		dst[i].key = cz_xstrdup(src[i].key);
+		dst[i].val = cz_xstrdup(src[i].val);
 	}
 }
 
 static char *dup_or_null(const char *s)
 {
-	return s ? zab_xstrdup(s) : NULL;
+	return s ? cz_xstrdup(s) : NULL;
 }
 
 /* A deep copy of v (a sequence's steps start as copies of its variant). */
@@ -1086,15 +1086,15 @@ static int expand_sequences(struct zab_experiment *e)
 	for (v = 0; v < e->nvar; v++) {
 		if (!zab_seq_is(&e->var[v]))
 			continue;
-		e->seqs = zab_xrealloc(e->seqs, (e->nseqs + 1) * sizeof(*e->seqs));
+		e->seqs = cz_xrealloc(e->seqs, (e->nseqs + 1) * sizeof(*e->seqs));
 		sp = &e->seqs[e->nseqs];
 		if (zab_seq_build(&e->var[v], sp))
 			return -EINVAL;
 		e->nseqs++;
 		extra = sp->nstep - 1;
-		if (e->nvar + extra > ZAB_MAX_ITEMS) {
+		if (e->nvar + extra > CZRES_MAX_ITEMS) {
 			cz_err("%s: variant '%s': %zu steps make %zu variants, more than %d",
-			       e->var[v].where, e->var[v].name, sp->nstep, e->nvar + extra, ZAB_MAX_ITEMS);
+			       e->var[v].where, e->var[v].name, sp->nstep, e->nvar + extra, CZRES_MAX_ITEMS);
 			return -EINVAL;
 		}
 		x = e->var[v];
@@ -1105,7 +1105,7 @@ static int expand_sequences(struct zab_experiment *e)
 		}
 		if (e->base && !strcmp(e->base, x.name)) {
 			free(e->base);
-			e->base = zab_xasprintf("%s@0", x.name);
+			e->base = cz_xasprintf("%s@0", x.name);
 		}
 		variant_free(&x);
 		e->nvar += extra;

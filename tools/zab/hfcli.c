@@ -58,7 +58,7 @@ static bool hf_in_path(const char *word)
 	for (p = path ? path : ""; *p && !found; p += *p == ':') {
 		size_t n = strcspn(p, ":");
 
-		f = zab_xasprintf("%.*s/%s", (int)n, p, word);
+		f = cz_xasprintf("%.*s/%s", (int)n, p, word);
 		found = !access(f, X_OK);
 		free(f);
 		p += n;
@@ -120,7 +120,7 @@ static int hf_list(struct hf_opts *o, const char *var, const char *list)
 			HF_MAX_PARAMS);
 		return -1;
 	}
-	p->name = zab_xstrdup(var);
+	p->name = cz_xstrdup(var);
 	p->vals = NULL;
 	p->n = 0;
 	for (;;) {
@@ -129,7 +129,7 @@ static int hf_list(struct hf_opts *o, const char *var, const char *list)
 		p->vals = realloc(p->vals, (p->n + 1) * sizeof(*p->vals));
 		if (!p->vals)
 			cz_die(2, "out of memory");
-		p->vals[p->n++] = zab_xasprintf("%.*s", (int)k, s);
+		p->vals[p->n++] = cz_xasprintf("%.*s", (int)k, s);
 		if (!s[k])
 			break;
 		s += k + 1;
@@ -166,14 +166,14 @@ static int hf_scan(struct hf_opts *o)
 			o->scan[3] ? o->scan[3] : "");
 		return -1;
 	}
-	p->name = zab_xstrdup(o->scan[0]);
+	p->name = cz_xstrdup(o->scan[0]);
 	p->n = (size_t)floor((hi - lo) / d + 1e-9) + 1;
 	p->vals = calloc(p->n, sizeof(*p->vals));
 	if (!p->vals)
 		cz_die(2, "out of memory");
 	for (i = 0; i < p->n; i++) {
 		x = lo + (double)i * d;
-		p->vals[i] = i ? zab_xasprintf("%.*f", dec, x) : zab_xstrdup(o->scan[1]);
+		p->vals[i] = i ? cz_xasprintf("%.*f", dec, x) : cz_xstrdup(o->scan[1]);
 	}
 	o->nparams++;
 	return 0;
@@ -295,15 +295,15 @@ int zab_hf_parse(int argc, char **argv, struct hf_opts *o)
 /* {VAR} replaced by the values of r's parameters; any other {...} left as it is. */
 static char *hf_subst(const char *s, const struct hf_result *r)
 {
-	char *out = zab_xstrdup(s), *hit, *n, *key;
+	char *out = cz_xstrdup(s), *hit, *n, *key;
 	size_t i, from;
 
 	for (i = 0; i < r->np; i++) {
-		key = zab_xasprintf("{%s}", r->pnames[i]);
+		key = cz_xasprintf("{%s}", r->pnames[i]);
 		for (from = 0; (hit = strstr(out + from, key)); ) {
 			from = (size_t)(hit - out) + strlen(r->pvals[i]);
-			n = zab_xasprintf("%.*s%s%s", (int)(hit - out), out, r->pvals[i],
-					  hit + strlen(key));
+			n = cz_xasprintf("%.*s%s%s", (int)(hit - out), out, r->pvals[i],
+					 hit + strlen(key));
 			free(out);
 			out = n;
 		}

@@ -128,7 +128,7 @@ static void hf_csv(FILE *f, const struct hf_result *r, size_t nr)
 		fprintf(f, ",parameter_%s", r[0].pnames[k]);
 	fputc('\n', f);
 	for (i = 0; i < nr; i++) {
-		zab_csv_str(f, r[i].name);
+		czrep_csv_str(f, r[i].name);
 		fprintf(f, ",%.17g,", r[i].mean);
 		if (r[i].n > 1)
 			fprintf(f, "%.17g", r[i].sd);
@@ -136,7 +136,7 @@ static void hf_csv(FILE *f, const struct hf_result *r, size_t nr)
 			r[i].min, r[i].max);
 		for (k = 0; k < r[i].np; k++) {
 			fputc(',', f);
-			zab_csv_str(f, r[i].pvals[k]);
+			czrep_csv_str(f, r[i].pvals[k]);
 		}
 		fputc('\n', f);
 	}

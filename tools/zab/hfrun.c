@@ -148,10 +148,10 @@ static void hf_push(struct hf_result *r, size_t *cap, double t, double u, double
 {
 	if (r->n == *cap) {
 		*cap = *cap ? 2 * *cap : 16;
-		r->t = zab_xrealloc(r->t, *cap * sizeof(double));
-		r->usr = zab_xrealloc(r->usr, *cap * sizeof(double));
-		r->sys = zab_xrealloc(r->sys, *cap * sizeof(double));
-		r->codes = zab_xrealloc(r->codes, *cap * sizeof(int));
+		r->t = cz_xrealloc(r->t, *cap * sizeof(double));
+		r->usr = cz_xrealloc(r->usr, *cap * sizeof(double));
+		r->sys = cz_xrealloc(r->sys, *cap * sizeof(double));
+		r->codes = cz_xrealloc(r->codes, *cap * sizeof(int));
 	}
 	r->t[r->n] = t;
 	r->usr[r->n] = u;

@@ -30,7 +30,7 @@ struct zh_step {
 	char *cls;               /* SUT class */
 	char *key;               /* kernel release, version or routine */
 	char *started;           /* its first run's start (patch order) */
-	struct zab_result *res[1];
+	struct czres_result *res[1];
 	size_t nres, runs;
 };
 
@@ -61,24 +61,24 @@ static char *zh_routine(const json_t *doc, const char *v)
 		if (!strcmp(zh_str(x, "name"), v))
 			src = json_object_get(x, "routine_source");
 	if (!json_is_object(src))
-		return zab_xstrdup("(unknown)");
+		return cz_xstrdup("(unknown)");
 	fs = zh_str(src, "file_sha256");
 	ps = zh_str(src, "patch_sha256");
 	if (!*fs)
-		return zab_xasprintf("built-in %s", zh_str(src, "name"));
-	return zab_xasprintf("%s@%.12s%s%.12s", zh_str(src, "file"), fs, *ps ? " patch@" : "", ps);
+		return cz_xasprintf("built-in %s", zh_str(src, "name"));
+	return cz_xasprintf("%s@%.12s%s%.12s", zh_str(src, "file"), fs, *ps ? " patch@" : "", ps);
 }
 
 /* The step a run belongs to. */
-static char *zh_key(const struct zab_result *r, enum zh_by by, const char *variant)
+static char *zh_key(const struct czres_result *r, enum zh_by by, const char *variant)
 {
 	const json_t *env = json_object_get(r->doc, "environment");
 
 	if (by == ZH_KERNEL)
-		return zab_xstrdup(*zh_str(env, "kernel") ? zh_str(env, "kernel") : "(unknown)");
+		return cz_xstrdup(*zh_str(env, "kernel") ? zh_str(env, "kernel") : "(unknown)");
 	if (by == ZH_CUSEZERO)
-		return zab_xstrdup(*zh_str(env, "cusezero_version") ? zh_str(env, "cusezero_version") :
-				   "(unknown)");
+		return cz_xstrdup(*zh_str(env, "cusezero_version") ? zh_str(env, "cusezero_version") :
+				  "(unknown)");
 	return zh_routine(r->doc, variant ? variant : r->vname[r->base]);
 }
 
@@ -97,7 +97,7 @@ static int zh_cmp(const void *pa, const void *pb)
 }
 
 /* Every run into its (class, step) (*pns of them), pooled by report's rules: 0 or -1. */
-static int zh_steps(struct zab_result *r, size_t nr, const struct zh_opts *o, struct zh_step *st,
+static int zh_steps(struct czres_result *r, size_t nr, const struct zh_opts *o, struct zh_step *st,
 		    size_t *pns)
 {
 	json_t *junk = cz_jarr();
@@ -115,21 +115,21 @@ static int zh_steps(struct zab_result *r, size_t nr, const struct zh_opts *o, st
 			ret = -1;
 		} else if (key && k == ns) {
 			memset(&st[ns], 0, sizeof(st[ns]));
-			st[ns].cls = zab_xstrdup(r[i].sut);
+			st[ns].cls = cz_xstrdup(r[i].sut);
 			st[ns].key = key;
-			st[ns++].started = zab_xstrdup(started);
+			st[ns++].started = cz_xstrdup(started);
 			key = NULL;
 		} else if (key && strcmp(started, st[k].started) < 0) {
 			free(st[k].started);
-			st[k].started = zab_xstrdup(started);
+			st[k].started = cz_xstrdup(started);
 		}
 		free(key);
 		if (ret) {
-			zab_result_free(&r[i]);
+			czres_result_free(&r[i]);
 			continue;
 		}
 		st[k].runs++;
-		if (zab_report_add(st[k].res, &st[k].nres, &r[i], junk, NULL, r[i].vfile[0]))
+		if (czres_merge(st[k].res, &st[k].nres, &r[i], junk, NULL, r[i].vfile[0]))
 			ret = -1;
 	}
 	json_decref(junk);
@@ -142,28 +142,28 @@ static const char *const zh_cols[] = { "sut_class", "step", "runs", "benchmark",
 				       "flag", NULL };
 
 /* The cell of the step: the benchmark's row (the command's class first) and the variant. */
-static const struct zab_cell *zh_cell(const struct zab_result *r, const struct zh_opts *o,
-				      const struct zab_rbench **b, const char **v)
+static const struct czres_cell *zh_cell(const struct czres_result *r, const struct zh_opts *o,
+					const struct czres_bench **b, const char **v)
 {
 	size_t i, k;
 
 	for (i = 0; i < r->nb && o->benchmark && strcmp(r->b[i].name, o->benchmark); i++)
 		;
-	k = o->variant ? zab_name_index(r->vname, r->nv, o->variant) : r->base;
+	k = o->variant ? czres_name_index(r->vname, r->nv, o->variant) : r->base;
 	if (i == r->nb || k == r->nv)
 		return NULL;
 	*b = &r->b[i];
 	*v = r->vname[k];
-	return zab_cell(r, i, k);
+	return czres_cell(r, i, k);
 }
 
 /* One step's row, against the step before it in its class (prev, NULL: first). */
-static json_t *zh_row(const struct zh_step *st, const struct zh_opts *o, const struct zab_cell *prev,
-		      const struct zab_cell **cur)
+static json_t *zh_row(const struct zh_step *st, const struct zh_opts *o, const struct czres_cell *prev,
+		      const struct czres_cell **cur)
 {
-	const struct zab_rbench *b = NULL;
+	const struct czres_bench *b = NULL;
 	const char *v = NULL;
-	const struct zab_cell *c = zh_cell(st->res[0], o, &b, &v);
+	const struct czres_cell *c = zh_cell(st->res[0], o, &b, &v);
 	struct cz_summary s, ps;
 	json_t *row;
 	double p = NAN, pct = NAN;
@@ -307,7 +307,7 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 /* The rows of every step, in order; each step compared with the one before in its class. */
 static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o)
 {
-	const struct zab_cell *prev = NULL, *cur;
+	const struct czres_cell *prev = NULL, *cur;
 	json_t *rows = cz_jarr(), *row;
 	size_t k;
 
@@ -360,7 +360,7 @@ int zab_cmd_history(int argc, char **argv)
 {
 	struct zh_opts o = { 0 };
 	struct zh_step *st = NULL;
-	struct zab_result *r = NULL;
+	struct czres_result *r = NULL;
 	json_t *rows = NULL;
 	struct czs *s;
 	char err[1024];
@@ -377,7 +377,7 @@ int zab_cmd_history(int argc, char **argv)
 	if (czs_load_results(s, &o.f, &r, &nr, err, sizeof(err))) {
 		cz_err("history: %s", err);
 		for (k = 0; k < nr; k++)
-			zab_result_free(&r[k]);
+			czres_result_free(&r[k]);
 		goto out;
 	}
 	if (!nr) {
@@ -391,7 +391,7 @@ int zab_cmd_history(int argc, char **argv)
 		ret = zab_history_series(r, nr, &so);
 		goto out;
 	}
-	st = zab_xmalloc(ZH_MAX_STEPS * sizeof(*st));
+	st = cz_xmalloc(ZH_MAX_STEPS * sizeof(*st));
 	if (zh_steps(r, nr, &o, st, &ns))
 		goto out;
 	rows = zh_rows(st, ns, &o);
@@ -404,7 +404,7 @@ int zab_cmd_history(int argc, char **argv)
 out:
 	for (k = 0; k < ns; k++) {
 		if (st[k].nres) {
-			zab_result_free(st[k].res[0]);
+			czres_result_free(st[k].res[0]);
 			free(st[k].res[0]);
 		}
 		free(st[k].cls);

@@ -30,7 +30,7 @@ struct hs_step {
 struct hs_class {
 	char *cls, *bench, *unit;
 	bool higher;
-	struct hs_step st[ZAB_MAX_ITEMS];
+	struct hs_step st[CZRES_MAX_ITEMS];
 	struct czst_change ch[CZST_CP_MAX];
 	size_t nch;
 };
@@ -43,7 +43,7 @@ struct hs {
 	char *seq;
 };
 
-static struct hs_class *hs_class(struct hs *h, const struct zab_result *r, size_t b)
+static struct hs_class *hs_class(struct hs *h, const struct czres_result *r, size_t b)
 {
 	size_t i;
 
@@ -59,9 +59,9 @@ static struct hs_class *hs_class(struct hs *h, const struct zab_result *r, size_
 		return NULL;
 	}
 	memset(&h->c[i], 0, sizeof(h->c[i]));
-	h->c[i].cls = zab_xstrdup(r->sut);
-	h->c[i].bench = zab_xstrdup(r->b[b].name);
-	h->c[i].unit = zab_xstrdup(r->b[b].unit ? r->b[b].unit : "");
+	h->c[i].cls = cz_xstrdup(r->sut);
+	h->c[i].bench = cz_xstrdup(r->b[b].name);
+	h->c[i].unit = cz_xstrdup(r->b[b].unit ? r->b[b].unit : "");
 	h->c[i].higher = r->b[b].higher;
 	h->nc++;
 	return &h->c[i];
@@ -73,7 +73,7 @@ static struct hs_class *hs_class(struct hs *h, const struct zab_result *r, size_
  * memory, its placement); samples of one daemon are no independent
  * replicates of the step, and taking them so flags A/A steps.
  */
-static void hs_session_means(const struct zab_cell *cell, struct hs_step *s)
+static void hs_session_means(const struct czres_cell *cell, struct hs_step *s)
 {
 	size_t i, j, n;
 	double sum;
@@ -93,7 +93,7 @@ static void hs_session_means(const struct zab_cell *cell, struct hs_step *s)
 }
 
 /* The run's steps' samples into their class. */
-static void hs_add(struct hs *h, const struct zab_result *r, const char *bench)
+static void hs_add(struct hs *h, const struct czres_result *r, const char *bench)
 {
 	size_t b = zab_step_bench(r, bench), v, i;
 	struct hs_class *c;
@@ -102,15 +102,15 @@ static void hs_add(struct hs *h, const struct zab_result *r, const char *bench)
 		return;
 	for (v = 0; v < r->nv; v++) {
 		long k = zab_step_of(r->vname[v], h->seq, NULL);
-		const struct zab_cell *cell = zab_cell(r, b, v);
+		const struct czres_cell *cell = czres_cell(r, b, v);
 		struct hs_step *s;
 
-		if (k < 0 || k >= ZAB_MAX_ITEMS || cell->failed || !cell->n)
+		if (k < 0 || k >= CZRES_MAX_ITEMS || cell->failed || !cell->n)
 			continue;
 		s = &c->st[k];
 		if (s->n + cell->n > s->cap) {
 			s->cap = (s->n + cell->n) * 2;
-			s->x = zab_xrealloc(s->x, s->cap * sizeof(*s->x));
+			s->x = cz_xrealloc(s->x, s->cap * sizeof(*s->x));
 		}
 		s->samples += cell->n;
 		if (!cell->sess)
@@ -120,7 +120,7 @@ static void hs_add(struct hs *h, const struct zab_result *r, const char *bench)
 			hs_session_means(cell, s);
 		s->runs++;
 		if (!s->label)
-			s->label = zab_xstrdup(zab_step_label(r, r->vname[v]));
+			s->label = cz_xstrdup(zab_step_label(r, r->vname[v]));
 		if (k > h->last)
 			h->last = k;
 	}
@@ -129,14 +129,14 @@ static void hs_add(struct hs *h, const struct zab_result *r, const char *bench)
 /* The change points of one class over its measured steps (steps with no sample left out). */
 static void hs_find(struct hs_class *c)
 {
-	size_t k, i, n = 0, ns = 0, start[ZAB_MAX_ITEMS + 1], idx[ZAB_MAX_ITEMS];
+	size_t k, i, n = 0, ns = 0, start[CZRES_MAX_ITEMS + 1], idx[CZRES_MAX_ITEMS];
 	double *x;
 
-	for (k = 0; k < ZAB_MAX_ITEMS; k++)
+	for (k = 0; k < CZRES_MAX_ITEMS; k++)
 		n += c->st[k].n;
-	x = zab_xmalloc((n ? n : 1) * sizeof(*x));
+	x = cz_xmalloc((n ? n : 1) * sizeof(*x));
 	n = 0;
-	for (k = 0; k < ZAB_MAX_ITEMS; k++) {
+	for (k = 0; k < CZRES_MAX_ITEMS; k++) {
 		if (!c->st[k].n)
 			continue;
 		idx[ns] = k;
@@ -172,7 +172,7 @@ static json_t *hs_row(const struct hs *h, const struct hs_class *c, size_t k)
 	const struct hs_step *s = &c->st[k];
 	json_t *row = cz_jobj();
 	struct cz_summary sm;
-	char *v = zab_xasprintf("%s@%zu", h->seq, k);
+	char *v = cz_xasprintf("%s@%zu", h->seq, k);
 
 	cz_summarize(s->x, s->n, &sm);
 	cz_jset(row, "sut_class", cz_jstr(c->cls));
@@ -345,16 +345,16 @@ static int hs_output(const struct hs *h, const struct zab_series_opts *o)
 	return ret;
 }
 
-int zab_history_series(struct zab_result *r, size_t nr, const struct zab_series_opts *o)
+int zab_history_series(struct czres_result *r, size_t nr, const struct zab_series_opts *o)
 {
-	struct hs *h = zab_xmalloc(sizeof(*h));
+	struct hs *h = cz_xmalloc(sizeof(*h));
 	size_t i, k;
 	int ret = 2;
 
 	h->nc = 0;
 	h->full = false;
 	h->last = -1;
-	h->seq = o->seq ? zab_xstrdup(o->seq) : NULL;
+	h->seq = o->seq ? cz_xstrdup(o->seq) : NULL;
 	for (i = 0; i < nr && !h->seq; i++)
 		h->seq = zab_step_seq(&r[i]);
 	for (i = 0; h->seq && i < nr; i++)
@@ -371,9 +371,9 @@ int zab_history_series(struct zab_result *r, size_t nr, const struct zab_series_
 		ret = hs_output(h, o);
 	}
 	for (i = 0; i < nr; i++)
-		zab_result_free(&r[i]);
+		czres_result_free(&r[i]);
 	for (i = 0; i < h->nc; i++) {
-		for (k = 0; k < ZAB_MAX_ITEMS; k++) {
+		for (k = 0; k < CZRES_MAX_ITEMS; k++) {
 			free(h->c[i].st[k].x);
 			free(h->c[i].st[k].label);
 		}

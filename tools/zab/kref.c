@@ -156,7 +156,7 @@ static int class_line(char *buf, size_t len, const char *cls, const json_t *docs
 	return m || err ? 0 : -1;
 }
 
-void zab_kref_by_class(FILE *f, struct zab_result *const *r, size_t n, const json_t *docs)
+void zab_kref_by_class(FILE *f, struct czres_result *const *r, size_t n, const json_t *docs)
 {
 	const json_t **refs = calloc(json_array_size(docs) + 1, sizeof(*refs));
 	char (*line)[640] = calloc(n + 1, sizeof(*line));

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Placement as an experiment factor: which code offset each run uses
- * (doc/layouts.md has the design; the statistics over layouts are the
- * store's, store/verdict.c).
+ * (doc/layouts.md has the design; the statistics over layouts are
+ * stats/verdict.c's).
  *
  * A run's offset depends only on the seed, its session and its measured
  * round -- never on the variant -- so A and B of the same slot run at the
@@ -26,7 +26,7 @@
 /* The set syntax and its rule are zeroing's (zero_place_parse_set()). */
 static int parse_set(const char *spec, struct zab_placement *p)
 {
-	p->set = zab_xmalloc((ZERO_PLACE_MAX_OFFSET + 1) * sizeof(*p->set));
+	p->set = cz_xmalloc((ZERO_PLACE_MAX_OFFSET + 1) * sizeof(*p->set));
 	return zero_place_parse_set(spec, p->set, &p->nset);
 }
 
@@ -39,7 +39,7 @@ int zab_placement_parse(const char *s, struct zab_placement *p)
 
 	zab_placement_free(p);
 	if (len == 5 && !strncmp(s, "fixed", 5) && !colon) {
-		p->spec = zab_xstrdup(s);
+		p->spec = cz_xstrdup(s);
 		return 0;
 	}
 	if (len == 6 && !strncmp(s, "random", 6))
@@ -53,9 +53,9 @@ int zab_placement_parse(const char *s, struct zab_placement *p)
 	if (colon && !colon[1])
 		return -EINVAL;         /* "random:" names no set */
 	if (s[len] == '@')              /* "random@entry": the default set */
-		set = zab_xasprintf("%s%s", ZAB_PLACE_DEFAULT_SET, s + len);
+		set = cz_xasprintf("%s%s", ZAB_PLACE_DEFAULT_SET, s + len);
 	else
-		set = zab_xstrdup(colon ? colon + 1 : ZAB_PLACE_DEFAULT_SET);
+		set = cz_xstrdup(colon ? colon + 1 : ZAB_PLACE_DEFAULT_SET);
 	at = strchr(set, '@');
 	ret = 0;
 	if (at) {
@@ -65,7 +65,7 @@ int zab_placement_parse(const char *s, struct zab_placement *p)
 		set[at - set] = '\0';
 		if (!*set) {
 			free(set);
-			set = zab_xstrdup(ZAB_PLACE_DEFAULT_SET);
+			set = cz_xstrdup(ZAB_PLACE_DEFAULT_SET);
 		}
 	}
 	if (!ret)
@@ -75,7 +75,7 @@ int zab_placement_parse(const char *s, struct zab_placement *p)
 		zab_placement_free(p);
 		return -EINVAL;
 	}
-	p->spec = zab_xstrdup(s);
+	p->spec = cz_xstrdup(s);
 	return 0;
 }
 

@@ -53,7 +53,7 @@ json_t *zab_environment(json_t *kernel_ref)
 	json_t *env = cz_jobj();
 	const struct zero_cpu *cpu = zero_cpu();
 	struct utsname u;
-	char *model = zab_xasprintf("%.*s", (int)zab_trimmed_len(cpu->model), cpu->model);
+	char *model = cz_xasprintf("%.*s", (int)czrep_trimmed_len(cpu->model), cpu->model);
 
 	/* CPUID brand strings are padded with blanks (AMD's to 48 bytes): not part of the name */
 	cz_jset(env, "cpu", cz_jstr(model[0] ? model : "unknown"));
@@ -78,7 +78,7 @@ char *zab_default_sut(void)
 {
 	const struct zero_cpu *cpu = zero_cpu();
 	const char *m = cpu->model[0] ? cpu->model : "unknown";
-	char *s = zab_xmalloc(strlen(m) + 1), *d = s;
+	char *s = cz_xmalloc(strlen(m) + 1), *d = s;
 
 	/*
 	 * Drop trademark marks, which would read like the tables' (R) regression

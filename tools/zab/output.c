@@ -19,9 +19,9 @@
 #include "util.h"
 
 /* --style for run and report: 0, or -1 after one line naming the bad value. */
-static int style_option(const char *arg, enum zab_style *st)
+static int style_option(const char *arg, enum czrep_style *st)
 {
-	if (!zab_style_parse(arg, st))
+	if (!czrep_style_parse(arg, st))
 		return 0;
 	cz_err("--style '%s': expected box, grid, plain, markdown, detail or benchstat", arg);
 	return -1;
@@ -32,7 +32,7 @@ static int style_option(const char *arg, enum zab_style *st)
 void zab_out_init(struct out_opts *oo)
 {
 	memset(oo, 0, sizeof(*oo));
-	oo->style = ZAB_STYLE_BOX;
+	oo->style = CZREP_STYLE_BOX;
 	oo->json.opt = "--export-zab";
 	oo->md.opt = "--export-markdown";
 	oo->csv.opt = "--export-csv";
@@ -102,7 +102,7 @@ void zab_outputs_discard(struct out_opts *oo)
 }
 
 struct out_what {
-	struct zab_result *const *r;
+	struct czres_result *const *r;
 	size_t n;
 	const json_t *doc;
 };
@@ -113,11 +113,11 @@ static void write_one(const struct out_file *of, FILE *f, const struct out_what 
 	if (of == &oo->json)
 		cz_json_dump(f, w->doc, CZ_JSON_FLAGS);
 	else if (of == &oo->md)
-		zab_render(f, w->r, w->n, ZAB_STYLE_MARKDOWN);
+		czrep_render(f, w->r, w->n, CZREP_STYLE_MARKDOWN);
 	else if (of == &oo->hf)
-		zab_render_hyperfine(f, w->r, w->n);
+		czrep_hyperfine(f, w->r, w->n);
 	else
-		zab_render_csv(f, w->r, w->n);
+		czrep_csv(f, w->r, w->n);
 }
 
 /*
@@ -158,16 +158,16 @@ static int out_write(struct out_file *of, const struct out_what *w, const struct
 
 /* The table (stdout, or stderr when an export goes to stdout), then the files: 0, or 1
  * when any of them was not written (a result not written is a failure). */
-int zab_output(struct zab_result *const *r, size_t n, const json_t *doc, struct out_opts *oo)
+int zab_output(struct czres_result *const *r, size_t n, const json_t *doc, struct out_opts *oo)
 {
 	FILE *f = out_stdout(oo) ? stderr : stdout;
 	const struct out_what w = { r, n, doc };
 	int ret = 0;
 
-	zab_render(f, r, n, oo->style);
-	if (oo->detail && oo->style != ZAB_STYLE_DETAIL) {
+	czrep_render(f, r, n, oo->style);
+	if (oo->detail && oo->style != CZREP_STYLE_DETAIL) {
 		fputc('\n', f);
-		zab_render(f, r, n, ZAB_STYLE_DETAIL);
+		czrep_render(f, r, n, CZREP_STYLE_DETAIL);
 	}
 	if (f == stdout && cz_stdout_flush())
 		ret = 1;

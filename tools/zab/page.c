@@ -47,7 +47,7 @@ static struct czr_fig *pg_fig(struct pg *g, enum czr_kind kind, const char *name
 	}
 	f = &g->fig[g->n];
 	memset(f, 0, sizeof(*f));
-	g->names[g->n] = zab_xstrdup(name);
+	g->names[g->n] = cz_xstrdup(name);
 	g->titles[g->n] = title;
 	f->name = g->names[g->n];
 	f->title = title;
@@ -72,15 +72,15 @@ static void pg_free(struct pg *g)
 /* "runs" for the first benchmark, "runs-2" for the second ... */
 static char *pg_name(const char *kind, size_t i)
 {
-	return i ? zab_xasprintf("%s-%zu", kind, i + 1) : zab_xstrdup(kind);
+	return i ? cz_xasprintf("%s-%zu", kind, i + 1) : cz_xstrdup(kind);
 }
 
 /* ---- the SUTs of a report: each file's document as a result, grouped by SUT -------- */
 
 struct pg_sut {
-	struct zab_result *res[ZAB_MAX_ITEMS];   /* by "class\037name": one per SUT */
+	struct czres_result *res[CZRES_MAX_ITEMS];   /* by "class\037name": one per SUT */
 	size_t n;
-	const char *name[ZAB_MAX_ITEMS], *cls[ZAB_MAX_ITEMS];
+	const char *name[CZRES_MAX_ITEMS], *cls[CZRES_MAX_ITEMS];
 };
 
 static void pg_suts(const json_t *docs, struct pg_sut *ps)
@@ -92,16 +92,16 @@ static void pg_suts(const json_t *docs, struct pg_sut *ps)
 	json_array_foreach(docs, i, d) {
 		const char *name = json_string_value(json_object_get(json_object_get(d, "run"),
 								     "sut_name"));
-		struct zab_result r;
+		struct czres_result r;
 		char *key;
 
-		if (zab_result_from_json(&r, json_deep_copy(d), "report")) {
-			zab_result_free(&r);
+		if (czres_result_from_json(&r, json_deep_copy(d), "report")) {
+			czres_result_free(&r);
 			continue;
 		}
-		key = zab_xasprintf("%s\037%s", r.sut ? r.sut : "?", name && *name ? name : "?");
-		if (zab_report_add(ps->res, &ps->n, &r, junk, key, NULL))
-			zab_result_free(&r);
+		key = cz_xasprintf("%s\037%s", r.sut ? r.sut : "?", name && *name ? name : "?");
+		if (czres_merge(ps->res, &ps->n, &r, junk, key, NULL))
+			czres_result_free(&r);
 		free(key);
 	}
 	for (i = 0; i < ps->n; i++) {
@@ -120,13 +120,13 @@ static void pg_suts_free(struct pg_sut *ps)
 	size_t i;
 
 	for (i = 0; i < ps->n; i++) {
-		zab_result_free(ps->res[i]);
+		czres_result_free(ps->res[i]);
 		free(ps->res[i]);
 	}
 }
 
 /* Of the SUTs of class cls, how many show flag (R -1, I +1, none 0) on (bench, variant). */
-static void pg_sut_count(const struct pg_sut *ps, const char *cls, const struct zab_rbench *b,
+static void pg_sut_count(const struct pg_sut *ps, const char *cls, const struct czres_bench *b,
 			 const char *v, int flag, size_t *k, size_t *m)
 {
 	size_t i, bi, vi;
@@ -136,26 +136,26 @@ static void pg_sut_count(const struct pg_sut *ps, const char *cls, const struct 
 	for (i = 0; i < ps->n; i++) {
 		if (strcmp(ps->cls[i], cls))
 			continue;
-		bi = zab_find_bench(ps->res[i], b);
-		vi = zab_name_index(ps->res[i]->vname, ps->res[i]->nv, v);
+		bi = czres_find_bench(ps->res[i], b);
+		vi = czres_name_index(ps->res[i]->vname, ps->res[i]->nv, v);
 		if (bi == ps->res[i]->nb || vi == ps->res[i]->nv)
 			continue;
 		(*m)++;
-		*k += zab_change(ps->res[i], bi, vi, &pct) == flag;
+		*k += czst_change(ps->res[i], bi, vi, &pct) == flag;
 	}
 }
 
 /* ---- report figures ------------------------------------------------------------------- */
 
-static const char *pg_unit(const struct zab_rbench *b)
+static const char *pg_unit(const struct czres_bench *b)
 {
 	return b->unit && *b->unit ? b->unit : "value";
 }
 
-static void pg_change_fig(struct pg *g, struct zab_result *const *r, size_t n, const struct pg_sut *ps)
+static void pg_change_fig(struct pg *g, struct czres_result *const *r, size_t n, const struct pg_sut *ps)
 {
 	struct czr_fig *f = pg_fig(g, CZR_WHISKER, "change",
-				   zab_xstrdup("Change vs the base per SUT class (95% interval)"));
+				   cz_xstrdup("Change vs the base per SUT class (95% interval)"));
 	struct czr_series *s;
 	size_t i, b, v, k, m;
 	double pct, lo, hi;
@@ -175,14 +175,14 @@ static void pg_change_fig(struct pg *g, struct zab_result *const *r, size_t n, c
 			for (v = 0; v < r[i]->nv; v++) {
 				char *label;
 
-				flag = zab_change_ci(r[i], b, v, &pct, &lo, &hi);
-				if (flag == ZAB_CHANGE_NONE)
+				flag = czst_change_ci(r[i], b, v, &pct, &lo, &hi);
+				if (flag == CZST_CHANGE_NONE)
 					continue;
 				pg_sut_count(ps, r[i]->sut, &r[i]->b[b], r[i]->vname[v], flag, &k, &m);
-				label = zab_xasprintf("%s: %s%s%s%s / %s (%zu of %zu SUTs)", r[i]->sut,
-						      r[i]->b[b].name, *r[i]->b[b].unit ? " [" : "",
-						      r[i]->b[b].unit, *r[i]->b[b].unit ? "]" : "",
-						      r[i]->vname[v], k, m);
+				label = cz_xasprintf("%s: %s%s%s%s / %s (%zu of %zu SUTs)", r[i]->sut,
+						     r[i]->b[b].name, *r[i]->b[b].unit ? " [" : "",
+						     r[i]->b[b].unit, *r[i]->b[b].unit ? "]" : "",
+						     r[i]->vname[v], k, m);
 				czr_point_add(s, 0, pct, lo, hi, flag == -1 ? CZR_WORSE :
 					      flag == 1 ? CZR_BETTER : CZR_NONE, label);
 				free(label);
@@ -203,8 +203,8 @@ static char *pg_series_name(const struct pg_sut *ps, size_t i, const char *v)
 	for (k = 1; k < ps->n && !strcmp(ps->cls[k], ps->cls[0]); k++)
 		;
 	if (k < ps->n)
-		return zab_xasprintf("%s/%s: %s", ps->cls[i], ps->name[i], v);
-	return ps->n > 1 ? zab_xasprintf("%s: %s", ps->name[i], v) : zab_xstrdup(v);
+		return cz_xasprintf("%s/%s: %s", ps->cls[i], ps->name[i], v);
+	return ps->n > 1 ? cz_xasprintf("%s: %s", ps->name[i], v) : cz_xstrdup(v);
 }
 
 #define PG_MAX_POINTS 1000   /* per series: a figure of 10^6 points helps no reader */
@@ -214,7 +214,7 @@ static char *pg_series_name(const struct pg_sut *ps, size_t i, const char *v)
  * PG_MAX_POINTS runs, every k-th run in the strip and the mean of each k
  * consecutive runs in the order (at the position of the bin's middle).
  */
-static void pg_thin(struct czr_series *sr, struct czr_series *so, const struct zab_cell *c)
+static void pg_thin(struct czr_series *sr, struct czr_series *so, const struct czres_cell *c)
 {
 	size_t k = (c->n + PG_MAX_POINTS - 1) / PG_MAX_POINTS, i, j;
 
@@ -230,11 +230,11 @@ static void pg_thin(struct czr_series *sr, struct czr_series *so, const struct z
 }
 
 /* runs-B (strip) and order-B (lines) of benchmark b of the first class that has it. */
-static void pg_runs_figs(struct pg *g, const struct pg_sut *ps, const struct zab_rbench *rb, size_t bi)
+static void pg_runs_figs(struct pg *g, const struct pg_sut *ps, const struct czres_bench *rb, size_t bi)
 {
 	char *nr = pg_name("runs", bi), *no = pg_name("order", bi);
-	struct czr_fig *fr = pg_fig(g, CZR_STRIP, nr, zab_xasprintf("Runs: %s", rb->name));
-	struct czr_fig *fo = pg_fig(g, CZR_LINES, no, zab_xasprintf("Run order: %s", rb->name));
+	struct czr_fig *fr = pg_fig(g, CZR_STRIP, nr, cz_xasprintf("Runs: %s", rb->name));
+	struct czr_fig *fo = pg_fig(g, CZR_LINES, no, cz_xasprintf("Run order: %s", rb->name));
 	size_t i, v, b;
 
 	free(nr);
@@ -250,11 +250,11 @@ static void pg_runs_figs(struct pg *g, const struct pg_sut *ps, const struct zab
 	fo->caption = "Each run's value against its position: a slope is drift or warm-up, a step "
 		      "a change of machine state.  Over 1000 runs, the mean of each k consecutive runs.";
 	for (i = 0; i < ps->n; i++) {
-		const struct zab_result *r = ps->res[i];
+		const struct czres_result *r = ps->res[i];
 
-		b = zab_find_bench(r, rb);
+		b = czres_find_bench(r, rb);
 		for (v = 0; b < r->nb && v < r->nv; v++) {
-			const struct zab_cell *c = zab_cell(r, b, v);
+			const struct czres_cell *c = czres_cell(r, b, v);
 			char *name = pg_series_name(ps, i, r->vname[v]);
 			struct czr_series *sr = czr_series_add(fr, name), *so = czr_series_add(fo, name);
 
@@ -266,7 +266,7 @@ static void pg_runs_figs(struct pg *g, const struct pg_sut *ps, const struct zab
 }
 
 /* The per-layout means of a cell (random/sweep: by offset; rotate: per-layout values). */
-static size_t pg_layout_means(const struct zab_cell *c, unsigned *off, double *mean, size_t max)
+static size_t pg_layout_means(const struct czres_cell *c, unsigned *off, double *mean, size_t max)
 {
 	size_t k, j, nl = 0, i;
 
@@ -313,35 +313,35 @@ static size_t pg_layout_means(const struct zab_cell *c, unsigned *off, double *m
 #define PG_MAX_LAYOUTS 4096
 
 /* layouts-B: per class and variant, the change vs the base at each layout both measured. */
-static void pg_layouts_fig(struct pg *g, struct zab_result *const *r, size_t n,
-			   const struct zab_rbench *rb, size_t bi)
+static void pg_layouts_fig(struct pg *g, struct czres_result *const *r, size_t n,
+			   const struct czres_bench *rb, size_t bi)
 {
-	unsigned *ob = zab_xmalloc(PG_MAX_LAYOUTS * sizeof(*ob)), *ov = zab_xmalloc(PG_MAX_LAYOUTS * sizeof(*ov));
-	double *mb = zab_xmalloc(PG_MAX_LAYOUTS * sizeof(*mb)), *mv = zab_xmalloc(PG_MAX_LAYOUTS * sizeof(*mv));
+	unsigned *ob = cz_xmalloc(PG_MAX_LAYOUTS * sizeof(*ob)), *ov = cz_xmalloc(PG_MAX_LAYOUTS * sizeof(*ov));
+	double *mb = cz_xmalloc(PG_MAX_LAYOUTS * sizeof(*mb)), *mv = cz_xmalloc(PG_MAX_LAYOUTS * sizeof(*mv));
 	char *name = pg_name("layouts", bi);
 	struct czr_fig *f = NULL;
 	size_t i, b, v, nb, nv, j, k;
 
 	for (i = 0; i < n; i++) {
-		b = zab_find_bench(r[i], rb);
+		b = czres_find_bench(r[i], rb);
 		if (b == r[i]->nb)
 			continue;
-		nb = pg_layout_means(zab_cell(r[i], b, r[i]->base), ob, mb, PG_MAX_LAYOUTS);
+		nb = pg_layout_means(czres_cell(r[i], b, r[i]->base), ob, mb, PG_MAX_LAYOUTS);
 		for (v = 0; nb > 1 && v < r[i]->nv; v++) {
 			struct czr_series *s;
 			char *sn;
 
 			if (v == r[i]->base)
 				continue;
-			nv = pg_layout_means(zab_cell(r[i], b, v), ov, mv, PG_MAX_LAYOUTS);
-			if (!f && !(f = pg_fig(g, CZR_STRIP, name, zab_xasprintf("Change over layouts: %s", rb->name))))
+			nv = pg_layout_means(czres_cell(r[i], b, v), ov, mv, PG_MAX_LAYOUTS);
+			if (!f && !(f = pg_fig(g, CZR_STRIP, name, cz_xasprintf("Change over layouts: %s", rb->name))))
 				goto out;
 			f->ylabel = "change vs the base at the same layout, per cent";
 			f->unit = "change %";
 			f->ref = 0;
 			f->caption = "One point per layout (code offset) both variants ran at: the "
 				     "spread is how much the verdict depends on placement.";
-			sn = n > 1 ? zab_xasprintf("%s: %s", r[i]->sut, r[i]->vname[v]) : zab_xstrdup(r[i]->vname[v]);
+			sn = n > 1 ? cz_xasprintf("%s: %s", r[i]->sut, r[i]->vname[v]) : cz_xstrdup(r[i]->vname[v]);
 			s = czr_series_add(f, sn);
 			free(sn);
 			for (j = 0; j < nb; j++)
@@ -359,26 +359,26 @@ out:
 }
 
 /* sweep-B: placement per run over offsets: the value per offset with its 95% interval. */
-static void pg_sweep_fig(struct pg *g, struct zab_result *const *r, size_t n,
-			 const struct zab_rbench *rb, size_t bi)
+static void pg_sweep_fig(struct pg *g, struct czres_result *const *r, size_t n,
+			 const struct czres_bench *rb, size_t bi)
 {
-	double *x = zab_xmalloc(PG_MAX_LAYOUTS * sizeof(*x));
+	double *x = cz_xmalloc(PG_MAX_LAYOUTS * sizeof(*x));
 	char *name = pg_name("sweep", bi);
 	struct czr_fig *f = NULL;
 	size_t i, b, v, k, j, m, nl;
-	unsigned *off = zab_xmalloc(PG_MAX_LAYOUTS * sizeof(*off));
-	double *mean = zab_xmalloc(PG_MAX_LAYOUTS * sizeof(*mean));
+	unsigned *off = cz_xmalloc(PG_MAX_LAYOUTS * sizeof(*off));
+	double *mean = cz_xmalloc(PG_MAX_LAYOUTS * sizeof(*mean));
 
 	for (i = 0; i < n; i++) {
-		b = zab_find_bench(r[i], rb);
+		b = czres_find_bench(r[i], rb);
 		for (v = 0; b < r[i]->nb && v < r[i]->nv; v++) {
-			const struct zab_cell *c = zab_cell(r[i], b, v);
+			const struct czres_cell *c = czres_cell(r[i], b, v);
 			struct czr_series *s;
 			char *sn;
 
 			if (!c->off || (nl = pg_layout_means(c, off, mean, PG_MAX_LAYOUTS)) < 3)
 				continue;
-			if (!f && !(f = pg_fig(g, CZR_BAND, name, zab_xasprintf("Alignment sweep: %s", rb->name))))
+			if (!f && !(f = pg_fig(g, CZR_BAND, name, cz_xasprintf("Alignment sweep: %s", rb->name))))
 				goto out;
 			f->xlabel = "code offset (address mod 4096), bytes";
 			f->ylabel = pg_unit(rb);
@@ -386,7 +386,7 @@ static void pg_sweep_fig(struct pg *g, struct zab_result *const *r, size_t n,
 			f->cache_lines = true;
 			f->caption = "Mean per offset with its 95% interval (band); solid lines: 64-byte "
 				     "cache lines, dashed: 32-byte boundaries.";
-			sn = n > 1 ? zab_xasprintf("%s: %s", r[i]->sut, r[i]->vname[v]) : zab_xstrdup(r[i]->vname[v]);
+			sn = n > 1 ? cz_xasprintf("%s: %s", r[i]->sut, r[i]->vname[v]) : cz_xstrdup(r[i]->vname[v]);
 			s = czr_series_add(f, sn);
 			free(sn);
 			/* offsets in order: the band is drawn left to right */
@@ -509,10 +509,10 @@ static int pg_emit(const struct zab_page_opts *po, struct pg *g, const char *tit
 	return bad;
 }
 
-int zab_page_report(const struct zab_page_opts *po, struct zab_result *const *r, size_t n,
+int zab_page_report(const struct zab_page_opts *po, struct czres_result *const *r, size_t n,
 		    const json_t *docs, const char *text)
 {
-	const struct zab_rbench *seen[ZAB_MAX_ITEMS];
+	const struct czres_bench *seen[CZRES_MAX_ITEMS];
 	struct pg_sut ps;
 	struct pg g = { 0 };
 	size_t i, b, k, nseen = 0;
@@ -525,7 +525,7 @@ int zab_page_report(const struct zab_page_opts *po, struct zab_result *const *r,
 	pg_change_fig(&g, r, n, &ps);
 	for (i = 0; i < n; i++)
 		for (b = 0; b < r[i]->nb && nseen < PG_MAX_BENCH; b++) {
-			for (k = 0; k < nseen && !zab_same_bench(seen[k], &r[i]->b[b]); k++)
+			for (k = 0; k < nseen && !czres_same_bench(seen[k], &r[i]->b[b]); k++)
 				;
 			if (k < nseen)
 				continue;
@@ -535,7 +535,7 @@ int zab_page_report(const struct zab_page_opts *po, struct zab_result *const *r,
 			pg_sweep_fig(&g, r, n, seen[nseen], nseen);
 			nseen++;
 		}
-	title = zab_xasprintf("zab report: %s", n && r[0]->title ? r[0]->title : "results");
+	title = cz_xasprintf("zab report: %s", n && r[0]->title ? r[0]->title : "results");
 	ret = pg_emit(po, &g, title, n > 1 ? "One section of the tables per SUT class; the "
 		      "classes are never pooled." : NULL, text);
 	free(title);
@@ -560,8 +560,8 @@ static const char *pg_str(const json_t *o, const char *k)
 	return s ? s : "";
 }
 
-int zab_page_compare(const struct zab_page_opts *po, const struct zab_result *old,
-		     const struct zab_result *new, const json_t *rows, const char *text)
+int zab_page_compare(const struct zab_page_opts *po, const struct czres_result *old,
+		     const struct czres_result *new, const json_t *rows, const char *text)
 {
 	struct pg g = { 0 };
 	struct czr_fig *f, *fr;
@@ -572,7 +572,7 @@ int zab_page_compare(const struct zab_page_opts *po, const struct zab_result *ol
 
 	if (!po->html && !po->plot)
 		return 0;
-	f = pg_fig(&g, CZR_WHISKER, "change", zab_xstrdup("New vs old (95% interval of the means' ratio)"));
+	f = pg_fig(&g, CZR_WHISKER, "change", cz_xstrdup("New vs old (95% interval of the means' ratio)"));
 	f->xlabel = "change of the mean, new vs old, per cent";
 	f->unit = "change %";
 	f->ref = 0;
@@ -585,8 +585,8 @@ int zab_page_compare(const struct zab_page_opts *po, const struct zab_result *ol
 		double d = pg_num(row, "delta_pct"), half = NAN;
 		bool sig = json_is_true(json_object_get(row, "significant"));
 		bool better = (d > 0) == json_is_true(json_object_get(row, "higher"));
-		char *label = zab_xasprintf("%s [%s] / %s", pg_str(row, "benchmark"), pg_str(row, "unit"),
-					    pg_str(row, "variant"));
+		char *label = cz_xasprintf("%s [%s] / %s", pg_str(row, "benchmark"), pg_str(row, "unit"),
+					   pg_str(row, "variant"));
 
 		/* the ratio's interval from the two means' (first order) */
 		if (om != 0 && nm != 0 && isfinite(oh) && isfinite(nh))
@@ -595,19 +595,19 @@ int zab_page_compare(const struct zab_page_opts *po, const struct zab_result *ol
 			      label);
 		free(label);
 	}
-	fr = pg_fig(&g, CZR_STRIP, "runs", zab_xstrdup("Runs, old and new"));
+	fr = pg_fig(&g, CZR_STRIP, "runs", cz_xstrdup("Runs, old and new"));
 	fr->ylabel = "value (each row's unit)";
 	fr->caption = "Every run of the first rows compared, old then new.";
 	for (b = 0, k = 0; b < new->nb && k < 12; b++)
 		for (v = 0; v < new->nv && k < 12; v++) {
-			ob = zab_find_bench(old, &new->b[b]);
-			ov = zab_name_index(old->vname, old->nv, new->vname[v]);
+			ob = czres_find_bench(old, &new->b[b]);
+			ov = czres_name_index(old->vname, old->nv, new->vname[v]);
 			if (ob == old->nb || ov == old->nv)
 				continue;
 			for (int w = 0; w < 2; w++) {
-				const struct zab_cell *c = w ? zab_cell(new, b, v) : zab_cell(old, ob, ov);
-				char *nm = zab_xasprintf("%s %s / %s", w ? "new" : "old", new->b[b].name,
-							 new->vname[v]);
+				const struct czres_cell *c = w ? czres_cell(new, b, v) : czres_cell(old, ob, ov);
+				char *nm = cz_xasprintf("%s %s / %s", w ? "new" : "old", new->b[b].name,
+							new->vname[v]);
 				struct czr_series *sr = czr_series_add(fr, nm);
 
 				free(nm);
@@ -652,7 +652,7 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 		if (!cls || strcmp(cls, c)) {
 			char *name = pg_name("history", nc++);
 
-			f = pg_fig(&g, CZR_STEPS, name, zab_xasprintf("%s: %s / %s, by %s", c,
+			f = pg_fig(&g, CZR_STEPS, name, cz_xasprintf("%s: %s / %s, by %s", c,
 				   pg_str(row, "benchmark"), pg_str(row, "variant"), by));
 			free(name);
 			if (!f)
@@ -667,12 +667,12 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 		}
 		/* a series row's step is its index: its label (subject, version, commit) names it */
 		st = *pg_str(row, "label") ? pg_str(row, "label") : pg_str(row, "step");
-		label = *cl ? zab_xasprintf("%s (%s)", st, cl) : zab_xstrdup(st);
+		label = *cl ? cz_xasprintf("%s (%s)", st, cl) : cz_xstrdup(st);
 		czr_point_add(s, (double)s->n, pg_num(row, "mean"), pg_num(row, "ci_lo"),
 			      pg_num(row, "ci_hi"), mark, label);
 		free(label);
 	}
-	title = zab_xasprintf("zab history by %s", by);
+	title = cz_xasprintf("zab history by %s", by);
 	ret = pg_emit(po, &g, title, NULL, text);
 	free(title);
 	pg_free(&g);

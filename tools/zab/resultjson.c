@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A finished run's result -> its JSON document (what --export-zab writes; store/result.c reads it). */
+/* A finished run's result -> its JSON document (what --export-zab writes; results/result.c reads it). */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -45,7 +45,7 @@ static const char *colocate_name(const struct zab_colocate *c)
 	return c->mode == ZAB_COLOC_OFF ? "off" : c->mode == ZAB_COLOC_CPU ? "cpu" : "auto";
 }
 
-static void experiment_json(json_t *doc, const struct zab_result *r,
+static void experiment_json(json_t *doc, const struct czres_result *r,
 			    const struct zab_experiment *e, json_t *sessinfo, uint64_t seed)
 {
 	json_t *ex = cz_jset(doc, "experiment", cz_jobj());
@@ -75,7 +75,7 @@ static void experiment_json(json_t *doc, const struct zab_result *r,
 		cz_jset(ex, "session_placement", json_deep_copy(sessinfo));
 }
 
-static void benchmarks_json(json_t *doc, const struct zab_result *r,
+static void benchmarks_json(json_t *doc, const struct czres_result *r,
 			    const struct zab_experiment *e)
 {
 	json_t *arr = cz_jset(doc, "benchmarks", cz_jarr()), *o;
@@ -104,7 +104,7 @@ static void patchset_json(json_t *o, char **patches, size_t n)
 {
 	json_t *files = cz_jarr(), *f;
 	char hex[65], all[65];
-	char *text = zab_xstrdup("");
+	char *text = cz_xstrdup("");
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -117,7 +117,7 @@ static void patchset_json(json_t *o, char **patches, size_t n)
 		if (cz_file_sha256(patches[i], hex))
 			snprintf(hex, sizeof(hex), "(unreadable)");
 		cz_jset(f, "sha256", cz_jstr(hex));
-		t = zab_xasprintf("%s%s\n", text, hex);
+		t = cz_xasprintf("%s%s\n", text, hex);
 		free(text);
 		text = t;
 	}
@@ -133,15 +133,15 @@ static void patchset_json(json_t *o, char **patches, size_t n)
 /* The values of every "--patch=" word after the first "--source=" (before a second). */
 static size_t patch_args(const char *args, char ***out)
 {
-	char *copy = zab_xstrdup(args), *w, *save = NULL;
+	char *copy = cz_xstrdup(args), *w, *save = NULL;
 	size_t n = 0, nsrc = 0;
 
 	*out = NULL;
 	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		nsrc += !strncmp(w, "--source=", 9);
 		if (nsrc == 1 && !strncmp(w, "--patch=", 8)) {
-			*out = zab_xrealloc(*out, (n + 1) * sizeof(**out));
-			(*out)[n++] = zab_xstrdup(w + 8);
+			*out = cz_xrealloc(*out, (n + 1) * sizeof(**out));
+			(*out)[n++] = cz_xstrdup(w + 8);
 		}
 	}
 	free(copy);
@@ -168,7 +168,7 @@ static json_t *routine_source(const struct zab_variant *vv)
 		cz_jset(o, "name", cz_jstr(vv->routine ? vv->routine : zero_default()->name));
 		return o;
 	}
-	file = zab_xasprintf("%.*s", (int)strcspn(a + 9, " "), a + 9);
+	file = cz_xasprintf("%.*s", (int)strcspn(a + 9, " "), a + 9);
 	cz_jset(o, "kind", cz_jstr("kernel source"));
 	cz_jset(o, "file", cz_jstr(file));
 	colon = strrchr(file, ':');
@@ -176,7 +176,7 @@ static json_t *routine_source(const struct zab_variant *vv)
 		*colon = 0;       /* FILE:SYMBOL: the file's hash */
 	if (!cz_file_sha256(file, hex))
 		cz_jset(o, "file_sha256", cz_jstr(hex));
-	kv = vv->kversion ? zab_xstrdup(vv->kversion) : zab_tree_version(file);
+	kv = vv->kversion ? cz_xstrdup(vv->kversion) : zab_tree_version(file);
 	if (kv)
 		cz_jset(o, "kernel_version", cz_jstr(kv));
 	free(kv);
@@ -198,7 +198,7 @@ static json_t *routine_source(const struct zab_variant *vv)
 	return o;
 }
 
-static void variants_json(json_t *doc, const struct zab_result *r,
+static void variants_json(json_t *doc, const struct czres_result *r,
 			  const struct zab_experiment *e, json_t *devinfo)
 {
 	json_t *arr = cz_jset(doc, "variants", cz_jarr()), *o, *s;
@@ -239,7 +239,7 @@ static void variants_json(json_t *doc, const struct zab_result *r,
 	}
 }
 
-json_t *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
+json_t *zab_result_json(const struct czres_result *r, const struct zab_experiment *e,
 			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed)
 {
 	json_t *doc = cz_jobj();
@@ -250,6 +250,6 @@ json_t *zab_result_json(const struct zab_result *r, const struct zab_experiment 
 	experiment_json(doc, r, e, sessinfo, seed);
 	benchmarks_json(doc, r, e);
 	variants_json(doc, r, e, devinfo);
-	zab_cells_json(doc, r);
+	czrep_cells_json(doc, r);
 	return doc;
 }

@@ -24,13 +24,13 @@ static double ns_of_median(double ns, uint64_t chunk)
 	return ns * (double)chunk / CUSEZERO_HIST_UNIT;
 }
 
-const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT] = {
-	[ZAB_RK_CMD] = { "", NULL, -1, ZAB_RK_SOURCE_CMD, NULL },
+const struct zab_rkind_info zab_rkinds[CZRES_RK_COUNT] = {
+	[CZRES_RK_CMD] = { "", NULL, -1, CZRES_RK_SOURCE_CMD, NULL },
 	/* bytes cleared per second of time inside the routine */
-	[ZAB_RK_DEV_RATE] = { " in-device", "bytes/sec", 1,
-			      ZAB_RK_SOURCE_DEV_RATE, cz_devdelta_median_rate,
+	[CZRES_RK_DEV_RATE] = { " in-device", "bytes/sec", 1,
+			      CZRES_RK_SOURCE_DEV_RATE, cz_devdelta_median_rate,
 			      rate_of_median },
 	/* routine time per chunk-sized piece */
-	[ZAB_RK_DEV_NS] = { " in-device per chunk", "ns", 0, ZAB_RK_SOURCE_DEV_NS,
+	[CZRES_RK_DEV_NS] = { " in-device per chunk", "ns", 0, CZRES_RK_SOURCE_DEV_NS,
 			    cz_devdelta_median_ns_per_chunk, ns_of_median },
 };

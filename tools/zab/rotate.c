@@ -11,7 +11,7 @@
  * B visit the layouts in the same order), read back by GET_ROTATE.  Per
  * measured run: the copies' counters before and after (GET_LAYOUT), and
  * per layout the median request of the run, ns per CUSEZERO_HIST_UNIT
- * bytes.  The statistics over these are the store's (store/verdict.c;
+ * bytes.  The statistics over these are stats/' (stats/verdict.c;
  * doc/layouts.md).
  */
 #include <errno.h>
@@ -40,14 +40,14 @@ static char *rotate_readback(int fd, const char *path, const struct cusezero_rot
 
 	memset(got, 0, sizeof(*got));
 	if (ioctl(fd, CUSEZERO_IOC_GET_ROTATE, got))
-		return zab_xasprintf("%s: GET_ROTATE: %s", path, strerror(errno));
+		return cz_xasprintf("%s: GET_ROTATE: %s", path, strerror(errno));
 	if (got->count != set->count || got->point != set->point)
-		return zab_xasprintf("%s: GET_ROTATE reports %u offsets (point %u) after %u were set",
-				     path, got->count, got->point, set->count);
+		return cz_xasprintf("%s: GET_ROTATE reports %u offsets (point %u) after %u were set",
+				    path, got->count, got->point, set->count);
 	for (i = 0; i < got->count; i++)
 		if (got->offsets[i] != set->offsets[i])
-			return zab_xasprintf("%s: GET_ROTATE reports offset %u at index %u, set %u",
-					     path, got->offsets[i], i, set->offsets[i]);
+			return cz_xasprintf("%s: GET_ROTATE reports offset %u at index %u, set %u",
+					    path, got->offsets[i], i, set->offsets[i]);
 	return NULL;
 }
 
@@ -58,8 +58,8 @@ char *zab_rotate_start(int fd, const char *path, const struct zab_placement *p, 
 	size_t i;
 
 	if (p->nset > CUSEZERO_ROTATE_MAX)      /* refused when the experiment was checked */
-		return zab_xasprintf("placement %s: %zu offsets, at most %d rotate", p->spec,
-				     p->nset, CUSEZERO_ROTATE_MAX);
+		return cz_xasprintf("placement %s: %zu offsets, at most %d rotate", p->spec,
+				    p->nset, CUSEZERO_ROTATE_MAX);
 	memset(&r, 0, sizeof(r));
 	r.count = (uint32_t)p->nset;
 	r.point = p->entry ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP;
@@ -68,8 +68,8 @@ char *zab_rotate_start(int fd, const char *path, const struct zab_placement *p, 
 	for (i = 0; i < p->nset; i++)
 		r.offsets[i] = (uint16_t)p->set[i];
 	if (ioctl(fd, CUSEZERO_IOC_SET_ROTATE, &r))
-		return zab_xasprintf("%s: SET_ROTATE %s (%zu offsets, %s): %s", path, p->spec,
-				     p->nset, p->entry ? "entry" : "loop", strerror(errno));
+		return cz_xasprintf("%s: SET_ROTATE %s (%zu offsets, %s): %s", path, p->spec,
+				    p->nset, p->entry ? "entry" : "loop", strerror(errno));
 	return rotate_readback(fd, path, &r, got);
 }
 
@@ -79,9 +79,9 @@ struct zab_rotrun *zab_rotrun_new(void)
 
 	if (!rr)
 		abort();
-	rr->before = zab_xmalloc(sizeof(*rr->before));
-	rr->after = zab_xmalloc(sizeof(*rr->after));
-	rr->d = zab_xmalloc(sizeof(*rr->d));
+	rr->before = cz_xmalloc(sizeof(*rr->before));
+	rr->after = cz_xmalloc(sizeof(*rr->after));
+	rr->d = cz_xmalloc(sizeof(*rr->d));
 	return rr;
 }
 

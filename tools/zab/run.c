@@ -118,14 +118,14 @@ struct proc_out {
 static char *read_all(int fd, size_t max)
 {
 	size_t n = 0, cap = 256;
-	char *s = zab_xmalloc(cap);
+	char *s = cz_xmalloc(cap);
 	ssize_t r;
 
 	lseek(fd, 0, SEEK_SET);
 	while (n < max && (r = read(fd, s + n, cap - n - 1)) > 0) {
 		n += (size_t)r;
 		if (n + 1 == cap)
-			s = zab_xrealloc(s, cap *= 2);
+			s = cz_xrealloc(s, cap *= 2);
 	}
 	s[n] = 0;
 	close(fd);
@@ -228,8 +228,8 @@ static void run_proc(const char *cmd, char **env, size_t nenv, unsigned timeout,
 	alarm(0);
 	zab_child = 0;
 out:
-	po->out = ofd >= 0 ? read_all(ofd, 1 << 20) : zab_xstrdup("");
-	po->err = efd >= 0 ? read_all(efd, 1 << 20) : zab_xstrdup("");
+	po->out = ofd >= 0 ? read_all(ofd, 1 << 20) : cz_xstrdup("");
+	po->err = efd >= 0 ? read_all(efd, 1 << 20) : cz_xstrdup("");
 }
 
 static void proc_free(struct proc_out *po)
@@ -242,7 +242,7 @@ static void proc_free(struct proc_out *po)
 static char *one_line(const char *s, size_t max)
 {
 	size_t n = 0;
-	char *o = zab_xmalloc(max + 8);
+	char *o = cz_xmalloc(max + 8);
 
 	while (isspace((unsigned char)*s))
 		s++;
@@ -263,12 +263,12 @@ static char *one_line(const char *s, size_t max)
 static char *status_text(int st)
 {
 	if (st < 0)
-		return zab_xasprintf("could not start (%s)", strerror(-st));
+		return cz_xasprintf("could not start (%s)", strerror(-st));
 	if (WIFEXITED(st))
-		return zab_xasprintf("exited with status %d", WEXITSTATUS(st));
+		return cz_xasprintf("exited with status %d", WEXITSTATUS(st));
 	if (WIFSIGNALED(st))
-		return zab_xasprintf("was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-	return zab_xasprintf("ended with wait status %#x", st);
+		return cz_xasprintf("was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	return cz_xasprintf("ended with wait status %#x", st);
 }
 
 static const char *skip_blank_and_comments(const char *s)
@@ -307,7 +307,7 @@ struct daemon {
 };
 
 static char *tmpdir;
-static struct daemon daemons[ZAB_MAX_ITEMS];
+static struct daemon daemons[CZRES_MAX_ITEMS];
 
 static void daemon_stop(struct daemon *d)
 {
@@ -322,7 +322,7 @@ static void daemons_stop_all(void)
 {
 	size_t i;
 
-	for (i = 0; i < ZAB_MAX_ITEMS; i++)
+	for (i = 0; i < CZRES_MAX_ITEMS; i++)
 		if (daemons[i].up || daemons[i].error)
 			daemon_stop(&daemons[i]);
 }
@@ -349,7 +349,7 @@ static char *read_file(const char *path)
  */
 static void exec_mappings(pid_t pid, json_t *o)
 {
-	char *maps, *path = zab_xasprintf("/proc/%d/maps", (int)pid), *line, *save = NULL;
+	char *maps, *path = cz_xasprintf("/proc/%d/maps", (int)pid), *line, *save = NULL;
 	json_t *arr;
 
 	maps = read_file(path);
@@ -387,7 +387,7 @@ static void daemon_info(const struct daemon *d, unsigned session, int cpu, json_
 	exec_mappings(d->dev.pid, o);
 	if (!d->dev.mnt)
 		return;
-	sp = zab_xasprintf("%s/stats.json", d->dev.mnt);
+	sp = cz_xasprintf("%s/stats.json", d->dev.mnt);
 	stats = read_file(sp);
 	free(sp);
 	if (stats) {
@@ -423,17 +423,17 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 		args[n++] = cpus;
 	}
 	if (v->dev_args) {
-		extra = zab_xstrdup(v->dev_args);
+		extra = cz_xstrdup(v->dev_args);
 		for (t = strtok(extra, " \t"); t && n < 60; t = strtok(NULL, " \t"))
 			args[n++] = t;
 	}
-	pidfile = zab_xasprintf("%s/v%zu.pid", tmpdir, vi);
+	pidfile = cz_xasprintf("%s/v%zu.pid", tmpdir, vi);
 	if (cuse)
-		name = zab_xasprintf("zab%dv%zu", (int)getpid(), vi);
+		name = cz_xasprintf("zab%dv%zu", (int)getpid(), vi);
 	else
-		mnt = zab_xasprintf("%s/v%zu", tmpdir, vi);
+		mnt = cz_xasprintf("%s/v%zu", tmpdir, vi);
 	if (cz_dev_start(&d->dev, args, n, mnt, name, pidfile, 60, err, sizeof(err))) {
-		d->error = zab_xstrdup(err);
+		d->error = cz_xstrdup(err);
 	} else {
 		d->up = true;
 		d->fd = open(d->dev.path, O_RDONLY | O_CLOEXEC);
@@ -464,36 +464,36 @@ static bool wants_in_device(const struct zab_experiment *e, size_t b)
 	       (e->bench[b].in_device == ZAB_INDEV_AUTO && all_device(e));
 }
 
-static int add_row(struct zab_result *r, const struct zab_bench *b, size_t src, enum zab_rkind k)
+static int add_row(struct czres_result *r, const struct zab_bench *b, size_t src, enum czres_rkind k)
 {
 	const struct zab_rkind_info *ki = &zab_rkinds[k];
-	struct zab_rbench *rb;
+	struct czres_bench *rb;
 
-	if (r->nb == ZAB_MAX_ITEMS) {
+	if (r->nb == CZRES_MAX_ITEMS) {
 		cz_err("more than %d result classes (benchmarks and their in-device classes)",
-			ZAB_MAX_ITEMS);
+			CZRES_MAX_ITEMS);
 		return -E2BIG;
 	}
 	rb = &r->b[r->nb++];
-	rb->group = zab_xstrdup(b->group);
+	rb->group = cz_xstrdup(b->group);
 	rb->kind = k;
 	rb->src = src;
-	rb->name = zab_xasprintf("%s%s", b->name, ki->suffix);
-	rb->unit = zab_xstrdup(ki->unit ? ki->unit : b->unit);
+	rb->name = cz_xasprintf("%s%s", b->name, ki->suffix);
+	rb->unit = cz_xstrdup(ki->unit ? ki->unit : b->unit);
 	rb->higher = ki->higher < 0 ? b->higher : ki->higher > 0;
 	return 0;
 }
 
-int zab_result_rows(struct zab_result *r, const struct zab_experiment *e)
+int zab_result_rows(struct czres_result *r, const struct zab_experiment *e)
 {
 	size_t b;
 
 	int k;
 
 	for (b = 0; b < e->nbench; b++)
-		for (k = 0; k < ZAB_RK_COUNT; k++)
+		for (k = 0; k < CZRES_RK_COUNT; k++)
 			if ((!zab_rkinds[k].take || wants_in_device(e, b)) &&
-			    add_row(r, &e->bench[b], b, (enum zab_rkind)k))
+			    add_row(r, &e->bench[b], b, (enum czres_rkind)k))
 				return -E2BIG;
 	return 0;
 }
@@ -503,16 +503,16 @@ int zab_result_rows(struct zab_result *r, const struct zab_experiment *e)
 struct runner {
 	const struct zab_experiment *e;
 	const struct zab_run_opts *o;
-	struct zab_result *r;
+	struct czres_result *r;
 	char *path_env, *cusezero;
 	size_t total, done;
 	uint64_t t0;
 	unsigned session;
 	bool any_failed;
 	/* result rows of each benchmark: [b][kind], SIZE_MAX when absent */
-	size_t row[ZAB_MAX_ITEMS][ZAB_RK_COUNT];
+	size_t row[CZRES_MAX_ITEMS][CZRES_RK_COUNT];
 	/* per benchmark: its measure, auto decided by its first run that ended well */
-	enum zab_measure measure[ZAB_MAX_ITEMS];
+	enum zab_measure measure[CZRES_MAX_ITEMS];
 	/* co-location: off, or the session's CPU from cpus[] */
 	bool coloc;
 	int cpus[CPU_SETSIZE];
@@ -555,7 +555,7 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v, const char *tmpl)
 {
 	const struct zab_experiment *e = rn->e;
 	const struct zab_variant *var = &e->var[v];
-	struct zab_kv kv[3 * ZAB_MAX_ITEMS + 8];
+	struct zab_kv kv[3 * CZRES_MAX_ITEMS + 8];
 	char sess[16], off[16], *bad = NULL, *bcmd, *cmd;
 	size_t n = 0, i;
 
@@ -592,19 +592,19 @@ static size_t build_env(struct runner *rn, size_t b, size_t v, char **env)
 	size_t nenv = 0, i;
 
 	for (i = 0; i < var->nenv; i++)
-		env[nenv++] = zab_xasprintf("%s=%s", var->env[i].key, var->env[i].val);
+		env[nenv++] = cz_xasprintf("%s=%s", var->env[i].key, var->env[i].val);
 	if (daemons[v].dev.path && var->device)
-		env[nenv++] = zab_xasprintf("CUSEZERO_DEVICE=%s", daemons[v].dev.path);
-	env[nenv++] = zab_xasprintf("ZAB_BENCH=%s", rn->e->bench[b].name);
-	env[nenv++] = zab_xasprintf("ZAB_VARIANT=%s", var->name);
-	env[nenv++] = zab_xasprintf("ZAB_SESSION=%u", rn->session + 1);
-	env[nenv++] = zab_xasprintf("ZAB_RUN=%zu", rn->done + 1);
-	env[nenv++] = zab_xasprintf("ZAB_SEED=%llu", (unsigned long long)rn->o->seed);
+		env[nenv++] = cz_xasprintf("CUSEZERO_DEVICE=%s", daemons[v].dev.path);
+	env[nenv++] = cz_xasprintf("ZAB_BENCH=%s", rn->e->bench[b].name);
+	env[nenv++] = cz_xasprintf("ZAB_VARIANT=%s", var->name);
+	env[nenv++] = cz_xasprintf("ZAB_SESSION=%u", rn->session + 1);
+	env[nenv++] = cz_xasprintf("ZAB_RUN=%zu", rn->done + 1);
+	env[nenv++] = cz_xasprintf("ZAB_SEED=%llu", (unsigned long long)rn->o->seed);
 	if (rn->offset >= 0) {
-		env[nenv++] = zab_xasprintf("ZAB_OFFSET=%d", rn->offset);
-		env[nenv++] = zab_xasprintf("ZAB_POINT=%s", rn->entry ? "entry" : "loop");
+		env[nenv++] = cz_xasprintf("ZAB_OFFSET=%d", rn->offset);
+		env[nenv++] = cz_xasprintf("ZAB_POINT=%s", rn->entry ? "entry" : "loop");
 	}
-	env[nenv++] = zab_xstrdup(rn->path_env);
+	env[nenv++] = cz_xstrdup(rn->path_env);
 	return nenv;
 }
 
@@ -615,16 +615,16 @@ static char *run_failure(const struct zab_experiment *e, const char *cmd, const 
 
 	if (po->status == 0 && !*skip_blank_and_comments(po->out)) {
 		out = one_line(po->err, 200);
-		why = zab_xasprintf("`%s` printed no number on stdout (stderr: '%s'; --time measures its wall-clock time)",
-				    cmd, out);
+		why = cz_xasprintf("`%s` printed no number on stdout (stderr: '%s'; --time measures its wall-clock time)",
+				   cmd, out);
 	} else if (po->status == 0) {
 		out = one_line(po->out, 200);
-		why = zab_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
+		why = cz_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
 	} else {
-		st = zab_timed_out ? zab_xasprintf("timed out after %u s (killed)", e->timeout) :
+		st = zab_timed_out ? cz_xasprintf("timed out after %u s (killed)", e->timeout) :
 		     status_text(po->status);
 		out = one_line(*po->err ? po->err : po->out, 300);
-		why = zab_xasprintf("`%s` %s: %s", cmd, st, *out ? out : "(no output)");
+		why = cz_xasprintf("`%s` %s: %s", cmd, st, *out ? out : "(no output)");
 		free(st);
 	}
 	free(out);
@@ -633,12 +633,12 @@ static char *run_failure(const struct zab_experiment *e, const char *cmd, const 
 
 static void cell_fail(struct runner *rn, size_t row, size_t v, const char *why)
 {
-	struct zab_cell *c = zab_cell(rn->r, row, v);
+	struct czres_cell *c = czres_cell(rn->r, row, v);
 
 	if (c->failed)
 		return;
 	c->failed = true;
-	c->error = zab_xasprintf("session %u: %s", rn->session + 1, why);
+	c->error = cz_xasprintf("session %u: %s", rn->session + 1, why);
 	rn->any_failed = true;
 }
 
@@ -646,7 +646,7 @@ static void fail_in_device(struct runner *rn, size_t b, size_t v, const char *wh
 {
 	int k;
 
-	for (k = 0; k < ZAB_RK_COUNT; k++)
+	for (k = 0; k < CZRES_RK_COUNT; k++)
 		if (zab_rkinds[k].take)
 			cell_fail(rn, rn->row[b][k], v, why);
 }
@@ -659,15 +659,15 @@ static void rotate_samples(struct runner *rn, size_t b, size_t v, const struct c
 {
 	struct zab_rotrun *rr = rn->rot;
 	double val[CUSEZERO_ROTATE_MAX], m;
-	struct zab_cell *c;
+	struct czres_cell *c;
 	unsigned i;
 	char *why;
 	int ret = daemons[v].has_fd ? zab_rotrun_end(rr, daemons[v].fd) : -EBADF, k;
 
 	if (ret) {
-		why = zab_xasprintf("cannot read the layouts of %s: %s", daemons[v].dev.path,
-				    ret == -ESTALE ? "they were reset during the run" :
-				    ret == -ENOTTY ? "the device is not rotating" : strerror(-ret));
+		why = cz_xasprintf("cannot read the layouts of %s: %s", daemons[v].dev.path,
+				   ret == -ESTALE ? "they were reset during the run" :
+				   ret == -ENOTTY ? "the device is not rotating" : strerror(-ret));
 		fail_in_device(rn, b, v, why);
 		free(why);
 		return;
@@ -680,16 +680,16 @@ static void rotate_samples(struct runner *rn, size_t b, size_t v, const struct c
 		cz_err("%s / %s, %s: %u of %u layouts served no request; left out of this run's in-device figures",
 		       rn->e->bench[b].name, rn->e->var[v].name, rn->what, rr->count - rr->used, rr->count);
 	}
-	for (k = 0; k < ZAB_RK_COUNT; k++) {
+	for (k = 0; k < CZRES_RK_COUNT; k++) {
 		if (!zab_rkinds[k].of_median)
 			continue;
 		for (i = 0; i < rr->count; i++)
 			val[i] = isnan(rr->med[i]) ? NAN : zab_rkinds[k].of_median(rr->med[i], d->chunk);
-		c = zab_cell(rn->r, rn->row[b][k], v);
-		zab_cell_add_session(c, zab_rkinds[k].of_median(m, d->chunk), rn->session + 1);
-		zab_cell_set_pre(c, cz_hist_preempted(d->hist));
-		zab_cell_set_rotation(c, rr->off, rr->count);
-		zab_cell_set_layouts(c, c->n - 1, val);
+		c = czres_cell(rn->r, rn->row[b][k], v);
+		czres_cell_add_session(c, zab_rkinds[k].of_median(m, d->chunk), rn->session + 1);
+		czres_cell_set_pre(c, cz_hist_preempted(d->hist));
+		czres_cell_set_rotation(c, rr->off, rr->count);
+		czres_cell_set_layouts(c, c->n - 1, val);
 	}
 }
 
@@ -702,7 +702,7 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 {
 	struct cusezero_stats after;
 	struct cz_devdelta d;
-	struct zab_cell *c;
+	struct czres_cell *c;
 	char *why;
 	int ret = err_before, k;
 
@@ -711,8 +711,8 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	if (!ret)
 		ret = cz_devstats_delta(before, &after, &d);
 	if (ret) {
-		why = zab_xasprintf("cannot read the counters of %s: %s", daemons[v].dev.path,
-				    ret == -ESTALE ? "they were reset during the run" : strerror(-ret));
+		why = cz_xasprintf("cannot read the counters of %s: %s", daemons[v].dev.path,
+				   ret == -ESTALE ? "they were reset during the run" : strerror(-ret));
 		fail_in_device(rn, b, v, why);
 		free(why);
 		return;
@@ -723,12 +723,12 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 		rotate_samples(rn, b, v, &d);
 		return;
 	}
-	for (k = 0; k < ZAB_RK_COUNT; k++) {
+	for (k = 0; k < CZRES_RK_COUNT; k++) {
 		if (!zab_rkinds[k].take)
 			continue;
-		c = zab_cell(rn->r, rn->row[b][k], v);
-		zab_cell_add_session(c, zab_rkinds[k].take(&d), rn->session + 1);
-		zab_cell_set_pre(c, cz_hist_preempted(d.hist));
+		c = czres_cell(rn->r, rn->row[b][k], v);
+		czres_cell_add_session(c, zab_rkinds[k].take(&d), rn->session + 1);
+		czres_cell_set_pre(c, cz_hist_preempted(d.hist));
 	}
 }
 
@@ -744,10 +744,10 @@ static bool run_value(struct runner *rn, size_t b, const struct proc_out *po, do
 	if (rn->measure[b] == ZAB_MEASURE_AUTO) {
 		rn->measure[b] = *skip_blank_and_comments(po->out) ? ZAB_MEASURE_OUTPUT : ZAB_MEASURE_TIME;
 		if (rn->measure[b] == ZAB_MEASURE_TIME) {
-			struct zab_rbench *rb = &rn->r->b[rn->row[b][ZAB_RK_CMD]];
+			struct czres_bench *rb = &rn->r->b[rn->row[b][CZRES_RK_CMD]];
 
 			free(rb->unit);
-			rb->unit = zab_xstrdup("seconds");
+			rb->unit = cz_xstrdup("seconds");
 			rb->higher = false;
 			rb->timed = true;
 		}
@@ -770,10 +770,10 @@ static char *prepare(struct runner *rn, size_t b, size_t v, char **env, size_t n
 	cmd = build_cmd(rn, b, v, rn->e->prepare);
 	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
 	if (po.status && !zab_stop) {
-		st = zab_timed_out ? zab_xasprintf("timed out after %u s (killed)", rn->e->timeout) :
+		st = zab_timed_out ? cz_xasprintf("timed out after %u s (killed)", rn->e->timeout) :
 		     status_text(po.status);
 		out = one_line(*po.err ? po.err : po.out, 300);
-		why = zab_xasprintf("--prepare `%s` %s: %s", cmd, st, *out ? out : "(no output)");
+		why = cz_xasprintf("--prepare `%s` %s: %s", cmd, st, *out ? out : "(no output)");
 		free(st);
 		free(out);
 	}
@@ -785,19 +785,19 @@ static char *prepare(struct runner *rn, size_t b, size_t v, char **env, size_t n
 /* The command's sample; rotating: the layouts it ran over (no value per layout). */
 static void command_sample(struct runner *rn, size_t b, size_t v, double x)
 {
-	struct zab_cell *c = zab_cell(rn->r, rn->row[b][ZAB_RK_CMD], v);
+	struct czres_cell *c = czres_cell(rn->r, rn->row[b][CZRES_RK_CMD], v);
 	const struct zab_placement *p = zab_var_placement(rn->e, v);
 
-	zab_cell_add_session(c, x, rn->session + 1);
+	czres_cell_add_session(c, x, rn->session + 1);
 	if (rotating(rn->e, v))
-		zab_cell_set_rotation(c, p->set, p->nset);
+		czres_cell_set_rotation(c, p->set, p->nset);
 }
 
 /* One attempt: run, parse, record.  NULL on success, else why it failed (malloc'd). */
 static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const char *cmd,
 		     char **env, size_t nenv)
 {
-	bool dev = rn->row[b][ZAB_RK_DEV_RATE] != SIZE_MAX && rn->e->var[v].device;
+	bool dev = rn->row[b][CZRES_RK_DEV_RATE] != SIZE_MAX && rn->e->var[v].device;
 	struct cusezero_stats before;
 	struct proc_out po;
 	int err_before = 0;
@@ -848,10 +848,10 @@ static char *place_run(struct runner *rn, size_t v)
 	if (rn->offset < 0 || !rn->e->var[v].device)
 		return NULL;
 	if (!daemons[v].has_fd)
-		return zab_xasprintf("cannot place the routine at offset %d: no device open", rn->offset);
+		return cz_xasprintf("cannot place the routine at offset %d: no device open", rn->offset);
 	if (ioctl(daemons[v].fd, CUSEZERO_IOC_SET_ALIGN, &a))
-		return zab_xasprintf("%s: SET_ALIGN %d (%s): %s", daemons[v].dev.path, rn->offset,
-				     rn->entry ? "entry" : "loop", strerror(errno));
+		return cz_xasprintf("%s: SET_ALIGN %d (%s): %s", daemons[v].dev.path, rn->offset,
+				    rn->entry ? "entry" : "loop", strerror(errno));
 	return NULL;
 }
 
@@ -867,28 +867,28 @@ static char *record_offset(struct runner *rn, size_t b, size_t v, const size_t *
 	size_t k;
 
 	if (rn->e->var[v].device) {
-		st = zab_xmalloc(sizeof(*st));
+		st = cz_xmalloc(sizeof(*st));
 		if (!daemons[v].has_fd || cz_devstats_get(daemons[v].fd, st)) {
 			free(st);
-			return zab_xasprintf("cannot read back the offset from %s", daemons[v].dev.path);
+			return cz_xasprintf("cannot read back the offset from %s", daemons[v].dev.path);
 		}
 		applied = st->align;
 		if (st->align != rn->offset ||
 		    st->point != (rn->entry ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP)) {
 			free(st);
-			return zab_xasprintf("%s reports offset %d after a run placed at %d",
-					     daemons[v].dev.path, applied, rn->offset);
+			return cz_xasprintf("%s reports offset %d after a run placed at %d",
+					    daemons[v].dev.path, applied, rn->offset);
 		}
 		free(st);
 	}
-	for (k = 0; k < ZAB_RK_COUNT; k++) {
-		struct zab_cell *c;
+	for (k = 0; k < CZRES_RK_COUNT; k++) {
+		struct czres_cell *c;
 
 		if (rn->row[b][k] == SIZE_MAX)
 			continue;
-		c = zab_cell(rn->r, rn->row[b][k], v);
+		c = czres_cell(rn->r, rn->row[b][k], v);
 		if (c->n > before[k])
-			zab_cell_set_off(c, applied);
+			czres_cell_set_off(c, applied);
 	}
 	return NULL;
 }
@@ -898,14 +898,14 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 {
 	const struct zab_experiment *e = rn->e;
 	const struct zab_variant *var = &e->var[v];
-	char *env[ZAB_MAX_ITEMS + 16], *cmd, *why = NULL, what[64];
+	char *env[CZRES_MAX_ITEMS + 16], *cmd, *why = NULL, what[64];
 	bool warm = round < e->warmups;
 	size_t nenv, i, k;
 	unsigned n;
 
 	progress(rn, e->bench[b].name, var->name);
 	if (daemons[v].error) {
-		for (k = 0; k < ZAB_RK_COUNT; k++)
+		for (k = 0; k < CZRES_RK_COUNT; k++)
 			if (rn->row[b][k] != SIZE_MAX)
 				cell_fail(rn, rn->row[b][k], v, daemons[v].error);
 		rn->done++;
@@ -918,11 +918,11 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 	cmd = build_cmd(rn, b, v, NULL);
 	nenv = build_env(rn, b, v, env);
 	for (n = 0; n <= e->retries && !zab_stop; n++) {
-		size_t before[ZAB_RK_COUNT];
+		size_t before[CZRES_RK_COUNT];
 
 		free(why);
-		for (k = 0; k < ZAB_RK_COUNT; k++)
-			before[k] = rn->row[b][k] != SIZE_MAX ? zab_cell(rn->r, rn->row[b][k], v)->n : 0;
+		for (k = 0; k < CZRES_RK_COUNT; k++)
+			before[k] = rn->row[b][k] != SIZE_MAX ? czres_cell(rn->r, rn->row[b][k], v)->n : 0;
 		why = place_run(rn, v);
 		if (!why)
 			why = attempt(rn, b, v, warm, cmd, env, nenv);
@@ -941,7 +941,7 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 	free(cmd);
 	if (why) {
 		/* the run's in-device figures fail with it: no run, no counters */
-		for (k = 0; k < ZAB_RK_COUNT; k++)
+		for (k = 0; k < CZRES_RK_COUNT; k++)
 			if (rn->row[b][k] != SIZE_MAX)
 				cell_fail(rn, rn->row[b][k], v, why);
 		free(why);
@@ -959,14 +959,14 @@ static void runner_paths(struct runner *rn)
 	if (!path)
 		path = "/usr/bin:/bin";
 	if (dir) {
-		sub = zab_xasprintf("%s/pread_z100k/pread_z100k", dir);
+		sub = cz_xasprintf("%s/pread_z100k/pread_z100k", dir);
 		if (access(sub, X_OK) == 0)
-			rn->path_env = zab_xasprintf("PATH=%s:%s/pread_z100k:%s", dir, dir, path);
+			rn->path_env = cz_xasprintf("PATH=%s:%s/pread_z100k:%s", dir, dir, path);
 		else
-			rn->path_env = zab_xasprintf("PATH=%s:%s", dir, path);
+			rn->path_env = cz_xasprintf("PATH=%s:%s", dir, path);
 		free(sub);
 	} else {
-		rn->path_env = zab_xasprintf("PATH=%s", path);
+		rn->path_env = cz_xasprintf("PATH=%s", path);
 	}
 	free(dir);
 	rn->cusezero = cz_find_cusezero(rn->o->cusezero);
@@ -1054,7 +1054,7 @@ static void dry_run(const struct runner *rn)
 {
 	const struct zab_experiment *e = rn->e;
 	unsigned rounds = e->warmups + e->repeats, s, k;
-	size_t perm[ZAB_MAX_ITEMS], b, i;
+	size_t perm[CZRES_MAX_ITEMS], b, i;
 
 	for (s = 0; s < e->sessions; s++) {
 		if (rn->coloc)
@@ -1076,7 +1076,7 @@ static void dry_run(const struct runner *rn)
 
 static void run_cell_or_skip(struct runner *rn, size_t b, size_t v, unsigned k)
 {
-	if (zab_cell(rn->r, rn->row[b][ZAB_RK_CMD], v)->failed)
+	if (czres_cell(rn->r, rn->row[b][CZRES_RK_CMD], v)->failed)
 		rn->done++;
 	else
 		run_one(rn, b, v, k);
@@ -1087,7 +1087,7 @@ static void session_runs(struct runner *rn)
 {
 	const struct zab_experiment *e = rn->e;
 	unsigned rounds = e->warmups + e->repeats, k;
-	size_t perm[ZAB_MAX_ITEMS], b, v, i;
+	size_t perm[CZRES_MAX_ITEMS], b, v, i;
 
 	if (e->order == ZAB_ORDER_SEQUENTIAL) {
 		for (v = 0; v < e->nvar && !zab_stop; v++)
@@ -1121,7 +1121,7 @@ static void rotate_daemon(struct runner *rn, size_t v, json_t *info)
 	if (!rotating(rn->e, v) || !d->up || d->error)
 		return;
 	if (!d->has_fd) {
-		d->error = zab_xasprintf("%s: not open: cannot set the rotation", d->dev.path);
+		d->error = cz_xasprintf("%s: not open: cannot set the rotation", d->dev.path);
 		return;
 	}
 	d->error = zab_rotate_start(d->fd, d->dev.path, zab_var_placement(rn->e, v),
@@ -1135,7 +1135,7 @@ static void rotate_daemon(struct runner *rn, size_t v, json_t *info)
 	cz_jset(o, "point", cz_jstr(got.point == CUSEZERO_POINT_ENTRY ? "entry" : "loop"));
 	cz_jset(o, "period", cz_jnum(got.period));
 	cz_jset(o, "seed", cz_jnum(got.seed));
-	st = zab_xmalloc(sizeof(*st));
+	st = cz_xmalloc(sizeof(*st));
 	/* the stats' offset while rotating: CUSEZERO_ALIGN_ROTATE */
 	if (!cz_devstats_get(d->fd, st))
 		cz_jset(o, "stats_align", cz_jnum(st->align));
@@ -1204,7 +1204,7 @@ static void runner_rows(struct runner *rn)
 		rn->row[rn->r->b[i].src][rn->r->b[i].kind] = i;
 	for (i = 0; i < rn->e->nbench; i++) {
 		rn->measure[i] = rn->e->bench[i].measure;
-		rn->r->b[rn->row[i][ZAB_RK_CMD]].timed = rn->measure[i] == ZAB_MEASURE_TIME;
+		rn->r->b[rn->row[i][CZRES_RK_CMD]].timed = rn->measure[i] == ZAB_MEASURE_TIME;
 	}
 }
 
@@ -1217,7 +1217,7 @@ static void runner_free(struct runner *rn)
 }
 
 int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
-	    struct zab_result *r, json_t *devinfo, json_t *sessinfo)
+	    struct czres_result *r, json_t *devinfo, json_t *sessinfo)
 {
 	static struct runner rn;
 	unsigned s;
@@ -1245,7 +1245,7 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 		const char *td = getenv("TMPDIR");
 
 		/* the daemons' mount points and pidfiles */
-		tmpdir = zab_xasprintf("%s/zab.XXXXXX", td && *td ? td : "/tmp");
+		tmpdir = cz_xasprintf("%s/zab.XXXXXX", td && *td ? td : "/tmp");
 		if (!mkdtemp(tmpdir)) {
 			cz_err("mkdtemp %s: %s", tmpdir, strerror(errno));
 			free(tmpdir);

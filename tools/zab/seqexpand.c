@@ -86,8 +86,8 @@ static char *absolute(const char *v)
 	char cwd[PATH_MAX];
 
 	if (v[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return zab_xstrdup(v);
-	return zab_xasprintf("%s/%s", cwd, v[0] == '.' && v[1] == '/' ? v + 2 : v);
+		return cz_xstrdup(v);
+	return cz_xasprintf("%s/%s", cwd, v[0] == '.' && v[1] == '/' ? v + 2 : v);
 }
 
 /* A plain variant's line: source= and patch= values made absolute, the rest as written. */
@@ -100,7 +100,7 @@ static void plain_line(FILE *out, const char *line)
 		fputs(line, out);
 		return;
 	}
-	copy = zab_xstrdup(strchr(line, '=') + 1);
+	copy = cz_xstrdup(strchr(line, '=') + 1);
 	fprintf(out, "%s =", key);
 	for (w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
 		char *a = absolute(w);
@@ -115,12 +115,12 @@ static void plain_line(FILE *out, const char *line)
 /* The words of args starting with opt ("--source=", "--patch="), blank-separated, or NULL. */
 static char *words_of(const char *args, const char *opt)
 {
-	char *copy = zab_xstrdup(args ? args : ""), *w, *save = NULL, *out = NULL, *t;
+	char *copy = cz_xstrdup(args ? args : ""), *w, *save = NULL, *out = NULL, *t;
 
 	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		if (strncmp(w, opt, strlen(opt)))
 			continue;
-		t = zab_xasprintf("%s%s%s", out ? out : "", out ? " " : "", w + strlen(opt));
+		t = cz_xasprintf("%s%s%s", out ? out : "", out ? " " : "", w + strlen(opt));
 		free(out);
 		out = t;
 	}
@@ -244,8 +244,8 @@ static int rewrite(FILE *in, FILE *out, const struct zab_experiment *e)
 		if (section)
 			in_exp = is_experiment(line);
 		if (seq[0]) {
-			body = zab_xrealloc(body, (nbody + 1) * sizeof(*body));
-			body[nbody++] = zab_xasprintf("%s%s", line, line[got - 1] == '\n' ? "" : "\n");
+			body = cz_xrealloc(body, (nbody + 1) * sizeof(*body));
+			body[nbody++] = cz_xasprintf("%s%s", line, line[got - 1] == '\n' ? "" : "\n");
 		} else if (plain_var) {
 			plain_line(out, line);
 		} else if (in_exp) {

@@ -35,7 +35,7 @@ static int drain(int fds[2], char **out, size_t *len, char *errline, size_t errl
 {
 	struct pollfd pf[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
 	size_t cap = 65536, n = 0, en = 0;
-	char *buf = zab_xmalloc(cap), junk[4096];
+	char *buf = cz_xmalloc(cap), junk[4096];
 	ssize_t got;
 	int open_fds = 2;
 
@@ -45,7 +45,7 @@ static int drain(int fds[2], char **out, size_t *len, char *errline, size_t errl
 			break;
 		if (pf[0].revents) {
 			if (cap - n < 4096 && n < CAPTURE_MAX)
-				buf = zab_xrealloc(buf, cap *= 2);
+				buf = cz_xrealloc(buf, cap *= 2);
 			got = read(fds[0], n < CAPTURE_MAX ? buf + n : junk,
 				   n < CAPTURE_MAX ? cap - n - 1 : sizeof(junk));
 			if (got > 0 && n < CAPTURE_MAX)
@@ -222,13 +222,13 @@ int zab_blob_put(const void *data, size_t len, const char *name, char **path)
 		cz_err("blob cache %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	file = zab_xasprintf("%s/%s", dir, base);
+	file = cz_xasprintf("%s/%s", dir, base);
 	/* there with the right content: kept (its name is its content's hash) */
 	if (!cz_file_sha256(file, have) && !strcmp(have, hex)) {
 		*path = file;
 		return 0;
 	}
-	tmp = zab_xasprintf("%s/.tmp.%d", dir, (int)getpid());
+	tmp = cz_xasprintf("%s/.tmp.%d", dir, (int)getpid());
 	ret = write_file(tmp, data, len);
 	if (!ret && rename(tmp, file))
 		ret = -errno;
@@ -263,7 +263,7 @@ static char *mk_value(const char *text, const char *key)
 		q++;
 		while (*q == ' ' || *q == '\t')
 			q++;
-		return zab_xasprintf("%.*s", (int)strcspn(q, " \t\n#"), q);
+		return cz_xasprintf("%.*s", (int)strcspn(q, " \t\n#"), q);
 	}
 	return NULL;
 }
@@ -275,8 +275,8 @@ char *zab_makefile_version(const char *text)
 
 	/* the kernel's KERNELVERSION: V[.P[.S]]EXTRA */
 	if (v && *v && isdigit((unsigned char)*v) && p && *p)
-		out = zab_xasprintf("%s.%s%s%s%s", v, p, s && *s ? "." : "", s && *s ? s : "",
-				    e ? e : "");
+		out = cz_xasprintf("%s.%s%s%s%s", v, p, s && *s ? "." : "", s && *s ? s : "",
+				   e ? e : "");
 	free(v);
 	free(p);
 	free(s);
@@ -296,7 +296,7 @@ static char *name_version(const char *name)
 	n = strcspn(v, "/");
 	if (strstr(v, ".tar") && (size_t)(strstr(v, ".tar") - v) < n)
 		n = (size_t)(strstr(v, ".tar") - v);
-	return zab_xasprintf("%.*s", (int)n, v);
+	return cz_xasprintf("%.*s", (int)n, v);
 }
 
 char *zab_tree_version(const char *path)
@@ -307,12 +307,12 @@ char *zab_tree_version(const char *path)
 	snprintf(dir, sizeof(dir), "%s", path);
 	while (!v && (slash = strrchr(dir, '/')) && slash > dir) {
 		*slash = 0;
-		char *mk = zab_xasprintf("%s/Makefile", dir);
+		char *mk = cz_xasprintf("%s/Makefile", dir);
 		FILE *f = fopen(mk, "r");
 
 		free(mk);
 		if (f) {
-			text = zab_xmalloc(65536);
+			text = cz_xmalloc(65536);
 			len = fread(text, 1, 65535, f);
 			text[len] = 0;
 			fclose(f);
@@ -336,16 +336,16 @@ struct tree {
 static size_t known_trees(struct tree **out)
 {
 	const char *env = getenv("CUSEZERO_KERNEL_SOURCES");
-	char *copy = zab_xstrdup(env ? env : ""), *w, *save = NULL;
+	char *copy = cz_xstrdup(env ? env : ""), *w, *save = NULL;
 	struct tree *t = NULL;
 	size_t n = 0, i;
 	glob_t g;
 
 	for (w = strtok_r(copy, " \t\n:", &save); w; w = strtok_r(NULL, " \t\n:", &save)) {
-		char *probe = zab_xasprintf("%s/x", w);
+		char *probe = cz_xasprintf("%s/x", w);
 
-		t = zab_xrealloc(t, (n + 1) * sizeof(*t));
-		t[n].root = zab_xstrdup(w);
+		t = cz_xrealloc(t, (n + 1) * sizeof(*t));
+		t[n].root = cz_xstrdup(w);
 		t[n].version = zab_tree_version(probe);
 		free(probe);
 		if (t[n].version)
@@ -356,10 +356,10 @@ static size_t known_trees(struct tree **out)
 	free(copy);
 	if (!glob(KSRC_TREES, 0, NULL, &g)) {
 		for (i = 0; i < g.gl_pathc; i++) {
-			char *probe = zab_xasprintf("%s/x", g.gl_pathv[i]);
+			char *probe = cz_xasprintf("%s/x", g.gl_pathv[i]);
 
-			t = zab_xrealloc(t, (n + 1) * sizeof(*t));
-			t[n].root = zab_xstrdup(g.gl_pathv[i]);
+			t = cz_xrealloc(t, (n + 1) * sizeof(*t));
+			t[n].root = cz_xstrdup(g.gl_pathv[i]);
 			t[n].version = zab_tree_version(probe);
 			free(probe);
 			if (t[n].version)
@@ -401,10 +401,10 @@ static char *read_small(const char *path, size_t *len)
 
 	if (!f)
 		return NULL;
-	buf = zab_xmalloc(cap);
+	buf = cz_xmalloc(cap);
 	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0 && n < (64u << 20))
 		if ((n += got) + 1 == cap)
-			buf = zab_xrealloc(buf, cap *= 2);
+			buf = cz_xrealloc(buf, cap *= 2);
 	fclose(f);
 	buf[n] = 0;
 	*len = n;
@@ -420,7 +420,7 @@ static char *read_small(const char *path, size_t *len)
 static int from_tarball(const char *tb, const char *rel, const char *where, struct zab_seq_step *st)
 {
 	const char *tmp = getenv("TMPDIR");
-	char dir[PATH_MAX - 256], err[512], *pat = zab_xasprintf("*/%s", rel), *out = NULL, *data;
+	char dir[PATH_MAX - 256], err[512], *pat = cz_xasprintf("*/%s", rel), *out = NULL, *data;
 	const char *x[] = { "tar", "-xf", tb, "-C", dir, "--wildcards", "--no-wildcards-match-slash",
 			    pat, "*/Makefile", NULL };
 	glob_t g;
@@ -436,7 +436,7 @@ static int from_tarball(const char *tb, const char *rel, const char *where, stru
 	ret = zab_run_capture(x, &out, &len, err, sizeof(err));
 	free(out);
 	free(pat);
-	pat = zab_xasprintf("%s/*/%s", dir, rel);
+	pat = cz_xasprintf("%s/*/%s", dir, rel);
 	if (glob(pat, 0, NULL, &g) || g.gl_pathc != 1) {
 		cz_err("%s: kernel tarball %s: %s", where, tb,
 		       ret && err[0] ? err : "no such file in it (under one top folder)");
@@ -449,8 +449,8 @@ static int from_tarball(const char *tb, const char *rel, const char *where, stru
 		free(data);
 	}
 	if (!ret && g.gl_pathc == 1) {
-		char *mk = zab_xasprintf("%.*sMakefile", (int)(strlen(g.gl_pathv[0]) - strlen(rel)),
-					 g.gl_pathv[0]);
+		char *mk = cz_xasprintf("%.*sMakefile", (int)(strlen(g.gl_pathv[0]) - strlen(rel)),
+					g.gl_pathv[0]);
 
 		data = read_small(mk, &len);
 		st->kversion = data ? zab_makefile_version(data) : NULL;
@@ -491,7 +491,7 @@ static int kernel_step(const char *tok, const char *rel, const char *where,
 			free(abs);
 			return ret;
 		}
-		st->source = zab_xasprintf("%s/%s", abs, rel);
+		st->source = cz_xasprintf("%s/%s", abs, rel);
 		free(abs);
 	} else {
 		for (i = 0; i < nt && !version_is(t[i].version, tok); i++)
@@ -507,8 +507,8 @@ static int kernel_step(const char *tok, const char *rel, const char *where,
 			       where, tok, nt ? list : "none");
 			return -1;
 		}
-		st->source = zab_xasprintf("%s/%s", t[i].root, rel);
-		st->kversion = zab_xstrdup(t[i].version);
+		st->source = cz_xasprintf("%s/%s", t[i].root, rel);
+		st->kversion = cz_xstrdup(t[i].version);
 	}
 	if (access(st->source, R_OK)) {
 		cz_err("%s: kernel %s: %s: %s", where, tok, st->source, strerror(errno));
@@ -534,13 +534,13 @@ int zab_seq_kernel(const char *tokens, const char *rel, const char *where, struc
 {
 	struct tree *t = NULL;
 	size_t nt = known_trees(&t), i;
-	char *copy = zab_xstrdup(tokens), *w, *save = NULL;
+	char *copy = cz_xstrdup(tokens), *w, *save = NULL;
 	int ret = 0;
 
 	while (*rel == '/')
 		rel++;
 	for (w = strtok_r(copy, " \t", &save); w && !ret; w = strtok_r(NULL, " \t", &save)) {
-		s->step = zab_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
+		s->step = cz_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
 		memset(&s->step[s->nstep], 0, sizeof(*s->step));
 		ret = kernel_step(w, rel, where, t, nt, &s->step[s->nstep++]);
 	}
@@ -554,7 +554,7 @@ int zab_seq_kernel(const char *tokens, const char *rel, const char *where, struc
 	}
 	qsort(s->step, s->nstep, sizeof(*s->step), cmp_step);
 	for (i = 0; i < s->nstep; i++)
-		s->step[i].label = zab_xstrdup(s->step[i].kversion);
+		s->step[i].label = cz_xstrdup(s->step[i].kversion);
 	return 0;
 }
 
@@ -582,11 +582,11 @@ static char *git(const char *repo, const char *where, const char *what, const ch
 static int git_step(const char *repo, const char *h, const char *rel, const char *where,
 		    struct zab_seq_step *st)
 {
-	char *spec = zab_xasprintf("%s:%s", h, rel), *what, *data, *mk;
+	char *spec = cz_xasprintf("%s:%s", h, rel), *what, *data, *mk;
 	size_t len;
 	int ret;
 
-	what = zab_xasprintf("%s is not in the repository at %.12s", rel, h);
+	what = cz_xasprintf("%s is not in the repository at %.12s", rel, h);
 	data = git(repo, where, what, "show", spec, NULL, NULL, &len);
 	free(what);
 	free(spec);
@@ -594,18 +594,18 @@ static int git_step(const char *repo, const char *h, const char *rel, const char
 		return -1;
 	ret = zab_blob_put(data, len, rel, &st->source);
 	free(data);
-	spec = zab_xasprintf("%s:Makefile", h);
+	spec = cz_xasprintf("%s:Makefile", h);
 	mk = git(repo, where, NULL, "show", spec, NULL, NULL, NULL);
 	free(spec);
 	st->kversion = mk ? zab_makefile_version(mk) : NULL;
 	free(mk);
-	st->commit = zab_xstrdup(h);
+	st->commit = cz_xstrdup(h);
 	return ret;
 }
 
 static struct zab_seq_step *git_add(struct zab_seq *s)
 {
-	s->step = zab_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
+	s->step = cz_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
 	memset(&s->step[s->nstep], 0, sizeof(*s->step));
 	return &s->step[s->nstep++];
 }
@@ -633,7 +633,7 @@ static int git_log_steps(const char *repo, const char *log, size_t len, const ch
 		p = p ? p + 1 : end;
 		st = git_add(s);
 		ret = git_step(repo, h, rel, where, st);
-		st->label = zab_xasprintf("%s %.*s", ab, (int)strcspn(subj, "\n"), subj);
+		st->label = cz_xasprintf("%s %.*s", ab, (int)strcspn(subj, "\n"), subj);
 	}
 	return ret;
 }
@@ -652,12 +652,12 @@ int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab
 	}
 	while (*rel == '/')
 		rel++;
-	a = zab_xasprintf("%.*s^{commit}", (int)(r - range), range);
-	b = zab_xasprintf("%s^{commit}", r[2] ? r + 2 : "HEAD");
-	what = zab_xasprintf("%.*s is not a commit of it", (int)strlen(a) - 9, a);
+	a = cz_xasprintf("%.*s^{commit}", (int)(r - range), range);
+	b = cz_xasprintf("%s^{commit}", r[2] ? r + 2 : "HEAD");
+	what = cz_xasprintf("%.*s is not a commit of it", (int)strlen(a) - 9, a);
 	ha = git(repo, where, what, "rev-parse", "--verify", "--end-of-options", a, NULL);
 	free(what);
-	what = zab_xasprintf("%.*s is not a commit of it", (int)strlen(b) - 9, b);
+	what = cz_xasprintf("%.*s is not a commit of it", (int)strlen(b) - 9, b);
 	hb = ha ? git(repo, where, what, "rev-parse", "--verify", "--end-of-options", b, NULL) : NULL;
 	free(what);
 	free(a);
@@ -672,7 +672,7 @@ int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab
 	ret = git_step(repo, ha, rel, where, st);
 	if (!ret) {
 		log = git(repo, where, "git log", "log", "-1", "--format=%h %s", ha, NULL);
-		st->label = log ? zab_xasprintf("%.*s", (int)strcspn(log, "\n"), log) : zab_xstrdup(ha);
+		st->label = log ? cz_xasprintf("%.*s", (int)strcspn(log, "\n"), log) : cz_xstrdup(ha);
 		free(log);
 		range[0] = 0;
 		snprintf(range, sizeof(range), "%s..%s", ha, hb);

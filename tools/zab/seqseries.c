@@ -34,7 +34,7 @@ static int slurp(const char *path, char **out, size_t *len)
 
 	if (!f)
 		return -errno;
-	buf = zab_xmalloc(cap);
+	buf = cz_xmalloc(cap);
 	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
 		n += got;
 		if (n > SERIES_FILE_MAX) {
@@ -43,7 +43,7 @@ static int slurp(const char *path, char **out, size_t *len)
 			return -EFBIG;
 		}
 		if (cap - n - 1 == 0)
-			buf = zab_xrealloc(buf, cap *= 2);
+			buf = cz_xrealloc(buf, cap *= 2);
 	}
 	buf[n] = 0;
 	if (ferror(f)) {
@@ -83,9 +83,9 @@ char *zab_patch_subject(const char *text, const char *name)
 	for (p = text; *p && *p != '\n'; p += strcspn(p, "\n"), p += *p == '\n') {
 		if (strncasecmp(p, "Subject:", 8))
 			continue;
-		out = zab_xasprintf("%.*s", (int)strcspn(p + 8, "\n"), p + 8);
+		out = cz_xasprintf("%.*s", (int)strcspn(p + 8, "\n"), p + 8);
 		for (p += strcspn(p, "\n"); p[0] == '\n' && (p[1] == ' ' || p[1] == '\t'); ) {
-			char *t = zab_xasprintf("%s %.*s", out, (int)strcspn(p + 2, "\n"), p + 2);
+			char *t = cz_xasprintf("%s %.*s", out, (int)strcspn(p + 2, "\n"), p + 2);
 
 			free(out);
 			out = t;
@@ -101,7 +101,7 @@ char *zab_patch_subject(const char *text, const char *name)
 		    !strncmp(p, "===", 3))
 			break;
 		if (n && !isspace((unsigned char)*p) && strncmp(p, "From ", 5) && !strchr("-+@", *p))
-			out = zab_xasprintf("%.*s", (int)n, p);
+			out = cz_xasprintf("%.*s", (int)n, p);
 	}
 	if (!out) {   /* else the name, without "0001-" and ".patch" */
 		const char *s = base;
@@ -113,10 +113,10 @@ char *zab_patch_subject(const char *text, const char *name)
 		n = strlen(s);
 		if (n > 6 && !strcmp(s + n - 6, ".patch"))
 			n -= 6;
-		out = zab_xasprintf("%.*s", (int)n, s);
+		out = cz_xasprintf("%.*s", (int)n, s);
 	}
 	{
-		char *t = zab_xstrdup(strip_tags(out));
+		char *t = cz_xstrdup(strip_tags(out));
 		size_t n = strlen(t);
 
 		while (n && isspace((unsigned char)t[n - 1]))
@@ -145,8 +145,8 @@ static int add_patch(struct zab_seq_patch **out, size_t *n, const char *path, co
 {
 	char *abs = realpath(path, NULL);
 
-	*out = zab_xrealloc(*out, (*n + 1) * sizeof(**out));
-	(*out)[*n].path = abs ? abs : zab_xstrdup(path);
+	*out = cz_xrealloc(*out, (*n + 1) * sizeof(**out));
+	(*out)[*n].path = abs ? abs : cz_xstrdup(path);
 	(*out)[*n].subject = zab_patch_subject(text, path);
 	++*n;
 	return 0;
@@ -190,8 +190,8 @@ static int read_quilt(const char *file, const char *text, struct zab_seq_patch *
 			continue;
 		w = strcspn(p, " \t\n#");
 		snprintf(where, sizeof(where), "%s:%d", file, line);
-		path = p[0] == '/' ? zab_xasprintf("%.*s", (int)w, p) :
-		       zab_xasprintf("%.*s%.*s", slash ? (int)(slash - file + 1) : 0, file, (int)w, p);
+		path = p[0] == '/' ? cz_xasprintf("%.*s", (int)w, p) :
+		       cz_xasprintf("%.*s%.*s", slash ? (int)(slash - file + 1) : 0, file, (int)w, p);
 		ret = add_file(out, n, path, where);
 		free(path);
 	}
@@ -225,14 +225,14 @@ static int read_folder(const char *dir, struct zab_seq_patch **out, size_t *n)
 		if (len < 11 || strcmp(de->d_name + len - 6, ".patch") || de->d_name[4] != '-' ||
 		    strspn(de->d_name, "0123456789") != 4 || !strncmp(de->d_name, "0000", 4))
 			continue;
-		names = zab_xrealloc(names, (nn + 1) * sizeof(*names));
-		names[nn++] = zab_xstrdup(de->d_name);
+		names = cz_xrealloc(names, (nn + 1) * sizeof(*names));
+		names[nn++] = cz_xstrdup(de->d_name);
 	}
 	closedir(d);
 	if (nn)
 		qsort(names, nn, sizeof(*names), cmp_names);
 	for (i = 0; i < nn; i++) {
-		path = zab_xasprintf("%s/%s", dir, names[i]);
+		path = cz_xasprintf("%s/%s", dir, names[i]);
 		if (!ret)
 			ret = add_file(out, n, path, dir);
 		free(path);
@@ -282,7 +282,7 @@ static char *patch_name(size_t k, const char *subject)
 	while (n && (slug[n - 1] == '-' || slug[n - 1] == '.'))
 		n--;
 	slug[n] = 0;
-	return zab_xasprintf("%04zu-%s.patch", k, n ? slug : "patch");
+	return cz_xasprintf("%04zu-%s.patch", k, n ? slug : "patch");
 }
 
 /* A "From " line opening a message: the next line is a header ("Name: value"). */
@@ -328,7 +328,7 @@ static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_pa
 		while ((next = strstr(next + 1, "\nFrom ")) != NULL && !separator(next + 1))
 			;
 		next = next ? next + 1 : text + len;
-		m = zab_xrealloc(m, (nm + 1) * sizeof(*m));
+		m = cz_xrealloc(m, (nm + 1) * sizeof(*m));
 		m[nm] = (struct mail){ p, (size_t)(next - p), 0 };
 		p[m[nm].len - (*next ? 1 : 0)] = 0;   /* the blank line before "From " ends it */
 		if (has_diff(p)) {
@@ -346,7 +346,7 @@ static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_pa
 
 		ret = zab_blob_put(m[i].start, strlen(m[i].start), name, &path);
 		if (!ret) {
-			*out = zab_xrealloc(*out, (*n + 1) * sizeof(**out));
+			*out = cz_xrealloc(*out, (*n + 1) * sizeof(**out));
 			(*out)[*n].path = path;
 			(*out)[(*n)++].subject = subject;
 		} else {
@@ -376,7 +376,7 @@ int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		series = zab_xasprintf("%s/series", spec);
+		series = cz_xasprintf("%s/series", spec);
 		if (access(series, F_OK)) {
 			ret = read_folder(spec, out, n);
 		} else if ((ret = slurp(series, &text, &len)) != 0) {

@@ -18,7 +18,7 @@
 static int set_str(char **dst, const char *v)
 {
 	free(*dst);
-	*dst = zab_xstrdup(v);
+	*dst = cz_xstrdup(v);
 	return 0;
 }
 
@@ -109,7 +109,7 @@ static char *source_arg(const char *dev_args, size_t *count)
 	while (p && (p = strstr(p, "--source=")) != NULL) {
 		if (p == dev_args || p[-1] == ' ') {
 			if (!*count)
-				first = zab_xasprintf("%.*s", (int)strcspn(p + 9, " "), p + 9);
+				first = cz_xasprintf("%.*s", (int)strcspn(p + 9, " "), p + 9);
 			++*count;
 		}
 		p += 9;
@@ -131,13 +131,13 @@ static char *absolute(const char *path)
 	char cwd[PATH_MAX];
 
 	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return zab_xstrdup(path);
-	return zab_xasprintf("%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
+		return cz_xstrdup(path);
+	return cz_xasprintf("%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
 }
 
 static struct zab_seq_step *add_step(struct zab_seq *s)
 {
-	s->step = zab_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
+	s->step = cz_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
 	memset(&s->step[s->nstep], 0, sizeof(*s->step));
 	return &s->step[s->nstep++];
 }
@@ -166,8 +166,8 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 		return -1;
 	}
 	st = add_step(s);
-	st->source = zab_xstrdup(file);
-	st->label = zab_xstrdup("base");
+	st->source = cz_xstrdup(file);
+	st->label = cz_xstrdup("base");
 	snprintf(in, sizeof(in), "%s", file);
 	for (i = 0; i < np && !ret; i++) {
 		snprintf(out, sizeof(out), "%s/step%zu", dir, i);
@@ -183,13 +183,13 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 		}
 		snprintf(in, sizeof(in), "%s", out);
 		st = add_step(s);
-		st->source = zab_xstrdup(file);
-		st->patches = zab_xmalloc((used + 1) * sizeof(*st->patches));
+		st->source = cz_xstrdup(file);
+		st->patches = cz_xmalloc((used + 1) * sizeof(*st->patches));
 		for (size_t j = 0; j < used; j++)
-			st->patches[j] = zab_xstrdup(s->step[s->nstep - 2].patches[j]);
-		st->patches[used++] = zab_xstrdup(p[i].path);
+			st->patches[j] = cz_xstrdup(s->step[s->nstep - 2].patches[j]);
+		st->patches[used++] = cz_xstrdup(p[i].path);
 		st->npatches = used;
-		st->label = zab_xstrdup(p[i].subject);
+		st->label = cz_xstrdup(p[i].subject);
 	}
 	for (i = 0; i < np; i++) {
 		snprintf(out, sizeof(out), "%s/step%zu", dir, i);
@@ -225,9 +225,9 @@ int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 		free(src);
 		return -1;
 	}
-	s->name = zab_xstrdup(x->name);
+	s->name = cz_xstrdup(x->name);
 	s->kind = x->series ? "series" : x->kernels ? "kernel" : "git";
-	file = zab_xasprintf("%.*s", (int)path_len(src), src);
+	file = cz_xasprintf("%.*s", (int)path_len(src), src);
 	if (x->series) {
 		char *abs = absolute(file);
 
@@ -256,17 +256,17 @@ int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 /* The daemon's arguments of step st: its --source (the original's :SYMBOL kept) and patches. */
 static char *step_args(const char *dev_args, const struct zab_seq_step *st)
 {
-	char *copy = zab_xstrdup(dev_args), *w, *save = NULL, *out = zab_xstrdup(""), *t;
+	char *copy = cz_xstrdup(dev_args), *w, *save = NULL, *out = cz_xstrdup(""), *t;
 	size_t i;
 
 	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		if (!strncmp(w, "--source=", 9)) {
-			t = zab_xasprintf("%s%s--source=%s%s", out, *out ? " " : "", st->source,
-					  w + 9 + path_len(w + 9));
+			t = cz_xasprintf("%s%s--source=%s%s", out, *out ? " " : "", st->source,
+					 w + 9 + path_len(w + 9));
 			free(out);
 			out = t;
 			for (i = 0; i < st->npatches; i++) {
-				t = zab_xasprintf("%s --patch=%s", out, st->patches[i]);
+				t = cz_xasprintf("%s --patch=%s", out, st->patches[i]);
 				free(out);
 				out = t;
 			}
@@ -275,10 +275,10 @@ static char *step_args(const char *dev_args, const struct zab_seq_step *st)
 		if (!strncmp(w, "--patch=", 8)) {
 			char *abs = absolute(w + 8);
 
-			t = zab_xasprintf("%s%s--patch=%s", out, *out ? " " : "", abs);
+			t = cz_xasprintf("%s%s--patch=%s", out, *out ? " " : "", abs);
 			free(abs);
 		} else {
-			t = zab_xasprintf("%s%s%s", out, *out ? " " : "", w);
+			t = cz_xasprintf("%s%s%s", out, *out ? " " : "", w);
 		}
 		free(out);
 		out = t;
@@ -295,7 +295,7 @@ void zab_seq_apply(struct zab_variant *v, const struct zab_seq *s, size_t k)
 	free(v->dev_args);
 	v->dev_args = args;
 	free(v->name);
-	v->name = zab_xasprintf("%s@%zu", s->name, k);
+	v->name = cz_xasprintf("%s@%zu", s->name, k);
 	free(v->series);
 	free(v->kernels);
 	free(v->git);
@@ -304,9 +304,9 @@ void zab_seq_apply(struct zab_variant *v, const struct zab_seq *s, size_t k)
 	set_str(&v->seq_kind, s->kind);
 	set_str(&v->label, st->label);
 	free(v->kversion);
-	v->kversion = st->kversion ? zab_xstrdup(st->kversion) : NULL;
+	v->kversion = st->kversion ? cz_xstrdup(st->kversion) : NULL;
 	free(v->git_commit);
-	v->git_commit = st->commit ? zab_xstrdup(st->commit) : NULL;
+	v->git_commit = st->commit ? cz_xstrdup(st->commit) : NULL;
 	v->step = (unsigned)k;
 	v->steps = (unsigned)(s->nstep - 1);
 }

@@ -25,13 +25,13 @@ long zab_step_of(const char *vname, const char *seq, size_t *seqlen)
 	return k;
 }
 
-char *zab_step_seq(const struct zab_result *r)
+char *zab_step_seq(const struct czres_result *r)
 {
 	size_t v, len;
 
 	for (v = 0; v < r->nv; v++)
 		if (zab_step_of(r->vname[v], NULL, &len) >= 0) {
-			char *s = zab_xmalloc(len + 1);
+			char *s = cz_xmalloc(len + 1);
 
 			memcpy(s, r->vname[v], len);
 			s[len] = 0;
@@ -40,7 +40,7 @@ char *zab_step_seq(const struct zab_result *r)
 	return NULL;
 }
 
-const char *zab_step_label(const struct zab_result *r, const char *vname)
+const char *zab_step_label(const struct czres_result *r, const char *vname)
 {
 	const json_t *x;
 	size_t i;
@@ -55,7 +55,7 @@ const char *zab_step_label(const struct zab_result *r, const char *vname)
 	return vname;
 }
 
-size_t zab_step_bench(const struct zab_result *r, const char *name)
+size_t zab_step_bench(const struct czres_result *r, const char *name)
 {
 	size_t b;
 
@@ -65,7 +65,7 @@ size_t zab_step_bench(const struct zab_result *r, const char *name)
 	if (name)
 		return r->nb;
 	for (b = 0; b < r->nb; b++)
-		if (r->b[b].kind == ZAB_RK_DEV_RATE)
+		if (r->b[b].kind == CZRES_RK_DEV_RATE)
 			return b;
 	return 0;
 }

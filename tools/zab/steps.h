@@ -12,20 +12,20 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
+#include "results/result.h"
 
 /* K when vname is seq@K (seq NULL: any NAME@K, its NAME length at *seqlen), else -1. */
 long zab_step_of(const char *vname, const char *seq, size_t *seqlen);
 /* The sequence of the first variant named NAME@K in r (malloc'd), NULL when none. */
-char *zab_step_seq(const struct zab_result *r);
+char *zab_step_seq(const struct czres_result *r);
 /* Step variant vname's label in r's document: its "label", else vname. */
-const char *zab_step_label(const struct zab_result *r, const char *vname);
+const char *zab_step_label(const struct czres_result *r, const char *vname);
 /*
  * The result class of r to judge steps on: the one named name (NULL: the
  * in-device class, bytes per second of routine time, where there is one,
  * else the first); r->nb when name is absent.
  */
-size_t zab_step_bench(const struct zab_result *r, const char *name);
+size_t zab_step_bench(const struct czres_result *r, const char *name);
 
 /* zab history --by series's options (history.c parses them). */
 struct zab_page_opts;
@@ -39,6 +39,6 @@ struct zab_series_opts {
  * whole sequence (histseries.c).  0, 1 when an output failed, 2 when
  * there is no sequence to show.
  */
-int zab_history_series(struct zab_result *r, size_t nr, const struct zab_series_opts *o);
+int zab_history_series(struct czres_result *r, size_t nr, const struct zab_series_opts *o);
 
 #endif

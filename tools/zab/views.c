@@ -25,7 +25,7 @@
 static void csv_field(FILE *f, const json_t *v)
 {
 	if (json_is_string(v))
-		zab_csv_str(f, json_string_value(v));
+		czrep_csv_str(f, json_string_value(v));
 	else if (json_is_integer(v))
 		fprintf(f, "%lld", (long long)json_integer_value(v));
 	else if (json_is_real(v))
@@ -96,11 +96,11 @@ static const char *const byclass_cols[] = {
 
 /* The rows: every (result class, variant) of any SUT class, the base too when alone. */
 struct brow {
-	const struct zab_rbench *b;
+	const struct czres_bench *b;
 	const char *v;
 };
 
-static size_t byclass_rows(struct zab_result *const *r, size_t n, struct brow *rows, size_t max)
+static size_t byclass_rows(struct czres_result *const *r, size_t n, struct brow *rows, size_t max)
 {
 	size_t i, b, v, k, nr = 0;
 
@@ -109,7 +109,7 @@ static size_t byclass_rows(struct zab_result *const *r, size_t n, struct brow *r
 			for (v = 0; v < r[i]->nv; v++) {
 				if (v == r[i]->base && r[i]->nv > 1)
 					continue;
-				for (k = 0; k < nr && !(zab_same_bench(rows[k].b, &r[i]->b[b]) &&
+				for (k = 0; k < nr && !(czres_same_bench(rows[k].b, &r[i]->b[b]) &&
 							!strcmp(rows[k].v, r[i]->vname[v])); k++)
 					;
 				if (k == nr && nr < max)
@@ -119,10 +119,10 @@ static size_t byclass_rows(struct zab_result *const *r, size_t n, struct brow *r
 }
 
 /* One row of one SUT class, as JSON; NULL when the class lacks it. */
-static json_t *byclass_cell(const struct zab_result *r, const struct brow *row)
+static json_t *byclass_cell(const struct czres_result *r, const struct brow *row)
 {
-	size_t b = zab_find_bench(r, row->b), v = zab_name_index(r->vname, r->nv, row->v);
-	const struct zab_cell *c, *bc;
+	size_t b = czres_find_bench(r, row->b), v = czres_name_index(r->vname, r->nv, row->v);
+	const struct czres_cell *c, *bc;
 	struct cz_summary s, bs;
 	json_t *o;
 	double pct = NAN;
@@ -130,11 +130,11 @@ static json_t *byclass_cell(const struct zab_result *r, const struct brow *row)
 
 	if (b == r->nb || v == r->nv)
 		return NULL;
-	c = zab_cell(r, b, v);
-	bc = zab_cell(r, b, r->base);
+	c = czres_cell(r, b, v);
+	bc = czres_cell(r, b, r->base);
 	cz_summarize(c->x, c->n, &s);
 	cz_summarize(bc->x, bc->n, &bs);
-	ch = zab_change(r, b, v, &pct);
+	ch = czst_change(r, b, v, &pct);
 	o = cz_jobj();
 	cz_jset(o, "benchmark", cz_jstr(row->b->name));
 	cz_jset(o, "source", cz_jstr(zab_rkinds[row->b->kind].source));
@@ -149,7 +149,7 @@ static json_t *byclass_cell(const struct zab_result *r, const struct brow *row)
 	cz_jset(o, "n", json_integer((json_int_t)c->n));
 	cz_jset(o, "ci_lo", cz_jnum(c->n > 1 && !c->failed ? s.ci_lo : NAN));
 	cz_jset(o, "ci_hi", cz_jnum(c->n > 1 && !c->failed ? s.ci_hi : NAN));
-	cz_jset(o, "change_pct", cz_jnum(ch == ZAB_CHANGE_NONE ? NAN : pct));
+	cz_jset(o, "change_pct", cz_jnum(ch == CZST_CHANGE_NONE ? NAN : pct));
 	cz_jset(o, "flag", cz_jstr(ch == -1 ? "R" : ch == 1 ? "I" : ""));
 	return o;
 }
@@ -220,7 +220,7 @@ static size_t wrap_line(const char *s, size_t w, size_t k, char *buf, size_t len
 }
 
 /* The header lines of classes i0..i1: each name whole, wrapped at BC_NAME columns. */
-static void byclass_head(FILE *f, struct zab_result *const *r, size_t i0, size_t i1, int lw)
+static void byclass_head(FILE *f, struct czres_result *const *r, size_t i0, size_t i1, int lw)
 {
 	size_t i, line, lines = 1, n;
 	char part[BC_NAME + 1];
@@ -239,7 +239,7 @@ static void byclass_head(FILE *f, struct zab_result *const *r, size_t i0, size_t
 }
 
 /* The text: blocks of as many classes as fit $COLUMNS (132 when unset) beside the labels. */
-static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const struct brow *rows,
+static void byclass_text(FILE *f, struct czres_result *const *r, size_t n, const struct brow *rows,
 			 size_t nr, json_t *const *cells)
 {
 	const char *cols = getenv("COLUMNS");
@@ -276,11 +276,11 @@ static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const s
 }
 
 /* The table to text (when not NULL), its rows to doc (when not NULL). */
-static void byclass_build(FILE *text, struct zab_result *const *r, size_t n, json_t *doc)
+static void byclass_build(FILE *text, struct czres_result *const *r, size_t n, json_t *doc)
 {
-	struct brow rows[4 * ZAB_MAX_ITEMS];
-	size_t nr = byclass_rows(r, n, rows, 4 * ZAB_MAX_ITEMS), k, i;
-	json_t **cells = zab_xmalloc((nr * n + 1) * sizeof(*cells)), *arr = NULL, *cl;
+	struct brow rows[4 * CZRES_MAX_ITEMS];
+	size_t nr = byclass_rows(r, n, rows, 4 * CZRES_MAX_ITEMS), k, i;
+	json_t **cells = cz_xmalloc((nr * n + 1) * sizeof(*cells)), *arr = NULL, *cl;
 
 	if (doc) {
 		cz_jset(doc, "view", cz_jstr("by-sut-class"));
@@ -302,12 +302,12 @@ static void byclass_build(FILE *text, struct zab_result *const *r, size_t n, jso
 	free(cells);
 }
 
-void zab_by_class_text(FILE *f, struct zab_result *const *r, size_t n)
+void zab_by_class_text(FILE *f, struct czres_result *const *r, size_t n)
 {
 	byclass_build(f, r, n, NULL);
 }
 
-int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv)
+int zab_report_by_class(struct czres_result *const *r, size_t n, const char *json, const char *csv)
 {
 	FILE *text = zab_view_text(json, csv);
 	json_t *doc = cz_jobj();

@@ -20,10 +20,10 @@
  *   layout.c      placement per run; rotate.c placement = rotate on the device
  *   resultjson.c  a run's result -> its JSON document
  *   number.c      numbers in a benchmark's output
- * The results themselves -- their data model, the reader of result files,
- * the statistics and verdicts, the tables and the merge -- are the store
- * module's (store/result.h, store/verdict.h, store/report.h), which the
- * store's back ends and zab's views share.
+ * The results themselves are modules of their own, which the store and
+ * zab's views share: the data model, the reader of result files and the
+ * merge (results/result.h), the statistics and verdicts (stats/cellstat.h,
+ * stats/verdict.h), the tables, CSV and JSON (report/report.h).
  */
 #ifndef TOOLS_ZAB_ZAB_H
 #define TOOLS_ZAB_ZAB_H
@@ -35,9 +35,10 @@
 
 #include "cusezero.h"
 #include "jsonout.h"
-#include "report.h"
-#include "result.h"
-#include "verdict.h"
+#include "report/report.h"
+#include "results/result.h"
+#include "stats/cellstat.h"
+#include "stats/verdict.h"
 
 /* measured runs per session when neither -R nor repeats= says (n >= 3 per cell) */
 #define ZAB_DEFAULT_REPEATS 3
@@ -98,9 +99,9 @@ struct zab_bench {
 struct zab_variant {
 	char *name;
 	char *cmd;           /* NULL, or a command replacing the benchmark's ({cmd} = it) */
-	struct zab_kv env[ZAB_MAX_ITEMS];
+	struct zab_kv env[CZRES_MAX_ITEMS];
 	size_t nenv;
-	struct zab_kv vars[ZAB_MAX_ITEMS];   /* var.NAME= -> {NAME} */
+	struct zab_kv vars[CZRES_MAX_ITEMS];   /* var.NAME= -> {NAME} */
 	size_t nvars;
 	/* device settings: any of these set => a cusezero daemon per session */
 	bool device;
@@ -143,11 +144,11 @@ struct zab_experiment {
 	struct zab_placement placement;
 	bool paired;         /* verdict = paired: fixed placement's (R)/(I) from runs paired by slot */
 	bool no_kernel_ref;  /* kernel-ref = no: the run records no kernel reference */
-	struct zab_kv vars[ZAB_MAX_ITEMS];
+	struct zab_kv vars[CZRES_MAX_ITEMS];
 	size_t nvars;
-	struct zab_bench bench[ZAB_MAX_ITEMS];
+	struct zab_bench bench[CZRES_MAX_ITEMS];
 	size_t nbench;
-	struct zab_variant var[ZAB_MAX_ITEMS];
+	struct zab_variant var[CZRES_MAX_ITEMS];
 	size_t nvar;
 	struct zab_seq *seqs;  /* the sequences expanded by zab_experiment_check (sequence.h) */
 	size_t nseqs;
@@ -185,7 +186,7 @@ const struct zab_placement *zab_var_placement(const struct zab_experiment *e, si
 int zab_placement_offset(const struct zab_placement *p, uint64_t seed, unsigned sessions,
 			 unsigned session, unsigned repeats, unsigned measured);
 
-/* ---- results (the data model and its reader: store/result.h) ------------- */
+/* ---- results (the data model and its reader: results/result.h) ----------- */
 
 struct cz_devdelta;
 
@@ -201,12 +202,12 @@ struct zab_rkind_info {
 	double (*of_median)(double ns, uint64_t chunk);
 };
 
-extern const struct zab_rkind_info zab_rkinds[ZAB_RK_COUNT];
+extern const struct zab_rkind_info zab_rkinds[CZRES_RK_COUNT];
 
 /* compare.c: zab compare OLD.json NEW.json; the exit status. */
 int zab_cmd_compare(int argc, char **argv);
 /* Build a result (and its JSON document) from a finished experiment. */
-json_t *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
+json_t *zab_result_json(const struct czres_result *r, const struct zab_experiment *e,
 			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);
 /* The machine, and the kernel reference (taken; NULL: not measured) as its kernel_ref. */
 json_t *zab_environment(json_t *kernel_ref);
@@ -221,7 +222,7 @@ json_t *zab_kernel_ref(void);
 /* kernel-ref = yes | no (experiment key, --kernel-ref): *off; 0 or -EINVAL. */
 int zab_kref_parse(const char *s, bool *off);
 void zab_kref_text(char *buf, size_t len, const json_t *kref);
-void zab_kref_by_class(FILE *f, struct zab_result *const *r, size_t n, const json_t *docs);
+void zab_kref_by_class(FILE *f, struct czres_result *const *r, size_t n, const json_t *docs);
 
 /* ---- run ------------------------------------------------------------------ */
 
@@ -233,7 +234,7 @@ struct zab_run_opts {
 };
 
 /* The result classes of an experiment: each benchmark, and its in-device classes. 0 / -E2BIG. */
-int zab_result_rows(struct zab_result *r, const struct zab_experiment *e);
+int zab_result_rows(struct czres_result *r, const struct zab_experiment *e);
 
 /*
  * Run e; fills r, devinfo (an array per variant: its daemons' facts) and
@@ -241,7 +242,7 @@ int zab_result_rows(struct zab_result *r, const struct zab_experiment *e);
  * cell failed, or -errno.
  */
 int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
-	    struct zab_result *r, json_t *devinfo, json_t *sessinfo);
+	    struct czres_result *r, json_t *devinfo, json_t *sessinfo);
 /* ---- placement = rotate, the device side (rotate.c) ---- */
 
 struct cz_devlayouts;

@@ -21,7 +21,7 @@
 
 #include "cli.h"
 #include "report.h"
-#include "verdict.h"
+#include "stats/cellstat.h"
 
 static size_t find(char *const *names, size_t n, const char *s)
 {
@@ -33,7 +33,7 @@ static size_t find(char *const *names, size_t n, const char *s)
 	return n;
 }
 
-static size_t find_row(const struct zab_result *r, const struct zab_rbench *b)
+static size_t find_row(const struct czres_result *r, const struct czres_bench *b)
 {
 	size_t i;
 
@@ -45,7 +45,7 @@ static size_t find_row(const struct zab_result *r, const struct zab_rbench *b)
 
 static const char *verdict(int own, int lay)
 {
-	if (own == ZAB_CHANGE_NONE || lay == ZAB_CHANGE_NONE)
+	if (own == CZST_CHANGE_NONE || lay == CZST_CHANGE_NONE)
 		return "not compared (a cell failed or is empty)";
 	if (own && lay)
 		return own == lay ? "code: survives moving the code" :
@@ -59,17 +59,17 @@ static const char *verdict(int own, int lay)
 
 static void change(char *buf, size_t len, int flag, double pct)
 {
-	if (flag == ZAB_CHANGE_NONE)
+	if (flag == CZST_CHANGE_NONE)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%s%+.2f%%", flag < 0 ? "(R) " : flag > 0 ? "(I) " : "", pct);
 }
 
 /* One pair on one row: v vs w of own, against the same names in lay. */
-static void pair(FILE *f, const struct zab_result *own, const struct zab_result *lay, size_t b,
+static void pair(FILE *f, const struct czres_result *own, const struct czres_result *lay, size_t b,
 		 size_t lb, size_t w, size_t v)
 {
-	struct zab_result o = *own, l = *lay;  /* shallow copies: w as the base */
+	struct czres_result o = *own, l = *lay;  /* shallow copies: w as the base */
 	size_t lw = find(lay->vname, lay->nv, own->vname[w]), lv = find(lay->vname, lay->nv, own->vname[v]);
 	double po = 0, pl = 0;
 	char a[32], c[32];
@@ -79,8 +79,8 @@ static void pair(FILE *f, const struct zab_result *own, const struct zab_result 
 		return;
 	o.base = w;
 	l.base = lw;
-	fo = zab_change(&o, b, v, &po);
-	fl = zab_change(&l, lb, lv, &pl);
+	fo = czst_change(&o, b, v, &po);
+	fl = czst_change(&l, lb, lv, &pl);
 	/* the value's own change, as the tables show it (a time that grew reads +) */
 	if (!own->b[b].higher) {
 		po = -po;
@@ -93,7 +93,7 @@ static void pair(FILE *f, const struct zab_result *own, const struct zab_result 
 		own->vname[v], own->vname[w], a, c, verdict(fo, fl));
 }
 
-int zab_render_layout_or_code(FILE *f, const struct zab_result *own, const struct zab_result *lay)
+int czrep_layout_or_code(FILE *f, const struct czres_result *own, const struct czres_result *lay)
 {
 	size_t b, lb, v, w;
 

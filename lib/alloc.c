@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zab's allocation and string helpers: out of memory is a one-line error and exit
- * status 2, so no caller checks.  A leaf: the store and every zab module use it.
+ * Allocation and string helpers: out of memory is a one-line error and exit
+ * status 2, so no caller checks.  A leaf: results, statistics, reports and
+ * the store, and every zab module use it.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc.h"
 #include "cli.h"
-#include "result.h"
 
-void *zab_xmalloc(size_t n)
+void *cz_xmalloc(size_t n)
 {
 	void *p = calloc(1, n ? n : 1);
 
@@ -22,7 +23,7 @@ void *zab_xmalloc(size_t n)
 	return p;
 }
 
-void *zab_xrealloc(void *p, size_t n)
+void *cz_xrealloc(void *p, size_t n)
 {
 	p = realloc(p, n ? n : 1);
 	if (!p) {
@@ -32,12 +33,12 @@ void *zab_xrealloc(void *p, size_t n)
 	return p;
 }
 
-char *zab_xstrdup(const char *s)
+char *cz_xstrdup(const char *s)
 {
-	return s ? strcpy(zab_xmalloc(strlen(s) + 1), s) : NULL;
+	return s ? strcpy(cz_xmalloc(strlen(s) + 1), s) : NULL;
 }
 
-char *zab_xasprintf(const char *fmt, ...)
+char *cz_xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -46,7 +47,7 @@ char *zab_xasprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	s = zab_xmalloc((size_t)n + 1);
+	s = cz_xmalloc((size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);

@@ -29,8 +29,8 @@ static json_t *hf_parameters(const char *lines)
 		size_t n = strcspn(p, "\n"), k = strcspn(p, "=\n");
 
 		if (k < n) {
-			char *key = zab_xasprintf("%.*s", (int)k, p);
-			char *val = zab_xasprintf("%.*s", (int)(n - k - 1), p + k + 1);
+			char *key = cz_xasprintf("%.*s", (int)k, p);
+			char *val = cz_xasprintf("%.*s", (int)(n - k - 1), p + k + 1);
 
 			cz_jset(o, key, cz_jstr(val));
 			free(key);
@@ -41,17 +41,17 @@ static json_t *hf_parameters(const char *lines)
 	return o;
 }
 
-static json_t *hf_cell(const struct zab_result *r, size_t b, size_t v, bool sut)
+static json_t *hf_cell(const struct czres_result *r, size_t b, size_t v, bool sut)
 {
-	const struct zab_cell *c = zab_cell(r, b, v);
+	const struct czres_cell *c = czres_cell(r, b, v);
 	json_t *o = cz_jobj(), *times, *codes;
 	struct cz_summary s;
 	char *cmd;
 	size_t i;
 
 	cz_summarize(c->x, c->n, &s);
-	cmd = zab_xasprintf("%s%s%s / %s", sut ? r->sut : "", sut ? ": " : "", r->b[b].name,
-			    r->vname[v]);
+	cmd = cz_xasprintf("%s%s%s / %s", sut ? r->sut : "", sut ? ": " : "", r->b[b].name,
+			   r->vname[v]);
 	cz_jset(o, "command", cz_jstr(cmd));
 	free(cmd);
 	cz_jset(o, "mean", cz_jnum(s.mean));
@@ -70,7 +70,7 @@ static json_t *hf_cell(const struct zab_result *r, size_t b, size_t v, bool sut)
 	return o;
 }
 
-void zab_render_hyperfine(FILE *f, struct zab_result *const *r, size_t n)
+void czrep_hyperfine(FILE *f, struct czres_result *const *r, size_t n)
 {
 	json_t *doc = cz_jobj(), *arr = cz_jset(doc, "results", cz_jarr());
 	size_t k, b, v;
@@ -78,7 +78,7 @@ void zab_render_hyperfine(FILE *f, struct zab_result *const *r, size_t n)
 	for (k = 0; k < n; k++)
 		for (b = 0; b < r[k]->nb; b++)
 			for (v = 0; v < r[k]->nv; v++) {
-				const struct zab_cell *c = zab_cell(r[k], b, v);
+				const struct czres_cell *c = czres_cell(r[k], b, v);
 
 				if (c->n && !c->failed)
 					cz_jpush(arr, hf_cell(r[k], b, v, n > 1));

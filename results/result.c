@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A result's JSON document -> struct zab_result, strictly: a file that is
+ * A result's JSON document -> struct czres_result, strictly: a file that is
  * not a zab result, or is one with a bad member, is one line naming the
  * file and the member.  zab report and compare read files through it, the
  * store its own exports.
@@ -16,7 +16,7 @@
 #include "result.h"
 #include "zeroing.h"
 
-int zab_verdict_parse(const char *s, bool *paired)
+int czres_verdict_parse(const char *s, bool *paired)
 {
 	if (!strcmp(s, "overlap"))
 		*paired = false;
@@ -27,19 +27,19 @@ int zab_verdict_parse(const char *s, bool *paired)
 	return 0;
 }
 
-enum zab_rkind zab_rkind_of(const char *s)
+enum czres_rkind czres_rkind_of(const char *s)
 {
-	static const char *const sources[ZAB_RK_COUNT] = {
-		[ZAB_RK_CMD] = ZAB_RK_SOURCE_CMD,
-		[ZAB_RK_DEV_RATE] = ZAB_RK_SOURCE_DEV_RATE,
-		[ZAB_RK_DEV_NS] = ZAB_RK_SOURCE_DEV_NS,
+	static const char *const sources[CZRES_RK_COUNT] = {
+		[CZRES_RK_CMD] = CZRES_RK_SOURCE_CMD,
+		[CZRES_RK_DEV_RATE] = CZRES_RK_SOURCE_DEV_RATE,
+		[CZRES_RK_DEV_NS] = CZRES_RK_SOURCE_DEV_NS,
 	};
 	int k;
 
-	for (k = 0; s && k < ZAB_RK_COUNT; k++)
+	for (k = 0; s && k < CZRES_RK_COUNT; k++)
 		if (!strcmp(sources[k], s))
-			return (enum zab_rkind)k;
-	return ZAB_RK_CMD;
+			return (enum czres_rkind)k;
+	return CZRES_RK_CMD;
 }
 
 static int bad_doc(const char *file, const char *what)
@@ -54,7 +54,38 @@ static int bad_doc2(const char *file, const char *what, const char *name)
 	return -EINVAL;
 }
 
-size_t zab_name_index(char *const *names, size_t n, const char *s)
+void czres_result_free(struct czres_result *r)
+{
+	size_t i;
+
+	for (i = 0; r->cells && i < r->nb * r->nv; i++) {
+		free(r->cells[i].x);
+		free(r->cells[i].sess);
+		free(r->cells[i].pre);
+		free(r->cells[i].off);
+		free(r->cells[i].loff);
+		free(r->cells[i].lay);
+		free(r->cells[i].error);
+	}
+	for (i = 0; i < r->nb; i++) {
+		free(r->b[i].name);
+		free(r->b[i].group);
+		free(r->b[i].unit);
+		free(r->b[i].settings);
+	}
+	for (i = 0; i < r->nv; i++) {
+		free(r->vname[i]);
+		free(r->vset[i]);
+		free(r->vparams[i]);
+	}
+	free(r->cells);
+	free(r->sut);
+	free(r->title);
+	json_decref(r->doc);
+	memset(r, 0, sizeof(*r));
+}
+
+size_t czres_name_index(char *const *names, size_t n, const char *s)
 {
 	size_t i;
 
@@ -101,10 +132,10 @@ static void settings_text(FILE *f, const json_t *o, const char *prefix)
 	if (!json_is_object(o))
 		return;
 	json_object_foreach((json_t *)o, k, v) {
-		char *key = zab_xasprintf("%s%s", prefix, k);
+		char *key = cz_xasprintf("%s%s", prefix, k);
 
 		if (json_is_object(v)) {
-			char *sub = zab_xasprintf("%s.", key);
+			char *sub = cz_xasprintf("%s.", key);
 
 			settings_text(f, v, sub);
 			free(sub);
@@ -135,7 +166,7 @@ static char *settings_of(const json_t *o, const json_t *doc)
 /* A variant's "vars" as "NAME=VALUE" lines (hyperfine's "parameters"). */
 static char *params_of(const json_t *vars)
 {
-	char *text = zab_xstrdup("");
+	char *text = cz_xstrdup("");
 	const char *k;
 	json_t *v;
 
@@ -143,7 +174,7 @@ static char *params_of(const json_t *vars)
 		return text;
 	json_object_foreach((json_t *)vars, k, v) {
 		const char *val = json_string_value(v);
-		char *t = zab_xasprintf("%s%s=%s\n", text, k, val ? val : "");
+		char *t = cz_xasprintf("%s%s=%s\n", text, k, val ? val : "");
 
 		free(text);
 		text = t;
@@ -151,13 +182,13 @@ static char *params_of(const json_t *vars)
 	return text;
 }
 
-static int result_benchmarks(struct zab_result *r, const json_t *doc, const char *file)
+static int result_benchmarks(struct czres_result *r, const json_t *doc, const char *file)
 {
 	json_t *arr = json_object_get(doc, "benchmarks"), *o;
 	const char *s;
 	size_t i;
 
-	if (!json_is_array(arr) || !json_array_size(arr) || json_array_size(arr) > ZAB_MAX_ITEMS)
+	if (!json_is_array(arr) || !json_array_size(arr) || json_array_size(arr) > CZRES_MAX_ITEMS)
 		return bad_doc(file, "\"benchmarks\" missing, empty or too long");
 	for (i = 0; i < json_array_size(arr); i++) {
 		o = json_array_get(arr, i);
@@ -167,14 +198,14 @@ static int result_benchmarks(struct zab_result *r, const json_t *doc, const char
 		for (size_t j = 0; j < r->nb; j++)
 			if (!strcmp(r->b[j].name, s))
 				return bad_doc2(file, "benchmark named twice", s);
-		r->b[i].name = zab_xstrdup(s);
+		r->b[i].name = cz_xstrdup(s);
 		s = json_string_value(json_object_get(o, "group"));
-		r->b[i].group = zab_xstrdup(s ? s : "");
+		r->b[i].group = cz_xstrdup(s ? s : "");
 		s = json_string_value(json_object_get(o, "unit"));
-		r->b[i].unit = zab_xstrdup(s ? s : "");
+		r->b[i].unit = cz_xstrdup(s ? s : "");
 		s = json_string_value(json_object_get(o, "better"));
 		r->b[i].higher = !s || strcmp(s, "lower");
-		r->b[i].kind = zab_rkind_of(json_string_value(json_object_get(o, "source")));
+		r->b[i].kind = czres_rkind_of(json_string_value(json_object_get(o, "source")));
 		r->b[i].settings = settings_of(o, doc);
 		r->b[i].file = file;
 		r->nb++;
@@ -182,21 +213,21 @@ static int result_benchmarks(struct zab_result *r, const json_t *doc, const char
 	return 0;
 }
 
-static int result_variants(struct zab_result *r, const json_t *doc, const char *file)
+static int result_variants(struct czres_result *r, const json_t *doc, const char *file)
 {
 	json_t *arr = json_object_get(doc, "variants");
 	const char *s;
 	size_t i;
 
-	if (!json_is_array(arr) || !json_array_size(arr) || json_array_size(arr) > ZAB_MAX_ITEMS)
+	if (!json_is_array(arr) || !json_array_size(arr) || json_array_size(arr) > CZRES_MAX_ITEMS)
 		return bad_doc(file, "\"variants\" missing, empty or too long");
 	for (i = 0; i < json_array_size(arr); i++) {
 		s = json_string_value(json_object_get(json_array_get(arr, i), "name"));
 		if (!s)
 			return bad_doc(file, "a variant without a name");
-		if (zab_name_index(r->vname, r->nv, s) != r->nv)
+		if (czres_name_index(r->vname, r->nv, s) != r->nv)
 			return bad_doc2(file, "variant named twice", s);
-		r->vname[i] = zab_xstrdup(s);
+		r->vname[i] = cz_xstrdup(s);
 		r->vset[i] = settings_of(json_array_get(arr, i), NULL);
 		r->vparams[i] = params_of(json_object_get(json_array_get(arr, i), "vars"));
 		r->vfile[i] = file;
@@ -233,7 +264,7 @@ static bool whole_in(const json_t *x, double lo, double hi)
 }
 
 /* A cell's samples with their sessions, preempted shares and placement offsets. */
-static int cell_samples(struct zab_cell *c, const json_t *o, const char *file)
+static int cell_samples(struct czres_cell *c, const json_t *o, const char *file)
 {
 	const json_t *x = json_object_get(o, "samples"), *ss, *pre, *off, *it;
 	size_t j, n = json_array_size(x);
@@ -253,26 +284,26 @@ static int cell_samples(struct zab_cell *c, const json_t *o, const char *file)
 		if (ss && !whole_in(json_array_get(ss, j), 1, UINT_MAX))
 			return bad_doc2(file, "not a session number", "sample_sessions");
 		if (ss)
-			zab_cell_add_session(c, d, (unsigned)json_number_value(json_array_get(ss, j)));
+			czres_cell_add_session(c, d, (unsigned)json_number_value(json_array_get(ss, j)));
 		else
-			zab_cell_add(c, d);
+			czres_cell_add(c, d);
 		it = pre ? json_array_get(pre, j) : NULL;
 		d = json_number_value(it);
 		if (it && !json_is_null(it) && !(json_is_number(it) && d >= 0 && d <= 1))
 			return bad_doc2(file, "not a share in 0..1 or null", "sample_preempted");
 		if (it)
-			zab_cell_set_pre(c, json_is_null(it) ? NAN : d);
+			czres_cell_set_pre(c, json_is_null(it) ? NAN : d);
 		it = off ? json_array_get(off, j) : NULL;
 		if (it && !json_is_null(it) && !whole_in(it, 0, ZERO_PLACE_MAX_OFFSET))
 			return bad_doc2(file, "not an offset in 0..4095 or null", "sample_offsets");
 		if (it)
-			zab_cell_set_off(c, json_is_null(it) ? -1 : (int)json_number_value(it));
+			czres_cell_set_off(c, json_is_null(it) ? -1 : (int)json_number_value(it));
 	}
 	return 0;
 }
 
 /* placement = rotate: "layout_offsets" and "sample_layouts" (after the samples). */
-static int cell_rotation(struct zab_cell *c, const json_t *o, const char *file)
+static int cell_rotation(struct czres_cell *c, const json_t *o, const char *file)
 {
 	const json_t *lo = json_object_get(o, "layout_offsets"), *sl, *row, *it;
 	double val[CUSEZERO_ROTATE_MAX];
@@ -293,7 +324,7 @@ static int cell_rotation(struct zab_cell *c, const json_t *o, const char *file)
 			if (off[k] == off[j])
 				return bad_doc2(file, "an offset given twice", "layout_offsets");
 	}
-	zab_cell_set_rotation(c, off, n);
+	czres_cell_set_rotation(c, off, n);
 	sl = per_sample(o, "sample_layouts", c->n, file, &err);
 	if (err)
 		return -1;
@@ -309,15 +340,15 @@ static int cell_rotation(struct zab_cell *c, const json_t *o, const char *file)
 			else if (!json_is_number(it) || !isfinite(val[j]) || val[j] <= 0)
 				return bad_doc2(file, "not a positive number or null", "sample_layouts");
 		}
-		zab_cell_set_layouts(c, i, val);
+		czres_cell_set_layouts(c, i, val);
 	}
 	return 0;
 }
 
-static int result_cell(struct zab_result *r, const json_t *o, bool *seen, const char *file)
+static int result_cell(struct czres_result *r, const json_t *o, bool *seen, const char *file)
 {
 	const char *bn = json_string_value(json_object_get(o, "benchmark")), *vn = json_string_value(json_object_get(o, "variant")), *s;
-	struct zab_cell *c;
+	struct czres_cell *c;
 	json_t *fl;
 	char what[160];
 	size_t b = r->nb, v, j;
@@ -325,7 +356,7 @@ static int result_cell(struct zab_result *r, const json_t *o, bool *seen, const 
 	for (j = 0; bn && j < r->nb; j++)
 		if (!strcmp(r->b[j].name, bn))
 			b = j;
-	v = vn ? zab_name_index(r->vname, r->nv, vn) : r->nv;
+	v = vn ? czres_name_index(r->vname, r->nv, vn) : r->nv;
 	if (b == r->nb || v == r->nv)
 		return bad_doc(file, "a cell names an unknown benchmark or variant");
 	/* Two cells for one pair would be pooled silently: which file is right? */
@@ -334,17 +365,17 @@ static int result_cell(struct zab_result *r, const json_t *o, bool *seen, const 
 		return bad_doc2(file, "a cell given twice", what);
 	}
 	seen[b * r->nv + v] = true;
-	c = zab_cell(r, b, v);
+	c = czres_cell(r, b, v);
 	if (cell_samples(c, o, file) || cell_rotation(c, o, file))
 		return -1;
 	fl = json_object_get(o, "failed");
 	c->failed = json_is_true(fl);
 	s = json_string_value(json_object_get(o, "error"));
-	c->error = zab_xstrdup(s);
+	c->error = cz_xstrdup(s);
 	return 0;
 }
 
-int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file)
+int czres_result_from_json(struct czres_result *r, json_t *doc, const char *file)
 {
 	json_t *ex, *arr;
 	const char *s;
@@ -362,16 +393,16 @@ int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file)
 		return bad_doc(file, "unsupported \"zab\" version");
 	ex = json_object_get(doc, "experiment");
 	s = json_string_value(json_object_get(doc, "sut"));
-	r->sut = zab_xstrdup(s ? s : "unknown");
+	r->sut = cz_xstrdup(s ? s : "unknown");
 	s = json_string_value(json_object_get(ex, "name"));
-	r->title = zab_xstrdup(s ? s : "");
+	r->title = cz_xstrdup(s ? s : "");
 	if (get_count(ex, "sessions", 1, &r->sessions, file) ||
 	    get_count(ex, "warmups", 0, &r->warmups, file) ||
 	    get_count(ex, "repeats", 1, &r->repeats, file))
 		return -EINVAL;
 	/* absent (files from before it): the CI-overlap rule */
 	s = json_string_value(json_object_get(ex, "verdict"));
-	if (json_object_get(ex, "verdict") && (!s || zab_verdict_parse(s, &r->paired)))
+	if (json_object_get(ex, "verdict") && (!s || czres_verdict_parse(s, &r->paired)))
 		return bad_doc(file, "\"verdict\" is neither \"overlap\" nor \"paired\"");
 	ret = result_benchmarks(r, doc, file);
 	if (!ret)
@@ -379,14 +410,14 @@ int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file)
 	if (ret)
 		return ret;
 	s = json_string_value(json_object_get(ex, "base"));
-	r->base = s ? zab_name_index(r->vname, r->nv, s) : 0;
+	r->base = s ? czres_name_index(r->vname, r->nv, s) : 0;
 	if (r->base == r->nv)
 		return bad_doc(file, "the base variant is not among the variants");
-	r->cells = zab_xmalloc(r->nb * r->nv * sizeof(*r->cells));
+	r->cells = cz_xmalloc(r->nb * r->nv * sizeof(*r->cells));
 	arr = json_object_get(doc, "cells");
 	if (!json_is_array(arr))
 		return bad_doc(file, "\"cells\" missing");
-	seen = zab_xmalloc(r->nb * r->nv * sizeof(*seen));
+	seen = cz_xmalloc(r->nb * r->nv * sizeof(*seen));
 	for (i = 0, ret = 0; !ret && i < json_array_size(arr); i++)
 		ret = result_cell(r, json_array_get(arr, i), seen, file);
 	free(seen);
@@ -405,7 +436,7 @@ int zab_result_from_json(struct zab_result *r, json_t *doc, const char *file)
  * no number out of double's range) and no key given twice in an object.
  * NULL after one line naming the file.
  */
-json_t *zab_json_load(const char *path, const char *who)
+json_t *czres_json_load(const char *path, const char *who)
 {
 	FILE *f = fopen(path, "r");
 	char *text = NULL;
@@ -419,7 +450,7 @@ json_t *zab_json_load(const char *path, const char *who)
 	}
 	do {
 		if (n + 4096 + 1 > cap)
-			text = zab_xrealloc(text, cap = 2 * cap + 8192);
+			text = cz_xrealloc(text, cap = 2 * cap + 8192);
 		got = fread(text + n, 1, 4096, f);
 		/* JSON text holds no NUL byte: binary data, stop at once. */
 		if (memchr(text + n, 0, got) || n + got > ZAB_JSON_MAX) {

@@ -4,17 +4,17 @@
  * report says of cells whose runs used different code offsets, and of
  * runs paired by slot.
  */
-#ifndef STORE_VERDICT_H
-#define STORE_VERDICT_H
+#ifndef STATS_VERDICT_H
+#define STATS_VERDICT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "result.h"
+#include "results/result.h"
 
-struct zab_lstat {
+struct czst_lstat {
 	bool rotate;         /* placement = rotate: every run held every layout */
-	const struct zab_cell *cell;   /* rotate: the cell (its runs pair with another's) */
+	const struct czres_cell *cell;   /* rotate: the cell (its runs pair with another's) */
 	size_t runs;         /* rotate: the runs with a value at every layout (the model's) */
 	size_t nl;           /* layouts (distinct offsets) */
 	unsigned blocks;     /* sessions removed as blocks (0: none) */
@@ -32,7 +32,7 @@ struct zab_lstat {
 	bool sens_sig;       /* sens_p < 0.05 */
 };
 
-struct zab_lpair {
+struct czst_lpair {
 	size_t nl;           /* layouts both cells measured */
 	size_t better, worse;
 	double pct, ci_lo, ci_hi;   /* mean per-layout change (positive: better), per cent;
@@ -42,15 +42,15 @@ struct zab_lpair {
 };
 
 /* false when the cell has no offsets (fixed placement) or no sample. */
-bool zab_layout_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls);
-void zab_lstat_free(struct zab_lstat *ls);
-/* zab_layout_stat of a rotating cell (false: no per-layout values). */
-bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls);
+bool czst_layout_stat(const struct czres_cell *c, bool higher, struct czst_lstat *ls);
+void czst_lstat_free(struct czst_lstat *ls);
+/* czst_layout_stat of a rotating cell (false: no per-layout values). */
+bool czst_rotate_stat(const struct czres_cell *c, bool higher, struct czst_lstat *ls);
 /* best, worst and sens_pct from mean[] and grand, sens_sig from sens_p. */
-void zab_layout_spread(struct zab_lstat *ls, bool higher);
+void czst_layout_spread(struct czst_lstat *ls, bool higher);
 /* false when fewer than two layouts are common to both. */
-bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool higher,
-		     struct zab_lpair *p);
+bool czst_layout_pair(const struct czst_lstat *b, const struct czst_lstat *v, bool higher,
+		      struct czst_lpair *p);
 /*
  * Two rotating cells (loff set): the paired verdict on the per-run values
  * (runs of one slot paired: session by session, in order), pct/ci/flag;
@@ -58,10 +58,10 @@ bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool 
  * log ratios' 95% t interval (better/worse, nl = the common layouts).
  * false when fewer than two runs pair up.
  */
-bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
-		     struct zab_lpair *p);
+bool czst_rotate_pair(const struct czres_cell *b, const struct czres_cell *v, bool higher,
+		      struct czst_lpair *p);
 /* verdict = paired, fixed placement: the runs of one slot paired (p->flag, pct, runs, interval). */
-bool zab_slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
-		   struct zab_lpair *p);
+bool czst_slot_pair(const struct czres_cell *b, const struct czres_cell *v, bool higher,
+		    struct czst_lpair *p);
 
 #endif

@@ -16,7 +16,7 @@
  * placement = rotate: every run holds every layout (the daemon rotates
  * over them per request), so the runs are blocks of a two-way layout x run
  * model; the figure is the mean of the per-run values and the A/B verdict
- * pairs the runs of a slot (zab_rotate_stat, zab_rotate_pair).
+ * pairs the runs of a slot (czst_rotate_stat, czst_rotate_pair).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,7 +34,7 @@ static int cmp_uint(const void *a, const void *b)
 }
 
 /* The offsets a cell's samples used, sorted, without duplicates. */
-static size_t cell_offsets(const struct zab_cell *c, unsigned *out)
+static size_t cell_offsets(const struct czres_cell *c, unsigned *out)
 {
 	size_t i, n = 0, k;
 
@@ -53,7 +53,7 @@ static size_t cell_offsets(const struct zab_cell *c, unsigned *out)
  * Session blocks removed beforehand cost the within-layout sum its
  * blocks - 1 degrees of freedom.
  */
-static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
+static void layout_anova(const struct czres_cell *c, struct czst_lstat *ls)
 {
 	double ssb = 0, ssw = 0, sumn2 = 0, n0, msb, msw, s2l;
 	size_t i, j, N = 0, dfb = ls->blocks ? ls->blocks - 1 : 0;
@@ -90,7 +90,7 @@ static void layout_anova(const struct zab_cell *c, struct zab_lstat *ls)
  * ANOVA's F test (layout_anova), not the two extremes' intervals: the
  * extremes of many layouts are selected, and are often single runs.
  */
-void zab_layout_spread(struct zab_lstat *ls, bool higher)
+void czst_layout_spread(struct czst_lstat *ls, bool higher)
 {
 	size_t j, best = 0, worst = 0;
 
@@ -114,7 +114,7 @@ void zab_layout_spread(struct zab_lstat *ls, bool higher)
  * is scaled by its session's mean relative to the cell's (an additive
  * model on the log scale).  NULL: one session, or sessions not known.
  */
-static double *session_adjusted(const struct zab_cell *c, unsigned *blocks)
+static double *session_adjusted(const struct czres_cell *c, unsigned *blocks)
 {
 	unsigned smax = 0, k, nsess = 0;
 	double *sum, *x, g = 0;
@@ -126,7 +126,7 @@ static double *session_adjusted(const struct zab_cell *c, unsigned *blocks)
 		return NULL;
 	sum = calloc(smax + 1, sizeof(*sum));
 	n = calloc(smax + 1, sizeof(*n));
-	x = zab_xmalloc(c->n * sizeof(*x));
+	x = cz_xmalloc(c->n * sizeof(*x));
 	if (!sum || !n)
 		abort();
 	for (i = 0; i < c->n; i++) {
@@ -152,25 +152,25 @@ static double *session_adjusted(const struct zab_cell *c, unsigned *blocks)
 	return x;
 }
 
-bool zab_layout_stat(const struct zab_cell *cell, bool higher, struct zab_lstat *ls)
+bool czst_layout_stat(const struct czres_cell *cell, bool higher, struct czst_lstat *ls)
 {
-	struct zab_cell adj = *cell, *c = &adj;
+	struct czres_cell adj = *cell, *c = &adj;
 	struct cz_summary s;
 	size_t i, j, N = 0;
 	double *x;
 
 	memset(ls, 0, sizeof(*ls));
 	if (cell->loff && !cell->failed && cell->n)
-		return zab_rotate_stat(cell, higher, ls);
+		return czst_rotate_stat(cell, higher, ls);
 	if (!cell->off || cell->failed || !cell->n)
 		return false;
 	x = session_adjusted(cell, &ls->blocks);
 	if (x)
 		adj.x = x;
-	ls->off = zab_xmalloc(c->n * sizeof(*ls->off));
+	ls->off = cz_xmalloc(c->n * sizeof(*ls->off));
 	ls->nl = cell_offsets(c, ls->off);
 	if (!ls->nl) {
-		zab_lstat_free(ls);
+		czst_lstat_free(ls);
 		free(x);
 		return false;
 	}
@@ -195,12 +195,12 @@ bool zab_layout_stat(const struct zab_cell *cell, bool higher, struct zab_lstat 
 	ls->ci_lo = s.ci_lo;
 	ls->ci_hi = s.ci_hi;
 	layout_anova(c, ls);
-	zab_layout_spread(ls, higher);
+	czst_layout_spread(ls, higher);
 	free(x);
 	return true;
 }
 
-void zab_lstat_free(struct zab_lstat *ls)
+void czst_lstat_free(struct czst_lstat *ls)
 {
 	free(ls->off);
 	free(ls->mean);
@@ -215,8 +215,8 @@ void zab_lstat_free(struct zab_lstat *ls)
  * error of a per-layout difference from the pooled within-layout spread
  * (or, with no layout measured twice, by its sign).
  */
-bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool higher,
-		     struct zab_lpair *p)
+bool czst_layout_pair(const struct czst_lstat *b, const struct czst_lstat *v, bool higher,
+		      struct czst_lpair *p)
 {
 	double d[ZERO_PLACE_MAX_OFFSET + 1], sw;
 	struct cz_summary s;
@@ -224,7 +224,7 @@ bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool 
 
 	memset(p, 0, sizeof(*p));
 	if (b->rotate || v->rotate)     /* rotate: runs paired, not layouts */
-		return b->rotate && v->rotate && zab_rotate_pair(b->cell, v->cell, higher, p);
+		return b->rotate && v->rotate && czst_rotate_pair(b->cell, v->cell, higher, p);
 	sw = !isnan(b->sd_within) && !isnan(v->sd_within) ?
 	     sqrt((b->sd_within * b->sd_within + v->sd_within * v->sd_within) / 2) : NAN;
 	for (i = 0; i < b->nl; i++)
@@ -263,7 +263,7 @@ bool zab_layout_pair(const struct zab_lstat *b, const struct zab_lstat *v, bool 
  *   SS_error  = SS_total - SS_layout - SS_run   df (K - 1)(n - 1)
  *   F = MS_layout / MS_error; s2_L = max(0, (MS_layout - MS_error) / n)
  */
-static void rotate_anova(const double *y, size_t n, size_t K, struct zab_lstat *ls)
+static void rotate_anova(const double *y, size_t n, size_t K, struct czst_lstat *ls)
 {
 	double g = 0, ssl = 0, ssr = 0, sst = 0, sse, msl, mse, s2l, m;
 	size_t i, j;
@@ -314,7 +314,7 @@ static bool usable(double x)
  * one of those (a layout that served no request in a run leaves that run
  * out of the model; its figure is over the layouts it has).
  */
-static void rotate_keep(const struct zab_cell *c, bool *klay, bool *krun, size_t *K, size_t *n)
+static void rotate_keep(const struct czres_cell *c, bool *klay, bool *krun, size_t *K, size_t *n)
 {
 	size_t i, j;
 
@@ -334,7 +334,7 @@ static void rotate_keep(const struct zab_cell *c, bool *klay, bool *krun, size_t
 	}
 }
 
-bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls)
+bool czst_rotate_stat(const struct czres_cell *c, bool higher, struct czst_lstat *ls)
 {
 	bool klay[ZERO_PLACE_MAX_OFFSET + 1], *krun;
 	size_t i, j, k, K, n, r;
@@ -344,7 +344,7 @@ bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls
 	memset(ls, 0, sizeof(*ls));
 	if (!c->lay || !c->nlay || c->nlay > ZERO_PLACE_MAX_OFFSET + 1)
 		return false;
-	krun = zab_xmalloc(c->n * sizeof(*krun));
+	krun = cz_xmalloc(c->n * sizeof(*krun));
 	rotate_keep(c, klay, krun, &K, &n);
 	if (!n) {
 		free(krun);
@@ -354,10 +354,10 @@ bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls
 	ls->cell = c;
 	ls->runs = n;
 	ls->nl = K;
-	ls->off = zab_xmalloc(K * sizeof(*ls->off));
+	ls->off = cz_xmalloc(K * sizeof(*ls->off));
 	ls->mean = calloc(K, sizeof(*ls->mean));
 	ls->n = calloc(K, sizeof(*ls->n));
-	y = zab_xmalloc(n * K * sizeof(*y));
+	y = cz_xmalloc(n * K * sizeof(*y));
 	if (!ls->mean || !ls->n)
 		abort();
 	for (i = r = 0; i < c->n; i++) {
@@ -381,7 +381,7 @@ bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls
 	rotate_anova(y, n, K, ls);
 	/* sensitivity relative to the mean over layouts; the figure: the runs' mean */
 	ls->grand = g / (double)K;
-	zab_layout_spread(ls, higher);
+	czst_layout_spread(ls, higher);
 	cz_summarize(c->x, c->n, &s);
 	ls->grand = ls->wmean = s.mean;
 	ls->ci_lo = s.ci_lo;
@@ -396,7 +396,7 @@ bool zab_rotate_stat(const struct zab_cell *c, bool higher, struct zab_lstat *ls
  * session s of the other (both ran in the same round, adjacent in time);
  * by position when sessions are not known.  Returns the pairs.
  */
-static size_t pair_runs(const struct zab_cell *a, const struct zab_cell *b, size_t *ia, size_t *ib)
+static size_t pair_runs(const struct czres_cell *a, const struct czres_cell *b, size_t *ia, size_t *ib)
 {
 	size_t i, j, n = 0;
 	unsigned s, smax = 0;
@@ -446,8 +446,8 @@ static void ratio_interval(const double *d, size_t k, double sign, double *pct, 
 }
 
 /* Per common layout: is v better or worse than b (paired per-run log ratios' interval)? */
-static void rotate_layouts(const struct zab_cell *b, const struct zab_cell *v, const size_t *ib,
-			   const size_t *iv, size_t np, double sign, double *d, struct zab_lpair *p)
+static void rotate_layouts(const struct czres_cell *b, const struct czres_cell *v, const size_t *ib,
+			   const size_t *iv, size_t np, double sign, double *d, struct czst_lpair *p)
 {
 	double pct, lo, hi, x, y;
 	size_t j, jj, i, k;
@@ -475,8 +475,8 @@ static void rotate_layouts(const struct zab_cell *b, const struct zab_cell *v, c
  * The runs of one slot paired: the change is the mean per-run log ratio, the
  * flag its 95% t interval; rotate adds the per-layout counts.
  */
-static bool slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher, bool rotate,
-		      struct zab_lpair *p)
+static bool slot_pair(const struct czres_cell *b, const struct czres_cell *v, bool higher, bool rotate,
+		      struct czst_lpair *p)
 {
 	size_t m = b->n > v->n ? b->n : v->n, *ib, *iv, np, i, k;
 	double sign = higher ? 1 : -1, *d;
@@ -484,9 +484,9 @@ static bool slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool h
 	memset(p, 0, sizeof(*p));
 	if (b->failed || v->failed || !b->n || !v->n)
 		return false;
-	ib = zab_xmalloc(m * sizeof(*ib));
-	iv = zab_xmalloc(m * sizeof(*iv));
-	d = zab_xmalloc(m * sizeof(*d));
+	ib = cz_xmalloc(m * sizeof(*ib));
+	iv = cz_xmalloc(m * sizeof(*iv));
+	d = cz_xmalloc(m * sizeof(*d));
 	np = pair_runs(b, v, ib, iv);
 	for (i = k = 0; i < np; i++)
 		if (usable(b->x[ib[i]]) && usable(v->x[iv[i]]))
@@ -504,15 +504,15 @@ static bool slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool h
 	return k >= 2;
 }
 
-bool zab_rotate_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
-		     struct zab_lpair *p)
+bool czst_rotate_pair(const struct czres_cell *b, const struct czres_cell *v, bool higher,
+		      struct czst_lpair *p)
 {
 	memset(p, 0, sizeof(*p));
 	return b->loff && v->loff && slot_pair(b, v, higher, true, p);
 }
 
-bool zab_slot_pair(const struct zab_cell *b, const struct zab_cell *v, bool higher,
-		   struct zab_lpair *p)
+bool czst_slot_pair(const struct czres_cell *b, const struct czres_cell *v, bool higher,
+		    struct czst_lpair *p)
 {
 	return slot_pair(b, v, higher, false, p);
 }

@@ -1,14 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Statistics per cell and the output styles.
+ * The tables of a result in their output styles, and its CSV.
  *
- * Per cell: mean, 95% CI (Student t), CV, n.  Change vs the base variant in
- * percent: internally oriented so that negative is worse (the verdicts,
- * the CSV's change_pct), shown as the value's own change (new / base - 1,
- * so a time that doubled reads +100%), the (R)/(I) mark saying which is
- * better.  "(R)"/"(I)": the 95% CIs of
- * base and variant do not overlap (regression / improvement), the rule of
- * the Fastpath tables kernel reviewers read.  The detailed view adds the
+ * Per cell: mean, 95% CI (Student t), CV, n, and the verdict against the
+ * base variant (stats/cellstat.c): the change shown as the value's own
+ * (new / base - 1, so a time that doubled reads +100%; the CSV's
+ * change_pct keeps the verdict's orientation, negative worse), the
+ * (R)/(I) mark saying which is better.  The detailed view adds the
  * Mann-Whitney U p-value.  Column widths grow with the content; nothing is
  * truncated.
  * Cells with fewer than ZAB_FEW samples get a warning under the table: a
@@ -23,24 +21,25 @@
 #include "devstats.h"
 #include "report.h"
 #include "stats.h"
-#include "verdict.h"
+#include "stats/cellstat.h"
+#include "stats/verdict.h"
 
 #define ZAB_FEW 5
 
-int zab_style_parse(const char *s, enum zab_style *st)
+int czrep_style_parse(const char *s, enum czrep_style *st)
 {
 	static const char *const names[] = { "box", "grid", "plain", "markdown", "detail", "benchstat" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i])) {
-			*st = (enum zab_style)i;
+			*st = (enum czrep_style)i;
 			return 0;
 		}
 	return -1;
 }
 
-size_t zab_trimmed_len(const char *s)
+size_t czrep_trimmed_len(const char *s)
 {
 	size_t n;
 
@@ -52,207 +51,57 @@ size_t zab_trimmed_len(const char *s)
 	return n;
 }
 
-/* ---- statistics ------------------------------------------------------------------ */
-
-struct cstat {
-	struct cz_summary s;
-	bool ok;             /* has samples and did not fail */
-	bool cmp;            /* ok, and the base is ok: pct/flag valid */
-	double pct;
-	double lo, hi;       /* pct's 95% interval (positive: better), NaN: none */
-	const char *flag;    /* "(R) ", "(I) " or "" */
-};
-
-/*
- * Placement varied per run: the change is the mean per-layout change and
- * the flag its paired 95% interval (doc/layouts.md), not the runs pooled.
- */
-static void layout_verdict(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
+static char *base_text(const struct czres_result *r, size_t b, bool unit)
 {
-	struct zab_lstat lb, lv;
-	struct zab_lpair p;
-	bool hi = r->b[b].higher;
+	struct czst_lstat ls;
+	struct czst_cstat cs;
 
-	if (zab_layout_stat(zab_cell(r, b, r->base), hi, &lb) &&
-	    zab_layout_stat(zab_cell(r, b, v), hi, &lv) && zab_layout_pair(&lb, &lv, hi, &p)) {
-		cs->pct = p.pct;
-		cs->lo = p.ci_lo;
-		cs->hi = p.ci_hi;
-		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
-	}
-	zab_lstat_free(&lb);
-	zab_lstat_free(&lv);
-}
-
-/*
- * placement = rotate: every run held every layout, so the runs are what is
- * paired (A and B of one slot ran in the same round): the change is the
- * mean per-run log ratio, the flag its 95% interval (doc/layouts.md).
- */
-static void rotate_verdict(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
-{
-	struct zab_lpair p;
-
-	if (zab_rotate_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
-		cs->pct = p.pct;
-		cs->lo = p.ci_lo;
-		cs->hi = p.ci_hi;
-		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
-	}
-}
-
-/*
- * verdict = paired, fixed placement: A and B of one slot ran in the same
- * round, adjacent in time, and share the machine's state then (a slow mode
- * lasting seconds moves both): the change is the mean per-slot log ratio,
- * the flag its 95% interval (doc/measurement.md).
- */
-static void paired_verdict(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
-{
-	struct zab_lpair p;
-
-	cs->flag = "";
-	if (zab_slot_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
-		cs->pct = p.pct;
-		cs->lo = p.ci_lo;
-		cs->hi = p.ci_hi;
-		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
-	}
-}
-
-/*
- * The ratio of the means' 95% interval, first order (the delta method):
- * se(v/b) = (v/b) sqrt((se_v/v)^2 + (se_b/b)^2), Student t with the
- * smaller sample's degrees of freedom; in pct's orientation.
- */
-static void ratio_ci(const struct cz_summary *bs, const struct cz_summary *vs, bool higher,
-		     struct cstat *cs)
-{
-	double q, se, t, lo, hi;
-
-	if (bs->n < 2 || vs->n < 2 || bs->mean == 0 || vs->mean == 0)
-		return;
-	q = vs->mean / bs->mean;
-	se = fabs(q) * sqrt(pow(vs->sd / vs->mean, 2) / (double)vs->n +
-			    pow(bs->sd / bs->mean, 2) / (double)bs->n);
-	t = cz_t975((bs->n < vs->n ? bs->n : vs->n) - 1);
-	lo = (q - t * se - 1) * 100;
-	hi = (q + t * se - 1) * 100;
-	cs->lo = higher ? lo : -hi;
-	cs->hi = higher ? hi : -lo;
-}
-
-static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
-{
-	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
-	struct cz_summary bs;
-
-	memset(cs, 0, sizeof(*cs));
-	cs->flag = "";
-	cs->lo = cs->hi = NAN;
-	cz_summarize(c->x, c->n, &cs->s);
-	cs->ok = !c->failed && c->n > 0;
-	if (!cs->ok || base->failed || !base->n || v == r->base)
-		return;
-	cz_summarize(base->x, base->n, &bs);
-	if (bs.mean == 0)
-		return;
-	cs->cmp = true;
-	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
-	ratio_ci(&bs, &cs->s, r->b[b].higher, cs);
-	if (c->off && base->off) {
-		layout_verdict(r, b, v, cs);
-		return;
-	}
-	if (c->loff && base->loff) {
-		rotate_verdict(r, b, v, cs);
-		return;
-	}
-	if (r->paired) {
-		paired_verdict(r, b, v, cs);
-		return;
-	}
-	/* no confidence interval from a single sample: never flagged */
-	if (bs.n >= 2 && cs->s.n >= 2 && cz_ci_disjoint(&bs, &cs->s))
-		cs->flag = cs->pct < 0 ? "(R) " : "(I) ";
-}
-
-int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct)
-{
-	struct cstat cs;
-
-	cell_stat(r, b, v, &cs);
-	if (!cs.cmp)
-		return ZAB_CHANGE_NONE;
-	*pct = cs.pct;
-	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
-}
-
-int zab_change_ci(const struct zab_result *r, size_t b, size_t v, double *pct, double *lo,
-		  double *hi)
-{
-	double sign = r->b[b].higher ? 1 : -1;
-	struct cstat cs;
-
-	cell_stat(r, b, v, &cs);
-	if (!cs.cmp)
-		return ZAB_CHANGE_NONE;
-	*pct = sign * cs.pct;
-	*lo = sign > 0 ? cs.lo : -cs.hi;
-	*hi = sign > 0 ? cs.hi : -cs.lo;
-	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
-}
-
-static char *base_text(const struct zab_result *r, size_t b, bool unit)
-{
-	struct zab_lstat ls;
-	struct cstat cs;
-
-	cell_stat(r, b, r->base, &cs);
-	if (zab_cell(r, b, r->base)->failed)
-		return zab_xstrdup("FAILED");
+	czst_cell_stat(r, b, r->base, &cs);
+	if (czres_cell(r, b, r->base)->failed)
+		return cz_xstrdup("FAILED");
 	if (!cs.ok)
-		return zab_xstrdup("-");
+		return cz_xstrdup("-");
 	/* placed per run: the base's figure is its mean over layouts (doc/layouts.md) */
-	if (zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &ls)) {
+	if (czst_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &ls)) {
 		cs.s.mean = ls.grand;
-		zab_lstat_free(&ls);
+		czst_lstat_free(&ls);
 	}
 	/* below 1 (a timed command's seconds): three significant digits, not 0.06 */
 	if (fabs(cs.s.mean) < 1 && cs.s.mean != 0)
-		return zab_xasprintf("%.3g%s%s", cs.s.mean, unit && *r->b[b].unit ? " " : "",
-				     unit ? r->b[b].unit : "");
+		return cz_xasprintf("%.3g%s%s", cs.s.mean, unit && *r->b[b].unit ? " " : "",
+				    unit ? r->b[b].unit : "");
 	if (unit && *r->b[b].unit)
-		return zab_xasprintf("%.2f %s", cs.s.mean, r->b[b].unit);
-	return zab_xasprintf("%.2f", cs.s.mean);
+		return cz_xasprintf("%.2f %s", cs.s.mean, r->b[b].unit);
+	return cz_xasprintf("%.2f", cs.s.mean);
 }
 
-static char *change_text(const struct zab_result *r, size_t b, size_t v)
+static char *change_text(const struct czres_result *r, size_t b, size_t v)
 {
-	struct cstat cs;
+	struct czst_cstat cs;
 
-	cell_stat(r, b, v, &cs);
-	if (zab_cell(r, b, v)->failed)
-		return zab_xstrdup("FAILED");
+	czst_cell_stat(r, b, v, &cs);
+	if (czres_cell(r, b, v)->failed)
+		return cz_xstrdup("FAILED");
 	if (!cs.cmp)
-		return zab_xstrdup(cs.ok ? "n/a" : "-");
+		return cz_xstrdup(cs.ok ? "n/a" : "-");
 	/* the value's own change, as benchstat: a time 5 times the base's reads +400%, never -400% */
-	return zab_xasprintf("%s%+.2f%%", cs.flag, r->b[b].higher ? cs.pct : -cs.pct);
+	return cz_xasprintf("%s%+.2f%%", cs.flag < 0 ? "(R) " : cs.flag > 0 ? "(I) " : "",
+			    r->b[b].higher ? cs.pct : -cs.pct);
 }
 
-static char *result_class(const struct zab_rbench *b)
+static char *result_class(const struct czres_bench *b)
 {
-	return *b->unit ? zab_xasprintf("%s (%s)", b->name, b->unit) : zab_xstrdup(b->name);
+	return *b->unit ? cz_xasprintf("%s (%s)", b->name, b->unit) : cz_xstrdup(b->name);
 }
 
 /* ---- a table of strings ----------------------------------------------------------- */
 
 struct table {
 	size_t ncol, nrow;   /* rows exclude the header */
-	char *head[ZAB_MAX_ITEMS + 8];
-	char align[ZAB_MAX_ITEMS + 8];   /* 'l' or 'r' for the body */
+	char *head[CZRES_MAX_ITEMS + 8];
+	char align[CZRES_MAX_ITEMS + 8];   /* 'l' or 'r' for the body */
 	char **cell;
-	size_t width[ZAB_MAX_ITEMS + 8];
+	size_t width[CZRES_MAX_ITEMS + 8];
 };
 
 static size_t dwidth(const char *s)
@@ -269,7 +118,7 @@ static void t_init(struct table *t, size_t ncol, size_t nrow)
 	memset(t, 0, sizeof(*t));
 	t->ncol = ncol;
 	t->nrow = nrow;
-	t->cell = zab_xmalloc((nrow ? nrow : 1) * ncol * sizeof(char *));
+	t->cell = cz_xmalloc((nrow ? nrow : 1) * ncol * sizeof(char *));
 }
 
 static char **t_at(struct table *t, size_t row, size_t col)
@@ -358,7 +207,7 @@ static void row(FILE *f, const struct table *t, char *const *cells, const char *
 
 static void render_box(FILE *f, struct table *t, bool unicode)
 {
-	char halign[ZAB_MAX_ITEMS + 8];
+	char halign[CZRES_MAX_ITEMS + 8];
 	size_t r, c;
 
 	for (c = 0; c < t->ncol; c++)
@@ -422,29 +271,29 @@ static void render_plain(FILE *f, struct table *t)
 
 /* ---- the main table --------------------------------------------------------------- */
 
-static void main_table(const struct zab_result *r, struct table *t, enum zab_style st)
+static void main_table(const struct czres_result *r, struct table *t, enum czrep_style st)
 {
 	size_t b, v, c, ncol = 2 + r->nv;
 	const char *prev = NULL;
 
 	t_init(t, ncol, r->nb);
-	t->head[0] = zab_xstrdup("Benchmark");
-	t->head[1] = zab_xstrdup("Result Class");
+	t->head[0] = cz_xstrdup("Benchmark");
+	t->head[1] = cz_xstrdup("Result Class");
 	t->align[0] = t->align[1] = 'l';
 	c = 2;
-	t->head[c] = st == ZAB_STYLE_GRID ? zab_xstrdup(r->vname[r->base]) :
-		     zab_xasprintf("%s (base)", r->vname[r->base]);
+	t->head[c] = st == CZREP_STYLE_GRID ? cz_xstrdup(r->vname[r->base]) :
+		     cz_xasprintf("%s (base)", r->vname[r->base]);
 	t->align[c++] = 'r';
 	for (v = 0; v < r->nv; v++)
 		if (v != r->base) {
-			t->head[c] = zab_xstrdup(r->vname[v]);
+			t->head[c] = cz_xstrdup(r->vname[v]);
 			t->align[c++] = 'r';
 		}
 	for (b = 0; b < r->nb; b++) {
 		/* the group name only where it changes, as in the seed tables */
-		bool same = prev && !strcmp(prev, r->b[b].group) && st != ZAB_STYLE_MARKDOWN;
+		bool same = prev && !strcmp(prev, r->b[b].group) && st != CZREP_STYLE_MARKDOWN;
 
-		*t_at(t, b, 0) = zab_xstrdup(same ? "" : r->b[b].group);
+		*t_at(t, b, 0) = cz_xstrdup(same ? "" : r->b[b].group);
 		prev = r->b[b].group;
 		*t_at(t, b, 1) = result_class(&r->b[b]);
 		*t_at(t, b, 2) = base_text(r, b, false);
@@ -456,7 +305,7 @@ static void main_table(const struct zab_result *r, struct table *t, enum zab_sty
 	t_widths(t);
 }
 
-static void plain_table(const struct zab_result *r, struct table *t)
+static void plain_table(const struct czres_result *r, struct table *t)
 {
 	size_t b, v, c;
 	bool same_unit = true;
@@ -464,19 +313,19 @@ static void plain_table(const struct zab_result *r, struct table *t)
 	for (b = 1; b < r->nb; b++)
 		same_unit = same_unit && !strcmp(r->b[b].unit, r->b[0].unit);
 	t_init(t, 1 + r->nv, r->nb);
-	t->head[0] = zab_xstrdup("Benchmark");
+	t->head[0] = cz_xstrdup("Benchmark");
 	t->align[0] = 'l';
-	t->head[1] = same_unit && *r->b[0].unit ? zab_xasprintf("Base %s", r->b[0].unit) :
-		     zab_xstrdup("Base");
+	t->head[1] = same_unit && *r->b[0].unit ? cz_xasprintf("Base %s", r->b[0].unit) :
+		     cz_xstrdup("Base");
 	t->align[1] = 'l';
 	c = 2;
 	for (v = 0; v < r->nv; v++)
 		if (v != r->base) {
-			t->head[c] = zab_xasprintf("Change with %s", r->vname[v]);
+			t->head[c] = cz_xasprintf("Change with %s", r->vname[v]);
 			t->align[c++] = 'r';
 		}
 	for (b = 0; b < r->nb; b++) {
-		*t_at(t, b, 0) = zab_xstrdup(r->b[b].name);
+		*t_at(t, b, 0) = cz_xstrdup(r->b[b].name);
 		*t_at(t, b, 1) = base_text(r, b, !same_unit);
 		c = 2;
 		for (v = 0; v < r->nv; v++)
@@ -486,69 +335,69 @@ static void plain_table(const struct zab_result *r, struct table *t)
 	t_widths(t);
 }
 
-static void detail_table(const struct zab_result *r, size_t b, struct table *t)
+static void detail_table(const struct czres_result *r, size_t b, struct table *t)
 {
 	static const char *const heads[] = {
 		"Variant", "n", "Mean", "95% CI", "CV", "Median", "Change", "U-test p",
 	};
-	const struct zab_cell *base = zab_cell(r, b, r->base);
+	const struct czres_cell *base = czres_cell(r, b, r->base);
 	size_t v, c, i;
 
 	t_init(t, sizeof(heads) / sizeof(heads[0]), r->nv);
 	for (c = 0; c < t->ncol; c++) {
-		t->head[c] = zab_xstrdup(heads[c]);
+		t->head[c] = cz_xstrdup(heads[c]);
 		t->align[c] = c ? 'r' : 'l';
 	}
 	for (i = 0; i < r->nv; i++) {
 		/* the base first, then the others in their order */
-		struct cstat cs;
-		const struct zab_cell *cell;
+		struct czst_cstat cs;
+		const struct czres_cell *cell;
 
 		v = i == 0 ? r->base : (i <= r->base ? i - 1 : i);
-		cell = zab_cell(r, b, v);
-		cell_stat(r, b, v, &cs);
-		*t_at(t, i, 0) = v == r->base ? zab_xasprintf("%s (base)", r->vname[v]) :
-				 zab_xstrdup(r->vname[v]);
-		*t_at(t, i, 1) = zab_xasprintf("%zu", cell->n);
+		cell = czres_cell(r, b, v);
+		czst_cell_stat(r, b, v, &cs);
+		*t_at(t, i, 0) = v == r->base ? cz_xasprintf("%s (base)", r->vname[v]) :
+				 cz_xstrdup(r->vname[v]);
+		*t_at(t, i, 1) = cz_xasprintf("%zu", cell->n);
 		if (cell->failed || !cs.ok) {
-			*t_at(t, i, 2) = zab_xstrdup(cell->failed ? "FAILED" : "-");
+			*t_at(t, i, 2) = cz_xstrdup(cell->failed ? "FAILED" : "-");
 			for (c = 3; c < t->ncol; c++)
-				*t_at(t, i, c) = zab_xstrdup("-");
+				*t_at(t, i, c) = cz_xstrdup("-");
 			continue;
 		}
-		*t_at(t, i, 2) = zab_xasprintf("%.2f", cs.s.mean);
-		*t_at(t, i, 3) = zab_xasprintf("%.2f .. %.2f", cs.s.ci_lo, cs.s.ci_hi);
-		*t_at(t, i, 4) = zab_xasprintf("%.2f%%", cs.s.cv * 100);
-		*t_at(t, i, 5) = zab_xasprintf("%.2f", cs.s.median);
+		*t_at(t, i, 2) = cz_xasprintf("%.2f", cs.s.mean);
+		*t_at(t, i, 3) = cz_xasprintf("%.2f .. %.2f", cs.s.ci_lo, cs.s.ci_hi);
+		*t_at(t, i, 4) = cz_xasprintf("%.2f%%", cs.s.cv * 100);
+		*t_at(t, i, 5) = cz_xasprintf("%.2f", cs.s.median);
 		if (v == r->base) {
-			*t_at(t, i, 6) = zab_xstrdup("base");
-			*t_at(t, i, 7) = zab_xstrdup("-");
+			*t_at(t, i, 6) = cz_xstrdup("base");
+			*t_at(t, i, 7) = cz_xstrdup("-");
 		} else {
 			*t_at(t, i, 6) = change_text(r, b, v);
 			double p = cs.cmp ? cz_mann_whitney_p(base->x, base->n, cell->x, cell->n) : NAN;
 
-			*t_at(t, i, 7) = isnan(p) ? zab_xstrdup("-") :
-					 p < 0.001 ? zab_xstrdup("<0.001") : zab_xasprintf("%.3f", p);
+			*t_at(t, i, 7) = isnan(p) ? cz_xstrdup("-") :
+					 p < 0.001 ? cz_xstrdup("<0.001") : cz_xasprintf("%.3f", p);
 		}
 	}
 	t_widths(t);
 }
 
 /* "Warning: fewer than 5 samples in 2 cells (pread / a: 3, ...)". */
-static void few_samples(FILE *f, const struct zab_result *r, const char *bullet)
+static void few_samples(FILE *f, const struct czres_result *r, const char *bullet)
 {
 	size_t b, v, nfew = 0, shown = 0;
 
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++)
-			nfew += zab_cell(r, b, v)->n > 0 && zab_cell(r, b, v)->n < ZAB_FEW;
+			nfew += czres_cell(r, b, v)->n > 0 && czres_cell(r, b, v)->n < ZAB_FEW;
 	if (!nfew)
 		return;
 	fprintf(f, "%sWarning: fewer than %d samples in %zu cell%s (", bullet, ZAB_FEW, nfew,
 		nfew == 1 ? "" : "s");
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
-			const struct zab_cell *c = zab_cell(r, b, v);
+			const struct czres_cell *c = czres_cell(r, b, v);
 
 			if (!c->n || c->n >= ZAB_FEW)
 				continue;
@@ -566,17 +415,17 @@ static void few_samples(FILE *f, const struct zab_result *r, const char *bullet)
  * requests that looked preempted says how busy the machine was beside it
  * (a median holds until half of them are).
  */
-static void preempted_note(FILE *f, const struct zab_result *r, const char *bullet)
+static void preempted_note(FILE *f, const struct czres_result *r, const char *bullet)
 {
 	size_t b, v, i, n;
 	double sum, max;
 	bool first = true;
 
 	for (b = 0; b < r->nb; b++) {
-		if (r->b[b].kind != ZAB_RK_DEV_RATE)
+		if (r->b[b].kind != CZRES_RK_DEV_RATE)
 			continue;
 		for (v = 0; v < r->nv; v++) {
-			const struct zab_cell *c = zab_cell(r, b, v);
+			const struct czres_cell *c = czres_cell(r, b, v);
 
 			for (i = n = 0, sum = max = 0; c->pre && i < c->n; i++)
 				if (!isnan(c->pre[i])) {
@@ -600,7 +449,7 @@ static void preempted_note(FILE *f, const struct zab_result *r, const char *bull
 }
 
 /* A pair's change and interval as the value's own change (the table's sign). */
-static void value_pct(struct zab_lpair *p, bool higher)
+static void value_pct(struct czst_lpair *p, bool higher)
 {
 	double lo = p->ci_lo;
 
@@ -615,16 +464,16 @@ static void value_pct(struct zab_lpair *p, bool higher)
  * placement = rotate, a class without per-layout values (the command's):
  * "pread: layouts rotating within each run (no sensitivity); b vs a ...".
  */
-static void rotate_row_note(FILE *f, const struct zab_result *r, size_t b, const char *bullet)
+static void rotate_row_note(FILE *f, const struct czres_result *r, size_t b, const char *bullet)
 {
-	struct zab_lpair p;
+	struct czst_lpair p;
 	size_t v;
 
 	fprintf(f, "%s%s: layouts rotating within each run (no sensitivity)", bullet, r->b[b].name);
 	for (v = 0; v < r->nv; v++) {
 		if (v == r->base)
 			continue;
-		if (!zab_rotate_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
+		if (!czst_rotate_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
 			fprintf(f, "; %s vs %s: fewer than 2 paired runs", r->vname[v], r->vname[r->base]);
 			continue;
 		}
@@ -637,15 +486,15 @@ static void rotate_row_note(FILE *f, const struct zab_result *r, size_t b, const
 }
 
 /* "pread: layout: a 14%* / b 3% ...; b vs a: no difference over 16 layouts (...)". */
-static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const char *bullet)
+static void layout_row_note(FILE *f, const struct czres_result *r, size_t b, const char *bullet)
 {
-	struct zab_lstat ls[ZAB_MAX_ITEMS];
-	struct zab_lpair p;
+	struct czst_lstat ls[CZRES_MAX_ITEMS];
+	struct czst_lpair p;
 	bool hi = r->b[b].higher;
 	size_t v;
 
 	for (v = 0; v < r->nv; v++)
-		zab_layout_stat(zab_cell(r, b, v), hi, &ls[v]);
+		czst_layout_stat(czres_cell(r, b, v), hi, &ls[v]);
 	if (ls[r->base].rotate)
 		fprintf(f, "%s%s: layouts rotating within each run (best vs worst layout mean; * layout matters, two-way layout x run F test p < 0.05):",
 			bullet, r->b[b].name);
@@ -664,7 +513,7 @@ static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const
 	for (v = 0; v < r->nv; v++) {
 		if (v == r->base || !ls[v].nl || !ls[r->base].nl)
 			continue;
-		if (!zab_layout_pair(&ls[r->base], &ls[v], hi, &p)) {
+		if (!czst_layout_pair(&ls[r->base], &ls[v], hi, &p)) {
 			fprintf(f, "; %s vs %s: fewer than 2 common %s", r->vname[v],
 				r->vname[r->base], ls[v].rotate ? "runs" : "layouts");
 			continue;
@@ -683,15 +532,15 @@ static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const
 	}
 	fprintf(f, ".\n");
 	for (v = 0; v < r->nv; v++)
-		zab_lstat_free(&ls[v]);
+		czst_lstat_free(&ls[v]);
 }
 
-static void layout_notes(FILE *f, const struct zab_result *r, const char *bullet)
+static void layout_notes(FILE *f, const struct czres_result *r, const char *bullet)
 {
 	size_t b;
 
 	for (b = 0; b < r->nb; b++) {
-		const struct zab_cell *c = zab_cell(r, b, r->base);
+		const struct czres_cell *c = czres_cell(r, b, r->base);
 
 		if (c->off || (c->loff && c->lay))
 			layout_row_note(f, r, b, bullet);
@@ -700,10 +549,10 @@ static void layout_notes(FILE *f, const struct zab_result *r, const char *bullet
 	}
 }
 
-static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
+static void footer(FILE *f, const struct czres_result *r, enum czrep_style st)
 {
 	size_t b, v;
-	const char *bullet = st == ZAB_STYLE_MARKDOWN ? "- " : "";
+	const char *bullet = st == CZREP_STYLE_MARKDOWN ? "- " : "";
 
 	size_t lo = SIZE_MAX, hi = 0;
 
@@ -724,10 +573,10 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 		fprintf(f, " = %zu measured runs per cell.", hi ? hi : (size_t)r->sessions * r->repeats);
 	else
 		fprintf(f, " = %zu to %zu measured runs per cell.", lo, hi);
-	if (zab_cell(r, 0, r->base)->loff)
+	if (czres_cell(r, 0, r->base)->loff)
 		fprintf(f, " Change vs %s with the layouts rotating within each run (the mean per-run change), in per cent of the base's value (a time that grew reads +); (R)/(I): regression/improvement, its 95%% interval, runs of one slot paired, excludes 0.\n",
 			r->vname[r->base]);
-	else if (zab_cell(r, 0, r->base)->off)
+	else if (czres_cell(r, 0, r->base)->off)
 		fprintf(f, " Change vs %s over layouts (mean per-layout change), in per cent of the base's value (a time that grew reads +); (R)/(I): regression/improvement, its 95%% interval, paired by layout, excludes 0.\n",
 			r->vname[r->base]);
 	else if (r->paired)
@@ -741,7 +590,7 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 	preempted_note(f, r, bullet);
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
-			const struct zab_cell *c = zab_cell(r, b, v);
+			const struct czres_cell *c = czres_cell(r, b, v);
 
 			if (c->failed)
 				fprintf(f, "%sFAILED %s / %s: %s\n", bullet, r->b[b].name, r->vname[v],
@@ -754,40 +603,40 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 #define BS_ALPHA 0.05
 
 /* "5530 ± 3%": the mean and its 95% interval's half-width in per cent (benchstat's "±"). */
-static char *bs_value(const struct zab_cell *c, struct cz_summary *s)
+static char *bs_value(const struct czres_cell *c, struct cz_summary *s)
 {
 	cz_summarize(c->x, c->n, s);
 	if (c->failed || !c->n)
-		return zab_xstrdup(c->failed ? "FAILED" : "-");
+		return cz_xstrdup(c->failed ? "FAILED" : "-");
 	if (s->n < 2 || s->mean == 0)
-		return zab_xasprintf("%.4g", s->mean);
-	return zab_xasprintf("%.4g ± %.0f%%", s->mean, 100.0 * (s->ci_hi - s->mean) / fabs(s->mean));
+		return cz_xasprintf("%.4g", s->mean);
+	return cz_xasprintf("%.4g ± %.0f%%", s->mean, 100.0 * (s->ci_hi - s->mean) / fabs(s->mean));
 }
 
 /* One row's delta: "+10.00% (p=0.002 n=6+6)" or "~ (p=0.400 n=6+6)"; *ok when both have numbers. */
-static char *bs_delta(const struct zab_cell *o, const struct zab_cell *n, const struct cz_summary *so,
+static char *bs_delta(const struct czres_cell *o, const struct czres_cell *n, const struct cz_summary *so,
 		      const struct cz_summary *sn, bool *ok)
 {
 	double p;
 
 	*ok = !o->failed && !n->failed && o->n && n->n;
 	if (o->failed || n->failed || !o->n || !n->n)
-		return zab_xstrdup("-");
+		return cz_xstrdup("-");
 	p = cz_mann_whitney_p(o->x, o->n, n->x, n->n);
 	if (p < BS_ALPHA && so->mean != 0)
-		return zab_xasprintf("%+.2f%% (p=%.3f n=%zu+%zu)", 100.0 * (sn->mean / so->mean - 1),
-				     p, o->n, n->n);
-	return zab_xasprintf("~ (p=%.3f n=%zu+%zu)", p, o->n, n->n);
+		return cz_xasprintf("%+.2f%% (p=%.3f n=%zu+%zu)", 100.0 * (sn->mean / so->mean - 1),
+				    p, o->n, n->n);
+	return cz_xasprintf("~ (p=%.3f n=%zu+%zu)", p, o->n, n->n);
 }
 
 /* The geomean row of the rows of unit u (benchstat's, per unit); false when fewer than two. */
-static bool bs_geomean(const struct zab_result *r, size_t v, const char *u, char **cells)
+static bool bs_geomean(const struct czres_result *r, size_t v, const char *u, char **cells)
 {
 	double lo = 0, ln = 0;
 	size_t b, k = 0;
 
 	for (b = 0; b < r->nb; b++) {
-		const struct zab_cell *o = zab_cell(r, b, r->base), *n = zab_cell(r, b, v);
+		const struct czres_cell *o = czres_cell(r, b, r->base), *n = czres_cell(r, b, v);
 		struct cz_summary so, sn;
 
 		if (strcmp(r->b[b].unit, u) || o->failed || n->failed || !o->n || !n->n)
@@ -802,23 +651,23 @@ static bool bs_geomean(const struct zab_result *r, size_t v, const char *u, char
 	}
 	if (k < 2)
 		return false;
-	cells[0] = *u ? zab_xasprintf("geomean (%s)", u) : zab_xstrdup("geomean");
-	cells[1] = zab_xasprintf("%.4g", exp(lo / (double)k));
-	cells[2] = zab_xasprintf("%.4g", exp(ln / (double)k));
-	cells[3] = zab_xasprintf("%+.2f%%", (exp((ln - lo) / (double)k) - 1) * 100);
+	cells[0] = *u ? cz_xasprintf("geomean (%s)", u) : cz_xstrdup("geomean");
+	cells[1] = cz_xasprintf("%.4g", exp(lo / (double)k));
+	cells[2] = cz_xasprintf("%.4g", exp(ln / (double)k));
+	cells[3] = cz_xasprintf("%+.2f%%", (exp((ln - lo) / (double)k) - 1) * 100);
 	return true;
 }
 
 /* The variant v against the base, one row per result class, then a geomean per unit. */
-static void bs_table(const struct zab_result *r, size_t v, struct table *t)
+static void bs_table(const struct czres_result *r, size_t v, struct table *t)
 {
 	size_t b, k, rows;
 
 	t_init(t, 4, 2 * r->nb);
-	t->head[0] = zab_xstrdup("name");
-	t->head[1] = zab_xasprintf("old (%s)", r->vname[r->base]);
-	t->head[2] = zab_xasprintf("new (%s)", r->vname[v]);
-	t->head[3] = zab_xstrdup("delta");
+	t->head[0] = cz_xstrdup("name");
+	t->head[1] = cz_xasprintf("old (%s)", r->vname[r->base]);
+	t->head[2] = cz_xasprintf("new (%s)", r->vname[v]);
+	t->head[3] = cz_xstrdup("delta");
 	t->align[0] = t->align[3] = 'l';
 	t->align[1] = t->align[2] = 'r';
 	for (b = 0; b < r->nb; b++) {
@@ -826,9 +675,9 @@ static void bs_table(const struct zab_result *r, size_t v, struct table *t)
 		bool ok;
 
 		*t_at(t, b, 0) = result_class(&r->b[b]);
-		*t_at(t, b, 1) = bs_value(zab_cell(r, b, r->base), &so);
-		*t_at(t, b, 2) = bs_value(zab_cell(r, b, v), &sn);
-		*t_at(t, b, 3) = bs_delta(zab_cell(r, b, r->base), zab_cell(r, b, v), &so, &sn, &ok);
+		*t_at(t, b, 1) = bs_value(czres_cell(r, b, r->base), &so);
+		*t_at(t, b, 2) = bs_value(czres_cell(r, b, v), &sn);
+		*t_at(t, b, 3) = bs_delta(czres_cell(r, b, r->base), czres_cell(r, b, v), &so, &sn, &ok);
 	}
 	rows = r->nb;
 	for (b = 0; b < r->nb; b++) {
@@ -843,7 +692,7 @@ static void bs_table(const struct zab_result *r, size_t v, struct table *t)
 	t_widths(t);
 }
 
-static void render_benchstat(FILE *f, const struct zab_result *r)
+static void render_benchstat(FILE *f, const struct czres_result *r)
 {
 	struct table t;
 	size_t v;
@@ -863,35 +712,35 @@ static void render_benchstat(FILE *f, const struct zab_result *r)
 	few_samples(f, r, "");
 }
 
-static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
+static void render_one(FILE *f, const struct czres_result *r, enum czrep_style st)
 {
 	struct table t;
 	json_t *env;
 	size_t b;
 
 	switch (st) {
-	case ZAB_STYLE_BOX:
+	case CZREP_STYLE_BOX:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
 		main_table(r, &t, st);
 		render_box(f, &t, true);
 		t_free(&t);
 		footer(f, r, st);
 		break;
-	case ZAB_STYLE_GRID:
+	case CZREP_STYLE_GRID:
 		fprintf(f, "Results for SUT Class %s:\n\n", r->sut);
 		main_table(r, &t, st);
 		render_box(f, &t, false);
 		t_free(&t);
 		footer(f, r, st);
 		break;
-	case ZAB_STYLE_MARKDOWN:
+	case CZREP_STYLE_MARKDOWN:
 		fprintf(f, "### Results for SUT Class %s\n\n", r->sut);
 		main_table(r, &t, st);
 		render_markdown(f, &t);
 		t_free(&t);
 		footer(f, r, st);
 		break;
-	case ZAB_STYLE_PLAIN:
+	case CZREP_STYLE_PLAIN:
 		fprintf(f, "%s:\n", r->sut);
 		plain_table(r, &t);
 		render_plain(f, &t);
@@ -899,15 +748,15 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 		few_samples(f, r, "");
 		layout_notes(f, r, "");
 		break;
-	case ZAB_STYLE_BENCHSTAT:
+	case CZREP_STYLE_BENCHSTAT:
 		render_benchstat(f, r);
 		break;
-	case ZAB_STYLE_DETAIL:
+	case CZREP_STYLE_DETAIL:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);
 		env = json_object_get(r->doc, "environment");
 		if (env)
 			fprintf(f, "CPU: %.*s; kernel: %s (%s)\n",
-				(int)zab_trimmed_len(json_string_value(json_object_get(env, "cpu"))),
+				(int)czrep_trimmed_len(json_string_value(json_object_get(env, "cpu"))),
 				json_string_value(json_object_get(env, "cpu")) ? json_string_value(json_object_get(env, "cpu")) : "?",
 				json_string_value(json_object_get(env, "kernel")) ? json_string_value(json_object_get(env, "kernel")) : "?",
 				json_string_value(json_object_get(env, "machine")) ? json_string_value(json_object_get(env, "machine")) : "?");
@@ -926,7 +775,7 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 	}
 }
 
-void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style st)
+void czrep_render(FILE *f, struct czres_result *const *r, size_t n, enum czrep_style st)
 {
 	size_t i;
 
@@ -939,7 +788,7 @@ void zab_render(FILE *f, struct zab_result *const *r, size_t n, enum zab_style s
 
 /* ---- CSV export --------------------------------------------------------------------- */
 
-void zab_csv_str(FILE *f, const char *s)
+void czrep_csv_str(FILE *f, const char *s)
 {
 	if (!s)
 		s = "";
@@ -964,15 +813,15 @@ static void csv_num(FILE *f, double x)
 		fputc(',', f);
 }
 
-static const char *csv_verdict(const struct zab_result *r, size_t b, size_t v, const struct cstat *cs)
+static const char *csv_verdict(const struct czres_result *r, size_t b, size_t v, const struct czst_cstat *cs)
 {
-	if (zab_cell(r, b, v)->failed)
+	if (czres_cell(r, b, v)->failed)
 		return "failed";
 	if (v == r->base)
 		return "base";
 	if (!cs->cmp)
 		return "n/a";
-	return !*cs->flag ? "none" : cs->flag[1] == 'R' ? "R" : "I";
+	return !cs->flag ? "none" : cs->flag < 0 ? "R" : "I";
 }
 
 /*
@@ -981,20 +830,20 @@ static const char *csv_verdict(const struct zab_result *r, size_t b, size_t v, c
  * the per-layout cells as "OFFSET:RUNS:MEAN" separated by ';', and whether
  * layout matters (the ANOVA's F test at 5%: yes/no).
  */
-static void csv_layouts(FILE *f, const struct zab_result *r, size_t b, size_t v)
+static void csv_layouts(FILE *f, const struct czres_result *r, size_t b, size_t v)
 {
-	struct zab_lstat ls, lb;
-	struct zab_lpair p = { 0 };
+	struct czst_lstat ls, lb;
+	struct czst_lpair p = { 0 };
 	bool paired = false;
 	size_t j;
 
-	if (!zab_layout_stat(zab_cell(r, b, v), r->b[b].higher, &ls)) {
+	if (!czst_layout_stat(czres_cell(r, b, v), r->b[b].higher, &ls)) {
 		fputs(",,,,,,,,,", f);
 		return;
 	}
-	if (v != r->base && zab_layout_stat(zab_cell(r, b, r->base), r->b[b].higher, &lb)) {
-		paired = zab_layout_pair(&lb, &ls, r->b[b].higher, &p);
-		zab_lstat_free(&lb);
+	if (v != r->base && czst_layout_stat(czres_cell(r, b, r->base), r->b[b].higher, &lb)) {
+		paired = czst_layout_pair(&lb, &ls, r->b[b].higher, &p);
+		czst_lstat_free(&lb);
 	}
 	fprintf(f, ",%zu", ls.nl);
 	csv_num(f, ls.sens_pct);
@@ -1007,27 +856,27 @@ static void csv_layouts(FILE *f, const struct zab_result *r, size_t b, size_t v)
 	for (j = 0; j < ls.nl; j++)
 		fprintf(f, "%s%u:%zu:%.6g", j ? ";" : "", ls.off[j], ls.n[j], ls.mean[j]);
 	fprintf(f, ",%s", ls.sens_sig ? "yes" : "no");
-	zab_lstat_free(&ls);
+	czst_lstat_free(&ls);
 }
 
-static void csv_cell(FILE *f, const struct zab_result *r, size_t b, size_t v)
+static void csv_cell(FILE *f, const struct czres_result *r, size_t b, size_t v)
 {
-	const struct zab_cell *c = zab_cell(r, b, v), *base = zab_cell(r, b, r->base);
-	struct cstat cs;
+	const struct czres_cell *c = czres_cell(r, b, v), *base = czres_cell(r, b, r->base);
+	struct czst_cstat cs;
 	double p = NAN;
 
-	cell_stat(r, b, v, &cs);
-	zab_csv_str(f, r->sut);
+	czst_cell_stat(r, b, v, &cs);
+	czrep_csv_str(f, r->sut);
 	fputc(',', f);
-	zab_csv_str(f, r->b[b].group);
+	czrep_csv_str(f, r->b[b].group);
 	fputc(',', f);
-	zab_csv_str(f, r->b[b].name);
+	czrep_csv_str(f, r->b[b].name);
 	fputc(',', f);
-	zab_csv_str(f, r->b[b].unit);
+	czrep_csv_str(f, r->b[b].unit);
 	fprintf(f, ",%s,", r->b[b].higher ? "higher" : "lower");
-	zab_csv_str(f, r->vname[v]);
+	czrep_csv_str(f, r->vname[v]);
 	fputc(',', f);
-	zab_csv_str(f, r->vname[r->base]);
+	czrep_csv_str(f, r->vname[r->base]);
 	fprintf(f, ",%zu", c->n);
 	if (cs.ok) {
 		csv_num(f, cs.s.mean);
@@ -1050,7 +899,7 @@ static void csv_cell(FILE *f, const struct zab_result *r, size_t b, size_t v)
 	fputc('\n', f);
 }
 
-void zab_render_csv(FILE *f, struct zab_result *const *r, size_t n)
+void czrep_csv(FILE *f, struct czres_result *const *r, size_t n)
 {
 	size_t i, b, v;
 

@@ -11,34 +11,34 @@
 #include <string.h>
 
 #include "cli.h"
-#include "report.h"
+#include "result.h"
 
 /* The same result class: name, kind, unit and direction. */
-bool zab_same_bench(const struct zab_rbench *a, const struct zab_rbench *b)
+bool czres_same_bench(const struct czres_bench *a, const struct czres_bench *b)
 {
 	return !strcmp(a->name, b->name) && a->kind == b->kind && a->higher == b->higher &&
 	       !strcmp(a->unit ? a->unit : "", b->unit ? b->unit : "");
 }
 
-size_t zab_find_bench(const struct zab_result *r, const struct zab_rbench *b)
+size_t czres_find_bench(const struct czres_result *r, const struct czres_bench *b)
 {
 	size_t i;
 
-	for (i = 0; i < r->nb && !zab_same_bench(&r->b[i], b); i++)
+	for (i = 0; i < r->nb && !czres_same_bench(&r->b[i], b); i++)
 		;
 	return i;
 }
 
 /*
  * Where each of src's benchmarks (bmap) and variants (vmap) lands in dst,
- * numbering the new ones after dst's: 0, or -E2BIG past ZAB_MAX_ITEMS.
+ * numbering the new ones after dst's: 0, or -E2BIG past CZRES_MAX_ITEMS.
  * dst is not touched, so a refused merge leaves it consistent (its names
- * and its cells array agree) for zab_result_free.
+ * and its cells array agree) for czres_result_free.
  */
-static int merge_map(const struct zab_result *dst, const struct zab_result *src,
+static int merge_map(const struct czres_result *dst, const struct czres_result *src,
 		     size_t *bmap, size_t *vmap, size_t *nb, size_t *nv)
 {
-	char *bnames[2 * ZAB_MAX_ITEMS], *vnames[2 * ZAB_MAX_ITEMS];
+	char *bnames[2 * CZRES_MAX_ITEMS], *vnames[2 * CZRES_MAX_ITEMS];
 	size_t b, v;
 
 	for (b = 0; b < dst->nb; b++)
@@ -48,16 +48,16 @@ static int merge_map(const struct zab_result *dst, const struct zab_result *src,
 	*nb = dst->nb;
 	*nv = dst->nv;
 	for (b = 0; b < src->nb; b++) {
-		bmap[b] = zab_name_index(bnames, *nb, src->b[b].name);
+		bmap[b] = czres_name_index(bnames, *nb, src->b[b].name);
 		if (bmap[b] == *nb)
 			bnames[(*nb)++] = src->b[b].name;
 	}
 	for (v = 0; v < src->nv; v++) {
-		vmap[v] = zab_name_index(vnames, *nv, src->vname[v]);
+		vmap[v] = czres_name_index(vnames, *nv, src->vname[v]);
 		if (vmap[v] == *nv)
 			vnames[(*nv)++] = src->vname[v];
 	}
-	return *nb > ZAB_MAX_ITEMS || *nv > ZAB_MAX_ITEMS ? -E2BIG : 0;
+	return *nb > CZRES_MAX_ITEMS || *nv > CZRES_MAX_ITEMS ? -E2BIG : 0;
 }
 
 /* The value of KEY in a settings text ("KEY=VALUE" lines), its length in *len; NULL: absent. */
@@ -104,7 +104,7 @@ static int settings_diff(const char *a, const char *b, char *why, size_t len)
  * device settings) that differs between the files is refused, naming both
  * files and the first field that differs.  0 or -EINVAL.
  */
-static int merge_check(const struct zab_result *dst, const struct zab_result *src,
+static int merge_check(const struct czres_result *dst, const struct czres_result *src,
 		       const size_t *bmap, const size_t *vmap, const char *file)
 {
 	char why[256];
@@ -132,39 +132,39 @@ static int merge_check(const struct zab_result *dst, const struct zab_result *sr
  * files rotated over the same offsets, and its session numbered after the
  * sessions already there (runs pair by session).
  */
-static void merge_cell(struct zab_cell *d, const struct zab_cell *s, unsigned sess0)
+static void merge_cell(struct czres_cell *d, const struct czres_cell *s, unsigned sess0)
 {
 	bool same;
 	size_t i;
 
 	if (!s->loff) {
 		for (i = 0; i < s->n; i++)
-			zab_cell_add(d, s->x[i]);
+			czres_cell_add(d, s->x[i]);
 		return;
 	}
 	if (!d->n)
-		zab_cell_set_rotation(d, s->loff, s->nlay);
+		czres_cell_set_rotation(d, s->loff, s->nlay);
 	same = d->loff && d->nlay == s->nlay && !memcmp(d->loff, s->loff, s->nlay * sizeof(*s->loff));
 	for (i = 0; i < s->n; i++) {
 		if (s->sess && s->sess[i])
-			zab_cell_add_session(d, s->x[i], s->sess[i] + sess0);
+			czres_cell_add_session(d, s->x[i], s->sess[i] + sess0);
 		else
-			zab_cell_add(d, s->x[i]);
+			czres_cell_add(d, s->x[i]);
 		if (same && s->lay)
-			zab_cell_set_layouts(d, d->n - 1, &s->lay[i * s->nlay]);
+			czres_cell_set_layouts(d, d->n - 1, &s->lay[i * s->nlay]);
 	}
 }
 
 /* Merge src into dst (same SUT class): pool samples of matching cells, add new ones. */
-static int merge(struct zab_result *dst, const struct zab_result *src, const char *file)
+static int merge(struct czres_result *dst, const struct czres_result *src, const char *file)
 {
-	size_t bmap[ZAB_MAX_ITEMS], vmap[ZAB_MAX_ITEMS], onb = dst->nb, onv = dst->nv, b, v;
+	size_t bmap[CZRES_MAX_ITEMS], vmap[CZRES_MAX_ITEMS], onb = dst->nb, onv = dst->nv, b, v;
 	size_t nb, nv;
-	struct zab_cell *cells;
+	struct czres_cell *cells;
 
 	if (merge_map(dst, src, bmap, vmap, &nb, &nv)) {
 		cz_err("%s: merging makes more than %d benchmarks or variants", file,
-		       ZAB_MAX_ITEMS);
+		       CZRES_MAX_ITEMS);
 		return -E2BIG;
 	}
 	if (merge_check(dst, src, bmap, vmap, file))
@@ -172,23 +172,23 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	for (b = 0; b < src->nb; b++) {
 		if (bmap[b] < onb)
 			continue;
-		dst->b[bmap[b]].settings = zab_xstrdup(src->b[b].settings);
+		dst->b[bmap[b]].settings = cz_xstrdup(src->b[b].settings);
 		dst->b[bmap[b]].file = src->b[b].file;
 		dst->b[bmap[b]].kind = src->b[b].kind;
-		dst->b[bmap[b]].name = zab_xstrdup(src->b[b].name);
-		dst->b[bmap[b]].group = zab_xstrdup(src->b[b].group);
-		dst->b[bmap[b]].unit = zab_xstrdup(src->b[b].unit);
+		dst->b[bmap[b]].name = cz_xstrdup(src->b[b].name);
+		dst->b[bmap[b]].group = cz_xstrdup(src->b[b].group);
+		dst->b[bmap[b]].unit = cz_xstrdup(src->b[b].unit);
 		dst->b[bmap[b]].higher = src->b[b].higher;
 	}
 	for (v = 0; v < src->nv; v++)
 		if (vmap[v] >= onv) {
-			dst->vname[vmap[v]] = zab_xstrdup(src->vname[v]);
-			dst->vset[vmap[v]] = zab_xstrdup(src->vset[v]);
+			dst->vname[vmap[v]] = cz_xstrdup(src->vname[v]);
+			dst->vset[vmap[v]] = cz_xstrdup(src->vset[v]);
 			dst->vfile[vmap[v]] = src->vfile[v];
 		}
 	dst->nb = nb;
 	dst->nv = nv;
-	cells = zab_xmalloc(dst->nb * dst->nv * sizeof(*cells));
+	cells = cz_xmalloc(dst->nb * dst->nv * sizeof(*cells));
 	for (b = 0; b < onb; b++)
 		for (v = 0; v < onv; v++)
 			cells[b * dst->nv + v] = dst->cells[b * onv + v];
@@ -196,13 +196,13 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	dst->cells = cells;
 	for (b = 0; b < src->nb; b++)
 		for (v = 0; v < src->nv; v++) {
-			const struct zab_cell *s = zab_cell(src, b, v);
-			struct zab_cell *d = zab_cell(dst, bmap[b], vmap[v]);
+			const struct czres_cell *s = czres_cell(src, b, v);
+			struct czres_cell *d = czres_cell(dst, bmap[b], vmap[v]);
 
 			merge_cell(d, s, dst->sessions);
 			if (s->failed && !d->failed) {
 				d->failed = true;
-				d->error = zab_xasprintf("%s: %s", file, s->error ? s->error : "failed");
+				d->error = cz_xasprintf("%s: %s", file, s->error ? s->error : "failed");
 			}
 		}
 	/* the footer's counts: the sessions pooled, and whether their runs were alike */
@@ -213,15 +213,15 @@ static int merge(struct zab_result *dst, const struct zab_result *src, const cha
 	return 0;
 }
 
-int zab_report_add(struct zab_result **res, size_t *n, struct zab_result *r, json_t *arr,
-		   const char *sut, const char *file)
+int czres_merge(struct czres_result **res, size_t *n, struct czres_result *r, json_t *arr,
+		const char *sut, const char *file)
 {
 	size_t i;
 	int m;
 
 	if (sut) {
 		free(r->sut);
-		r->sut = zab_xstrdup(sut);
+		r->sut = cz_xstrdup(sut);
 		cz_jset(r->doc, "sut", cz_jstr(sut));
 	}
 	cz_jpush(arr, json_deep_copy(r->doc));
@@ -229,15 +229,15 @@ int zab_report_add(struct zab_result **res, size_t *n, struct zab_result *r, jso
 		;
 	if (i < *n) {
 		m = merge(res[i], r, file);
-		zab_result_free(r);
+		czres_result_free(r);
 		return m;
 	}
-	if (*n == ZAB_MAX_ITEMS) {
-		cz_err("report: more than %d SUT classes", ZAB_MAX_ITEMS);
-		zab_result_free(r);
+	if (*n == CZRES_MAX_ITEMS) {
+		cz_err("report: more than %d SUT classes", CZRES_MAX_ITEMS);
+		czres_result_free(r);
 		return -E2BIG;
 	}
-	res[*n] = zab_xmalloc(sizeof(*r));
+	res[*n] = cz_xmalloc(sizeof(*r));
 	*res[(*n)++] = *r;
 	return 0;
 }
