@@ -86,7 +86,7 @@ wait $fp
 rc=$?
 grep -E '^  sut' "$T/c2.out" | sed 's/^/# /'
 ok "a SUT lost mid-run: exit $rc (not 0), that SUT reported" -- \
-	sh -c "[ $rc -ne 0 ] && grep -q '^  sut3: \(unreachable\|failed\)' '$T/c2.out' && grep -q '^  sut2: ok' '$T/c2.out' && grep -q '^  sut4: ok' '$T/c2.out'"
+	sh -c "[ $rc -ne 0 ] && grep -q '^  sut3: \(unreachable\|run failed\|timed out\)' '$T/c2.out' && grep -q '^  sut2: ok' '$T/c2.out' && grep -q '^  sut4: ok' '$T/c2.out'"
 ok "the others' runs are kept" -- \
 	[ "$("$ZAB" store ls runs --store "$PG_URL" --campaign c2 --format csv | tail -n +2 | cut -d, -f4 | sort | tr '\n' ' ')" = "sut2 sut4 " ]
 sshd_start 3

@@ -30,6 +30,7 @@ sshd_start() {
 	PasswordAuthentication no
 	UsePAM no
 	StrictModes no
+	Subsystem sftp internal-sftp
 	CFG
 	/usr/sbin/sshd -f "$d/sshd_config" -E "$d/sshd.log" || return 1
 	echo "$port" >"$d/port"
@@ -47,8 +48,11 @@ ansible_env() {
 	ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1
 	ANSIBLE_LOCAL_TEMP=$T/ansible-local ANSIBLE_REMOTE_TEMP=$T/ansible-remote
 	ANSIBLE_SSH_ARGS="-o ControlMaster=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=5"
+	# ssh multiplexing keys by host, port and user: a test that restarts an
+	# sshd on the same address must not meet another test's master
+	ANSIBLE_SSH_CONTROL_PATH_DIR=$T/ansible-cp
 	export ANSIBLE_HOST_KEY_CHECKING ANSIBLE_RETRY_FILES_ENABLED ANSIBLE_NOCOLOR ANSIBLE_LOCAL_TEMP \
-		ANSIBLE_REMOTE_TEMP ANSIBLE_SSH_ARGS
+		ANSIBLE_REMOTE_TEMP ANSIBLE_SSH_ARGS ANSIBLE_SSH_CONTROL_PATH_DIR
 }
 
 inventory_vars() {
