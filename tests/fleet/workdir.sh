@@ -73,7 +73,7 @@ swap=$!
 rc=$?
 kill $swap 2>/dev/null
 grep -E '^  sut' "$T/out" | sed 's/^/# /'
-ok "the swapped experiment never ran: no $T/pwned" -- [ ! -e "$T/pwned" ]
+ok "the swapped experiment never ran$([ -e "$T/pwned" ] && echo ": it ran as uid $(sort -u "$T/pwned" | tr "\n" " ")")" -- [ ! -e "$T/pwned" ]
 ok "exit $rc: not every SUT ran" -- [ $rc -eq 1 ]
 for s in 20 21 22; do
 	ok "sut$s refused, one line: $(grep "^  sut$s: " "$T/out" | cut -c1-150)" -- \

@@ -249,13 +249,16 @@ static int fleet_derive(struct fleet *f)
 	char sum[13], self[4096], *dir;
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
-	if (!f->name) {
-		if (zab_experiment_load(&e, f->exp))
-			return -1;
-		f->own_name = zab_xstrdup(e.name ? e.name : strrchr(f->exp, '/') ? strrchr(f->exp, '/') + 1 : f->exp);
-		zab_experiment_free(&e);
-		f->name = f->own_name;
-	}
+	size_t v;
+
+	if (zab_experiment_load(&e, f->exp))
+		return -1;
+	for (v = 0; v < e.nvar; v++)
+		f->device |= e.var[v].device;
+	if (!f->name)
+		f->name = f->own_name = zab_xstrdup(e.name ? e.name : strrchr(f->exp, '/') ?
+						    strrchr(f->exp, '/') + 1 : f->exp);
+	zab_experiment_free(&e);
 	if (!f->campaign) {
 		if (campaign_sum(f, sum))
 			return -1;

@@ -34,6 +34,7 @@ struct fleet {
 	const char *exp, *inv, *store, *campaign, *name, *limit, *install, *pkg, *results, *html;
 	unsigned forks, serial, timeout, min_per_class;
 	bool dry;
+	bool device;            /* the experiment has device variants */
 	char **zab_args;
 	int nzab_args;
 	/* derived */

@@ -165,6 +165,7 @@ int fleet_write_vars(const struct fleet *f, const char *path)
 	yaml_item(o, "cz_install", f->install);
 	yaml_item(o, "cz_package", f->pkg_abs);
 	yaml_item(o, "cz_version", PACKAGE_VERSION);
+	yaml_item(o, "cz_device", f->device ? "fuse" : "");
 	fprintf(o, "cz_timeout: %u\n", f->timeout);
 	if (f->serial)
 		fprintf(o, "cz_serial: %u\n", f->serial);

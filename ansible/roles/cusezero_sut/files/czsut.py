@@ -7,7 +7,9 @@
 #                       SHA256SUMS), every file shipped into it; take
 #                       WORKDIR/lock (waiting at most TIMEOUT s) and exec
 #                       ZAB ARG... in this same process
-#   check ZAB VERSION   the SUT can run: ZAB found, and its version VERSION
+#   check ZAB VERSION [fuse]
+#                       the SUT can run: ZAB found, its version VERSION (when
+#                       not ""), and /dev/fuse usable for device variants
 # A work folder nobody else can have made or entered: every folder on the
 # way is opened without following a symlink and must belong to root (or
 # this user); each may be writable by others only when sticky, the work
@@ -154,7 +156,12 @@ def run(rundir, sums, timeout, argv):
         die("%s: %s" % (argv[0], e.strerror), 127)
 
 
-def check(zab, version):
+def check(zab, version, device=""):
+    if device == "fuse":
+        try:
+            os.close(os.open("/dev/fuse", os.O_RDWR | os.O_CLOEXEC))
+        except OSError as e:
+            die("/dev/fuse: %s (device variants need FUSE: modprobe fuse)" % e.strerror, 4)
     try:
         out = subprocess.run([zab, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              timeout=60).stdout.decode(errors="replace").strip()
@@ -172,10 +179,10 @@ def main(a):
         prepare(a[1])
     elif len(a) >= 5 and a[0] == "run":
         run(a[1], a[2], a[3], a[4:])
-    elif len(a) == 3 and a[0] == "check":
-        check(a[1], a[2])
+    elif len(a) in (3, 4) and a[0] == "check":
+        check(*a[1:])
     else:
-        die("usage: prepare WORKDIR | run RUNDIR SUMS TIMEOUT ZAB ARG... | check ZAB VERSION", 2)
+        die("usage: prepare WORKDIR | run RUNDIR SUMS TIMEOUT ZAB ARG... | check ZAB VERSION [fuse]", 2)
 
 
 main(sys.argv[1:])
