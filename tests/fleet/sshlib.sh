@@ -3,7 +3,7 @@
 # key login only), and the Ansible settings for them.  Sourced by
 # tests/fleet/fleet.sh and bench/fleet.sh with T set to a private folder.
 #   ssh_keys              a client key ($T/id) and its authorized_keys
-#   sshd_start N          sshd for SUT N on 127.0.0.N; port in $T/sutN/port
+#   sshd_start N          sshd for SUT N on 127.0.0.N ($SSHD, else /usr/sbin/sshd); port in $T/sutN/port
 #   sshd_stop N
 #   inventory_line N      "sutN ansible_host=... ansible_port=... cz_prefix=... cz_workdir=..."
 #   ansible_env           the environment ansible-playbook needs for them
@@ -32,7 +32,7 @@ sshd_start() {
 	StrictModes no
 	Subsystem sftp internal-sftp
 	CFG
-	/usr/sbin/sshd -f "$d/sshd_config" -E "$d/sshd.log" || return 1
+	${SSHD:-/usr/sbin/sshd} -f "$d/sshd_config" -E "$d/sshd.log" || return 1
 	echo "$port" >"$d/port"
 }
 

@@ -8,8 +8,9 @@
  * a file named twice is shipped once, and a SUT checks every file against
  * SHA256SUMS before it runs anything.
  */
-#include <dirent.h>
+#include <ftw.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,11 +109,26 @@ static const char *extension(const char *path)
 	return dot;
 }
 
+/* The folders above path (0700), below the bundle's files/. */
+static int mkdir_parents(char *path)
+{
+	char *s = strstr(path, "/files/");
+	int ret = 0;
+
+	for (s = s ? strchr(s + 7, '/') : NULL; s && !ret; s = strchr(s + 1, '/')) {
+		*s = 0;
+		if (mkdir(path, 0700) && errno != EEXIST)
+			ret = -errno;
+		*s = '/';
+	}
+	return ret;
+}
+
 /* Ship one file; *shipped gets "files/SHA256.EXT".  0, or -1 after one line. */
 static int ship(struct pack *p, const char *key, const char *name, char **shipped)
 {
 	char *path = name[0] == '/' ? zab_xstrdup(name) : zab_xasprintf("%s/%s", p->expdir, name);
-	char hex[65], *buf, *dst;
+	char hex[65], *buf, *dst, *real;
 	size_t len;
 	int ret = read_all(path, &buf, &len);
 
@@ -124,9 +140,15 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 		return -1;
 	}
 	zab_sha256_hex(buf, len, hex);
-	*shipped = zab_xasprintf("files/%s%s", hex, extension(name));
+	real = realpath(path, NULL);
+	/* a source keeps its path under its hash: a patch finds it by its trailing components */
+	*shipped = !strcmp(key, "source") && real ? zab_xasprintf("files/%s%s", hex, real) :
+		   zab_xasprintf("files/%s%s", hex, extension(name));
+	free(real);
 	dst = zab_xasprintf("%s/%s", p->dir, *shipped);
-	ret = write_new(dst, buf, len);
+	ret = mkdir_parents(dst);
+	if (!ret)
+		ret = write_new(dst, buf, len);
 	fflush(p->sums);
 	if (ret)
 		cz_err("%s: %s", dst, strerror(-ret));
@@ -285,30 +307,22 @@ int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files)
 	return ret;
 }
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return flag == FTW_DP ? rmdir(path) : unlink(path), 0;
+}
+
 void zab_pack_remove(const char *dir)
 {
-	char *sub = zab_xasprintf("%s/files", dir), *path;
-	DIR *d = opendir(sub);
-	struct dirent *de;
+	char *files = zab_xasprintf("%s/files", dir);
+	struct stat st;
 
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		path = zab_xasprintf("%s/%s", sub, de->d_name);
-		unlink(path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-	rmdir(sub);
-	free(sub);
-	path = zab_xasprintf("%s/experiment", dir);
-	unlink(path);
-	free(path);
-	path = zab_xasprintf("%s/SHA256SUMS", dir);
-	unlink(path);
-	free(path);
-	rmdir(dir);
+	/* only what zab_pack makes: a folder with its files/ folder */
+	if (!lstat(dir, &st) && S_ISDIR(st.st_mode) && !lstat(files, &st) && S_ISDIR(st.st_mode))
+		nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(files);
 }
 
 /* zab pack EXPERIMENT DIR: the bundle, and one line per shipped file. */

@@ -120,11 +120,10 @@ def verify(rfd, sums):
         want, _, name = line.partition("  ")
         if not name or name.startswith("/") or ".." in name.split("/"):
             die("SHA256SUMS: bad line %r" % line)
-        sub, fname = rfd, name
-        if "/" in name:
-            d, fname = name.rsplit("/", 1)
-            sub = opendir_at(rfd, d, d)
-        got, _ = sha256_at(sub, fname)
+        sub, parts = rfd, name.split("/")
+        for d in parts[:-1]:                # one folder at a time, no symlink
+            sub = opendir_at(sub, d, name)
+        got, _ = sha256_at(sub, parts[-1])
         if got != want:
             die("shipped file %s: SHA-256 %s, shipped %s: refused" % (name, got, want))
 
