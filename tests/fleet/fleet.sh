@@ -3,7 +3,7 @@
 # Description: one experiment over a fleet through Ansible (zab fleet,
 # ansible/fleet.yml).  Three real sshd on 127.0.0.2-4, each a SUT with its
 # own install prefix (the build's make install, as a tarball the role
-# unpacks), classes x86-a (two SUTs) and x86-b (one), and a real
+# unpacks), classes x86_a (two SUTs) and x86_b (one), and a real
 # PostgreSQL server as the store: the store then holds every SUT's run and
 # samples, and the report shows each class.  Then a second campaign in which
 # one SUT's sshd dies mid-run: the others' results are kept, that SUT is
@@ -33,8 +33,8 @@ tar -C "$T/stage/cz" -czf "$T/cusezero.tgz" . || exit 1
 ssh_keys || { echo "Bail out! ssh-keygen failed"; exit 1; }
 for s in 2 3 4; do sshd_start $s || { echo "Bail out! sshd $s: $(tail -n 1 "$T/sut$s/sshd.log")"; exit 1; }; done
 {
-	echo "[x86-a]"; inventory_line 2; inventory_line 3
-	echo; echo "[x86-b]"; inventory_line 4
+	echo "[x86_a]"; inventory_line 2; inventory_line 3
+	echo; echo "[x86_b]"; inventory_line 4
 	inventory_vars
 } >"$T/inventory.ini"
 ansible_env
@@ -66,9 +66,9 @@ ok "the store holds one run per SUT, with its class and samples" -- python3 -c "
 import csv, sys
 rows = list(csv.DictReader(open('$T/c1.csv')))
 got = sorted((r['sut_name'], r['sut_class'], int(r['samples'])) for r in rows)
-sys.exit(got != [('sut2', 'x86-a', 12), ('sut3', 'x86-a', 12), ('sut4', 'x86-b', 12)])"
+sys.exit(got != [('sut2', 'x86_a', 12), ('sut3', 'x86_a', 12), ('sut4', 'x86_b', 12)])"
 ok "the report shows each class (a column group each), b's (I) in both" -- \
-	sh -c "grep -Eq '[|] x86-a( |\$)' '$T/c1.out' && grep -Eq '[|] x86-b( |\$)' '$T/c1.out' && [ \$(grep -o '(I)' '$T/c1.out' | wc -l) -ge 2 ]"
+	sh -c "grep -Eq '[|] x86_a( |\$)' '$T/c1.out' && grep -Eq '[|] x86_b( |\$)' '$T/c1.out' && [ \$(grep -o '(I)' '$T/c1.out' | wc -l) -ge 2 ]"
 ok "each SUT ran its own install (its prefix unpacked)" -- \
 	sh -c "[ -x '$T/sut2/prefix/bin/zab' ] && [ -x '$T/sut3/prefix/bin/zab' ] && [ -x '$T/sut4/prefix/bin/zab' ]"
 fleet c1 >"$T/c1b.out" 2>&1

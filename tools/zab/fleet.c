@@ -383,6 +383,19 @@ out:
 	return ret;
 }
 
+/* --html goes to zab report: only when this zab's report takes it. */
+static bool report_has_html(const struct fleet *f)
+{
+	const char *argv[] = { f->self, "report", "--help", NULL };
+	char *out = NULL, err[256];
+	bool has = fleet_run(argv, &out, err, sizeof(err)) == 0 && out && strstr(out, "--html");
+
+	free(out);
+	if (!has)
+		cz_err("fleet: --html %s: this zab's report has no --html", f->html);
+	return has;
+}
+
 static void fleet_free(struct fleet *f)
 {
 	size_t h;
@@ -426,8 +439,12 @@ int zab_cmd_fleet(int argc, char **argv)
 	if (!f.ansible_dir || !readable_file("playbook", book))
 		ret = 1;
 	free(book);
+	if (!ret && fleet_derive(&f))
+		ret = 1;
+	if (!ret && f.html && !report_has_html(&f))
+		ret = 2;
 	if (!ret)
-		ret = fleet_derive(&f) ? 1 : fleet_go(&f);
+		ret = fleet_go(&f);
 	fleet_free(&f);
 	return ret;
 }

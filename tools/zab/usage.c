@@ -41,6 +41,7 @@ void zab_usage(FILE *f)
 "                  [--benchmark B] [--variant V] [--sut-class C]\n"
 "       zab store import|export|ls ...   (the results store: man zab-store)\n"
 "       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
+"       zab pack EXPERIMENT DIR   (the experiment and every file it names, as one folder)\n"
 "       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
 "         hyperfine's options and meanings; zab hyperfine --help)\n"
 "\n"
