@@ -89,6 +89,8 @@ ok "a SUT lost mid-run: exit $rc (not 0), that SUT reported" -- \
 	sh -c "[ $rc -ne 0 ] && grep -q '^  sut3: \(unreachable\|run failed\|timed out\)' '$T/c2.out' && grep -q '^  sut2: ok' '$T/c2.out' && grep -q '^  sut4: ok' '$T/c2.out'"
 ok "the others' runs are kept" -- \
 	[ "$("$ZAB" store ls runs --store "$PG_URL" --campaign c2 --format csv | tail -n +2 | cut -d, -f4 | sort | tr '\n' ' ')" = "sut2 sut4 " ]
+ok "the store says sut3 is unreachable in c2, the others complete (PostgreSQL)" -- \
+	[ "$(pg_sql "SELECT sut_name || ':' || state FROM fleet_states WHERE campaign = 'c2' ORDER BY 1" | tr '\n' ' ')" = "sut2:complete sut3:unreachable sut4:complete " ]
 sshd_start 3
 fleet c2 >"$T/c2b.out" 2>&1
 rc=$?
@@ -96,6 +98,8 @@ ok "the same command again runs only the gap: exit $rc" -- \
 	sh -c "[ $rc -eq 0 ] && grep -q '1 of 3 SUTs to run' '$T/c2b.out'"
 ok "now one run per SUT in c2, none twice" -- \
 	[ "$("$ZAB" store ls runs --store "$PG_URL" --campaign c2 --format csv | tail -n +2 | cut -d, -f4 | sort | tr '\n' ' ')" = "sut2 sut3 sut4 " ]
+ok "and its state is complete now" -- \
+	[ "$(pg_sql "SELECT state FROM fleet_states WHERE campaign = 'c2' AND sut_name = 'sut3'")" = complete ]
 
 # bad input: one line, exit status 1 or 2
 for args in "$T/none.exp -i $T/inventory.ini" "$T/fleet.exp -i $T/none.ini" "$T/fleet.exp" \
