@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # czsut.py: the SUT side of zab fleet, run by the role as root (python3 -c).
+#   prefix PREFIX       check PREFIX as a work folder (made 0755 when absent;
+#                       others may read it, nobody else write it)
 #   prepare WORKDIR     check WORKDIR (made when absent), make a fresh run
 #                       folder in it, print that folder's path
 #   run RUNDIR SUMS TIMEOUT ZAB ARG...
@@ -14,6 +16,8 @@
 # way is opened without following a symlink and must belong to root (or
 # this user); each may be writable by others only when sticky, the work
 # folder's parent not at all, and the work folder is ours with mode 0700.
+# Missing folders are made (0755 on the way, 0700 the work folder), each
+# only in a folder nobody else may write.
 # Refusals are one line "czsut: ..." on stderr, exit 3 (lock: exit 124).
 import errno, fcntl, hashlib, os, secrets, stat, subprocess, sys, time
 
@@ -38,8 +42,8 @@ def opendir_at(fd, name, shown):
         raise
 
 
-def work_folder(path, create):
-    """An fd on WORKDIR after checking every folder on the way."""
+def work_folder(path, create, mode=0o700):
+    """An fd on WORKDIR after checking every folder on the way (mode 0755: a prefix)."""
     if not path.startswith("/"):
         die("work folder %r: not an absolute path" % path)
     parts = [p for p in path.split("/") if p]
@@ -53,20 +57,21 @@ def work_folder(path, create):
         try:
             nfd = opendir_at(fd, p, shown)
         except FileNotFoundError:
-            if not (last and create):
+            if not create:
                 die("%s: no such folder" % shown)
             if pst.st_mode & 0o022:
                 die("%s: its parent is writable by others: refused" % shown)
-            os.mkdir(p, 0o700, dir_fd=fd)
+            os.mkdir(p, mode if last else 0o755, dir_fd=fd)
             nfd = opendir_at(fd, p, shown)
+            os.fchmod(nfd, mode if last else 0o755)     # whatever the umask
         st = os.fstat(nfd)
         if not owner_ok(st):
             die("%s: owned by uid %d, not by root: refused" % (shown, st.st_uid))
         if last:
             if pst.st_mode & 0o022:
                 die("%s: its parent is writable by others: refused" % shown)
-            if st.st_uid != os.geteuid() or st.st_mode & 0o077:
-                die("%s: not mode 0700 and ours (mode %o): refused" % (shown, st.st_mode & 0o7777))
+            if st.st_uid != os.geteuid() or st.st_mode & (0o077 if mode == 0o700 else 0o022):
+                die("%s: not ours or open to others (mode %o): refused" % (shown, st.st_mode & 0o7777))
         elif st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX:
             die("%s: writable by others and not sticky: refused" % shown)
         os.close(fd)
@@ -174,14 +179,16 @@ def check(zab, version, device=""):
 
 
 def main(a):
-    if len(a) >= 2 and a[0] == "prepare":
+    if len(a) == 2 and a[0] == "prefix":
+        os.close(work_folder(a[1], True, 0o755))
+    elif len(a) == 2 and a[0] == "prepare":
         prepare(a[1])
     elif len(a) >= 5 and a[0] == "run":
         run(a[1], a[2], a[3], a[4:])
     elif len(a) in (3, 4) and a[0] == "check":
         check(*a[1:])
     else:
-        die("usage: prepare WORKDIR | run RUNDIR SUMS TIMEOUT ZAB ARG... | check ZAB VERSION [fuse]", 2)
+        die("usage: prefix PREFIX | prepare WORKDIR | run RUNDIR SUMS TIMEOUT ZAB ARG... | check ZAB VERSION [fuse]", 2)
 
 
 main(sys.argv[1:])
