@@ -265,6 +265,12 @@ static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 
 int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files)
 {
+	return zab_pack_from(exp, NULL, dir, sums, files);
+}
+
+int zab_pack_from(const char *exp, const char *base, const char *dir, char sums[65],
+		  json_t **files)
+{
 	struct pack p = { .exp = exp, .dir = dir, .files = json_array() };
 	char *text, *slash, *sub;
 	size_t len;
@@ -283,7 +289,8 @@ int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files)
 		return -1;
 	}
 	slash = strrchr(exp, '/');
-	p.expdir = slash ? zab_xasprintf("%.*s", (int)(slash - exp), exp) : zab_xstrdup(".");
+	p.expdir = base ? zab_xstrdup(base) : slash ? zab_xasprintf("%.*s", (int)(slash - exp), exp) :
+		   zab_xstrdup(".");
 	if (!*p.expdir) {
 		free(p.expdir);
 		p.expdir = zab_xstrdup("/");

@@ -16,6 +16,10 @@
  * {"key", "path", "sha256"} per shipped file.  0, or -1 after one line.
  */
 int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files);
+/* The same with relative names taken from base (NULL: exp's folder): for an
+ * experiment written elsewhere, e.g. one with its sequences expanded. */
+int zab_pack_from(const char *exp, const char *base, const char *dir, char sums[65],
+		  json_t **files);
 
 /* The SHA-256 of len bytes, in hex. */
 void zab_sha256_hex(const void *buf, size_t len, char hex[65]);
