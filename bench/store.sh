@@ -9,6 +9,7 @@
 #   import      zab store import FILE           (goal: < 10 s for 10^6)
 #   report      zab report --store --experiment  (goal: < 1 s over 10^6 in 1000 runs)
 #   byclass     the same, --by sut-class (a column group per class)
+#   html        the same with --html (the page: tables and gnuplot's figures)
 #   history     zab history --by kernel
 #   compare     zab compare --store sut-class:class-0 sut-class:class-1
 #   export      zab store export of every run
@@ -64,6 +65,8 @@ bench() {	# bench BACKEND URL
 	step "$1" import "$ZAB" store import --store "$2" "$CZ_TMP/big.json"
 	step "$1" report "$ZAB" report --store "$2" --experiment "command line"
 	step "$1" byclass "$ZAB" report --store "$2" --experiment "command line" --by sut-class
+	step "$1" html "$ZAB" report --store "$2" --experiment "command line" --by sut-class \
+		--html "$CZ_TMP/r.html"
 	step "$1" history "$ZAB" history --store "$2" --experiment "command line" --by kernel
 	step "$1" compare "$ZAB" compare --store "$2" sut-class:class-0 sut-class:class-1
 	step "$1" export "$ZAB" store export --store "$2" --experiment "command line" -o "$CZ_TMP/back.json"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # kernel-sources.sh [DIR]: the kernel trees the tests load zeroing files
-# from, each reduced to arch/{x86,arm64}/{lib,include} and include/linux
+# from, each reduced to arch/{x86,arm64}/{lib,include}, include/linux and
+# the top Makefile (its VERSION/PATCHLEVEL/SUBLEVEL: a `kernel =` sequence's
+# version, doc/kernel-changes.md)
 # (about 20 s per tree to extract), in DIR (default
 # /var/cache/cusezero-ksrc): one folder per version, VERSION/linux-source-*/.
 #   6.1   Debian 12's linux-source-6.1 (bookworm)
@@ -23,6 +25,10 @@ mkdir -p "$dst" || exit 1
 extract() {	# extract VERSION TARBALL
 	out=$dst/$1
 	if [ -f "$out/.complete" ]; then
+		# a tree unpacked before the top Makefile was kept: add it
+		[ -f "$out/linux-source-$1/Makefile" ] || [ ! -f "$2" ] ||
+			tar -xJf "$2" -C "$out" "linux-source-$1/Makefile" ||
+			echo "kernel-sources: no Makefile in $2" >&2
 		return 0
 	fi
 	echo "kernel-sources: extracting $2 -> $out" >&2
@@ -30,7 +36,8 @@ extract() {	# extract VERSION TARBALL
 	mkdir -p "$out"
 	tar -xJf "$2" -C "$out" --wildcards "linux-source-$1/arch/x86/lib/*" \
 		"linux-source-$1/arch/arm64/lib/*" "linux-source-$1/arch/x86/include/*" \
-		"linux-source-$1/arch/arm64/include/*" "linux-source-$1/include/linux/*" &&
+		"linux-source-$1/arch/arm64/include/*" "linux-source-$1/include/linux/*" \
+		"linux-source-$1/Makefile" &&
 		touch "$out/.complete"
 }
 

@@ -81,6 +81,11 @@ static void pair(FILE *f, const struct zab_result *own, const struct zab_result 
 	l.base = lw;
 	fo = zab_change(&o, b, v, &po);
 	fl = zab_change(&l, lb, lv, &pl);
+	/* the value's own change, as the tables show it (a time that grew reads +) */
+	if (!own->b[b].higher) {
+		po = -po;
+		pl = -pl;
+	}
 	change(a, sizeof(a), fo, po);
 	change(c, sizeof(c), fl, pl);
 	fprintf(f, "  %s%s%s%s, %s vs %s: %s -> %s: %s\n", own->b[b].name,

@@ -13,6 +13,7 @@
 
 #include <libpq-fe.h>
 
+#include "cli.h"
 #include "store_int.h"
 
 /*
@@ -112,6 +113,31 @@ static int pg_err(PGconn *c, char *err, size_t errlen)
 	return PQstatus(c) == CONNECTION_OK ? -EIO : -ECONNREFUSED;
 }
 
+/*
+ * A server's notice or warning (and an error that arrives while the
+ * connection is idle, which libpq hands to the same hook) on one line of
+ * zab's, never libpq's default "WARNING:  ..." lines on stderr; the last
+ * one is kept for the error that may follow.
+ */
+static void pg_notice(void *arg, const char *msg)
+{
+	struct czs *s = arg;
+	size_t n;
+
+	snprintf(s->notice, sizeof(s->notice), "%s", msg);
+	for (n = 0; s->notice[n]; n++)
+		if (s->notice[n] == '\n' || s->notice[n] == '\t' || s->notice[n] == '\r')
+			s->notice[n] = s->notice[n + 1] ? ' ' : 0;
+	cz_err("store %s: the server says: %s", s->name, s->notice);
+}
+
+/* The session's settings: exact float8 text, only warnings and errors as notices. */
+static void pg_session(PGconn *c)
+{
+	/* shortest exact text for float8 (the default from PostgreSQL 12 on) */
+	PQclear(PQexec(c, "SET extra_float_digits = 3; SET client_min_messages = warning"));
+}
+
 static int pg_open(struct czs *s, const char *url, char *err, size_t errlen)
 {
 	PGconn *c;
@@ -127,15 +153,30 @@ static int pg_open(struct czs *s, const char *url, char *err, size_t errlen)
 		PQfinish(c);
 		return ret;
 	}
+	PQsetNoticeProcessor(c, pg_notice, s);
 	s->db = c;
-	/* shortest exact text for float8 (the default from PostgreSQL 12 on) */
-	PQclear(PQexec(c, "SET extra_float_digits = 3; SET client_min_messages = warning"));
+	pg_session(c);
+	return 0;
+}
+
+static bool pg_lost(struct czs *s)
+{
+	return PQstatus(s->db) != CONNECTION_OK;
+}
+
+static int pg_reconnect(struct czs *s, char *err, size_t errlen)
+{
+	PQreset(s->db);
+	if (PQstatus(s->db) != CONNECTION_OK)
+		return pg_err(s->db, err, errlen);
+	pg_session(s->db);
 	return 0;
 }
 
 static void pg_close(struct czs *s)
 {
 	PQfinish(s->db);
+	s->db = NULL;
 }
 
 /* "?" -> "$N" (store.c's statements hold no "?" inside strings). */
@@ -290,6 +331,8 @@ static int pg_bulk(struct czs *s, const char *table, const char *cols, size_t nc
 
 const struct czs_backend czs_pg = {
 	.name = "postgresql",
+	.lost = pg_lost,
+	.reconnect = pg_reconnect,
 	.open = pg_open,
 	.close = pg_close,
 	.has_table = pg_has_table,

@@ -3,7 +3,10 @@
  * Statistics per cell and the output styles.
  *
  * Per cell: mean, 95% CI (Student t), CV, n.  Change vs the base variant in
- * percent, oriented so that negative is worse.  "(R)"/"(I)": the 95% CIs of
+ * percent: internally oriented so that negative is worse (the verdicts,
+ * the CSV's change_pct), shown as the value's own change (new / base - 1,
+ * so a time that doubled reads +100%), the (R)/(I) mark saying which is
+ * better.  "(R)"/"(I)": the 95% CIs of
  * base and variant do not overlap (regression / improvement), the rule of
  * the Fastpath tables kernel reviewers read.  The detailed view adds the
  * Mann-Whitney U p-value.  Column widths grow with the content; nothing is
@@ -26,7 +29,7 @@
 
 int zab_style_parse(const char *s, enum zab_style *st)
 {
-	static const char *const names[] = { "box", "grid", "plain", "markdown", "detail" };
+	static const char *const names[] = { "box", "grid", "plain", "markdown", "detail", "benchstat" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -56,6 +59,7 @@ struct cstat {
 	bool ok;             /* has samples and did not fail */
 	bool cmp;            /* ok, and the base is ok: pct/flag valid */
 	double pct;
+	double lo, hi;       /* pct's 95% interval (positive: better), NaN: none */
 	const char *flag;    /* "(R) ", "(I) " or "" */
 };
 
@@ -72,6 +76,8 @@ static void layout_verdict(const struct zab_result *r, size_t b, size_t v, struc
 	if (zab_layout_stat(zab_cell(r, b, r->base), hi, &lb) &&
 	    zab_layout_stat(zab_cell(r, b, v), hi, &lv) && zab_layout_pair(&lb, &lv, hi, &p)) {
 		cs->pct = p.pct;
+		cs->lo = p.ci_lo;
+		cs->hi = p.ci_hi;
 		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
 	}
 	zab_lstat_free(&lb);
@@ -89,6 +95,8 @@ static void rotate_verdict(const struct zab_result *r, size_t b, size_t v, struc
 
 	if (zab_rotate_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
 		cs->pct = p.pct;
+		cs->lo = p.ci_lo;
+		cs->hi = p.ci_hi;
 		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
 	}
 }
@@ -106,8 +114,32 @@ static void paired_verdict(const struct zab_result *r, size_t b, size_t v, struc
 	cs->flag = "";
 	if (zab_slot_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
 		cs->pct = p.pct;
+		cs->lo = p.ci_lo;
+		cs->hi = p.ci_hi;
 		cs->flag = p.flag < 0 ? "(R) " : p.flag > 0 ? "(I) " : "";
 	}
+}
+
+/*
+ * The ratio of the means' 95% interval, first order (the delta method):
+ * se(v/b) = (v/b) sqrt((se_v/v)^2 + (se_b/b)^2), Student t with the
+ * smaller sample's degrees of freedom; in pct's orientation.
+ */
+static void ratio_ci(const struct cz_summary *bs, const struct cz_summary *vs, bool higher,
+		     struct cstat *cs)
+{
+	double q, se, t, lo, hi;
+
+	if (bs->n < 2 || vs->n < 2 || bs->mean == 0 || vs->mean == 0)
+		return;
+	q = vs->mean / bs->mean;
+	se = fabs(q) * sqrt(pow(vs->sd / vs->mean, 2) / (double)vs->n +
+			    pow(bs->sd / bs->mean, 2) / (double)bs->n);
+	t = cz_t975((bs->n < vs->n ? bs->n : vs->n) - 1);
+	lo = (q - t * se - 1) * 100;
+	hi = (q + t * se - 1) * 100;
+	cs->lo = higher ? lo : -hi;
+	cs->hi = higher ? hi : -lo;
 }
 
 static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cstat *cs)
@@ -117,6 +149,7 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 
 	memset(cs, 0, sizeof(*cs));
 	cs->flag = "";
+	cs->lo = cs->hi = NAN;
 	cz_summarize(c->x, c->n, &cs->s);
 	cs->ok = !c->failed && c->n > 0;
 	if (!cs->ok || base->failed || !base->n || v == r->base)
@@ -126,6 +159,7 @@ static void cell_stat(const struct zab_result *r, size_t b, size_t v, struct cst
 		return;
 	cs->cmp = true;
 	cs->pct = (cs->s.mean / bs.mean - 1) * 100 * (r->b[b].higher ? 1 : -1);
+	ratio_ci(&bs, &cs->s, r->b[b].higher, cs);
 	if (c->off && base->off) {
 		layout_verdict(r, b, v, cs);
 		return;
@@ -151,6 +185,21 @@ int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct)
 	if (!cs.cmp)
 		return ZAB_CHANGE_NONE;
 	*pct = cs.pct;
+	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
+}
+
+int zab_change_ci(const struct zab_result *r, size_t b, size_t v, double *pct, double *lo,
+		  double *hi)
+{
+	double sign = r->b[b].higher ? 1 : -1;
+	struct cstat cs;
+
+	cell_stat(r, b, v, &cs);
+	if (!cs.cmp)
+		return ZAB_CHANGE_NONE;
+	*pct = sign * cs.pct;
+	*lo = sign > 0 ? cs.lo : -cs.hi;
+	*hi = sign > 0 ? cs.hi : -cs.lo;
 	return !strcmp(cs.flag, "(R) ") ? -1 : !strcmp(cs.flag, "(I) ") ? 1 : 0;
 }
 
@@ -187,7 +236,8 @@ static char *change_text(const struct zab_result *r, size_t b, size_t v)
 		return zab_xstrdup("FAILED");
 	if (!cs.cmp)
 		return zab_xstrdup(cs.ok ? "n/a" : "-");
-	return zab_xasprintf("%s%.2f%%", cs.flag, cs.pct);
+	/* the value's own change, as benchstat: a time 5 times the base's reads +400%, never -400% */
+	return zab_xasprintf("%s%+.2f%%", cs.flag, r->b[b].higher ? cs.pct : -cs.pct);
 }
 
 static char *result_class(const struct zab_rbench *b)
@@ -549,6 +599,18 @@ static void preempted_note(FILE *f, const struct zab_result *r, const char *bull
 		fprintf(f, ".\n");
 }
 
+/* A pair's change and interval as the value's own change (the table's sign). */
+static void value_pct(struct zab_lpair *p, bool higher)
+{
+	double lo = p->ci_lo;
+
+	if (higher)
+		return;
+	p->pct = -p->pct;
+	p->ci_lo = -p->ci_hi;
+	p->ci_hi = -lo;
+}
+
 /*
  * placement = rotate, a class without per-layout values (the command's):
  * "pread: layouts rotating within each run (no sensitivity); b vs a ...".
@@ -562,10 +624,12 @@ static void rotate_row_note(FILE *f, const struct zab_result *r, size_t b, const
 	for (v = 0; v < r->nv; v++) {
 		if (v == r->base)
 			continue;
-		if (!zab_rotate_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p))
+		if (!zab_rotate_pair(zab_cell(r, b, r->base), zab_cell(r, b, v), r->b[b].higher, &p)) {
 			fprintf(f, "; %s vs %s: fewer than 2 paired runs", r->vname[v], r->vname[r->base]);
-		else
-			fprintf(f, "; %s vs %s, %zu runs paired: %s%+.2f%% (95%% CI %+.2f..%+.2f)",
+			continue;
+		}
+		value_pct(&p, r->b[b].higher);
+		fprintf(f, "; %s vs %s, %zu runs paired: %s%+.2f%% (95%% CI %+.2f..%+.2f)",
 				r->vname[v], r->vname[r->base], p.runs, p.flag ? "" : "no difference, ",
 				p.pct, p.ci_lo, p.ci_hi);
 	}
@@ -605,6 +669,7 @@ static void layout_row_note(FILE *f, const struct zab_result *r, size_t b, const
 				r->vname[r->base], ls[v].rotate ? "runs" : "layouts");
 			continue;
 		}
+		value_pct(&p, hi);
 		if (ls[v].rotate)
 			fprintf(f, "; %s vs %s, %zu runs paired: %s%+.2f%% (95%% CI %+.2f..%+.2f), %s better at "
 				"%zu/%zu layouts, worse at %zu/%zu", r->vname[v], r->vname[r->base], p.runs,
@@ -660,16 +725,16 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 	else
 		fprintf(f, " = %zu to %zu measured runs per cell.", lo, hi);
 	if (zab_cell(r, 0, r->base)->loff)
-		fprintf(f, " Change vs %s with the layouts rotating within each run (the mean per-run change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, runs of one slot paired, excludes 0.\n",
+		fprintf(f, " Change vs %s with the layouts rotating within each run (the mean per-run change), in per cent of the base's value (a time that grew reads +); (R)/(I): regression/improvement, its 95%% interval, runs of one slot paired, excludes 0.\n",
 			r->vname[r->base]);
 	else if (zab_cell(r, 0, r->base)->off)
-		fprintf(f, " Change vs %s over layouts (mean per-layout change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, paired by layout, excludes 0.\n",
+		fprintf(f, " Change vs %s over layouts (mean per-layout change), in per cent of the base's value (a time that grew reads +); (R)/(I): regression/improvement, its 95%% interval, paired by layout, excludes 0.\n",
 			r->vname[r->base]);
 	else if (r->paired)
-		fprintf(f, " Change vs %s (the mean per-slot change), negative is worse; (R)/(I): regression/improvement, its 95%% interval, runs of one slot paired, excludes 0.\n",
+		fprintf(f, " Change vs %s (the mean per-slot change), in per cent of the base's value (a time that grew reads +); (R)/(I): regression/improvement, its 95%% interval, runs of one slot paired, excludes 0.\n",
 			r->vname[r->base]);
 	else
-		fprintf(f, " Change vs %s, negative is worse; (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
+		fprintf(f, " Change vs %s, in per cent of the base's value (a time that grew reads +); (R)/(I): regression/improvement, the 95%% confidence intervals do not overlap.\n",
 			r->vname[r->base]);
 	few_samples(f, r, bullet);
 	layout_notes(f, r, bullet);
@@ -682,6 +747,120 @@ static void footer(FILE *f, const struct zab_result *r, enum zab_style st)
 				fprintf(f, "%sFAILED %s / %s: %s\n", bullet, r->b[b].name, r->vname[v],
 					c->error ? c->error : "(no reason recorded)");
 		}
+}
+
+/* ---- benchstat's layout -------------------------------------------------------------- */
+
+#define BS_ALPHA 0.05
+
+/* "5530 ± 3%": the mean and its 95% interval's half-width in per cent (benchstat's "±"). */
+static char *bs_value(const struct zab_cell *c, struct cz_summary *s)
+{
+	cz_summarize(c->x, c->n, s);
+	if (c->failed || !c->n)
+		return zab_xstrdup(c->failed ? "FAILED" : "-");
+	if (s->n < 2 || s->mean == 0)
+		return zab_xasprintf("%.4g", s->mean);
+	return zab_xasprintf("%.4g ± %.0f%%", s->mean, 100.0 * (s->ci_hi - s->mean) / fabs(s->mean));
+}
+
+/* One row's delta: "+10.00% (p=0.002 n=6+6)" or "~ (p=0.400 n=6+6)"; *ok when both have numbers. */
+static char *bs_delta(const struct zab_cell *o, const struct zab_cell *n, const struct cz_summary *so,
+		      const struct cz_summary *sn, bool *ok)
+{
+	double p;
+
+	*ok = !o->failed && !n->failed && o->n && n->n;
+	if (o->failed || n->failed || !o->n || !n->n)
+		return zab_xstrdup("-");
+	p = cz_mann_whitney_p(o->x, o->n, n->x, n->n);
+	if (p < BS_ALPHA && so->mean != 0)
+		return zab_xasprintf("%+.2f%% (p=%.3f n=%zu+%zu)", 100.0 * (sn->mean / so->mean - 1),
+				     p, o->n, n->n);
+	return zab_xasprintf("~ (p=%.3f n=%zu+%zu)", p, o->n, n->n);
+}
+
+/* The geomean row of the rows of unit u (benchstat's, per unit); false when fewer than two. */
+static bool bs_geomean(const struct zab_result *r, size_t v, const char *u, char **cells)
+{
+	double lo = 0, ln = 0;
+	size_t b, k = 0;
+
+	for (b = 0; b < r->nb; b++) {
+		const struct zab_cell *o = zab_cell(r, b, r->base), *n = zab_cell(r, b, v);
+		struct cz_summary so, sn;
+
+		if (strcmp(r->b[b].unit, u) || o->failed || n->failed || !o->n || !n->n)
+			continue;
+		cz_summarize(o->x, o->n, &so);
+		cz_summarize(n->x, n->n, &sn);
+		if (so.mean <= 0 || sn.mean <= 0)
+			continue;
+		lo += log(so.mean);
+		ln += log(sn.mean);
+		k++;
+	}
+	if (k < 2)
+		return false;
+	cells[0] = *u ? zab_xasprintf("geomean (%s)", u) : zab_xstrdup("geomean");
+	cells[1] = zab_xasprintf("%.4g", exp(lo / (double)k));
+	cells[2] = zab_xasprintf("%.4g", exp(ln / (double)k));
+	cells[3] = zab_xasprintf("%+.2f%%", (exp((ln - lo) / (double)k) - 1) * 100);
+	return true;
+}
+
+/* The variant v against the base, one row per result class, then a geomean per unit. */
+static void bs_table(const struct zab_result *r, size_t v, struct table *t)
+{
+	size_t b, k, rows;
+
+	t_init(t, 4, 2 * r->nb);
+	t->head[0] = zab_xstrdup("name");
+	t->head[1] = zab_xasprintf("old (%s)", r->vname[r->base]);
+	t->head[2] = zab_xasprintf("new (%s)", r->vname[v]);
+	t->head[3] = zab_xstrdup("delta");
+	t->align[0] = t->align[3] = 'l';
+	t->align[1] = t->align[2] = 'r';
+	for (b = 0; b < r->nb; b++) {
+		struct cz_summary so, sn;
+		bool ok;
+
+		*t_at(t, b, 0) = result_class(&r->b[b]);
+		*t_at(t, b, 1) = bs_value(zab_cell(r, b, r->base), &so);
+		*t_at(t, b, 2) = bs_value(zab_cell(r, b, v), &sn);
+		*t_at(t, b, 3) = bs_delta(zab_cell(r, b, r->base), zab_cell(r, b, v), &so, &sn, &ok);
+	}
+	rows = r->nb;
+	for (b = 0; b < r->nb; b++) {
+		for (k = 0; k < b && strcmp(r->b[k].unit, r->b[b].unit); k++)
+			;
+		if (k == b && bs_geomean(r, v, r->b[b].unit, t_at(t, rows, 0)))
+			rows++;
+	}
+	for (k = rows * t->ncol; k < t->nrow * t->ncol; k++)
+		t->cell[k] = NULL;
+	t->nrow = rows;
+	t_widths(t);
+}
+
+static void render_benchstat(FILE *f, const struct zab_result *r)
+{
+	struct table t;
+	size_t v;
+
+	fprintf(f, "SUT class: %s\n", r->sut);
+	for (v = 0; v < r->nv; v++) {
+		if (v == r->base)
+			continue;
+		fputc('\n', f);
+		bs_table(r, v, &t);
+		render_plain(f, &t);
+		t_free(&t);
+	}
+	fprintf(f, "\n± the mean's 95%% interval; delta: the mean's own change (new / old - 1) when the "
+		"two-sided Mann-Whitney p < %.2f, else ~ (as benchstat); geomean per unit of two rows or more.\n",
+		BS_ALPHA);
+	few_samples(f, r, "");
 }
 
 static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
@@ -719,6 +898,9 @@ static void render_one(FILE *f, const struct zab_result *r, enum zab_style st)
 		t_free(&t);
 		few_samples(f, r, "");
 		layout_notes(f, r, "");
+		break;
+	case ZAB_STYLE_BENCHSTAT:
+		render_benchstat(f, r);
 		break;
 	case ZAB_STYLE_DETAIL:
 		fprintf(f, "Results for SUT Class %s:\n", r->sut);

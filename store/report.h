@@ -15,7 +15,7 @@
 #include "result.h"
 
 enum zab_style { ZAB_STYLE_BOX, ZAB_STYLE_GRID, ZAB_STYLE_PLAIN, ZAB_STYLE_MARKDOWN,
-		 ZAB_STYLE_DETAIL };
+		 ZAB_STYLE_DETAIL, ZAB_STYLE_BENCHSTAT };
 
 int zab_style_parse(const char *s, enum zab_style *st);
 /* hyperfine's --export-json layout: one entry of "results" per cell (hyperfine.c). */
@@ -28,6 +28,15 @@ void zab_render_hyperfine(FILE *f, struct zab_result *const *r, size_t n);
  */
 #define ZAB_CHANGE_NONE (-2)
 int zab_change(const struct zab_result *r, size_t b, size_t v, double *pct);
+/*
+ * The same verdict with the value's own change in per cent (new / base - 1:
+ * a time that doubled reads +100) and its 95% interval [*lo, *hi] (NaN
+ * when there is none): the interval of the verdict's rule where it has
+ * one (layouts, rotate, paired), else the ratio of the two means' (first
+ * order, Student t).
+ */
+int zab_change_ci(const struct zab_result *r, size_t b, size_t v, double *pct, double *lo,
+		  double *hi);
 /*
  * "Layout or code?": the same experiment at the variants' own placements
  * (own) and with placement varied per run (lay); per benchmark row and

@@ -17,9 +17,6 @@
 
 #include "store_int.h"
 
-const char *const czs_sample_key[CZS_K_COUNT] = { "samples", "sample_sessions", "sample_preempted",
-						  "sample_offsets", "sample_layouts" };
-
 static const char *jstr(const json_t *o, const char *k)
 {
 	const char *s = json_string_value(json_object_get(o, k));
@@ -216,35 +213,79 @@ static bool is_uuid_text(const char *s)
 	return true;
 }
 
-int czs_put_run(struct czs *s, json_t *doc, const char *file, char uuid[37], bool *already,
-		char *err, size_t errlen)
+/* Numbers as numbers (2 and 2.0 alike: the store keeps doubles), the rest as jansson compares. */
+static bool same_json(const json_t *a, const json_t *b)
+{
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	if (!a || !b)
+		return a == b;
+	if (json_is_number(a) && json_is_number(b))
+		return json_number_value(a) == json_number_value(b);
+	if (json_typeof(a) != json_typeof(b))
+		return false;
+	if (json_is_object(a)) {
+		if (json_object_size(a) != json_object_size(b))
+			return false;
+		json_object_foreach((json_t *)a, k, v)
+			if (!same_json(v, json_object_get(b, k)))
+				return false;
+		return true;
+	}
+	if (json_is_array(a)) {
+		if (json_array_size(a) != json_array_size(b))
+			return false;
+		json_array_foreach(a, i, v)
+			if (!same_json(v, json_array_get(b, i)))
+				return false;
+		return true;
+	}
+	return json_equal((json_t *)a, (json_t *)b);
+}
+
+/* A run already stored under uuid: 0 when it is doc, else -EEXIST with err. */
+static int same_run(struct czs *s, const json_t *doc, const char *uuid, const char *file, char *err,
+		    size_t errlen)
+{
+	const char *u[] = { uuid };
+	struct czs_filter f = { .uuids = u, .nuuids = 1 };
+	json_t *docs = NULL;
+	int ret = czs_export(s, &f, &docs, err, errlen);
+
+	if (!ret && !same_json(doc, json_array_get(docs, 0))) {
+		snprintf(err, errlen, "%s: run %s is stored with different contents: not imported (the stored "
+			 "one is kept; zab store export --run %s shows it)", file, uuid, uuid);
+		ret = -EEXIST;
+	}
+	json_decref(docs);
+	return ret;
+}
+
+/* The document's numbers the store keeps apart from it, range-checked: 0, or -EINVAL with err. */
+static int doc_numbers(const json_t *doc, char *err, size_t errlen)
+{
+	const json_t *c = json_object_get(json_object_get(doc, "environment"), "cores");
+	double d = json_number_value(c);
+
+	if (!c || json_is_null(c) || (json_is_number(c) && d == floor(d) && d >= 0 && d <= 1 << 24))
+		return 0;
+	if (json_is_number(c))
+		snprintf(err, errlen, "environment.cores: %g is not a whole number from 0 to %d", d, 1 << 24);
+	else
+		snprintf(err, errlen, "environment.cores: not a number");
+	return -EINVAL;
+}
+
+static int put_once(struct czs *s, json_t *doc, const char *uuid, bool *already, char *err, size_t errlen)
 {
 	struct put p = { s, err, errlen };
-	struct zab_result r;
-	json_t *kept, *cells;
-	const char *given = json_string_value(json_object_get(json_object_get(doc, "run"), "uuid"));
+	json_t *kept = json_deep_copy(doc), *cells = json_object_get(doc, "cells");
 	long long id = -1;
 	size_t i;
-	int ret;
+	int ret = s->be->exec(s, s->be == &czs_sqlite ? "BEGIN IMMEDIATE" : "BEGIN", err, errlen);
 
-	*already = false;
-	err[0] = 0;
-	/* a zab result, checked as report reads it (one line on stderr when not) */
-	ret = zab_result_from_json(&r, json_deep_copy(doc), file);
-	zab_result_free(&r);
-	if (ret)
-		return -EINVAL;
-	if (given && !is_uuid_text(given)) {
-		snprintf(err, errlen, "%s: run.uuid '%s' is not a UUID", file, given);
-		return -EINVAL;
-	}
-	if (given)
-		snprintf(uuid, 37, "%s", given);
-	else
-		czs_content_uuid(doc, uuid);
-	kept = json_deep_copy(doc);
-	cells = json_object_get(doc, "cells");
-	ret = s->be->exec(s, s->be == &czs_sqlite ? "BEGIN IMMEDIATE" : "BEGIN", err, errlen);
 	if (!ret)
 		ret = put_run(&p, kept, uuid, &id);
 	*already = !ret && id < 0;
@@ -258,4 +299,57 @@ int czs_put_run(struct czs *s, json_t *doc, const char *file, char uuid[37], boo
 		return ret;
 	}
 	return s->be->exec(s, "COMMIT", err, errlen);
+}
+
+/* The connection again, tried at once, after 1 s and after 2 s more: 0, or -errno with err. */
+static int reconnect(struct czs *s, char *err, size_t errlen)
+{
+	int ret = -EIO;
+
+	for (unsigned k = 0; k < 3 && ret; k++) {
+		if (k)
+			sleep(k);
+		ret = s->be->reconnect(s, err, errlen);
+	}
+	return ret;
+}
+
+int czs_put_run(struct czs *s, json_t *doc, const char *file, char uuid[37], bool *already,
+		char *err, size_t errlen)
+{
+	struct zab_result r;
+	const char *given = json_string_value(json_object_get(json_object_get(doc, "run"), "uuid"));
+	char first[512];
+	int ret;
+
+	*already = false;
+	err[0] = 0;
+	/* a zab result, checked as report reads it (one line on stderr when not) */
+	ret = zab_result_from_json(&r, json_deep_copy(doc), file);
+	zab_result_free(&r);
+	if (ret)
+		return -EINVAL;
+	if (given && !is_uuid_text(given)) {
+		snprintf(err, errlen, "%s: run.uuid '%s' is not a UUID", file, given);
+		return -EINVAL;
+	}
+	if ((ret = doc_numbers(doc, err, errlen)))
+		return ret;
+	if (given)
+		snprintf(uuid, 37, "%s", given);
+	else
+		czs_content_uuid(doc, uuid);
+	ret = put_once(s, doc, uuid, already, err, errlen);
+	if (ret && s->be->lost && s->be->lost(s)) {
+		/* the server went away since the open (a restart): a new connection, the run again */
+		snprintf(first, sizeof(first), "%s", err);
+		ret = reconnect(s, err, errlen);
+		if (!ret)
+			ret = put_once(s, doc, uuid, already, err, errlen);
+		else
+			snprintf(err + strlen(err), errlen - strlen(err), " (connection lost: %s)", first);
+	}
+	if (!ret && *already)
+		ret = same_run(s, doc, uuid, file, err, errlen);
+	return ret;
 }

@@ -5,8 +5,10 @@
  * BEGIN IMMEDIATE transactions (store.c).  A file that exists is opened
  * without creating anything and only read until store.c has seen it is a
  * cusezero store: WAL mode is set after that, as it writes the header.
+ * Readers open it read-only; its -wal and -shm files take its mode (0600).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,59 +41,92 @@ static bool sq_null(const struct czs_row *r, int i)
 	return sqlite3_column_type(r->h, i) == SQLITE_NULL;
 }
 
+/* SQLite's message, and the system's where a system call failed ("disk I/O error: No space left"). */
+static void sq_msg(sqlite3 *db, const char *msg, int rc, char *err, size_t errlen)
+{
+	int e = db ? sqlite3_system_errno(db) : 0;
+
+	if (e && ((rc & 0xff) == SQLITE_IOERR || (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_CANTOPEN))
+		snprintf(err, errlen, "%s: %s", msg, strerror(e));
+	else
+		snprintf(err, errlen, "%s", msg);
+}
+
 static int sq_err(sqlite3 *db, int rc, char *err, size_t errlen)
 {
-	snprintf(err, errlen, "%s", db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+	sq_msg(db, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), rc, err, errlen);
 	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED ? -EBUSY :
 	       rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? -EBADMSG :
 	       rc == SQLITE_READONLY || rc == SQLITE_PERM || rc == SQLITE_CANTOPEN ? -EACCES : -EIO;
 }
 
-/* mkdir -p of the file's folder (0700 for the ones made: results are the user's). */
-static int make_parent(const char *path)
+/*
+ * The file, through its checked folder (safepath.c): a writer may create
+ * it (0600, O_EXCL, never through a link another user planted), a reader
+ * opens an existing one read-only and makes nothing.  SQLite opens the
+ * path the walk checked; the file it opened must be the one checked.
+ */
+static int sq_file(struct czs *s, const char *path, struct stat *st, char *err, size_t errlen)
 {
-	char d[4096], *p;
-
-	if (snprintf(d, sizeof(d), "%s", path) >= (int)sizeof(d))
-		return -ENAMETOOLONG;
-	p = strrchr(d, '/');
-	if (!p || p == d)
-		return 0;
-	*p = 0;
-	for (p = d + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(d, 0700) && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return mkdir(d, 0700) && errno != EEXIST ? -errno : 0;
-}
-
-static int sq_open(struct czs *s, const char *path, char *err, size_t errlen)
-{
-	struct stat st;
-	sqlite3 *db = NULL;
-	int rc, flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	char why[512] = "";
+	int ret, fd;
 
 	if (!*path) {
 		snprintf(err, errlen, "no file name");
 		return -EINVAL;
 	}
-	if (stat(path, &st)) {
-		int ret = make_parent(path);
-
-		if (ret) {
-			snprintf(err, errlen, "cannot make its folder: %s", strerror(-ret));
-			return ret;
-		}
-		flags |= SQLITE_OPEN_CREATE;
-	} else if (!S_ISREG(st.st_mode)) {
-		snprintf(err, errlen, "not a regular file");
+	if (strchr(path, '?') || !strncmp(path, "file:", 5)) {
+		snprintf(err, errlen, "SQLite URI parameters and file: URIs are not taken: name the file alone");
 		return -EINVAL;
 	}
-	rc = sqlite3_open_v2(path, &db, flags, NULL);
+	ret = czs_path_dir(path, s->writer, s->writer, &s->path, why, sizeof(why));
+	if (ret == -ENOENT && !s->writer) {
+		snprintf(err, errlen, "no such store (zab run or zab store import makes one)");
+		return ret;
+	}
+	if (!ret)
+		ret = czs_path_check_file(&s->path, st, why, sizeof(why));
+	if (ret == -ENOENT && !s->writer) {
+		snprintf(err, errlen, "no such store (zab run or zab store import makes one)");
+		return ret;
+	}
+	if (ret == -ENOENT) {
+		fd = czs_path_create(&s->path, O_RDWR, why, sizeof(why));
+		if (fd >= 0) {
+			s->created = true;
+			ret = fstat(fd, st) ? -errno : 0;
+			close(fd);
+		} else if (fd == -EEXIST) {
+			/* another writer made it first: it is the one to open */
+			why[0] = 0;
+			ret = czs_path_check_file(&s->path, st, why, sizeof(why));
+		} else {
+			ret = fd;
+		}
+	}
+	if (ret) {
+		snprintf(err, errlen, "%s", why[0] ? why : strerror(-ret));
+		czs_path_unmake(&s->path);
+	}
+	return ret;
+}
+
+static int sq_open(struct czs *s, const char *path, char *err, size_t errlen)
+{
+	struct stat st, now;
+	sqlite3 *db = NULL;
+	int rc, flags = (s->writer ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | SQLITE_OPEN_NOMUTEX;
+
+	s->path.dfd = -1;
+	rc = sq_file(s, path, &st, err, errlen);
+	if (rc)
+		return rc;
+	rc = sqlite3_open_v2(s->path.file, &db, flags, NULL);
+	if (rc == SQLITE_OK && (stat(s->path.file, &now) || now.st_dev != st.st_dev || now.st_ino != st.st_ino)) {
+		snprintf(err, errlen, "the file changed while it was opened");
+		sqlite3_close(db);
+		return -EAGAIN;
+	}
 	if (rc != SQLITE_OK) {
 		rc = sq_err(db, rc, err, errlen);
 		sqlite3_close(db);
@@ -111,6 +146,8 @@ static void sq_close(struct czs *s)
 		sqlite3_finalize(c->st[i]);
 	free(c);
 	sqlite3_close(s->db);
+	s->db = NULL;
+	s->stmts = NULL;
 }
 
 /* The prepared statement of sql (cached by the string's address and text). */
@@ -181,7 +218,7 @@ static int sq_exec(struct czs *s, const char *sql, char *err, size_t errlen)
 
 	if (rc == SQLITE_OK)
 		return 0;
-	snprintf(err, errlen, "%s", msg ? msg : sqlite3_errstr(rc));
+	sq_msg(s->db, msg ? msg : sqlite3_errstr(rc), rc, err, errlen);
 	sqlite3_free(msg);
 	return rc == SQLITE_BUSY ? -EBUSY : rc == SQLITE_NOTADB || rc == SQLITE_CORRUPT ? -EBADMSG : -EIO;
 }
@@ -243,6 +280,8 @@ static int sq_bulk(struct czs *s, const char *table, const char *cols, size_t nc
 
 const struct czs_backend czs_sqlite = {
 	.name = "sqlite",
+	.lost = NULL,
+	.reconnect = NULL,
 	.open = sq_open,
 	.close = sq_close,
 	.has_table = sq_has_table,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,18 +59,27 @@ int czs_take_int(void *ctx, const struct czs_row *r)
 	return 0;
 }
 
+const char *czs_home(void)
+{
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (home && home[0] == '/')
+		return home;
+	pw = getpwuid(geteuid());
+	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : "/";
+}
+
 const char *czs_default_url(char *buf, size_t len)
 {
 	const char *env = getenv("CUSEZERO_STORE"), *xdg = getenv("XDG_DATA_HOME");
-	const char *home = getenv("HOME");
 
 	if (env && *env)
 		snprintf(buf, len, "%s", env);
 	else if (xdg && xdg[0] == '/')
 		snprintf(buf, len, "sqlite:%s/cusezero/results.db", xdg);
 	else
-		snprintf(buf, len, "sqlite:%s/.local/share/cusezero/results.db",
-			 home && home[0] == '/' ? home : "/root");
+		snprintf(buf, len, "sqlite:%s/.local/share/cusezero/results.db", czs_home());
 	return buf;
 }
 
@@ -139,26 +149,85 @@ void czs_random_uuid(char uuid[37])
 	uuid_from(b, uuid);
 }
 
-/* The URL with the password of its user-info part replaced by "***". */
+/* Append n bytes of t to out (len bytes, *o used), always terminated. */
+static void put(char *out, size_t len, size_t *o, const char *t, size_t n)
+{
+	while (n-- && *o + 1 < len)
+		out[(*o)++] = *t++;
+	out[*o < len ? *o : len - 1] = 0;
+}
+
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Whether the query key k (n bytes, percent-encoded as libpq takes it) names a password. */
+static bool password_key(const char *k, size_t n)
+{
+	char d[64];
+	size_t i, o = 0;
+
+	for (i = 0; i < n && o + 1 < sizeof(d); i++) {
+		if (k[i] == '%' && i + 2 < n && hexval(k[i + 1]) >= 0 && hexval(k[i + 2]) >= 0) {
+			d[o++] = (char)(hexval(k[i + 1]) * 16 + hexval(k[i + 2]));
+			i += 2;
+		} else {
+			d[o++] = k[i];
+		}
+	}
+	d[o] = 0;
+	return !strcmp(d, "password") || !strcmp(d, "sslpassword");
+}
+
+/*
+ * The URL with every password replaced by "***": the user-info's (from its
+ * first ':' to the authority's last '@') and the value of a password or
+ * sslpassword parameter, its key decoded as libpq decodes it (?pass%77ord=).
+ */
 void czs_mask_url(const char *url, char *out, size_t len)
 {
-	const char *p = strstr(url, "://"), *at, *colon;
+	const char *p = strstr(url, "://"), *auth, *end, *at = NULL, *colon, *q, *amp, *eq;
+	size_t o = 0;
 
-	snprintf(out, len, "%s", url);
-	if (!p)
+	if (!len)
 		return;
-	p += 3;
-	at = strchr(p, '@');
-	colon = at ? memchr(p, ':', (size_t)(at - p)) : NULL;
-	if (colon)
-		snprintf(out, len, "%.*s***%s", (int)(colon + 1 - url), url, at);
-	/* a password=... parameter, too */
-	if ((p = strstr(out, "password=")) != NULL) {
-		char tail[1024];
-		const char *amp = strchr(p, '&');
-
-		snprintf(tail, sizeof(tail), "%s", amp ? amp : "");
-		snprintf((char *)p, len - (size_t)(p - out), "password=***%s", tail);
+	out[0] = 0;
+	if (!p) {
+		put(out, len, &o, url, strlen(url));
+		return;
+	}
+	auth = p + 3;
+	end = auth + strcspn(auth, "/?#");
+	for (q = auth; q < end; q++)
+		if (*q == '@')
+			at = q;
+	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon) {
+		put(out, len, &o, url, (size_t)(colon + 1 - url));
+		put(out, len, &o, "***", 3);
+		put(out, len, &o, at, (size_t)(end - at));
+	} else {
+		put(out, len, &o, url, (size_t)(end - url));
+	}
+	q = strchr(end, '?');
+	if (!q) {
+		put(out, len, &o, end, strlen(end));
+		return;
+	}
+	put(out, len, &o, end, (size_t)(q + 1 - end));
+	for (p = q + 1; *p; p = *amp ? amp + 1 : amp) {
+		amp = p + strcspn(p, "&");
+		eq = memchr(p, '=', (size_t)(amp - p));
+		if (eq && password_key(p, (size_t)(eq - p))) {
+			put(out, len, &o, p, (size_t)(eq + 1 - p));
+			put(out, len, &o, "***", 3);
+		} else {
+			put(out, len, &o, p, (size_t)(amp - p));
+		}
+		if (*amp)
+			put(out, len, &o, "&", 1);
 	}
 }
 
@@ -186,53 +255,36 @@ static char *schema_text(const struct czs *s, int v)
 	return out;
 }
 
-static int migrate(struct czs *s, int from, char *err, size_t errlen)
+/*
+ * What the store holds, seen in one snapshot (a read transaction): its
+ * schema version (-1: no schema_version table) and whether it has tables
+ * at all.  Two looks outside a transaction raced a first writer: the
+ * version table not there yet, then its tables there -- "not a store".
+ */
+static int look(struct czs *s, long long *v, bool *tables, char *err, size_t errlen)
 {
-	char e2[512];
-	int v, ret;
-
-	ret = s->be->exec(s, s->be == &czs_sqlite ? "BEGIN IMMEDIATE" : "BEGIN", err, errlen);
-	for (v = from + 1; !ret && v <= SCHEMA_LATEST; v++) {
-		char *sql = schema_text(s, v);
-
-		ret = sql ? s->be->exec(s, sql, e2, sizeof(e2)) : -ENOMEM;
-		if (ret)
-			snprintf(err, errlen, "migrating to schema version %d: %s", v, e2);
-		free(sql);
-	}
-	if (ret) {
-		rollback(s);
-		return ret;
-	}
-	return s->be->exec(s, "COMMIT", err, errlen);
-}
-
-/* Check the store is ours and at a version this build knows; create or migrate it. */
-static int schema_check(struct czs *s, char *err, size_t errlen)
-{
-	long long v = -1;
 	int ret = s->be->has_table(s, "schema_version", err, errlen);
 
-	if (ret < 0)
-		return ret;
-	if (!ret) {
-		ret = s->be->has_table(s, NULL, err, errlen);
-		if (ret < 0)
-			return ret;
-		if (ret) {
-			snprintf(err, errlen, "not a cusezero results store (it has tables, none named schema_version); left as it is");
-			return -EINVAL;
-		}
-		ret = migrate(s, 0, err, errlen);
-		/* another process created it meanwhile: read it again */
-		if (ret && s->be->has_table(s, "schema_version", err, errlen) > 0)
-			ret = 0;
-		if (ret)
-			return ret;
+	*v = -1;
+	*tables = ret > 0;
+	if (ret > 0)
+		return q_int(s, "SELECT max(version) FROM schema_version", 0, NULL, v, err, errlen);
+	if (!ret && (ret = s->be->has_table(s, NULL, err, errlen)) >= 0) {
+		*tables = ret > 0;
+		ret = 0;
 	}
-	ret = q_int(s, "SELECT max(version) FROM schema_version", 0, NULL, &v, err, errlen);
-	if (ret)
-		return ret;
+	return ret;
+}
+
+/* 0: the schema this build writes; 1: to be made or migrated; -errno with err. */
+static int judge(long long v, bool tables, char *err, size_t errlen)
+{
+	if (v < 0 && tables) {
+		snprintf(err, errlen, "not a cusezero results store (it has tables, none named schema_version); left as it is");
+		return -EINVAL;
+	}
+	if (v < 0)
+		return 1;
 	if (v < 1) {
 		snprintf(err, errlen, "not a cusezero results store (schema_version holds no version); left as it is");
 		return -EINVAL;
@@ -242,13 +294,123 @@ static int schema_check(struct czs *s, char *err, size_t errlen)
 			 v, SCHEMA_LATEST);
 		return -EPROTO;
 	}
-	if (v < SCHEMA_LATEST && (ret = migrate(s, (int)v, err, errlen)))
-		return ret;
-	s->version = SCHEMA_LATEST;
-	return 0;
+	return v < SCHEMA_LATEST;
 }
 
-int czs_open(const char *url, struct czs **out, char *err, size_t errlen)
+/* Key of the advisory lock that first writers and migrations of a PostgreSQL store take. */
+#define PG_SCHEMA_LOCK "SELECT pg_advisory_xact_lock(7166124893045629696)"
+
+/*
+ * Create or migrate under a write lock, looking again once it is held:
+ * SQLite's BEGIN IMMEDIATE, PostgreSQL's transaction-scoped advisory lock
+ * (its DDL is transactional, but two creators would both find nothing).
+ */
+static int update(struct czs *s, char *err, size_t errlen)
+{
+	bool sq = s->be == &czs_sqlite, tables;
+	long long v = -1;
+	char e2[512];
+	int ret, k;
+
+	ret = s->be->exec(s, sq ? "BEGIN IMMEDIATE" : "BEGIN", err, errlen);
+	if (ret)
+		return ret;
+	if (!sq)
+		ret = s->be->query(s, PG_SCHEMA_LOCK, 0, NULL, NULL, NULL, err, errlen);
+	if (!ret)
+		ret = look(s, &v, &tables, err, errlen);
+	k = ret ? ret : judge(v, tables, err, errlen);
+	for (int n = (int)(v < 0 ? 0 : v) + 1; k == 1 && !ret && n <= SCHEMA_LATEST; n++) {
+		char *sql = schema_text(s, n);
+
+		ret = sql ? s->be->exec(s, sql, e2, sizeof(e2)) : -ENOMEM;
+		if (ret)
+			snprintf(err, errlen, "%s schema version %d: %s", v < 0 ? "making" : "migrating to", n, e2);
+		free(sql);
+	}
+	if (k < 0 || ret) {
+		rollback(s);
+		return k < 0 ? k : ret;
+	}
+	return s->be->exec(s, "COMMIT", err, errlen);
+}
+
+/*
+ * Check the store is ours and at a version this build knows; a writer
+ * creates or migrates it.  -EROFS: a reader found a store to migrate.
+ */
+static int schema_check(struct czs *s, char *err, size_t errlen)
+{
+	bool sq = s->be == &czs_sqlite, tables = false;
+	long long v = -1;
+	int ret = s->be->exec(s, sq ? "BEGIN" : "BEGIN ISOLATION LEVEL REPEATABLE READ", err, errlen);
+
+	if (!ret) {
+		ret = look(s, &v, &tables, err, errlen);
+		rollback(s);
+	}
+	if (!ret)
+		ret = judge(v, tables, err, errlen);
+	if (ret == 1 && !s->writer && v < 0) {
+		snprintf(err, errlen, "no cusezero store in it (zab run or zab store import makes one)");
+		return -ENOENT;
+	}
+	if (ret == 1 && !s->writer)
+		return -EROFS;
+	if (ret == 1)
+		ret = update(s, err, errlen);
+	if (!ret)
+		s->version = SCHEMA_LATEST;
+	return ret;
+}
+
+/* Remove the SQLite file this open made, its journals and the folders made for it. */
+static void discard_created(struct czs *s)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	char f[4400];
+
+	if (!s->created || s->be != &czs_sqlite)
+		return;
+	for (size_t i = 0; i < sizeof(sfx) / sizeof(sfx[0]); i++) {
+		snprintf(f, sizeof(f), "%s%s", s->path.base, sfx[i]);
+		unlinkat(s->path.dfd, f, 0);
+	}
+	czs_path_unmake(&s->path);
+	s->created = false;
+}
+
+/* The back end's open and the schema check: 0, or -errno with err (nothing left open). */
+static int open_checked(struct czs *s, const char *target, char *err, size_t errlen)
+{
+	int ret = s->be->open(s, target, err, errlen);
+
+	if (ret) {
+		discard_created(s);
+		czs_path_free(&s->path);
+		s->created = false;
+		return ret;
+	}
+	ret = schema_check(s, err, errlen);
+	/* WAL (SQLite): only now, as it writes the file's header; a reader leaves it */
+	if (!ret && s->be == &czs_sqlite)
+		ret = s->be->exec(s, s->writer ? "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON" :
+				  "PRAGMA foreign_keys = ON", err, errlen);
+	/* a reader's PostgreSQL session writes nothing */
+	if (!ret && s->be != &czs_sqlite && !s->writer)
+		ret = s->be->exec(s, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", err, errlen);
+	if (ret) {
+		s->be->close(s);
+		/* busy: other writers are in it (their open, their run), so it stays */
+		if (ret != -EBUSY)
+			discard_created(s);
+		s->created = false;
+		czs_path_free(&s->path);
+	}
+	return ret;
+}
+
+int czs_open_mode(const char *url, enum czs_mode mode, struct czs **out, char *err, size_t errlen)
 {
 	struct czs *s = calloc(1, sizeof(*s));
 	const char *target = url;
@@ -259,6 +421,9 @@ int czs_open(const char *url, struct czs **out, char *err, size_t errlen)
 	*out = NULL;
 	if (!s)
 		return -ENOMEM;
+	s->path.dfd = -1;
+	s->writer = mode == CZS_WRITE;
+	czs_mask_url(url, s->name, sizeof(s->name));
 	if (!strncmp(url, "sqlite:", 7)) {
 		s->be = &czs_sqlite;
 		target = url + 7;
@@ -266,7 +431,6 @@ int czs_open(const char *url, struct czs **out, char *err, size_t errlen)
 #ifdef HAVE_LIBPQ
 		s->be = &czs_pg;
 #else
-		czs_mask_url(url, s->name, sizeof(s->name));
 		snprintf(err, errlen, "store %s: this zab was built without libpq (PostgreSQL)", s->name);
 		free(s);
 		return -ENOTSUP;
@@ -274,43 +438,75 @@ int czs_open(const char *url, struct czs **out, char *err, size_t errlen)
 	} else if (n > 3 && !strcmp(url + n - 3, ".db") && !strstr(url, "://")) {
 		s->be = &czs_sqlite;
 	} else {
-		czs_mask_url(url, s->name, sizeof(s->name));
 		snprintf(err, errlen, "store '%s': not a store URL (sqlite:PATH, PATH.db or postgresql://...)",
 			 s->name);
 		free(s);
 		return -EINVAL;
 	}
-	czs_mask_url(url, s->name, sizeof(s->name));
-	ret = s->be->open(s, target, e2, sizeof(e2));
+	ret = open_checked(s, target, e2, sizeof(e2));
+	/* SQLite busy past its timeout (first writers converting a new file to WAL): again */
+	for (int k = 1; ret == -EBUSY && k <= 4; k++) {
+		usleep(100000u * (unsigned)k);
+		ret = open_checked(s, target, e2, sizeof(e2));
+	}
+	if (ret == -EROFS) {
+		/* a reader of an older schema: migrated by a writer's open (nothing created) */
+		s->writer = true;
+		ret = open_checked(s, target, e2, sizeof(e2));
+	}
 	if (ret) {
 		snprintf(err, errlen, "store %s: %s", s->name, e2);
 		free(s);
 		return ret;
 	}
-	ret = schema_check(s, e2, sizeof(e2));
-	/* WAL (SQLite): only now, as it writes the file's header */
-	if (!ret && s->be == &czs_sqlite)
-		ret = s->be->exec(s, "PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON", e2, sizeof(e2));
-	if (ret) {
-		snprintf(err, errlen, "store %s: %s", s->name, e2);
-		czs_close(s);
-		return ret;
-	}
+	if (s->be == &czs_sqlite)
+		snprintf(s->url, sizeof(s->url), "sqlite:%s", s->path.file);
+	else
+		snprintf(s->url, sizeof(s->url), "%s", s->name);
 	*out = s;
 	return 0;
+}
+
+int czs_open(const char *url, struct czs **out, char *err, size_t errlen)
+{
+	return czs_open_mode(url, CZS_WRITE, out, err, errlen);
+}
+
+void czs_close_unused(struct czs *s)
+{
+	long long runs = -1;
+	char e[256];
+
+	if (s && s->created && !s->be->exec(s, "BEGIN IMMEDIATE", e, sizeof(e))) {
+		q_int(s, "SELECT count(*) FROM runs", 0, NULL, &runs, e, sizeof(e));
+		if (runs == 0) {
+			s->be->close(s);
+			discard_created(s);
+		} else {
+			rollback(s);
+		}
+	}
+	czs_close(s);
 }
 
 void czs_close(struct czs *s)
 {
 	if (!s)
 		return;
-	s->be->close(s);
+	if (s->db)
+		s->be->close(s);
+	czs_path_free(&s->path);
 	free(s);
 }
 
 const char *czs_name(const struct czs *s)
 {
 	return s->name;
+}
+
+const char *czs_url(const struct czs *s)
+{
+	return s->url;
 }
 
 int czs_version(const struct czs *s)

@@ -39,6 +39,9 @@ typedef int (*czs_row_fn)(void *ctx, const struct czs_row *r);
 
 struct czs_backend {
 	const char *name;
+	/* whether the connection is gone (a server restart): reconnect may bring it back */
+	bool (*lost)(struct czs *s);
+	int (*reconnect)(struct czs *s, char *err, size_t errlen);
 	/* open the store at target (the URL's path or conninfo); mask fills the shown name */
 	int (*open)(struct czs *s, const char *target, char *err, size_t errlen);
 	void (*close)(struct czs *s);
@@ -61,12 +64,43 @@ struct czs_backend {
 
 extern const struct czs_backend czs_sqlite, czs_pg;
 
+/* A file's folder, walked and checked (safepath.c). */
+#define CZS_PATH_MADE 32
+struct czs_path {
+	int dfd;                 /* the folder, open */
+	bool writer, create;     /* a writer's checks; make missing folders */
+	char file[4096];         /* the file, absolute */
+	char abs[4096];          /* its folder, absolute */
+	char base[256];          /* its name in the folder */
+	char *made[CZS_PATH_MADE];   /* the folders the walk made, outermost first */
+	size_t nmade;
+};
+
+struct stat;
+/*
+ * Walk path's folder (relative paths from the current folder) with a
+ * writer's or a reader's checks, making missing folders 0700 when create:
+ * 0, or -errno with why (the folders made are removed again).
+ */
+int czs_path_dir(const char *path, bool writer, bool create, struct czs_path *p, char *why, size_t wlen);
+/* The file in the walked folder: 0 and its stat (a link followed only when trusted), or -errno. */
+int czs_path_check_file(struct czs_path *p, struct stat *st, char *why, size_t wlen);
+/* Create the file 0600 (O_EXCL, O_NOFOLLOW) with open flags: its fd, or -errno with why. */
+int czs_path_create(struct czs_path *p, int flags, char *why, size_t wlen);
+void czs_path_unmake(struct czs_path *p);
+void czs_path_free(struct czs_path *p);
+
 struct czs {
 	const struct czs_backend *be;
 	void *db;                /* sqlite3 * or PGconn * */
 	void *stmts;             /* the back end's prepared-statement cache */
 	char name[1024];         /* for messages, password masked */
+	char url[4200];          /* czs_url */
 	int version;
+	bool writer;             /* opened by a writer (may create, migrate, write) */
+	bool created;            /* SQLite: this open made the file */
+	struct czs_path path;    /* SQLite: the file and its checked folder */
+	char notice[512];        /* PostgreSQL: the server's last notice, on one line */
 };
 
 /* The per-sample arrays of a cell, in the order zab writes them; the

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "kcompat/include/cz/records.h"
 #include "ksrc.h"
@@ -238,12 +239,12 @@ int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *
 		return -EINVAL;
 	}
 	if (which == 1) {
-		if (o->patch) {
-			snprintf(err, errlen, "--patch %s: one patch per --source (%s has %s)", arg,
-				 o->source, o->patch);
-			return -EINVAL;
+		if (o->npatches >= ZERO_KSRC_MAX_PATCHES) {
+			snprintf(err, errlen, "--patch %s: at most %d patches per --source (%s)", arg,
+				 ZERO_KSRC_MAX_PATCHES, o->source);
+			return -E2BIG;
 		}
-		o->patch = arg;
+		o->patches[o->npatches++] = arg;
 		return 0;
 	}
 	return which == 2 ? zero_ksrc_add_alt(o, arg, err, errlen) :
@@ -277,9 +278,10 @@ static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req 
 	uint64_t h = 0xcbf29ce484222325ull;
 
 	n = (size_t)snprintf(full, sizeof(full), "%s:%s", base, q->symbol);
-	if (o->patch && n < sizeof(full))
+	for (i = 0; i < o->npatches && n < sizeof(full); i++)
 		n += (size_t)snprintf(full + n, sizeof(full) - n, "+%s",
-				      strrchr(o->patch, '/') ? strrchr(o->patch, '/') + 1 : o->patch);
+				      strrchr(o->patches[i], '/') ? strrchr(o->patches[i], '/') + 1 :
+				      o->patches[i]);
 	for (i = 0; i < o->nalts && n < sizeof(full); i++)
 		n += (size_t)snprintf(full + n, sizeof(full) - n, ",%.*s-%s",
 				      (int)strcspn(o->alts[i], "="), o->alts[i], strchr(o->alts[i], '=') + 1);
@@ -305,9 +307,12 @@ static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q
 
 	if (!r)
 		return -ENOMEM;
-	n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s%s%s, %s; %s", q->path,
-			     o->patch ? " + " : "", o->patch ? o->patch : "", q->symbol,
-			     conv_desc(q->conv));
+	n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s", q->path);
+	for (i = 0; i < o->npatches && n < sizeof(desc); i++)
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, " + %s", o->patches[i]);
+	if (n < sizeof(desc))
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, ", %s; %s", q->symbol,
+				      conv_desc(q->conv));
 	for (i = 0; i < im->nalts && n < sizeof(desc); i++)
 		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "%s %s%s %s",
 				      i ? "," : "; alternatives:", im->alts[i].feature & CZ_KF_NOT ? "!" : "",
@@ -352,14 +357,25 @@ static int forced_features(const struct zero_ksrc_opts *o, unsigned *f, bool *on
 
 static int load_req(const struct zero_ksrc_opts *o, struct ksrc_req *q, char *err, size_t errlen)
 {
+	struct stat st;
 	bool sym_given;
 	int ret;
 
 	memset(q, 0, sizeof(*q));
-	q->patch = o->patch;
+	q->patches = o->patches;
+	q->npatches = o->npatches;
 	q->configs = o->configs;
 	q->nconfigs = o->nconfigs;
 	ret = parse_source(o->source, q, &sym_given, err, errlen);
+	if (!ret && stat(q->path, &st)) {
+		/* said first: the default symbol's search would only find none */
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s (--source)", q->path, strerror(-ret));
+	} else if (!ret && !S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		snprintf(err, errlen, "%s: not a regular file (--source names a kernel source file)",
+			 q->path);
+	}
 	if (!ret && !sym_given)
 		ret = default_symbol(q, err, errlen);
 	if (ret)
@@ -396,7 +412,7 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 		ret = ksrc_build(&q, &blob, err, errlen);
 	if (ret)
 		return ret;
-	snprintf(shown, sizeof(shown), "%s%s", q.path, o->patch ? " (patched)" : "");
+	snprintf(shown, sizeof(shown), "%s%s", q.path, o->npatches ? " (patched)" : "");
 	lq = (struct ksrc_load_req){ .blob = &blob, .display = shown, .symbol = q.symbol,
 				     .label = q.label, .forced = forced, .forced_on = forced_on,
 				     .nforced = o->nalts };

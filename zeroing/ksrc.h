@@ -26,10 +26,14 @@
 #include "zeroing.h"
 
 #define ZERO_KSRC_MAX_SETTINGS 16
+/* patches on one file: a series of this many steps at most */
+#define ZERO_KSRC_MAX_PATCHES 64
 
 struct zero_ksrc_opts {
 	const char *source;                             /* PATH[:SYMBOL[@LABEL][%CONV]] */
-	const char *patch;                              /* a git format-patch or unified diff, or NULL */
+	/* git format-patch or unified diffs, applied in this order to one private copy */
+	const char *patches[ZERO_KSRC_MAX_PATCHES];
+	unsigned npatches;
 	const char *alts[ZERO_KSRC_MAX_SETTINGS];       /* FEATURE=on|off */
 	unsigned nalts;
 	const char *configs[ZERO_KSRC_MAX_SETTINGS];    /* CONFIG_X=y|n|VALUE */
@@ -42,6 +46,16 @@ struct zero_ksrc_opts {
  */
 int zero_ksrc_add_alt(struct zero_ksrc_opts *o, const char *val, char *err, size_t errlen);
 int zero_ksrc_add_config(struct zero_ksrc_opts *o, const char *val, char *err, size_t errlen);
+
+/*
+ * The part of patch that changes path (the diffs whose "+++" name is a
+ * suffix of path's components) applied by GNU patch to in, written to out:
+ * how zero_ksrc_load() applies each --patch, for a caller that wants to know
+ * first whether a series applies.  0; -ENODATA when the patch changes no
+ * such file; -errno otherwise; each with one line in err naming the patch.
+ */
+int zero_ksrc_apply_patch(const char *path, const char *in, const char *patch, const char *out,
+			  char *err, size_t errlen);
 
 /*
  * Build the file (or take it from the cache: one build per content), load,
@@ -57,7 +71,7 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
  * The options every program that takes a routine accepts, for a getopt_long
  * table: --source, --patch, --alt, --kconfig, with values base .. base + 3.
  * Each --source starts a new request; --patch, --alt and --kconfig apply to
- * the last --source before them.
+ * the last --source before them (several --patch: applied in order).
  */
 #define ZERO_KSRC_LONGOPTS(base)					\
 	{ "source",  required_argument, NULL, (base) },			\
@@ -69,6 +83,7 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	"  --source PATH[:SYMBOL[@LABEL]]  a kernel source file as a routine\n"	\
 	"                        (e.g. linux/arch/x86/lib/clear_page_64.S:clear_page_erms)\n" \
 	"  --patch FILE          apply FILE (git format-patch) to a copy of it first\n"	\
+	"                        (several: applied in the order given)\n"	\
 	"  --alt FEATURE=on|off  force an alternative of the file (--alt help lists them)\n" \
 	"  --kconfig CONFIG_X=y|n|VALUE  a CONFIG_ symbol of the file's build\n"
 

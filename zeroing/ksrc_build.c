@@ -408,20 +408,21 @@ static void first_hunk(const char *rej, char *out, size_t len)
 		snprintf(out + len - 4, 4, "...");
 }
 
-/* GNU patch applies the part to a private copy of the file. */
-static int apply_patch(const struct ksrc_req *q, const char *dir, const char *part,
-		       const char *copy, char *err, size_t errlen)
+/* GNU patch applies the part (of patch, for file) to in, writing out. */
+static int apply_patch(const char *patch, const char *file, const char *in, const char *dir,
+		       const char *part, const char *out, char *err, size_t errlen)
 {
 	char log[PATH_MAX], rej[PATH_MAX], msg[512], hunk[600];
-	const char *argv[] = { "patch", "--batch", "--silent", "--forward", "-o", copy, "-r", rej,
-			       q->path, "-i", part, NULL };
+	const char *argv[] = { "patch", "--batch", "--silent", "--forward", "-o", out, "-r", rej,
+			       in, "-i", part, NULL };
 	int ret;
 
 	if (fmt(log, sizeof(log), "%s/patch.log", dir) || fmt(rej, sizeof(rej), "%s/patch.rej", dir))
 		return -ENAMETOOLONG;
+	unlink(rej);
 	ret = run(argv, log, log);
 	if (ret < 0) {
-		snprintf(err, errlen, "%s: cannot run patch (GNU patch): %s", q->patch, strerror(-ret));
+		snprintf(err, errlen, "%s: cannot run patch (GNU patch): %s", patch, strerror(-ret));
 		return ret;
 	}
 	if (ret) {
@@ -443,11 +444,58 @@ static int apply_patch(const struct ksrc_req *q, const char *dir, const char *pa
 			msg[n] = 0;
 		}
 		first_hunk(rej, hunk, sizeof(hunk));
-		snprintf(err, errlen, "%s does not apply to %s: %s%s%s", q->patch, q->path,
+		snprintf(err, errlen, "%s does not apply to %s: %s%s%s", patch, file,
 			 msg[0] ? msg : "patch failed", hunk[0] ? "; rejected: " : "", hunk);
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Every patch of q in order: the first to the file as given, each next to the result. */
+static int apply_patches(const struct ksrc_req *q, const char *dir, char parts[][PATH_MAX],
+			 const char *copy, char *err, size_t errlen)
+{
+	char in[PATH_MAX], out[PATH_MAX];
+	unsigned i;
+	int ret = 0;
+
+	snprintf(in, sizeof(in), "%s", q->path);
+	for (i = 0; i < q->npatches && !ret; i++) {
+		if (i + 1 == q->npatches)
+			snprintf(out, sizeof(out), "%s", copy);
+		else if (fmt(out, sizeof(out), "%s/step%u", dir, i))
+			return -ENAMETOOLONG;
+		ret = apply_patch(q->patches[i], q->path, in, dir, parts[i], out, err, errlen);
+		snprintf(in, sizeof(in), "%s", out);
+	}
+	return ret;
+}
+
+int zero_ksrc_apply_patch(const char *path, const char *in, const char *patch, const char *out,
+			  char *err, size_t errlen)
+{
+	char dir[PATH_MAX], part[PATH_MAX];
+	const char *tmp = getenv("TMPDIR");
+	int ret;
+
+	err[0] = 0;
+	if (fmt(dir, sizeof(dir), "%s/cz-patch.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp"))
+		return -ENAMETOOLONG;
+	if (!mkdtemp(dir)) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: cannot make a private folder in %s: %s", patch,
+			 tmp && *tmp == '/' ? tmp : "/tmp", strerror(-ret));
+		return ret;
+	}
+	ret = fmt(part, sizeof(part), "%s/part.patch", dir);
+	if (!ret)
+		ret = patch_part(patch, path, part, err, errlen);
+	if (ret == -EINVAL && strstr(err, "changes no file"))
+		ret = -ENODATA;
+	if (!ret)
+		ret = apply_patch(patch, path, in, dir, part, out, err, errlen);
+	ksrc_rm_dir(dir);
+	return ret;
 }
 
 /* ---- the key --------------------------------------------------------------- */
@@ -486,7 +534,7 @@ static const char *cc_version(const char *dir)
 
 /* The key: SHA-256 of every input that makes the object what it is, in hex. */
 static int build_key(const struct ksrc_req *q, const char *dir, const char *text, size_t len,
-		     const char *part, char key[2 * KSRC_SHA256_LEN + 1])
+		     char parts[][PATH_MAX], char key[2 * KSRC_SHA256_LEN + 1])
 {
 	struct sha256_ctx c;
 	unsigned char d[KSRC_SHA256_LEN];
@@ -506,9 +554,12 @@ static int build_key(const struct ksrc_req *q, const char *dir, const char *text
 	compat_key(&c);
 	sha_str(&c, ksrc_cc());
 	sha_str(&c, cc_version(dir));
-	sha_str(&c, part ? "patched" : "as is");
-	if (part)
-		ret = patch_key(&c, part);
+	sha_str(&c, q->npatches ? "patched" : "as is");
+	/* one patch keys as it always did; a series adds its length */
+	if (q->npatches > 1)
+		sha_field(&c, &q->npatches, sizeof(q->npatches));
+	for (i = 0; i < q->npatches && !ret; i++)
+		ret = patch_key(&c, parts[i]);
 	sha256_digest(&c, sizeof(d), d);
 	ksrc_sha256_hex(d, key);
 	return ret;
@@ -674,34 +725,47 @@ static int build_in(const struct ksrc_req *q, const char *dir, const struct ksrc
 		    struct ksrc_blob *out, char *err, size_t errlen)
 {
 	char copy[PATH_MAX], key[2 * KSRC_SHA256_LEN + 1], tobj[PATH_MAX], tmeta[PATH_MAX];
-	char part[PATH_MAX], shown[PATH_MAX + 16];
+	char (*parts)[PATH_MAX] = NULL, shown[PATH_MAX + 16];
 	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
 	char *text;
 	size_t len;
-	int ret;
+	unsigned i;
+	int ret = 0;
 
 	/* the private copy keeps the file's name, so messages read naturally */
-	if (fmt(copy, sizeof(copy), "%s/%s", dir, base) || fmt(part, sizeof(part), "%s/part.patch", dir) ||
+	if (fmt(copy, sizeof(copy), "%s/%s", dir, base) ||
 	    fmt(tobj, sizeof(tobj), "%s/out.o", dir) || fmt(tmeta, sizeof(tmeta), "%s/out.branches", dir))
 		return -ENAMETOOLONG;
-	snprintf(shown, sizeof(shown), "%s%s", q->path, q->patch ? " (patched)" : "");
-	if (q->patch && (ret = patch_part(q->patch, q->path, part, err, errlen)))
-		return ret;
-	ret = read_all(q->path, &text, &len);
+	snprintf(shown, sizeof(shown), "%s%s", q->path, q->npatches ? " (patched)" : "");
+	parts = calloc(q->npatches ? q->npatches : 1, sizeof(*parts));
+	if (!parts)
+		return -ENOMEM;
+	for (i = 0; i < q->npatches && !ret; i++)
+		if (fmt(parts[i], sizeof(parts[i]), "%s/part%u.patch", dir, i))
+			ret = -ENAMETOOLONG;
+		else
+			ret = patch_part(q->patches[i], q->path, parts[i], err, errlen);
+	if (!ret)
+		ret = read_all(q->path, &text, &len);
 	if (ret) {
-		snprintf(err, errlen, "%s: %s", q->path, strerror(-ret));
+		if (!err[0])
+			snprintf(err, errlen, "%s: %s", q->path, strerror(-ret));
+		free(parts);
 		return ret;
 	}
-	/* the key is the file as given and the patch's changes: a hit needs no patch run */
-	ret = build_key(q, dir, text, len, q->patch ? part : NULL, key);
-	if (!ret && !q->patch)
+	/* the key is the file as given and the patches' changes: a hit needs no patch run */
+	ret = build_key(q, dir, text, len, parts, key);
+	if (!ret && !q->npatches)
 		ret = write_all(copy, text, len);
 	free(text);
-	if (ret)
-		return ret;
-	if (!ksrc_cache_get(cache, key, out))
+	if (!ret && !ksrc_cache_get(cache, key, out)) {
+		free(parts);
 		return 0;
-	if (q->patch && (ret = apply_patch(q, dir, part, copy, err, errlen)))
+	}
+	if (!ret && q->npatches)
+		ret = apply_patches(q, dir, parts, copy, err, errlen);
+	free(parts);
+	if (ret)
 		return ret;
 	ret = assemble(q, dir, copy, tobj, shown, err, errlen);
 	if (ret)

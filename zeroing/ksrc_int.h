@@ -15,7 +15,8 @@ struct ksrc_req {
 	char symbol[128];
 	char label[128];        /* loop head label, or "" */
 	int conv;               /* CZ_CONV_* */
-	const char *patch;      /* or NULL */
+	const char *const *patches;   /* applied in order */
+	unsigned npatches;
 	const char *const *configs;
 	unsigned nconfigs;
 };

@@ -51,6 +51,9 @@ if have "$ZBENCH"; then
 	full "zbench mmap" "$ZBENCH" mmap -s 4KB -l 1
 	full "zbench --format json memset" "$ZBENCH" --format json memset -s 4KB -l 1
 	full "zbench memset -f help" "$ZBENCH" memset -f help
+	full "zbench kernel" "$ZBENCH" kernel -r 3 --no-thp -f memset
+	full "zbench --format json kernel" "$ZBENCH" --format json kernel -r 3 --no-thp -f memset
+	full "zbench kernel --format simple" "$ZBENCH" kernel -r 3 --no-thp -f memset --format simple
 fi
 if have "$ZAB"; then
 	full "zab report" "$ZAB" report "$GOLD/sut-a.json"

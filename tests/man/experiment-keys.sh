@@ -92,6 +92,7 @@ experiment order=random
 experiment colocate=auto
 experiment placement=fixed
 experiment verdict=overlap
+experiment kernel-ref=no
 experiment base=a
 experiment var.X=1
 experiment prepare=true

@@ -14,6 +14,7 @@ zbench $ZBENCH --help
 zbench $ZBENCH memset -h
 zbench $ZBENCH mmap -h
 zbench $ZBENCH align -h
+zbench $ZBENCH kernel -h
 zab $ZAB --help
 LIST
 }

@@ -57,7 +57,7 @@ for line in open('$CZ_TMP/by.txt'):
     f = [x.strip() for x in line.rstrip('\n').split(' | ')]
     if len(f) > 1 and f[0] == '':
         head = f[1:]
-    elif len(f) > 1 and head and f[0].startswith('x / b'):
+    elif len(f) > 1 and head and f[0].startswith('x [bytes/sec] / b'):
         flagged += [c for c, g in zip(head, f[1:]) if '(R)' in g or '(I)' in g]
 sys.exit(flagged != ['zen'])"
 	"$ZAB" report --by sut-class "$CZ_TMP/neo.json" "$CZ_TMP/zen.json" "$CZ_TMP/sky.json" "$CZ_TMP/sky6.json" \

@@ -101,19 +101,19 @@ ok "failing: retries announced" -- grep -q "; retrying$" "$CZ_TMP/err"
 ok "failing: JSON keeps the failure" -- sh -c "'$ZAB' run -b 'f=$FAKE --fail' -v a -v b --json - 2>/dev/null | grep -q '\"failed\": true'"
 
 # a command that does not exist
-"$ZAB" run -b "n=/nonexistent/bench --x" -v a -v b >"$CZ_TMP/out" 2>"$CZ_TMP/err"; rc=$?
+"$ZAB" run -b "n=$CZ_TMP/absent/bench --x" -v a -v b >"$CZ_TMP/out" 2>"$CZ_TMP/err"; rc=$?
 ok "missing program: exit 1, reported" -- \
-	rc_grep 1 $rc "/nonexistent/bench --x\` exited with status 127: cannot run /nonexistent/bench" "$CZ_TMP/err"
+	rc_grep 1 $rc "$CZ_TMP/absent/bench --x\` exited with status 127: cannot run $CZ_TMP/absent/bench" "$CZ_TMP/err"
 
 # a hung benchmark: --timeout kills it, the cell FAILED with the reason
 "$ZAB" run -b "h=sleep 30" -v a -v b --timeout 1 --seed 1 >"$CZ_TMP/out" 2>"$CZ_TMP/err"; rc=$?
 ok "timeout: exit 1, reported" -- rc_grep 1 $rc "\`sleep 30\` timed out after 1 s (killed)" "$CZ_TMP/err"
 
 # every output file is checked before the first run, not after the last
-"$ZAB" run -b "l=$FAKE --log $CZ_TMP/early" -v a -v b -R 2 --export-csv /nonexistent/dir/x.csv \
+"$ZAB" run -b "l=$FAKE --log $CZ_TMP/early" -v a -v b -R 2 --export-csv "$CZ_TMP/absent/dir/x.csv" \
 	>"$CZ_TMP/out" 2>"$CZ_TMP/err"; rc=$?
 ok "unwritable --export-csv: exit 2, one line naming it" -- \
-	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q -- '--export-csv /nonexistent/dir/x.csv: No such file' '$CZ_TMP/err'"
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] && grep -q -- '--export-csv $CZ_TMP/absent/dir/x.csv: No such file' '$CZ_TMP/err'"
 ok "unwritable --export-csv: no benchmark ran" -- [ ! -e "$CZ_TMP/early" ]
 "$ZAB" run -b "l=$FAKE --log $CZ_TMP/early" -v a -v b --json "$CZ_TMP" >"$CZ_TMP/out" 2>"$CZ_TMP/err"; rc=$?
 ok "--json DIR: exit 2 before any run" -- sh -c "[ $rc -eq 2 ] && [ ! -e '$CZ_TMP/early' ] && grep -q 'Is a directory' '$CZ_TMP/err'"

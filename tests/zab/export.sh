@@ -26,7 +26,7 @@ ok "export-csv: the base row says base, n = 6" -- grep -q ',a,a,6,.*,base,,,,,,,
 ok "export-csv: verdicts I (x, higher better) and R (y, lower better)" -- \
 	sh -c "grep -q ',x,bytes/sec,higher,b,a,6,.*,I,' '$CZ_TMP/r.csv' && grep -q ',y,,lower,b,a,6,.*,R,' '$CZ_TMP/r.csv'"
 chg=$(grep ',x,bytes/sec' "$CZ_TMP/r.csv" | grep ',b,a,' | cut -d, -f17)
-ok "export-csv: the change ($chg) is the table's" -- grep -q "(I) $(printf '%.2f' "$chg")%" "$CZ_TMP/out"
+ok "export-csv: the change ($chg) is the table's" -- grep -q "(I) $(printf '%+.2f' "$chg")%" "$CZ_TMP/out"
 ok "6 samples per cell: no few-samples warning" -- sh -c "! grep -q 'fewer than 5 samples' '$CZ_TMP/out'"
 
 "$ZAB" report "$CZ_TMP/r.json" --export-csv - --style plain >"$CZ_TMP/rep.csv" 2>"$CZ_TMP/rep.table"

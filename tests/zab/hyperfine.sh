@@ -48,7 +48,7 @@ ok "--unit given, nothing printed: exit $rc, the cell FAILED, --time suggested" 
 zrun "$CZ_TMP/L" -b "f=$FAKE --sd 0 --mean {n}" -L n=10,20,30 -R 1 -s plain --export-hyperfine "$CZ_TMP/L.hf"
 ok "-L n=10,20,30: exit $rc, variants n=10 n=20 n=30" -- \
 	eval '[ $rc -eq 0 ] && grep -q "n=10" "$CZ_TMP/L" && grep -q "n=20" "$CZ_TMP/L" && grep -q "n=30" "$CZ_TMP/L"'
-ok "-L: n=20 measured 100% above n=10 (fakebench --mean {n})" -- grep -q ' 100.00%' "$CZ_TMP/L"
+ok "-L: n=20 measured 100% above n=10 (fakebench --mean {n})" -- grep -q ' +100.00%' "$CZ_TMP/L"
 for f in results command mean stddev median min max times exit_codes parameters; do
 	grep -q "\"$f\":" "$CZ_TMP/L.hf" || miss="$miss $f"
 done
@@ -69,7 +69,7 @@ fi
 zrun "$CZ_TMP/LV" -b 'e=echo $X' -v 'a:X={n}' -v 'b:X=1{n}' --parameter-list n 1,2 -R 1 -s plain
 ok "--parameter-list n 1,2 x 2 variants: exit $rc, 4 variants" -- \
 	eval '[ $rc -eq 0 ] && grep -q "a n=1" "$CZ_TMP/LV" && grep -q "a n=2" "$CZ_TMP/LV" && grep -q "b n=1" "$CZ_TMP/LV" && grep -q "b n=2" "$CZ_TMP/LV"'
-ok "{n} in a variant's setting: b n=2 printed 12, 1100% above a n=1" -- grep -q ' 1100.00%' "$CZ_TMP/LV"
+ok "{n} in a variant's setting: b n=2 printed 12, 1100% above a n=1" -- grep -q ' +1100.00%' "$CZ_TMP/LV"
 # --parameter-scan LO HI with a step size
 zrun "$CZ_TMP/scan" -b "f=$FAKE --sd 0 --mean {k}" --parameter-scan k 0.5 1.5 --parameter-step-size 0.5 -R 1 -s plain
 ok "--parameter-scan k 0.5 1.5 step 0.5: exit $rc, k=0.5 k=1 k=1.5" -- \

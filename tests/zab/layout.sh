@@ -65,7 +65,7 @@ ok "placement = fixed: no offsets, no layout figures" -- \
 exp "$CZ_TMP/lay" 'sweep:0..28:4' "$FAKE --sd 0.01 --offset-effect 0.1"
 "$ZAB" run "$CZ_TMP/lay" --seed 3 --style grid --export-zab "$CZ_TMP/lay.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "layout effect only: exit 0" -- [ $? -eq 0 ]
-ok "layout effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) -?[0-9]' '$CZ_TMP/out'"
+ok "layout effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) [-+]?[0-9]' '$CZ_TMP/out'"
 ok "layout effect only: 'no difference' over 8 layouts" -- \
 	grep -q 'b vs a over 8 layouts: no difference' "$CZ_TMP/out"
 ok "layout effect only: JSON verdict paired by layout is no difference" -- \
@@ -79,7 +79,7 @@ ok "layout effect only: the interval over layouts holds the between-layout sprea
 exp "$CZ_TMP/code" 'sweep:0..28:4' "$FAKE --sd 0.01" "env.FAKE_SCALE = 1.05"
 "$ZAB" run "$CZ_TMP/code" --seed 3 --style grid --export-zab "$CZ_TMP/code.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "code effect only: exit 0" -- [ $? -eq 0 ]
-ok "code effect only: (I) about +5%" -- grep -Eq '\(I\) [45]\.[0-9]+%' "$CZ_TMP/out"
+ok "code effect only: (I) about +5%" -- grep -Eq '\(I\) \+[45]\.[0-9]+%' "$CZ_TMP/out"
 ok "code effect only: b better at 8/8 layouts, worse at 0/8" -- \
 	grep -q 'b better at 8/8 layouts, worse at 0/8' "$CZ_TMP/out"
 ok "code effect only: JSON verdict improvement, change within 1 point of 5%" -- \
@@ -94,7 +94,7 @@ exp "$CZ_TMP/sess" 'random:0..60:4' "$FAKE --sd 0.01 --session-effect 0.2"
 "$ZAB" run "$CZ_TMP/sess" --seed 1 -S 4 -R 8 --style grid --export-zab "$CZ_TMP/sess.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "session effect only: layout does not matter (ANOVA p > 0.05, sensitivity < 10%)" -- \
 	json "$CZ_TMP/sess.json" "all(not c['over_layouts']['sensitivity_significant'] and c['over_layouts']['sensitivity_pct'] < 10 for c in d['cells'])"
-ok "session effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) -?[0-9]' '$CZ_TMP/out'"
+ok "session effect only: not flagged" -- sh -c "! grep -Eq '\((R|I)\) [-+]?[0-9]' '$CZ_TMP/out'"
 
 # --- in process: zbench memset placed at {offset} ---------------------------------------
 ZBENCH=$top_builddir/zbench

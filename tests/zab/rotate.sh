@@ -101,7 +101,7 @@ for v in a b; do
 			awk -v s="$s" 'BEGIN { exit !(s > 20 && s < 35) }'
 	done
 done
-ok "layout effect: not flagged (A vs B, runs paired)" -- sh -c "! grep -Eq '\((R|I)\) -?[0-9]' '$CZ_TMP/out'"
+ok "layout effect: not flagged (A vs B, runs paired)" -- sh -c "! grep -Eq '\((R|I)\) [-+]?[0-9]' '$CZ_TMP/out'"
 ok "layout effect: 'b vs a, 16 runs paired: no difference'" -- \
 	grep -q 'x in-device: layouts rotating within each run.*b vs a, 16 runs paired: no difference' "$CZ_TMP/out"
 ok "layout effect: the sensitivity is starred (F test)" -- \
@@ -116,7 +116,7 @@ gen "$CZ_TMP/code.json" 0 1.2
 "$ZAB" report "$CZ_TMP/code.json" --style grid --export-csv "$CZ_TMP/code.csv" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
 ok "code effect: report exit 0" -- [ $? -eq 0 ]
 ok "code effect: (I) in every row (three classes)" -- \
-	[ "$(grep -Ec '\(I\) (1[5-9]|2[0-5])\.[0-9]+%' "$CZ_TMP/out")" -eq 3 ]
+	[ "$(grep -Ec '\(I\) [-+](1[5-9]|2[0-5])\.[0-9]+%' "$CZ_TMP/out")" -eq 3 ]
 ok "code effect: b better at 8/8 layouts, worse at 0/8" -- \
 	grep -q 'b better at 8/8 layouts, worse at 0/8' "$CZ_TMP/out"
 for v in a b; do

@@ -19,7 +19,7 @@ while [ $i -le $N ]; do
 	if [ $((i % 2)) -eq 0 ]; then dist=lognormal; else dist=normal; fi
 	if "$ZAB" run -b "aa=$FAKE --dist $dist --sd 0.02" -v a -v b -S 2 -R 5 \
 		--seed $i --style plain --json "$CZ_TMP/aa.json" >"$CZ_TMP/out" 2>"$CZ_TMP/err"; then
-		if grep -q -E '\((R|I)\) -?[0-9]' "$CZ_TMP/out"; then flags=$((flags + 1)); fi
+		if grep -q -E '\((R|I)\) [-+]?[0-9]' "$CZ_TMP/out"; then flags=$((flags + 1)); fi
 		if [ $i -le $NU ]; then
 			"$ZAB" report --style detail "$CZ_TMP/aa.json" >"$CZ_TMP/detail"
 			# the variant row: "| b | n | mean | ci | cv | median | change | p |"
@@ -56,7 +56,7 @@ shift_case() {	# shift_case NAME BETTER_OPT EXPECTED_FLAG EXPECTED_SIGN
 	fi
 }
 shift_case "+3% higher-is-better" "" "(I)" "+"
-shift_case "+3% lower-is-better" "--lower" "(R)" "-"
+shift_case "+3% lower-is-better (the value grew: +, worse: (R))" "--lower" "(R)" "+"
 
 # one sample per cell has no confidence interval: a change, but never a flag
 "$ZAB" run -b "s=$FAKE --sd 0.005" -v base -v 'up:FAKE_SCALE=1.03' -S 1 -R 1 --seed 42 \

@@ -10,7 +10,7 @@ G=$top_srcdir/tests/zab/golden
 CZ_TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$CZ_TMP"' EXIT
 
-for style in box grid plain markdown detail; do
+for style in box grid plain markdown detail benchstat; do
 	if "$ZAB" report --style $style "$G/sut-a.json" "$G/sut-b.json" >"$CZ_TMP/$style" 2>"$CZ_TMP/err" &&
 	   cmp -s "$CZ_TMP/$style" "$G/report.$style"; then
 		pass "style $style matches golden report.$style"

@@ -18,6 +18,7 @@ enum {
 	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_TIME, OPT_PREPARE,
 	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE, OPT_VERDICT, OPT_STORE_URL,
 	OPT_NO_STORE, OPT_SUT_NAME, OPT_CAMPAIGN_ID, OPT_EXPERIMENT_NAME, OPT_BY, OPT_SUT_CLASS,
+	OPT_KERNEL_REF, OPT_ONLY_VARIANTS, OPT_HTML, OPT_PLOT, OPT_FIGURE,
 };
 
 /* The output options run and report share (zab_output_option parses them). */
@@ -30,6 +31,35 @@ enum {
 	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },	\
 	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },	\
 	{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF }
+
+/* The page options of report, compare and history (page.c). */
+#define ZAB_PAGE_LONGOPTS						\
+	{ "html", required_argument, NULL, OPT_HTML },			\
+	{ "plot", required_argument, NULL, OPT_PLOT },			\
+	{ "figure", required_argument, NULL, OPT_FIGURE }
+
+struct zab_page_opts {   /* zeroed: no page, no figure */
+	const char *html;    /* --html FILE: the page */
+	const char *plot;    /* --plot FILE.svg|png: one figure */
+	const char *figure;  /* --figure NAME: which (NULL: the first) */
+};
+
+/* 1 if c was a page option, 0 if not, -1 after one line on a bad value. */
+int zab_page_option(int c, const char *arg, struct zab_page_opts *po);
+/* Before any work: 0, or -1 after one line (--figure without --plot, no gnuplot). */
+int zab_page_check(const struct zab_page_opts *po);
+/*
+ * The figures of the results r (docs: each file's document, for the
+ * per-SUT figures) and the page with text (the tables as printed): 0, or
+ * 1 after one line.  Nothing when neither --html nor --plot was given.
+ */
+int zab_page_report(const struct zab_page_opts *po, struct zab_result *const *r, size_t n,
+		    const json_t *docs, const char *text);
+int zab_page_compare(const struct zab_page_opts *po, const struct zab_result *old,
+		     const struct zab_result *new, const json_t *rows, const char *text);
+/* rows: history's; a row with "change_point": true is drawn as a change point. */
+int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const char *text,
+		     const char *by);
 
 struct out_file {
 	const char *opt;     /* for messages */
@@ -55,15 +85,26 @@ int zab_cmd_store(int argc, char **argv);
 int zab_cmd_fleet(int argc, char **argv);
 int zab_cmd_pack(int argc, char **argv);
 struct czs;
-/* The store at url (NULL: the default), or NULL after one line. */
+/* The store at url (NULL: the default) to write, made when absent, or NULL after one line. */
 struct czs *zab_store_open(const char *url);
-/* Record doc (what: its name in messages): 0 stored, 1 already there, -1 after one line. */
+/*
+ * The store at url to read (never made: a missing one is refused), and
+ * when experiment is not NULL, one that holds that experiment (else the
+ * stored names, closest first); NULL after one line.
+ */
+struct czs *zab_store_read(const char *url, const char *experiment);
+/* Record doc (what: its name in messages): 0 stored, 1 already there (same contents),
+ * -2 stored with other contents, -1 not stored; one line when not 0 or 1. */
 int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]);
 
 /* report --by sut-class: one column group per SUT class (views.c); 0, or 1 when an output failed. */
 int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv);
+/* Its table alone, to f (the report page). */
+void zab_by_class_text(FILE *f, struct zab_result *const *r, size_t n);
 /* zab history (history.c). */
 int zab_cmd_history(int argc, char **argv);
+/* zab bisect (bisect.c): 0 a change found, 1 none, 125 could not decide, 2 usage. */
+int zab_cmd_bisect(int argc, char **argv);
 /* Where a view's text goes: stdout, or stderr when its JSON or CSV goes there ("-"). */
 FILE *zab_view_text(const char *json, const char *csv);
 /*

@@ -52,9 +52,13 @@ static int report_file(const char *path, const char *sut, struct zab_result **re
 	return 0;
 }
 
-/* The runs of an experiment in the store, each added as a file would be. 0 or -1. */
+/*
+ * The runs of an experiment in the store, each added as a file would be;
+ * each run's document with its samples pushed to sutdocs when not NULL
+ * (the page's figures per SUT).  0 or -1.
+ */
 static int report_store(const char *url, const struct czs_filter *f, bool docs,
-			struct zab_result **res, size_t *n, json_t *arr)
+			struct zab_result **res, size_t *n, json_t *arr, json_t *sutdocs)
 {
 	struct zab_result *r = NULL;
 	json_t *full = NULL;
@@ -70,7 +74,7 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 		cz_err("report --store: name the experiment (--experiment NAME; zab store ls experiments)");
 		return -1;
 	}
-	s = zab_store_open(url);
+	s = zab_store_read(url, f->experiment);
 	if (!s)
 		return -1;
 	if (czs_load_results(s, f, &r, &nr, err, sizeof(err)) ||
@@ -88,6 +92,13 @@ static int report_store(const char *url, const struct czs_filter *f, bool docs,
 		r[i].doc = json_incref(json_array_get(full, i));
 	}
 	json_decref(full);
+	for (i = 0; sutdocs && !ret && i < nr; i++) {
+		/* from memory, not a second query: the document and its cells as zab run wrote them */
+		json_t *d = json_deep_copy(r[i].doc);
+
+		zab_cells_json(d, &r[i]);
+		json_array_append_new(sutdocs, d);
+	}
 	for (i = 0; i < nr; i++)
 		if (!ret && zab_report_add(res, n, &r[i], arr, NULL, r[i].vfile[0]))
 			ret = -1;
@@ -153,9 +164,36 @@ static int store_option(int c, const char *arg, struct czs_filter *f, const char
 	return 0;
 }
 
+/* --html / --plot: the tables as text (by-class's when by) and the figures; 0 or 1. */
+static int report_page(const struct zab_page_opts *po, struct zab_result **res, size_t n,
+		       const json_t *all, const json_t *sutdocs, const struct out_opts *oo, bool by)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	int ret;
+
+	if (!po->html && !po->plot)
+		return 0;
+	m = open_memstream(&text, &len);
+	if (!m) {
+		cz_err("report: %m");
+		return 1;
+	}
+	if (by)
+		zab_by_class_text(m, res, n);
+	else
+		zab_render(m, res, n, oo->style);
+	fclose(m);
+	ret = zab_page_report(po, res, n, sutdocs && json_array_size(sutdocs) ? sutdocs :
+			      json_object_get(all, "results"), text);
+	free(text);
+	return ret;
+}
+
 /* The table (or --by sut-class's column groups) and the files: the exit status. */
 static int report_show(struct zab_result **res, size_t n, const json_t *all, struct out_opts *oo,
-		       bool loc, bool by)
+		       bool loc, bool by, const struct zab_page_opts *po, const json_t *sutdocs)
 {
 	int ret;
 
@@ -163,11 +201,17 @@ static int report_show(struct zab_result **res, size_t n, const json_t *all, str
 		cz_err("report --by sut-class: its outputs are the table, --json and --export-csv");
 		return 2;
 	}
-	if (by)
-		return zab_report_by_class(res, n, oo->json.path, oo->csv.path);
+	if (by) {
+		ret = zab_report_by_class(res, n, oo->json.path, oo->csv.path);
+		zab_kref_by_class(zab_view_text(oo->json.path, oo->csv.path), res, n,
+				  json_object_get(all, "results"));
+		return report_page(po, res, n, all, sutdocs, oo, by) && !ret ? 1 : ret;
+	}
 	if (zab_outputs_open(oo))
 		return 2;
 	ret = zab_output(res, n, all, oo);
+	if (report_page(po, res, n, all, sutdocs, oo, by) && !ret)
+		ret = 1;
 	if (loc && zab_render_layout_or_code(oo->json.path && !strcmp(oo->json.path, "-") ? stderr : stdout,
 					     res[0], res[1]))
 		ret = 2;
@@ -178,6 +222,7 @@ int zab_cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		ZAB_OUTPUT_LONGOPTS,
+		ZAB_PAGE_LONGOPTS,
 		{ "sut", required_argument, NULL, OPT_SUT },
 		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
 		{ "verdict", required_argument, NULL, OPT_VERDICT },
@@ -192,10 +237,11 @@ int zab_cmd_report(int argc, char **argv)
 	struct czs_filter f = { 0 };
 	const char *store = NULL;
 	struct zab_result *res[ZAB_MAX_ITEMS];
-	json_t *all = cz_jobj(), *arr;
+	json_t *all = cz_jobj(), *arr, *sutdocs = cz_jarr();
 	const char *sut = NULL;
 	bool loc = false, has_verdict = false, paired = false, by = false;
 	struct out_opts oo;
+	struct zab_page_opts po = { 0 };
 	size_t n = 0, i;
 	int c, k, ret = 2;
 	char bad[8];
@@ -211,6 +257,8 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 		k = zab_output_option(c, optarg, &oo);
+		if (!k)
+			k = zab_page_option(c, optarg, &po);
 		if (k < 0)
 			goto out;
 		if (k)
@@ -245,7 +293,10 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (report_store(store, &f, oo.json.path && !by, res, &n, arr))
+	if (zab_page_check(&po))
+		goto out;
+	if (report_store(store, &f, oo.json.path && !by, res, &n, arr,
+			 po.html || po.plot ? sutdocs : NULL))
 		goto out;
 	if (!n) {
 		cz_err("report: no FILE.json given");
@@ -257,12 +308,13 @@ int zab_cmd_report(int argc, char **argv)
 	}
 	if (apply_verdict(res, n, arr, has_verdict, paired))
 		goto out;
-	ret = report_show(res, n, all, &oo, loc, by);
+	ret = report_show(res, n, all, &oo, loc, by, &po, sutdocs);
 out:
 	for (i = 0; i < n; i++) {
 		zab_result_free(res[i]);
 		free(res[i]);
 	}
 	json_decref(all);
+	json_decref(sutdocs);
 	return ret;
 }

@@ -54,6 +54,7 @@ static const struct option run_opts[] = {
 	{ "lower", no_argument, NULL, OPT_LOWER },
 	{ "group", required_argument, NULL, OPT_GROUP },
 	{ "variant", required_argument, NULL, 'v' },
+	{ "only-variants", required_argument, NULL, OPT_ONLY_VARIANTS },
 	{ "var", required_argument, NULL, OPT_VAR },
 	{ "sessions", required_argument, NULL, 'S' },
 	{ "warmups", required_argument, NULL, 'W' },
@@ -72,6 +73,7 @@ static const struct option run_opts[] = {
 	{ "placement", required_argument, NULL, OPT_PLACEMENT },
 	{ "in-device", required_argument, NULL, OPT_INDEV },
 	{ "verdict", required_argument, NULL, OPT_VERDICT },
+	{ "kernel-ref", required_argument, NULL, OPT_KERNEL_REF },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "name", required_argument, NULL, OPT_NAME },
 	{ "sut", required_argument, NULL, OPT_SUT },
@@ -112,11 +114,13 @@ struct run_cli {
 	unsigned sessions, warmups, repeats, retries, timeout;
 	bool has_s, has_w, has_r, has_retries, has_order, has_timeout, has_seed, has_coloc, has_indev;
 	bool has_verdict, paired;
+	bool has_kref, kref_off;   /* --kernel-ref yes|no */
 	enum zab_order order;
 	struct zab_colocate colocate;
 	enum zab_indev in_device;
 	char *base;
 	const char *placement;   /* --placement, checked */
+	const char *only;        /* --only-variants A,B,...: the rest dropped */
 };
 
 /* Options that belong to the last --bench.  0 or -1. */
@@ -193,6 +197,12 @@ static int setting_option(struct run_cli *cli, int c, const char *arg)
 		if (!zab_verdict_parse(arg, &cli->paired))
 			return 0;
 		cz_err("--verdict '%s': expected overlap or paired", arg);
+		return -1;
+	case OPT_KERNEL_REF:
+		cli->has_kref = true;
+		if (!zab_kref_parse(arg, &cli->kref_off))
+			return 0;
+		cz_err("--kernel-ref '%s': expected yes or no", arg);
 		return -1;
 	}
 	return -1;
@@ -289,6 +299,9 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 	case OPT_PREPARE:
 		cli->prepare = optarg;
 		return 0;
+	case OPT_ONLY_VARIANTS:
+		cli->only = optarg;
+		return 0;
 	case 'L':
 	case OPT_PSCAN:
 	case OPT_PSTEP:
@@ -303,7 +316,7 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 	case 'r':
 		return setting_option(cli, 'R', optarg) ? -1 : 0;
 	case 'S': case 'W': case 'R': case OPT_RETRIES: case OPT_TIMEOUT: case OPT_ORDER:
-	case OPT_COLOCATE: case OPT_INDEV: case OPT_PLACEMENT: case OPT_VERDICT:
+	case OPT_COLOCATE: case OPT_INDEV: case OPT_PLACEMENT: case OPT_VERDICT: case OPT_KERNEL_REF:
 		return setting_option(cli, c, optarg) ? -1 : 0;
 	case OPT_SEED:
 		if (cz_parse_u64(optarg, 0, (1ull << 53) - 1, &u)) {
@@ -460,6 +473,8 @@ static void apply_settings(struct zab_experiment *e, const struct run_cli *cli)
 		zab_placement_parse(cli->placement, &e->placement);     /* checked when given */
 	if (cli->has_verdict)
 		e->paired = cli->paired;
+	if (cli->has_kref)
+		e->no_kernel_ref = cli->kref_off;
 	for (b = 0; cli->has_indev && b < e->nbench; b++)
 		e->bench[b].in_device = cli->in_device;
 	if (cli->title) {
@@ -653,6 +668,9 @@ static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 	apply_settings(e, cli);
 	if (zab_experiment_check(e) || zab_colocate_check(&e->colocate))
 		return -1;
+	/* after the check: a sequence's steps exist once it has expanded them */
+	if (cli->only && zab_experiment_only(e, cli->only))
+		return -1;
 	default_groups(e);
 	return 0;
 }
@@ -735,14 +753,29 @@ static json_t *run_json(const struct run_cli *cli, const char *started)
 	return o;
 }
 
+/*
+ * The run into the store (a lost PostgreSQL connection is opened again);
+ * failing that, its document kept in the state folder and named, so a
+ * measured run is never lost: 0, or -1 after one line.
+ */
 static int record(struct czs *s, json_t *doc)
 {
-	char uuid[37];
+	const char *id = json_string_value(json_object_get(json_object_get(doc, "run"), "uuid"));
+	char uuid[37], err[1024], e2[1024], kept[4400];
+	bool already;
+	int ret = czs_put_run(s, doc, "this run", uuid, &already, err, sizeof(err));
 
-	if (zab_store_record(s, doc, "this run", uuid) < 0)
-		return -1;
-	cz_err("recorded run %s in %s", uuid, czs_name(s));
-	return 0;
+	if (!ret) {
+		cz_err("recorded run %s in %s", uuid, czs_name(s));
+		return 0;
+	}
+	if (czs_keep_unstored(doc, id ? id : "run", czs_url(s), kept, sizeof(kept), e2, sizeof(e2)))
+		cz_err("this run: not stored in %s: %s; not kept either: %s", czs_name(s),
+		       err[0] ? err : "not a zab result", e2);
+	else
+		cz_err("this run: not stored in %s: %s; kept in %s (zab store flush stores it)", czs_name(s),
+		       err[0] ? err : "not a zab result", kept);
+	return -1;
 }
 
 int zab_cmd_run(int argc, char **argv)
@@ -752,7 +785,7 @@ int zab_cmd_run(int argc, char **argv)
 	struct zab_run_opts ro = { .progress = isatty(2) };
 	struct zab_result r = { 0 }, *rp = &r;
 	struct czs *store = NULL;
-	json_t *devinfo = cz_jarr(), *sessinfo = cz_jarr();
+	json_t *devinfo = cz_jarr(), *sessinfo = cz_jarr(), *kref = NULL;
 	struct out_opts oo;
 	char started[32] = "";
 	int ret = 2;
@@ -777,6 +810,9 @@ int zab_cmd_run(int argc, char **argv)
 			goto out;
 		now_iso(started, sizeof(started));
 		announce(&r, &e, ro.seed);
+		/* before the sessions, once: no daemon of the run is up yet */
+		if (!e.no_kernel_ref)
+			kref = zab_kernel_ref();
 	}
 	ret = zab_run(&e, &ro, &r, devinfo, sessinfo);
 	if (ret < 0 || ro.dry_run) {
@@ -786,7 +822,7 @@ int zab_cmd_run(int argc, char **argv)
 		ret = ret < 0 ? 2 : 0;
 		goto out;
 	}
-	r.doc = zab_result_json(&r, &e, zab_environment(), devinfo, sessinfo, ro.seed);
+	r.doc = zab_result_json(&r, &e, zab_environment(json_incref(kref)), devinfo, sessinfo, ro.seed);
 	cz_jset(r.doc, "run", run_json(&cli, started));
 	if (zab_output(&rp, 1, r.doc, &oo))
 		ret = 1;
@@ -796,6 +832,7 @@ out:
 	czs_close(store);
 	json_decref(devinfo);
 	json_decref(sessinfo);
+	json_decref(kref);
 	zab_result_free(&r);
 	zab_experiment_free(&e);
 	return ret;

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zab store import|export|ls: result files into the store (store/czstore.h)
- * and back out, and what it holds.  The store is --store URL, else
+ * zab store import|export|ls|flush: result files into the store
+ * (store/czstore.h) and back out, what it holds, and the runs kept in the
+ * state folder when they could not be stored.  The store is --store URL, else
  * $CUSEZERO_STORE, else the SQLite file under $XDG_DATA_HOME.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,15 +59,33 @@ static int store_option(int c, const char *arg, struct store_cli *sc)
 	return 0;
 }
 
-struct czs *zab_store_open(const char *url)
+static struct czs *store_open(const char *url, enum czs_mode mode)
 {
 	char buf[4096], err[1024];
 	struct czs *s;
 
 	if (!url)
 		url = czs_default_url(buf, sizeof(buf));
-	if (czs_open(url, &s, err, sizeof(err))) {
+	if (czs_open_mode(url, mode, &s, err, sizeof(err))) {
 		cz_err("%s", err);
+		return NULL;
+	}
+	return s;
+}
+
+struct czs *zab_store_open(const char *url)
+{
+	return store_open(url, CZS_WRITE);
+}
+
+struct czs *zab_store_read(const char *url, const char *experiment)
+{
+	struct czs *s = store_open(url, CZS_READ);
+	char err[2048];
+
+	if (s && experiment && czs_experiment_known(s, experiment, err, sizeof(err))) {
+		cz_err("%s", err);
+		czs_close(s);
 		return NULL;
 	}
 	return s;
@@ -77,16 +98,63 @@ int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]
 	int ret = czs_put_run(s, doc, what, uuid, &already, err, sizeof(err));
 
 	if (ret) {
-		if (err[0])
+		if (err[0] && ret == -EEXIST)
+			cz_err("%s", err);
+		else if (err[0])
 			cz_err("%s: not stored in %s: %s", what, czs_name(s), err);
-		return -1;
+		return ret == -EEXIST ? -2 : -1;
 	}
 	return already ? 1 : 0;
 }
 
-static int cmd_import(struct czs *s, int argc, char **argv)
+/*
+ * One file's runs into the store, opened on the first of them (so files
+ * that are all refused make no store): 0, or 1 after one line per run not
+ * stored.  *stored: how many are in the store now.
+ */
+static int import_file(struct czs **s, const char *url, const char *file, size_t *stored)
 {
+	json_t *doc = zab_json_load(file, ""), *list, *one;
+	struct zab_result r;
 	char uuid[37];
+	size_t j, n;
+	int ret = 0, k;
+
+	if (!doc)
+		return 1;
+	/* a zab report --json file holds several results */
+	list = json_object_get(doc, "results");
+	n = json_is_array(list) ? json_array_size(list) : 1;
+	for (j = 0; j < n; j++) {
+		one = json_is_array(list) ? json_array_get(list, j) : doc;
+		if (!*s) {
+			if (zab_result_from_json(&r, json_incref(one), file)) {
+				zab_result_free(&r);
+				ret = 1;
+				continue;
+			}
+			zab_result_free(&r);
+			if (!(*s = store_open(url, CZS_WRITE))) {
+				json_decref(doc);
+				return -1;
+			}
+		}
+		k = zab_store_record(*s, one, file, uuid);
+		if (k < 0) {
+			ret = 1;
+		} else {
+			printf("%s: %s %s\n", file, k ? "already stored" : "imported", uuid);
+			(*stored)++;
+		}
+	}
+	json_decref(doc);
+	return ret;
+}
+
+static int cmd_import(const char *url, int argc, char **argv)
+{
+	struct czs *s = NULL;
+	size_t stored = 0;
 	int i, ret = 0, k;
 
 	if (argc <= optind) {
@@ -94,26 +162,123 @@ static int cmd_import(struct czs *s, int argc, char **argv)
 		return 2;
 	}
 	for (i = optind; i < argc; i++) {
-		json_t *doc = zab_json_load(argv[i], ""), *list;
-		size_t j, n;
+		k = import_file(&s, url, argv[i], &stored);
+		if (k < 0)
+			return 1;
+		ret |= k;
+	}
+	/* a store made for runs of which none was stored: nothing left behind */
+	if (!stored)
+		czs_close_unused(s);
+	else
+		czs_close(s);
+	return ret;
+}
 
-		if (!doc) {
+/* The store a kept run was meant for (its .store file), or NULL for the default. */
+static char *kept_store(const char *dir, const char *name)
+{
+	char path[4400], line[1100];
+	FILE *f;
+	size_t n = strlen(name);
+
+	snprintf(path, sizeof(path), "%s/%.*s.store", dir, (int)(n - 5), name);
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = 0;
+	fclose(f);
+	line[strcspn(line, "\n")] = 0;
+	return line[0] ? zab_xstrdup(line) : NULL;
+}
+
+/*
+ * zab store flush: every run kept in the state folder, imported into the
+ * store it was meant for (or --store), its files removed once it is there.
+ */
+static int cmd_flush(const char *url)
+{
+	char dir[4096], path[4400];
+	struct dirent **ents = NULL;
+	size_t stored, nflushed = 0;
+	int n, i, ret = 0;
+
+	czs_unstored_dir(dir, sizeof(dir));
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0) {
+		if (errno != ENOENT) {
+			cz_err("store flush: %s: %s", dir, strerror(errno));
+			return 1;
+		}
+		n = 0;
+	}
+	for (i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name;
+		size_t len = strlen(name);
+		char *meant = NULL;
+		struct czs *s = NULL;
+		int k;
+
+		if (len <= 5 || strcmp(name + len - 5, ".json"))
+			continue;
+		meant = url ? NULL : kept_store(dir, name);
+		if (meant && strstr(meant, "***")) {
+			cz_err("store flush: %s/%s was meant for %s, whose password is not kept: give --store", dir,
+			       name, meant);
+			free(meant);
 			ret = 1;
 			continue;
 		}
-		/* a zab report --json file holds several results */
-		list = json_object_get(doc, "results");
-		n = json_is_array(list) ? json_array_size(list) : 1;
-		for (j = 0; j < n; j++) {
-			k = zab_store_record(s, json_is_array(list) ? json_array_get(list, j) : doc, argv[i], uuid);
-			if (k < 0)
-				ret = 1;
-			else
-				printf("%s: %s %s\n", argv[i], k ? "already stored" : "imported", uuid);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		stored = 0;
+		k = import_file(&s, url ? url : meant, path, &stored);
+		czs_close(s);
+		if (!k) {
+			unlink(path);
+			snprintf(path, sizeof(path), "%s/%.*s.store", dir, (int)(len - 5), name);
+			unlink(path);
+			nflushed++;
 		}
-		json_decref(doc);
+		ret |= k ? 1 : 0;
+		free(meant);
 	}
+	for (i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	if (!nflushed && !ret)
+		printf("# no kept run in %s\n", dir);
 	return ret;
+}
+
+/*
+ * export -o FILE: made 0600, never through a symbolic link, and not a file
+ * of another user's (the kernel's protected_regular does not cover a folder
+ * that is not sticky); NULL after one line.
+ */
+static FILE *open_output(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0) {
+		cz_err("store export -o %s: %s", path, errno == ELOOP ? "a symbolic link (not followed)" :
+		       strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_uid != geteuid() && st.st_uid != 0)) {
+		cz_err("store export -o %s: %s", path, !S_ISREG(st.st_mode) ? "not a regular file" :
+		       "another user's file");
+		close(fd);
+		return NULL;
+	}
+	if (ftruncate(fd, 0) || !(f = fdopen(fd, "w"))) {
+		cz_err("store export -o %s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	return f;
 }
 
 static int cmd_export(struct czs *s, const struct store_cli *sc)
@@ -141,8 +306,7 @@ static int cmd_export(struct czs *s, const struct store_cli *sc)
 		cz_jset(out, "results", json_incref(docs));
 	}
 	json_decref(docs);
-	if (sc->out && strcmp(sc->out, "-") && !(f = fopen(sc->out, "w"))) {
-		cz_err("store export -o %s: %s", sc->out, strerror(errno));
+	if (sc->out && strcmp(sc->out, "-") && !(f = open_output(sc->out))) {
 		json_decref(out);
 		return 1;
 	}
@@ -235,12 +399,13 @@ int zab_cmd_store(int argc, char **argv)
 	int c, k, ret;
 
 	memset(&sc, 0, sizeof(sc));
-	if (!sub || (strcmp(sub, "import") && strcmp(sub, "export") && strcmp(sub, "ls"))) {
+	if (!sub || (strcmp(sub, "import") && strcmp(sub, "export") && strcmp(sub, "ls") &&
+		     strcmp(sub, "flush"))) {
 		if (sub && (!strcmp(sub, "-h") || !strcmp(sub, "--help"))) {
 			zab_usage(stdout);
 			return 0;
 		}
-		cz_err("store: expected import, export or ls%s%s", sub ? ", not " : "", sub ? sub : "");
+		cz_err("store: expected import, export, ls or flush%s%s", sub ? ", not " : "", sub ? sub : "");
 		return 2;
 	}
 	argc--;
@@ -270,12 +435,15 @@ int zab_cmd_store(int argc, char **argv)
 		cz_err("store %s: unexpected argument '%s'", sub, argv[optind]);
 		return 2;
 	}
-	s = zab_store_open(sc.url);
+	if (!strcmp(sub, "import"))
+		return cmd_import(sc.url, argc, argv);
+	if (!strcmp(sub, "flush"))
+		return cmd_flush(sc.url);
+	/* the readers: the store opened read-only, never made */
+	s = zab_store_read(sc.url, sc.f.experiment);
 	if (!s)
 		return 1;
-	if (!strcmp(sub, "import"))
-		ret = cmd_import(s, argc, argv);
-	else if (!strcmp(sub, "export"))
+	if (!strcmp(sub, "export"))
 		ret = cmd_export(s, &sc);
 	else
 		ret = cmd_ls(s, &sc, optind < argc ? argv[optind] : NULL);

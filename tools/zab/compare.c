@@ -217,6 +217,7 @@ static int zc_select(struct czs *s, const char *sel, struct zab_result *out)
 
 struct zc_opts {
 	const char *store, *json, *csv, *arg[2];
+	struct zab_page_opts po;
 	bool has_store;
 };
 
@@ -233,6 +234,7 @@ static int zc_parse(int argc, char **argv, struct zc_opts *o)
 			       "       zab compare --store URL OLD NEW   (selectors: a run UUID or 8+ of its\n"
 			       "         characters, campaign:ID, sut-class:C, sut:NAME, experiment:NAME; a,b = both)\n"
 			       "       [-j|--json FILE] [--export-csv FILE]\n"
+			       "       [--html FILE] [--plot FILE.svg|png [--figure change|runs]]\n"
 			       "benchstat-style: per benchmark, result class and variant in both,\n"
 			       "old and new mean ± 95%% CI, the change when Mann-Whitney p < %.2f, else ~.\n",
 			       ZC_ALPHA);
@@ -249,6 +251,10 @@ static int zc_parse(int argc, char **argv, struct zc_opts *o)
 			o->json = argv[++i];
 		} else if (!strcmp(a, "--export-csv")) {
 			o->csv = argv[++i];
+		} else if (!strcmp(a, "--html") || !strcmp(a, "--plot") || !strcmp(a, "--figure")) {
+			if (zab_page_option(a[2] == 'h' ? OPT_HTML : a[2] == 'p' ? OPT_PLOT : OPT_FIGURE,
+					    argv[++i], &o->po) < 0)
+				return CZ_EXIT_USAGE;
 		} else if (a[0] == '-' && a[1]) {
 			cz_err_unknown_option(a);
 			return CZ_EXIT_USAGE;
@@ -262,7 +268,7 @@ static int zc_parse(int argc, char **argv, struct zc_opts *o)
 		cz_err("compare: expected OLD NEW: two files, or two selectors with --store (see zab compare --help)");
 		return CZ_EXIT_USAGE;
 	}
-	return 0;
+	return zab_page_check(&o->po) ? CZ_EXIT_USAGE : 0;
 }
 
 /* The text's last line, then the JSON and CSV of a comparison: the exit status. */
@@ -294,7 +300,7 @@ static int zc_load_both(const struct zc_opts *o, struct zab_result *old, struct 
 
 	if (!o->has_store)
 		return zc_load(o->arg[0], old) || zc_load(o->arg[1], new) ? CZ_EXIT_FAILURE : 0;
-	s = zab_store_open(o->store);
+	s = zab_store_read(o->store, NULL);
 	if (!s)
 		return CZ_EXIT_FAILURE;
 	ret = zc_select(s, o->arg[0], old);
@@ -311,7 +317,9 @@ int zab_cmd_compare(int argc, char **argv)
 	unsigned rows = 0, sig = 0;
 	json_t *arr = cz_jarr();
 	int ret = zc_parse(argc, argv, &o);
-	FILE *f;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f, *m;
 
 	if (ret) {
 		json_decref(arr);
@@ -324,19 +332,30 @@ int zab_cmd_compare(int argc, char **argv)
 		goto out;
 	ret = CZ_EXIT_FAILURE;
 	f = zab_view_text(o.json, o.csv);
-	fprintf(f, "old: %s (%s)\nnew: %s (%s)\n", o.arg[0], old.sut, o.arg[1], new.sut);
-	zc_compare(f, &old, &new, &rows, &sig, arr);
-	fprintf(f, "\n");
-	zc_unmatched(f, &old, &new, "old");
-	zc_unmatched(f, &new, &old, "new");
+	/* the text to a buffer first: the page shows it too */
+	m = open_memstream(&text, &len);
+	if (!m) {
+		cz_err("compare: %m");
+		goto out;
+	}
+	fprintf(m, "old: %s (%s)\nnew: %s (%s)\n", o.arg[0], old.sut, o.arg[1], new.sut);
+	zc_compare(m, &old, &new, &rows, &sig, arr);
+	fprintf(m, "\n");
+	zc_unmatched(m, &old, &new, "old");
+	zc_unmatched(m, &new, &old, "new");
+	fclose(m);
+	fputs(text, f);
 	if (!rows) {
 		cz_err("compare: no benchmark and variant in both (same name, unit and class)");
 		goto out;
 	}
 	ret = zc_outputs(f, &o, &old, &new, arr, sig);
+	if (zab_page_compare(&o.po, &old, &new, arr, text) && ret == CZ_EXIT_OK)
+		ret = CZ_EXIT_FAILURE;
 out:
 	zab_result_free(&old);
 	zab_result_free(&new);
 	json_decref(arr);
+	free(text);
 	return ret;
 }

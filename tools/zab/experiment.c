@@ -10,6 +10,9 @@
  *   [variant NAME]               cmd= env.NAME= var.NAME= routine= align=
  *                                align-point= chunk= frontend=fuse|cuse threads=
  *                                cusezero-args= placement= source= patch= alt= kconfig=
+ *                                series= kernel= git= (a sequence: sequence.h) and a
+ *                                step's sequence= sequence-kind= step= steps= label=
+ *                                kernel-version= git-commit=
  *
  * Every error is one line naming FILE:LINE and the bad key or value; a key
  * given twice in one section is an error (which one was meant?).
@@ -25,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "sequence.h"
 #include "zab.h"
 #include "util.h"
 #include "zeroing.h"
@@ -178,6 +182,8 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 		return zab_placement_parse(v, &e->placement);
 	if (!strcmp(k, "verdict"))
 		return zab_verdict_parse(v, &e->paired);
+	if (!strcmp(k, "kernel-ref"))
+		return zab_kref_parse(v, &e->no_kernel_ref);
 	if (!strcmp(k, "base") || !strcmp(k, "prepare")) {
 		char **dst = !strcmp(k, "base") ? &e->base : &e->prepare;
 
@@ -229,6 +235,16 @@ static int ksrc_key(struct zab_variant *x, const char *k, const char *v)
 {
 	char *args;
 
+	if (!strcmp(k, "patch") && (strchr(v, ' ') || strchr(v, '\t'))) {
+		/* patch = A B C: several, applied in this order */
+		char *copy = zab_xstrdup(v), *w, *save = NULL;
+		int ret = 0;
+
+		for (w = strtok_r(copy, " \t", &save); w && !ret; w = strtok_r(NULL, " \t", &save))
+			ret = ksrc_key(x, k, w);
+		free(copy);
+		return ret;
+	}
 	if (!*v || strchr(v, ' ') || strchr(v, '\t'))
 		return -EINVAL;         /* one word: the daemon's arguments are split on blanks */
 	if (strcmp(k, "source") && (!x->dev_args || !strstr(x->dev_args, "--source=")))
@@ -252,6 +268,7 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 	};
 	uint64_t u;
 	size_t i;
+	int ret;
 
 	if (!strncmp(k, "env.", 4))
 		return valid_ident(k + 4) ? kv_set(x->env, &x->nenv, k + 4, v) : -EINVAL;
@@ -268,6 +285,9 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 		return ksrc_key(x, k, v);
 	if (!strcmp(k, "placement"))
 		return zab_placement_parse(v, &x->placement);
+	ret = zab_seq_key(x, k, v);
+	if (ret != -ENOENT)
+		return ret;
 	if (!strcmp(k, "arch")) {
 		if (!valid_ident(v))
 			return -EINVAL;
@@ -628,7 +648,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 		if (ret == -ENOENT && env_like(key))
 			ret = kv_set(v->env, &v->nenv, key, eq + 1);
 		if (ret == -ENOENT)
-			cz_err("--variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args placement source patch alt kconfig cmd env.X var.X, or an UPPER_CASE environment variable)",
+			cz_err("--variant '%s': unknown key '%s' (settings: routine align align-point chunk frontend threads cusezero-args placement source patch alt kconfig series kernel git cmd env.X var.X, or an UPPER_CASE environment variable)",
 				spec, key);
 		else if (ret)
 			cz_err("--variant '%s': bad value '%s' for '%s'", spec, eq + 1, key);
@@ -685,6 +705,7 @@ char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **b
 }
 
 static void variant_free(struct zab_variant *v);
+static int expand_sequences(struct zab_experiment *e);
 
 /* Drop the variants meant for another machine (arch=). */
 static void filter_arch(struct zab_experiment *e)
@@ -762,6 +783,42 @@ static int placement_check(const struct zab_experiment *e)
 }
 
 /*
+ * The files a variant's daemon will read (--source, --patch): a missing one
+ * is said before anything runs, naming it, not as "no default symbol".
+ */
+static int files_check(const struct zab_experiment *e)
+{
+	char *copy, *w, *save = NULL, *path;
+	size_t v;
+	int ret = 0;
+
+	for (v = 0; v < e->nvar && !ret; v++) {
+		copy = zab_xstrdup(e->var[v].dev_args ? e->var[v].dev_args : "");
+		for (w = strtok_r(copy, " ", &save); w && !ret; w = strtok_r(NULL, " ", &save)) {
+			const char *val = !strncmp(w, "--source=", 9) ? w + 9 :
+					  !strncmp(w, "--patch=", 8) ? w + 8 : NULL;
+			const char *colon = val ? strrchr(val, ':') : NULL;
+			size_t n;
+
+			if (!val)
+				continue;
+			n = strlen(val);
+			if (w[2] == 's' && colon && !strchr(colon, '/'))
+				n = (size_t)(colon - val);   /* FILE:SYMBOL */
+			path = zab_xasprintf("%.*s", (int)n, val);
+			if (access(path, R_OK)) {
+				cz_err("%s: variant '%s': %s %s: %s", e->var[v].where, e->var[v].name,
+				       w[2] == 's' ? "source" : "patch", path, strerror(errno));
+				ret = -EINVAL;
+			}
+			free(path);
+		}
+		free(copy);
+	}
+	return ret;
+}
+
+/*
  * A benchmark with a unit prints its number (auto means output there); a
  * timed one measures seconds, lower is better.
  */
@@ -795,6 +852,8 @@ int zab_experiment_check(struct zab_experiment *e)
 	char *bad = NULL, *s, *cmd;
 
 	filter_arch(e);
+	if (expand_sequences(e))
+		return -EINVAL;
 	for (v = 0; v < e->nvar; v++)
 		for (i = 0; i < v; i++)
 			if (!strcmp(e->var[i].name, e->var[v].name)) {
@@ -870,7 +929,7 @@ int zab_experiment_check(struct zab_experiment *e)
 			}
 		}
 	}
-	if (placement_check(e))
+	if (placement_check(e) || files_check(e))
 		return -EINVAL;
 	if (!e->sessions)
 		e->sessions = 1;
@@ -909,7 +968,42 @@ void zab_experiment_free(struct zab_experiment *e)
 	free(e->base);
 	free(e->prepare);
 	zab_placement_free(&e->placement);
+	zab_seq_free(e->seqs, e->nseqs);
 	memset(e, 0, sizeof(*e));
+}
+
+int zab_experiment_only(struct zab_experiment *e, const char *list)
+{
+	bool keep[ZAB_MAX_ITEMS] = { false };
+	char *l = zab_xstrdup(list), *save = NULL, *w;
+	size_t i, n = 0;
+	int ret = 0;
+
+	for (w = strtok_r(l, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
+		for (i = 0; i < e->nvar && strcmp(e->var[i].name, w); i++)
+			;
+		if (i == e->nvar) {
+			cz_err("--only-variants: no variant '%s' in the experiment", w);
+			ret = -1;
+		} else {
+			keep[i] = true;
+		}
+	}
+	free(l);
+	for (i = 0; i < e->nvar && !ret && e->base; i++)
+		if (!strcmp(e->var[i].name, e->base) && !keep[i]) {
+			cz_err("--only-variants: the base '%s' is not among them", e->base);
+			ret = -1;
+		}
+	for (i = 0; i < e->nvar && !ret; i++) {
+		if (keep[i])
+			e->var[n++] = e->var[i];
+		else
+			variant_free(&e->var[i]);
+	}
+	if (!ret)
+		e->nvar = n;
+	return ret;
 }
 
 static void variant_free(struct zab_variant *v)
@@ -929,8 +1023,95 @@ static void variant_free(struct zab_variant *v)
 		free(v->dev_args);
 		free(v->where);
 		zab_placement_free(&v->placement);
+		zab_seq_variant_free(v);
 	}
 	memset(v, 0, sizeof(*v));
+}
+
+static void copy_kv(struct zab_kv *dst, const struct zab_kv *src, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		dst[i].key = zab_xstrdup(src[i].key);
+		dst[i].val = zab_xstrdup(src[i].val);
+	}
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? zab_xstrdup(s) : NULL;
+}
+
+/* A deep copy of v (a sequence's steps start as copies of its variant). */
+static void variant_copy(struct zab_variant *d, const struct zab_variant *v)
+{
+	*d = *v;
+	d->name = dup_or_null(v->name);
+	d->cmd = dup_or_null(v->cmd);
+	copy_kv(d->env, v->env, v->nenv);
+	copy_kv(d->vars, v->vars, v->nvars);
+	d->routine = dup_or_null(v->routine);
+	d->align = dup_or_null(v->align);
+	d->align_point = dup_or_null(v->align_point);
+	d->chunk = dup_or_null(v->chunk);
+	d->frontend = dup_or_null(v->frontend);
+	d->threads = dup_or_null(v->threads);
+	d->dev_args = dup_or_null(v->dev_args);
+	d->where = dup_or_null(v->where);
+	d->arch = dup_or_null(v->arch);
+	memset(&d->placement, 0, sizeof(d->placement));
+	if (v->placement.spec)
+		zab_placement_parse(v->placement.spec, &d->placement);
+	d->series = dup_or_null(v->series);
+	d->kernels = dup_or_null(v->kernels);
+	d->git = dup_or_null(v->git);
+	d->seq = dup_or_null(v->seq);
+	d->seq_kind = dup_or_null(v->seq_kind);
+	d->label = dup_or_null(v->label);
+	d->kversion = dup_or_null(v->kversion);
+	d->git_commit = dup_or_null(v->git_commit);
+}
+
+/*
+ * Every sequence variant replaced, where it stands, by its steps NAME@0 ..
+ * NAME@N (sequence.h); base= naming a sequence means its step 0.
+ */
+static int expand_sequences(struct zab_experiment *e)
+{
+	struct zab_variant x;
+	struct zab_seq *sp;
+	size_t v, k, extra;
+
+	for (v = 0; v < e->nvar; v++) {
+		if (!zab_seq_is(&e->var[v]))
+			continue;
+		e->seqs = zab_xrealloc(e->seqs, (e->nseqs + 1) * sizeof(*e->seqs));
+		sp = &e->seqs[e->nseqs];
+		if (zab_seq_build(&e->var[v], sp))
+			return -EINVAL;
+		e->nseqs++;
+		extra = sp->nstep - 1;
+		if (e->nvar + extra > ZAB_MAX_ITEMS) {
+			cz_err("%s: variant '%s': %zu steps make %zu variants, more than %d",
+			       e->var[v].where, e->var[v].name, sp->nstep, e->nvar + extra, ZAB_MAX_ITEMS);
+			return -EINVAL;
+		}
+		x = e->var[v];
+		memmove(&e->var[v + sp->nstep], &e->var[v + 1], (e->nvar - v - 1) * sizeof(x));
+		for (k = 0; k < sp->nstep; k++) {
+			variant_copy(&e->var[v + k], &x);
+			zab_seq_apply(&e->var[v + k], sp, k);
+		}
+		if (e->base && !strcmp(e->base, x.name)) {
+			free(e->base);
+			e->base = zab_xasprintf("%s@0", x.name);
+		}
+		variant_free(&x);
+		e->nvar += extra;
+		v += extra;
+	}
+	return 0;
 }
 
 /*

@@ -6,7 +6,8 @@
  * order of the runs' starts), one history per SUT class.  The runs of a
  * step are pooled by report's merge rules; a step is flagged (R)/(I) when
  * the two-sided Mann-Whitney p against the step before is below 0.05, as
- * zab compare.
+ * zab compare.  --by series: a change sequence's steps and its change points
+ * over the whole sequence (histseries.c).
  */
 #include <getopt.h>
 #include <math.h>
@@ -17,12 +18,13 @@
 #include "cmd.h"
 #include "czstore.h"
 #include "stats.h"
+#include "steps.h"
 #include "zab.h"
 
 #define ZH_ALPHA 0.05
 #define ZH_MAX_STEPS 1024
 
-enum zh_by { ZH_KERNEL, ZH_CUSEZERO, ZH_PATCH };
+enum zh_by { ZH_KERNEL, ZH_CUSEZERO, ZH_PATCH, ZH_SERIES };
 
 struct zh_step {
 	char *cls;               /* SUT class */
@@ -34,6 +36,7 @@ struct zh_step {
 
 struct zh_opts {
 	const char *store, *benchmark, *variant, *json, *csv;
+	struct zab_page_opts po;
 	enum zh_by by;
 	bool has_by;
 	struct czs_filter f;
@@ -243,10 +246,11 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		{ "by", required_argument, NULL, 'B' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "export-csv", required_argument, NULL, 'C' },
+		ZAB_PAGE_LONGOPTS,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static const char *const bys[] = { "kernel", "cusezero", "patch" };
+	static const char *const bys[] = { "kernel", "cusezero", "patch", "series" };
 	char bad[8];
 	int c, k;
 
@@ -260,18 +264,25 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		case 'c': o->f.sut_class = optarg; break;
 		case 'j': o->json = optarg; break;
 		case 'C': o->csv = optarg; break;
+		case OPT_HTML: case OPT_PLOT: case OPT_FIGURE:
+			if (zab_page_option(c, optarg, &o->po) < 0)
+				return -1;
+			break;
 		case 'h':
-			printf("Usage: zab history [--store URL] --experiment NAME --by kernel|cusezero|patch\n"
+			printf("Usage: zab history [--store URL] --experiment NAME --by kernel|cusezero|patch|series\n"
 			       "         [--benchmark B] [--variant V] [--sut-class C] [-j FILE] [--export-csv FILE]\n"
+			       "         [--html FILE] [--plot FILE.svg|png [--figure history[-K]]]\n"
 			       "One benchmark's value per kernel release, cusezero version or routine source,\n"
-			       "one history per SUT class; (R)/(I): Mann-Whitney p < %.2f against the step before.\n",
+			       "one history per SUT class; (R)/(I): Mann-Whitney p < %.2f against the step before.\n"
+			       "--by series: a change sequence's steps (--variant NAME: NAME@0..NAME@K, default\n"
+			       "the first), change points over the whole sequence by E-Divisive means.\n",
 			       ZH_ALPHA);
 			return 1;
 		case 'B':
-			for (k = 0; k < 3 && strcmp(optarg, bys[k]); k++)
+			for (k = 0; k < 4 && strcmp(optarg, bys[k]); k++)
 				;
-			if (k == 3) {
-				cz_err("--by '%s': expected kernel, cusezero or patch", optarg);
+			if (k == 4) {
+				cz_err("--by '%s': expected kernel, cusezero, patch or series", optarg);
 				return -1;
 			}
 			o->by = (enum zh_by)k;
@@ -287,10 +298,10 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 		return -1;
 	}
 	if (!o->f.experiment || !o->has_by) {
-		cz_err("history: give --experiment NAME and --by kernel|cusezero|patch");
+		cz_err("history: give --experiment NAME and --by kernel|cusezero|patch|series");
 		return -1;
 	}
-	return 0;
+	return zab_page_check(&o->po);
 }
 
 /* The rows of every step, in order; each step compared with the one before in its class. */
@@ -328,6 +339,19 @@ static int zh_output(json_t *rows, const struct zh_opts *o)
 	cz_jset(doc, "rows", json_incref(rows));
 	zh_text(text, rows, bys[o->by]);
 	ret = zab_view_files(text, o->json, o->csv, doc, zh_cols);
+	if (o->po.html || o->po.plot) {
+		char *t = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&t, &len);
+
+		if (m) {
+			zh_text(m, rows, bys[o->by]);
+			fclose(m);
+		}
+		if (zab_page_history(&o->po, rows, t, bys[o->by]))
+			ret = 1;
+		free(t);
+	}
 	json_decref(doc);
 	return ret;
 }
@@ -347,7 +371,7 @@ int zab_cmd_history(int argc, char **argv)
 	if (ret)
 		return ret == 1 ? 0 : 2;
 	ret = 2;
-	s = zab_store_open(o.store);
+	s = zab_store_read(o.store, o.f.experiment);
 	if (!s)
 		return 1;
 	if (czs_load_results(s, &o.f, &r, &nr, err, sizeof(err))) {
@@ -359,6 +383,12 @@ int zab_cmd_history(int argc, char **argv)
 	if (!nr) {
 		cz_err("history: no run of experiment '%s'%s%s in %s", o.f.experiment,
 		       o.f.sut_class ? " on SUT class " : "", o.f.sut_class ? o.f.sut_class : "", czs_name(s));
+		goto out;
+	}
+	if (o.by == ZH_SERIES) {
+		struct zab_series_opts so = { o.f.experiment, o.benchmark, o.variant, o.json, o.csv, &o.po };
+
+		ret = zab_history_series(r, nr, &so);
 		goto out;
 	}
 	st = zab_xmalloc(ZH_MAX_STEPS * sizeof(*st));

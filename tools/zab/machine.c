@@ -48,7 +48,7 @@ static void cpu_id(json_t *env)
 	cz_jset(env, "cpu_id", cz_jstr(line));
 }
 
-json_t *zab_environment(void)
+json_t *zab_environment(json_t *kernel_ref)
 {
 	json_t *env = cz_jobj();
 	const struct zero_cpu *cpu = zero_cpu();
@@ -68,6 +68,9 @@ json_t *zab_environment(void)
 	cpu_id(env);
 	cz_jset(env, "cores", cz_jnum((double)sysconf(_SC_NPROCESSORS_ONLN)));
 	cz_jset(env, "cusezero_version", cz_jstr(cz_version()));
+	/* the running kernel's clear_user and the routine it is like (kref.c) */
+	if (kernel_ref)
+		cz_jset(env, "kernel_ref", kernel_ref);
 	return env;
 }
 

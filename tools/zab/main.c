@@ -9,6 +9,7 @@
 #include "cmd.h"
 #include "cli.h"
 #include "hf.h"
+#include "sequence.h"
 
 int main(int argc, char **argv)
 {
@@ -22,6 +23,10 @@ int main(int argc, char **argv)
 		zab_usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "bisect"))
+		return zab_cmd_bisect(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "expand"))
+		return zab_cmd_expand(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "hyperfine"))
 		return zab_cmd_hyperfine(argc - 1, argv + 1);
 	if (zab_hf_mode(argv[1]))
@@ -40,6 +45,6 @@ int main(int argc, char **argv)
 		return zab_cmd_fleet(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "pack"))
 		return zab_cmd_pack(argc - 1, argv + 1);
-	cz_err("unknown command '%s' (expected run, report, compare, history, store, fleet, pack or hyperfine; see zab --help)", argv[1]);
+	cz_err("unknown command '%s' (expected run, report, compare, history, bisect, store, expand, fleet, pack or hyperfine; see zab --help)", argv[1]);
 	return 2;
 }

@@ -23,7 +23,7 @@ static int style_option(const char *arg, enum zab_style *st)
 {
 	if (!zab_style_parse(arg, st))
 		return 0;
-	cz_err("--style '%s': expected box, grid, plain, markdown or detail", arg);
+	cz_err("--style '%s': expected box, grid, plain, markdown, detail or benchstat", arg);
 	return -1;
 }
 

@@ -8,10 +8,27 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include <nettle/sha2.h>
+
 #include "cli.h"
+#include "sequence.h"
 #include "zab.h"
 #include "util.h"
 #include "zeroing.h"
+
+/* The SHA-256 of a string, in hex. */
+static void sha256_text(const char *text, char hex[65])
+{
+	unsigned char d[SHA256_DIGEST_SIZE];
+	struct sha256_ctx c;
+	int i;
+
+	sha256_init(&c);
+	sha256_update(&c, strlen(text), (const uint8_t *)text);
+	sha256_digest(&c, sizeof(d), d);
+	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
 
 static json_t *kv_obj(const struct zab_kv *kv, size_t n)
 {
@@ -78,16 +95,73 @@ static void benchmarks_json(json_t *doc, const struct zab_result *r,
 }
 
 /*
+ * A variant's patches as KCIDB describes a checkout's: patchset_files (name
+ * and SHA-256 of each, in the order applied) and patchset_hash, the SHA-256
+ * over the newline-terminated hex SHA-256 of each patch ("sha256sum *.patch
+ * | cut -c-64 | sha256sum"), "" without patches.
+ */
+static void patchset_json(json_t *o, char **patches, size_t n)
+{
+	json_t *files = cz_jarr(), *f;
+	char hex[65], all[65];
+	char *text = zab_xstrdup("");
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *base = strrchr(patches[i], '/') ? strrchr(patches[i], '/') + 1 : patches[i];
+		char *t;
+
+		f = cz_jpush(files, cz_jobj());
+		cz_jset(f, "name", cz_jstr(base));
+		cz_jset(f, "path", cz_jstr(patches[i]));
+		if (cz_file_sha256(patches[i], hex))
+			snprintf(hex, sizeof(hex), "(unreadable)");
+		cz_jset(f, "sha256", cz_jstr(hex));
+		t = zab_xasprintf("%s%s\n", text, hex);
+		free(text);
+		text = t;
+	}
+	if (n)
+		sha256_text(text, all);
+	else
+		all[0] = 0;
+	free(text);
+	cz_jset(o, "patchset_hash", cz_jstr(all));
+	cz_jset(o, "patchset_files", files);
+}
+
+/* The values of every "--patch=" word after the first "--source=" (before a second). */
+static size_t patch_args(const char *args, char ***out)
+{
+	char *copy = zab_xstrdup(args), *w, *save = NULL;
+	size_t n = 0, nsrc = 0;
+
+	*out = NULL;
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		nsrc += !strncmp(w, "--source=", 9);
+		if (nsrc == 1 && !strncmp(w, "--patch=", 8)) {
+			*out = zab_xrealloc(*out, (n + 1) * sizeof(**out));
+			(*out)[n++] = zab_xstrdup(w + 8);
+		}
+	}
+	free(copy);
+	return n;
+}
+
+/*
  * What the variant's routine was: a kernel source file (the first
- * --source=FILE[:SYMBOL] of its daemon) with the SHA-256 of the file and of
- * its --patch, or the built-in routine's name.
+ * --source=FILE[:SYMBOL] of its daemon) with the SHA-256 of the file, the
+ * kernel version of its tree, its patches (patch: the last one, and
+ * patch_sha256 its hash -- with several, the patchset hash -- as before
+ * series; patchset_hash and patchset_files as KCIDB's) and its git commit,
+ * or the built-in routine's name.
  */
 static json_t *routine_source(const struct zab_variant *vv)
 {
 	const char *a = vv->dev_args ? strstr(vv->dev_args, "--source=") : NULL;
-	const char *p = vv->dev_args ? strstr(vv->dev_args, "--patch=") : NULL;
 	json_t *o = cz_jobj();
-	char hex[65], *file, *colon;
+	char hex[65], *file, *colon, **patches, *kv;
+	size_t np, i;
 
 	if (!a) {
 		cz_jset(o, "kind", cz_jstr("built-in"));
@@ -102,14 +176,25 @@ static json_t *routine_source(const struct zab_variant *vv)
 		*colon = 0;       /* FILE:SYMBOL: the file's hash */
 	if (!cz_file_sha256(file, hex))
 		cz_jset(o, "file_sha256", cz_jstr(hex));
+	kv = vv->kversion ? zab_xstrdup(vv->kversion) : zab_tree_version(file);
+	if (kv)
+		cz_jset(o, "kernel_version", cz_jstr(kv));
+	free(kv);
 	free(file);
-	if (p) {
-		file = zab_xasprintf("%.*s", (int)strcspn(p + 8, " "), p + 8);
-		cz_jset(o, "patch", cz_jstr(file));
-		if (!cz_file_sha256(file, hex))
+	np = patch_args(vv->dev_args, &patches);
+	if (np) {
+		cz_jset(o, "patch", cz_jstr(patches[np - 1]));
+		if (np == 1 && !cz_file_sha256(patches[0], hex))
 			cz_jset(o, "patch_sha256", cz_jstr(hex));
-		free(file);
 	}
+	patchset_json(o, patches, np);
+	if (np > 1)
+		cz_jset(o, "patch_sha256", json_deep_copy(json_object_get(o, "patchset_hash")));
+	if (vv->git_commit)
+		cz_jset(o, "git_commit", cz_jstr(vv->git_commit));
+	for (i = 0; i < np; i++)
+		free(patches[i]);
+	free(patches);
 	return o;
 }
 
@@ -130,6 +215,15 @@ static void variants_json(json_t *doc, const struct zab_result *r,
 		cz_jset(o, "vars", kv_obj(vv->vars, vv->nvars));
 		cz_jset(o, "placement", cz_jstr(zab_var_placement(e, v)->spec ?
 					      zab_var_placement(e, v)->spec : "fixed"));
+		if (vv->seq) {
+			/* a step of a change sequence (sequence.h): NAME@step of 0..steps */
+			cz_jset(o, "sequence", cz_jstr(vv->seq));
+			if (vv->seq_kind)
+				cz_jset(o, "sequence_kind", cz_jstr(vv->seq_kind));
+			cz_jset(o, "step", cz_jnum(vv->step));
+			cz_jset(o, "steps", cz_jnum(vv->steps));
+			cz_jset(o, "label", cz_jstr(vv->label ? vv->label : ""));
+		}
 		if (!vv->device)
 			continue;
 		s = cz_jset(o, "device", cz_jobj());

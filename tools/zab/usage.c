@@ -22,7 +22,8 @@ void zab_bad_option(int c, char **argv, char *buf, size_t len)
 
 static void usage_files(FILE *f);
 
-void zab_usage(FILE *f)
+/* The commands, one synopsis each. */
+static void usage_commands(FILE *f)
 {
 	fputs(
 "usage: zab run [OPTIONS] [EXPERIMENT_FILE | COMMAND...]\n"
@@ -37,13 +38,28 @@ void zab_usage(FILE *f)
 "         (--by sut-class: one column group per SUT class; files too)\n"
 "       zab compare --store URL OLD NEW   (run sets: a UUID or 8+ of its characters, campaign:ID,\n"
 "         sut-class:C, sut:NAME, experiment:NAME, comma-combined)\n"
-"       zab history --store URL --experiment NAME --by kernel|cusezero|patch\n"
+"       zab history --store URL --experiment NAME --by kernel|cusezero|patch|series\n"
 "                  [--benchmark B] [--variant V] [--sut-class C]\n"
-"       zab store import|export|ls ...   (the results store: man zab-store)\n"
+"       zab history --by series ...   (a change sequence's steps, change points)\n"
+"       zab bisect EXPERIMENT_FILE [--variant NAME] [--result CLASS] [--store URL] ...\n"
+"         (the first step of a sequence that changes the figure vs its base; man zab)\n"
+"       report, compare, history: --html FILE (a page: tables and figures, drawn by gnuplot)\n"
+"         --plot FILE.svg|png [--figure NAME] (one figure: change, runs, order, layouts, sweep,\n"
+"         history; NAME-2 ... for a second benchmark or class)\n"
+"       zab store import|export|ls|flush ...   (the results store: man zab-store)\n"
+"       zab expand EXPERIMENT [-o FILE]   (change sequences -- series=, kernel=, git= --\n"
+"         written out as variants NAME@K naming concrete files)\n"
 "       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
 "       zab pack EXPERIMENT DIR   (the experiment and every file it names, as one folder)\n"
 "       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
-"         hyperfine's options and meanings; zab hyperfine --help)\n"
+"         hyperfine's options and meanings; zab hyperfine --help)\n",
+	      f);
+}
+
+void zab_usage(FILE *f)
+{
+	usage_commands(f);
+	fputs(
 "\n"
 "An experiment is benchmarks (commands printing one number, or timed) x variants, run as\n"
 "S sessions of W warm-ups (discarded) and R measured repeats.  Each session starts\n"
@@ -63,6 +79,8 @@ void zab_usage(FILE *f)
 "                         a device variant), env.X= or X= (UPPER_CASE: environment),\n"
 "                         var.X= ({X} in commands), cmd= (replaces the command,\n"
 "                         {cmd} = the benchmark's; takes the rest of the spec)\n"
+"      --only-variants A,B,...   run only these variants of the experiment (zab bisect's\n"
+"                         probes: a sequence's base and one step)\n"
 "      --var NAME=VALUE   {NAME} in every command\n"
 "  -L, --parameter-list NAME=A,B,...  (or NAME A,B,...) each variant once per value,\n"
 "                         named 'VARIANT NAME=A', {NAME} in its spec and commands\n"
@@ -89,6 +107,9 @@ void zab_usage(FILE *f)
 "      --verdict RULE     (R)/(I) at fixed placement: overlap (default; the 95% CIs do not\n"
 "                         overlap) or paired (runs of one slot paired: the per-slot\n"
 "                         change's 95% interval excludes 0); report takes it too\n"
+"      --kernel-ref yes|no  measure the running kernel's clear_user per 4 KiB chunk and\n"
+"                         the routine it is like once, before the sessions, into the\n"
+"                         environment (default yes; zbench kernel)\n"
 "      --in-device WHEN   auto (default: when every variant is a device variant), yes, no:\n"
 "                         add the result classes taken from the daemon's counters over\n"
 "                         each run: NAME in-device (bytes cleared per second of routine\n"
@@ -105,7 +126,7 @@ void zab_usage(FILE *f)
 "      --dry-run          print the run order and exit\n"
 "      --progress / --no-progress   progress bar on stderr (default: if a terminal)\n"
 "output options (run and report; every output file is checked before the first run):\n"
-"  -s, --style STYLE      box (default), grid, plain, markdown, detail\n"
+"  -s, --style STYLE      box (default), grid, plain, markdown, detail, benchstat\n"
 "      --detail           add the detailed view (CI, CV, median, U-test p)\n"
 "  -j, --json FILE, --export-zab FILE\n"
 "                         zab's JSON: every raw sample, the settings and the environment\n"
@@ -125,7 +146,8 @@ static void usage_files(FILE *f)
 "\n"
 "Experiment file (INI; experiments/README.md):\n"
 "  [experiment]        name= sessions= warmups= repeats= retries= timeout=\n"
-"                      order= colocate= base= placement= verdict= var.NAME= prepare=\n"
+"                      order= colocate= base= placement= verdict= kernel-ref= var.NAME=\n"
+"                      prepare=\n"
 "  [benchmark NAME]    cmd= unit= better=higher|lower group= in-device=\n"
 "                      measure=auto|output|time\n"
 "  [variant NAME]      routine= align= align-point= chunk= frontend= threads=\n"

@@ -4,9 +4,9 @@
  * JSON and CSV (one flat object per row: the CSV's columns are its keys),
  * and report --by sut-class's table, one column group per SUT class:
  *
- *   benchmark / variant  | Neoverse-V2                  | Zen 4
- *                        | base     change      n  CI   | base ...
- *   memset 4KB / erms    | 31.20    +4.1% (I)   9  1.2% | ...
+ *   benchmark [unit] / variant  | Neoverse-V2                  | Zen 4
+ *                               | base     change      n  CI   | base ...
+ *   memset 4KB [GB/s] / erms    | 31.20    +4.1% (I)   9  1.2% | ...
  *
  * The classes are never pooled: each group is that class's own table (its
  * base, its (R)/(I) by the table's rule), side by side.
@@ -154,8 +154,8 @@ static json_t *byclass_cell(const struct zab_result *r, const struct brow *row)
 	return o;
 }
 
-#define BC_LABEL 60   /* at most: longer labels are cut */
 #define BC_GROUP 34   /* a class's group and its " | " */
+#define BC_NAME (BC_GROUP - 3)
 
 /* One class's group of a row: base, change with its mark, n, CI; o NULL: not measured there. */
 static void byclass_group_text(char *buf, size_t len, const json_t *o)
@@ -164,24 +164,78 @@ static void byclass_group_text(char *buf, size_t len, const json_t *o)
 	const char *flag = json_string_value(json_object_get(o, "flag"));
 	double m = json_number_value(json_object_get(o, "mean"));
 	double hi = json_number_value(json_object_get(o, "ci_hi"));
+	bool higher = json_is_true(json_object_get(o, "higher"));
 	char ch[24] = "-", ci[16] = "-";
 
 	if (!o) {
-		snprintf(buf, len, "%-*s", BC_GROUP - 3, "(not measured)");
+		snprintf(buf, len, "%-*s", BC_NAME, "(not measured)");
 		return;
 	}
+	/* the value's own change (a time that grew reads +), as the report's tables */
 	if (json_is_number(pct))
-		snprintf(ch, sizeof(ch), "%+.1f%%%s%s", json_number_value(pct), *flag ? " " : "",
-			 *flag ? (*flag == 'R' ? "(R)" : "(I)") : "");
+		snprintf(ch, sizeof(ch), "%+.1f%%%s%s", json_number_value(pct) * (higher ? 1 : -1),
+			 *flag ? " " : "", *flag ? (*flag == 'R' ? "(R)" : "(I)") : "");
 	if (json_is_number(json_object_get(o, "ci_hi")) && m != 0)
 		snprintf(ci, sizeof(ci), "%.1f%%", 100 * (hi - m) / fabs(m));
 	snprintf(buf, len, "%-9.4g %-11s %3lld %5s", json_is_number(base) ? json_number_value(base) : NAN,
 		 ch, (long long)json_integer_value(json_object_get(o, "n")), ci);
 }
 
+/* "pread 100KB in-device [GB/s] / straddling": the result class's name (its class
+ * already in it), its unit, the variant -- each once. */
 static void byclass_label(char *buf, size_t len, const struct brow *row)
 {
-	snprintf(buf, len, "%s%s / %s", row->b->name, zab_rkinds[row->b->kind].suffix, row->v);
+	const char *u = row->b->unit;
+
+	snprintf(buf, len, "%s%s%s%s / %s", row->b->name, u && *u ? " [" : "", u && *u ? u : "",
+		 u && *u ? "]" : "", row->v);
+}
+
+/*
+ * Line k of s wrapped at w columns, at blanks (a word longer than w is cut
+ * at w): into buf; the number of lines of s.
+ */
+static size_t wrap_line(const char *s, size_t w, size_t k, char *buf, size_t len)
+{
+	size_t line = 0, n;
+
+	buf[0] = '\0';
+	while (*s) {
+		const char *end = s + strlen(s);
+
+		if ((size_t)(end - s) > w) {
+			for (end = s + w; end > s && *end != ' '; end--)
+				;
+			if (end == s)
+				end = s + w;
+		}
+		n = (size_t)(end - s);
+		if (line == k)
+			snprintf(buf, len, "%.*s", (int)n, s);
+		line++;
+		for (s = end; *s == ' '; s++)
+			;
+	}
+	return line ? line : 1;
+}
+
+/* The header lines of classes i0..i1: each name whole, wrapped at BC_NAME columns. */
+static void byclass_head(FILE *f, struct zab_result *const *r, size_t i0, size_t i1, int lw)
+{
+	size_t i, line, lines = 1, n;
+	char part[BC_NAME + 1];
+
+	for (i = i0; i < i1; i++) {
+		n = wrap_line(r[i]->sut, BC_NAME, 0, part, sizeof(part));
+		lines = n > lines ? n : lines;
+	}
+	for (line = 0; line < lines; line++) {
+		fprintf(f, "%s%-*s", i0 || line ? "\n" : "", lw, "");
+		for (i = i0; i < i1; i++) {
+			wrap_line(r[i]->sut, BC_NAME, line, part, sizeof(part));
+			fprintf(f, " | %-*s", i + 1 < i1 ? BC_NAME : 0, part);
+		}
+	}
 }
 
 /* The text: blocks of as many classes as fit $COLUMNS (132 when unset) beside the labels. */
@@ -190,27 +244,25 @@ static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const s
 {
 	const char *cols = getenv("COLUMNS");
 	size_t width = cols && atoi(cols) > 40 ? (size_t)atoi(cols) : 132, per, i0, i, k;
-	int lw = (int)strlen("benchmark / variant");
-	char label[160], g[BC_GROUP + 8];
+	int lw = (int)strlen("benchmark [unit] / variant");
+	char label[400], g[BC_GROUP + 8];
 
 	for (k = 0; k < nr; k++) {
 		byclass_label(label, sizeof(label), &rows[k]);
 		lw = (int)strlen(label) > lw ? (int)strlen(label) : lw;
 	}
-	lw = lw > BC_LABEL ? BC_LABEL : lw;
 	per = width > (size_t)lw + BC_GROUP ? (width - (size_t)lw) / BC_GROUP : 1;
 	for (i0 = 0; i0 < n; i0 += per) {
-		fprintf(f, "%s%-*s", i0 ? "\n" : "", lw, "");
-		for (i = i0; i < n && i < i0 + per; i++)
-			fprintf(f, " | %-*.*s", i + 1 < n && i + 1 < i0 + per ? BC_GROUP - 3 : 0,
-				BC_GROUP - 3, r[i]->sut);
-		fprintf(f, "\n%-*s", lw, "benchmark / variant");
+		if (i0)
+			fputc('\n', f);
+		byclass_head(f, r, i0, i0 + per < n ? i0 + per : n, lw);
+		fprintf(f, "\n%-*s", lw, "benchmark [unit] / variant");
 		for (i = i0; i < n && i < i0 + per; i++)
 			fprintf(f, " | %-9s %-11s %3s %5s", "base", "change", "n", "CI");
 		fputc('\n', f);
 		for (k = 0; k < nr; k++) {
 			byclass_label(label, sizeof(label), &rows[k]);
-			fprintf(f, "%-*.*s", lw, lw, label);
+			fprintf(f, "%-*s", lw, label);
 			for (i = i0; i < n && i < i0 + per; i++) {
 				byclass_group_text(g, sizeof(g), cells[k * n + i]);
 				fprintf(f, " | %s", g);
@@ -218,34 +270,51 @@ static void byclass_text(FILE *f, struct zab_result *const *r, size_t n, const s
 			fputc('\n', f);
 		}
 	}
-	fprintf(f, "\nbase: the base variant's mean; change: the variant vs its own class's base,\n"
-		"(R)/(I) by the table's rule; n: the variant's samples; CI: its mean's 95%% half-width.\n");
+	fprintf(f, "\nbase: the base variant's mean; change: the variant vs its own class's base in per cent of\n"
+		"the base's value (a time that grew reads +), (R)/(I) by the table's rule; n: the variant's\n"
+		"samples; CI: its mean's 95%% half-width.\n");
+}
+
+/* The table to text (when not NULL), its rows to doc (when not NULL). */
+static void byclass_build(FILE *text, struct zab_result *const *r, size_t n, json_t *doc)
+{
+	struct brow rows[4 * ZAB_MAX_ITEMS];
+	size_t nr = byclass_rows(r, n, rows, 4 * ZAB_MAX_ITEMS), k, i;
+	json_t **cells = zab_xmalloc((nr * n + 1) * sizeof(*cells)), *arr = NULL, *cl;
+
+	if (doc) {
+		cz_jset(doc, "view", cz_jstr("by-sut-class"));
+		cl = cz_jset(doc, "sut_classes", cz_jarr());
+		for (i = 0; i < n; i++)
+			cz_jpush(cl, cz_jstr(r[i]->sut));
+		arr = cz_jset(doc, "rows", cz_jarr());
+	}
+	for (k = 0; k < nr; k++)
+		for (i = 0; i < n; i++) {
+			cells[k * n + i] = byclass_cell(r[i], &rows[k]);
+			if (cells[k * n + i] && arr)
+				cz_jpush(arr, json_incref(cells[k * n + i]));
+		}
+	if (text)
+		byclass_text(text, r, n, rows, nr, cells);
+	for (k = 0; k < nr * n; k++)
+		json_decref(cells[k]);
+	free(cells);
+}
+
+void zab_by_class_text(FILE *f, struct zab_result *const *r, size_t n)
+{
+	byclass_build(f, r, n, NULL);
 }
 
 int zab_report_by_class(struct zab_result *const *r, size_t n, const char *json, const char *csv)
 {
-	struct brow rows[4 * ZAB_MAX_ITEMS];
-	size_t nr = byclass_rows(r, n, rows, 4 * ZAB_MAX_ITEMS), k, i;
-	json_t **cells = zab_xmalloc((nr * n + 1) * sizeof(*cells)), *doc = cz_jobj(), *arr, *cl;
 	FILE *text = zab_view_text(json, csv);
+	json_t *doc = cz_jobj();
 	int ret;
 
-	cz_jset(doc, "view", cz_jstr("by-sut-class"));
-	cl = cz_jset(doc, "sut_classes", cz_jarr());
-	for (i = 0; i < n; i++)
-		cz_jpush(cl, cz_jstr(r[i]->sut));
-	arr = cz_jset(doc, "rows", cz_jarr());
-	for (k = 0; k < nr; k++)
-		for (i = 0; i < n; i++) {
-			cells[k * n + i] = byclass_cell(r[i], &rows[k]);
-			if (cells[k * n + i])
-				cz_jpush(arr, json_incref(cells[k * n + i]));
-		}
-	byclass_text(text, r, n, rows, nr, cells);
+	byclass_build(text, r, n, doc);
 	ret = zab_view_files(text, json, csv, doc, byclass_cols);
-	for (k = 0; k < nr * n; k++)
-		json_decref(cells[k]);
-	free(cells);
 	json_decref(doc);
 	return ret;
 }

@@ -11,9 +11,12 @@
  *   cmdstore.c    zab store; hfcli.c, hfrun.c, hfout.c hyperfine's command lines
  *   output.c      the table and the --export-* files
  *   experiment.c  experiment files (INI) and --bench/--variant specs
+ *   sequence.c    change sequences (series, kernel, git) -> one variant per
+ *                 step; seqseries.c, seqgit.c, seqexpand.c (sequence.h)
  *   run.c         sessions, order, processes, device daemons, co-location,
  *                 in-device samples, progress
- *   rkind.c       the result classes (one table); machine.c the machine description
+ *   rkind.c       the result classes (one table); machine.c the machine description,
+ *                 kref.c the kernel reference it records and report --by shows
  *   layout.c      placement per run; rotate.c placement = rotate on the device
  *   resultjson.c  a run's result -> its JSON document
  *   number.c      numbers in a benchmark's output
@@ -105,6 +108,11 @@ struct zab_variant {
 	char *where;         /* "FILE:LINE" or "--variant" (for errors) */
 	char *arch;          /* only on this machine (uname -m), e.g. x86_64, aarch64 */
 	struct zab_placement placement;   /* spec NULL: the experiment's */
+	/* a change sequence (sequence.h), expanded into NAME@0..N by zab_experiment_check */
+	char *series, *kernels, *git;
+	/* a step's provenance: from the expansion, or an expanded file's keys */
+	char *seq, *seq_kind, *label, *kversion, *git_commit;
+	unsigned step, steps;
 };
 
 enum zab_order { ZAB_ORDER_RANDOM, ZAB_ORDER_INTERLEAVE, ZAB_ORDER_SEQUENTIAL };
@@ -121,6 +129,8 @@ struct zab_colocate {
 	unsigned cpu;        /* ZAB_COLOC_CPU */
 };
 
+struct zab_seq;
+
 struct zab_experiment {
 	char *name;
 	char *file;
@@ -132,12 +142,15 @@ struct zab_experiment {
 	char *base;          /* base variant name (default: the first) */
 	struct zab_placement placement;
 	bool paired;         /* verdict = paired: fixed placement's (R)/(I) from runs paired by slot */
+	bool no_kernel_ref;  /* kernel-ref = no: the run records no kernel reference */
 	struct zab_kv vars[ZAB_MAX_ITEMS];
 	size_t nvars;
 	struct zab_bench bench[ZAB_MAX_ITEMS];
 	size_t nbench;
 	struct zab_variant var[ZAB_MAX_ITEMS];
 	size_t nvar;
+	struct zab_seq *seqs;  /* the sequences expanded by zab_experiment_check (sequence.h) */
+	size_t nseqs;
 };
 
 const char *zab_order_name(enum zab_order o);
@@ -159,6 +172,8 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec);
 /* Check names, substitutions, base; prints one line on error. */
 int zab_experiment_check(struct zab_experiment *e);
 void zab_experiment_free(struct zab_experiment *e);
+/* Keep only the variants named in list ("A,B,...", each one of e's), in e's order: 0 or -1. */
+int zab_experiment_only(struct zab_experiment *e, const char *list);
 /* Expand {var} in tmpl; NULL with *bad = the unknown name (malloc'd) on error. */
 char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad);
 
@@ -193,8 +208,20 @@ int zab_cmd_compare(int argc, char **argv);
 /* Build a result (and its JSON document) from a finished experiment. */
 json_t *zab_result_json(const struct zab_result *r, const struct zab_experiment *e,
 			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);
-json_t *zab_environment(void);
+/* The machine, and the kernel reference (taken; NULL: not measured) as its kernel_ref. */
+json_t *zab_environment(json_t *kernel_ref);
 char *zab_default_sut(void);
+/*
+ * kref.c: the running kernel as reference (zeroing/kref.h), measured now
+ * (a failure is {"error": WHY}, never fatal); one line of it; and report
+ * --by sut-class's lines under the table, one per class with a reference
+ * among docs (every run's document, their "sut" the class).
+ */
+json_t *zab_kernel_ref(void);
+/* kernel-ref = yes | no (experiment key, --kernel-ref): *off; 0 or -EINVAL. */
+int zab_kref_parse(const char *s, bool *off);
+void zab_kref_text(char *buf, size_t len, const json_t *kref);
+void zab_kref_by_class(FILE *f, struct zab_result *const *r, size_t n, const json_t *docs);
 
 /* ---- run ------------------------------------------------------------------ */
 

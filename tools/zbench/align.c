@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "align.h"
+#include "czrender.h"
 #include "util.h"
 
 /*
@@ -568,9 +569,9 @@ static int validate_rest(struct align_params *ap, const struct align_args *a)
 		return bad("--json", "", "--csv and --json are two formats of the same output; pick one");
 	if (ap->reader && !ap->device)
 		return bad("--reader", ap->reader, "reads a device: give --device too");
-	if (ap->plot && !zb_plot_kind(ap->plot))
+	if (ap->plot && !czr_plot_kind(ap->plot))
 		return bad("--plot", ap->plot, "the file name must end in .svg or .png");
-	if (ap->plot && !zb_have_gnuplot()) {
+	if (ap->plot && !czr_have_gnuplot()) {
 		fprintf(stderr, "zbench align: --plot needs gnuplot, which is not in PATH "
 			"(Debian: apt-get install gnuplot-nox)\n");
 		return 1;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "align.h"
+#include "czrender.h"
 
 /* One figure compared: in process, in device or end to end. */
 struct cmp_class {
@@ -128,7 +129,7 @@ static int cmp_plot(const struct align_params *ap, const struct align_point *pa,
 
 	snprintf(title, sizeof(title), "%s (A) vs %s (B)%s%s, %s in %s calls", ap->cmp_r[0]->name,
 		 ap->cmp_r[1]->name, *c->label ? ", " : "", c->label, ap->size_str, ap->chunk_str);
-	gp = zb_plot_open(ap->plot, title, &err);
+	gp = czr_plot_open(ap->plot, title, 960, 540, &err);
 	if (!gp)
 		return err;
 	fprintf(gp, "set xlabel 'code offset (address mod 4096), bytes'\n"
@@ -142,7 +143,7 @@ static int cmp_plot(const struct align_params *ap, const struct align_point *pa,
 		"     $d using 1:3 with linespoints pt 5 ps 0.5 lc rgb '#c0392b' title 'B', \\\n"
 		"     $d using 1:4:5:6 axes x1y2 with yerrorbars pt 1 lc rgb '#555555' title 'B/A', \\\n"
 		"     1 axes x1y2 with lines dt 2 lc rgb '#999999' notitle\nset output\n");
-	return zb_plot_close(gp, ap->plot);
+	return czr_plot_close(gp, ap->plot);
 }
 
 /* Both routines at each point, back to back; which goes first alternates. */

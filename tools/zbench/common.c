@@ -16,6 +16,7 @@
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 
+#include "kref.h"
 #include "zbench.h"
 #include "util.h"
 
@@ -434,29 +435,6 @@ void zb_huge_status(enum zb_huge h, char *buf, size_t len)
 			 hugetlb_pool_path(h), thp);
 }
 
-long zb_anon_huge_kb(const void *addr)
-{
-	FILE *f = fopen("/proc/self/smaps", "r");
-	char line[256];
-	bool in_vma = false;
-	long kb = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
-			in_vma = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
-			continue;
-		}
-		if (in_vma && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	return kb;
-}
-
 static void *map_hugetlb(size_t len, enum zb_huge h, bool populate)
 {
 	unsigned shift = h == ZB_HUGE_1GB ? 30 : 21;
@@ -524,7 +502,7 @@ int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate
 
 		for (off = 0; off < len; off += 4096)
 			((volatile char *)m)[off] = 0;
-		kb = zb_anon_huge_kb(m);
+		kb = zero_kref_anon_huge_kb(m);
 		if (kb <= 0) {
 			snprintf(why, why_len, "THP gave no 2MB pages for this range "
 				 "(memory fragmented? /sys/kernel/mm/transparent_hugepage/defrag); %s",

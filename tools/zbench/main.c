@@ -6,6 +6,7 @@
  *   zbench memset -s 64KB -f rep_stosb -l 1000     perf bench mem memset
  *   zbench mmap -p 4KB -f demand -s 1GB -l 5       perf bench mem mmap
  *   zbench align -f rep_stosb --offsets 0..63      code-alignment sweep
+ *   zbench kernel                                  the running kernel as reference
  *
  * `zbench mem memset ...` and `zbench --format simple memset ...` are
  * accepted too, so a perf command line only needs "perf bench" replaced.
@@ -30,6 +31,7 @@ static void usage(FILE *out)
 		"  memset   time zeroing routines on a buffer (perf bench mem memset)\n"
 		"  mmap     time mmap + first touch of every page (perf bench mem mmap)\n"
 		"  align    place a routine at each code offset and compare throughput\n"
+		"  kernel   the running kernel's clear_user per 4 KiB chunk and the routine it is like\n"
 		"\n"
 		"  -f, --format FMT  output format of memset and mmap: default, simple, json\n"
 		"  -h, --help     this text\n"
@@ -50,6 +52,7 @@ static const struct {
 	{ "memset", zb_memset_main, ZB_FMT(DEFAULT) | ZB_FMT(SIMPLE) | ZB_FMT(JSON) },
 	{ "mmap",   zb_mmap_main,   ZB_FMT(DEFAULT) | ZB_FMT(SIMPLE) | ZB_FMT(JSON) },
 	{ "align",  zb_align_main,  ZB_FMT(DEFAULT) },
+	{ "kernel", zb_kernel_main, ZB_FMT(DEFAULT) | ZB_FMT(SIMPLE) | ZB_FMT(JSON) },
 };
 
 /* Global options before the command; -1 to go on, else an exit status. */

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "kref.h"
 #include "zbench.h"
 #include "util.h"
 
@@ -150,7 +151,7 @@ static int check_thp(const struct mmap_params *mp, const char *m)
 {
 	char status[320];
 
-	if (zb_anon_huge_kb(m) > 0)
+	if (zero_kref_anon_huge_kb(m) > 0)
 		return 0;
 	zb_huge_status(mp->huge, status, sizeof(status));
 	fprintf(stderr, "zbench mmap: 2MB pages unavailable: THP gave none for this range "

@@ -5,6 +5,7 @@
  *   zbench memset   drop-in for `perf bench mem memset`  (zbench-memset.c)
  *   zbench mmap     drop-in for `perf bench mem mmap`    (zbench-mmap.c)
  *   zbench align    code-alignment sweep of one routine  (zbench-align.c)
+ *   zbench kernel   the running kernel as reference      (kernel.c, zeroing/kref.h)
  * Helpers (clocks, perf-style output, buffers, JSON) are in zbench-common.c.
  */
 #ifndef TOOLS_ZBENCH_ZBENCH_H
@@ -141,8 +142,7 @@ size_t zb_huge_bytes(enum zb_huge h);
 int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate,
 		 char *why, size_t why_len);
 void zb_buf_free(struct zb_buf *b);
-/* kB of AnonHugePages in the VMA holding addr (/proc/self/smaps), -1 if unknown. */
-long zb_anon_huge_kb(const void *addr);
+/* (kB of AnonHugePages of the VMA holding addr: zero_kref_anon_huge_kb(), zeroing/kref.h.) */
 /* Why 2MB/1GB pages may be unavailable: pool size and THP mode, one line. */
 void zb_huge_status(enum zb_huge h, char *buf, size_t len);
 
@@ -166,17 +166,9 @@ const struct zero_routine *zb_alias_target(const struct zb_alias *a);
 int zb_memset_main(int argc, char **argv);
 int zb_mmap_main(int argc, char **argv);
 int zb_align_main(int argc, char **argv);
-/* zbench-plot.c: gnuplot in PATH?  "svg"/"png" from a file name (NULL: neither). */
-bool zb_have_gnuplot(void);
-const char *zb_plot_kind(const char *file);
-/* Draw GB/s against offset; 0, -EINVAL (file kind), -EIO (gnuplot failed) or -errno. */
-/*
- * The one gnuplot writer: a pipe to gnuplot with the terminal (by the file's
- * kind), the output file and the title set (NULL: -errno in *err), and its
- * close: 0, -EIO (gnuplot failed or wrote nothing) or -errno.
- */
-FILE *zb_plot_open(const char *file, const char *title, int *err);
-int zb_plot_close(FILE *gp, const char *file);
+int zb_kernel_main(int argc, char **argv);
+/* plot.c: draw GB/s against offset (render/'s gnuplot); 0, -EINVAL (file kind), -EIO
+ * (gnuplot failed) or -errno. */
 int zb_plot(const char *file, const char *title, const unsigned *offsets,
 	    const double *median, const double *min, const double *max, size_t n);
 

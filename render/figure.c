@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The figure kinds as gnuplot scripts: the caller's points go to gnuplot
+ * as inline data blocks ($sK, one per series), so what is drawn is what
+ * the page's number tables list.  Colours: (R) red, (I) green, no
+ * difference grey; change points orange.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "czrender.h"
+
+#define C_WORSE "#c0392b"
+#define C_BETTER "#1e8449"
+#define C_NONE "#707070"
+#define C_CHANGE "#e67e22"
+
+static const char *const palette[] = {
+	"#1f4e9c", "#d35400", "#117a65", "#7d3c98", "#b7950b", "#2e86c1", "#a93226", "#566573",
+};
+#define NPAL (sizeof(palette) / sizeof(palette[0]))
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n);
+
+	if (!q) {
+		fputs("out of memory\n", stderr);
+		exit(2);
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+struct czr_series *czr_series_add(struct czr_fig *f, const char *name)
+{
+	struct czr_series *s;
+
+	f->s = xrealloc(f->s, (f->ns + 1) * sizeof(*f->s));
+	s = &f->s[f->ns++];
+	memset(s, 0, sizeof(*s));
+	s->name = xstrdup(name ? name : "");
+	return s;
+}
+
+void czr_point_add(struct czr_series *s, double x, double y, double lo, double hi, int mark,
+		   const char *label)
+{
+	s->p = xrealloc(s->p, (s->n + 1) * sizeof(*s->p));
+	s->p[s->n++] = (struct czr_point){ x, y, lo, hi, mark, label ? xstrdup(label) : NULL };
+}
+
+void czr_fig_free(struct czr_fig *f)
+{
+	size_t i, k;
+
+	for (i = 0; i < f->ns; i++) {
+		for (k = 0; k < f->s[i].n; k++)
+			free((char *)f->s[i].p[k].label);
+		free(f->s[i].p);
+		free((char *)f->s[i].name);
+	}
+	free(f->s);
+	f->s = NULL;
+	f->ns = 0;
+}
+
+static const char *mark_colour(int mark)
+{
+	return mark == CZR_WORSE ? C_WORSE : mark == CZR_BETTER ? C_BETTER :
+	       mark == CZR_CHANGE ? C_CHANGE : C_NONE;
+}
+
+/* A number for gnuplot: NaN as "NaN" (missing points are skipped). */
+static void num(FILE *gp, double v)
+{
+	if (isfinite(v))
+		fprintf(gp, " %.9g", v);
+	else
+		fputs(" NaN", gp);
+}
+
+/* Series k as data block $sK: x y lo hi colour "label". */
+static void data_block(FILE *gp, const struct czr_fig *f, size_t k)
+{
+	const struct czr_series *s = &f->s[k];
+	size_t i;
+
+	fprintf(gp, "$s%zu << EOD\n", k);
+	for (i = 0; i < s->n; i++) {
+		const struct czr_point *p = &s->p[i];
+		double x = p->x;
+
+		if (f->kind == CZR_STRIP)   /* a column per series, points spread by rank */
+			x = (double)k + 0.28 * (fmod(0.618034 * (double)i, 1.0) - 0.5);
+		fprintf(gp, "%.9g", x);
+		num(gp, p->y);
+		num(gp, p->lo);
+		num(gp, p->hi);
+		fprintf(gp, " %ld ", strtol(mark_colour(p->mark) + 1, NULL, 16));
+		czr_gp_str(gp, p->label ? p->label : "");
+		fputc('\n', gp);
+	}
+	fputs("EOD\n", gp);
+}
+
+static void legend_marks(FILE *gp, bool change)
+{
+	if (change) {
+		fprintf(gp, ", NaN with points pt 7 ps 1.4 lc rgb '%s' title 'change point'", C_CHANGE);
+		return;
+	}
+	fprintf(gp, ", NaN with points pt 7 lc rgb '%s' title '(R) worse'"
+		", NaN with points pt 7 lc rgb '%s' title '(I) better'"
+		", NaN with points pt 7 lc rgb '%s' title 'no difference'", C_WORSE, C_BETTER, C_NONE);
+}
+
+/* Rows top to bottom: y = -index, the row's label as its tic. */
+static void plot_whisker(FILE *gp, const struct czr_fig *f)
+{
+	size_t n = f->ns ? f->s[0].n : 0;
+
+	fprintf(gp, "set yrange [%f:0.7]\nset grid xtics\nunset ytics\nset ytics scale 0\n",
+		-(double)n + 0.3);
+	/* long row labels push the plot right: the key centred on the canvas, not the plot */
+	fputs("set key at screen 0.5, screen 0.01 center bottom horizontal\nset bmargin 6\n", gp);
+	/* the reference (no change) always in sight: a change is read against it */
+	if (isfinite(f->ref))
+		fprintf(gp, "set xrange [*<%g:%g<*]\n", f->ref, f->ref);
+	if (isfinite(f->ref))
+		fprintf(gp, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#444444' dt 2\n",
+			f->ref, f->ref);
+	fprintf(gp, "plot $s0 using 2:(-$0):3:4:5:ytic(6) with xerrorbars pt 7 ps 1.1 lw 2 lc rgb variable notitle");
+	legend_marks(gp, false);
+	fputc('\n', gp);
+}
+
+static void plot_strip(FILE *gp, const struct czr_fig *f)
+{
+	size_t k;
+
+	fprintf(gp, "set xrange [-0.6:%f]\nset grid ytics\nset xtics rotate by -25 scale 0\n"
+		"set style boxplot nooutliers\nset style fill empty\nset boxwidth 0.5\n",
+		(double)f->ns - 0.4);
+	fputs("set xtics (", gp);
+	for (k = 0; k < f->ns; k++) {
+		fputs(k ? ", " : "", gp);
+		czr_gp_str(gp, f->s[k].name);
+		fprintf(gp, " %zu", k);
+	}
+	fputs(")\n", gp);
+	if (isfinite(f->ref))
+		fprintf(gp, "set yrange [*<%g:%g<*]\n"
+			"set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#444444' dt 2\n",
+			f->ref, f->ref, f->ref, f->ref);
+	fputs("plot ", gp);
+	for (k = 0; k < f->ns; k++)
+		fprintf(gp, "%s$s%zu using (%zu):2 with boxplot lc rgb '#999999' notitle, "
+			"$s%zu using 1:2 with points pt 7 ps 0.6 lc rgb '%s' notitle",
+			k ? ", " : "", k, k, k, palette[k % NPAL]);
+	fputc('\n', gp);
+}
+
+static void plot_lines(FILE *gp, const struct czr_fig *f, bool band)
+{
+	size_t k;
+
+	fputs("set grid ytics\nset style fill transparent solid 0.18 noborder\n", gp);
+	fputs("plot ", gp);
+	for (k = 0; k < f->ns; k++) {
+		const char *c = palette[k % NPAL];
+
+		fputs(k ? ", " : "", gp);
+		if (band)
+			fprintf(gp, "$s%zu using 1:3:4 with filledcurves lc rgb '%s' notitle, ", k, c);
+		fprintf(gp, "$s%zu using 1:2 with linespoints pt 7 ps 0.5 lc rgb '%s' title ", k, c);
+		czr_gp_str(gp, f->s[k].name);
+	}
+	if (f->cache_lines)
+		fputs(", NaN with lines lc rgb '#777777' lw 1.5 dt 1 title '64-byte line'"
+		      ", NaN with lines lc rgb '#bbbbbb' dt 2 title '32-byte boundary'", gp);
+	fputc('\n', gp);
+}
+
+/* Steps left to right, labelled; the interval as bars, marked steps coloured. */
+static void plot_steps(FILE *gp, const struct czr_fig *f)
+{
+	size_t n = f->ns ? f->s[0].n : 0;
+
+	fprintf(gp, "set xrange [-0.5:%f]\nset grid ytics\nset xtics rotate by -30 scale 0\n",
+		(double)n - 0.5);
+	fprintf(gp, "plot $s0 using 0:2 with lines lc rgb '%s' notitle, "
+		"$s0 using 0:2:3:4:5:xtic(6) with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, "
+		"$s0 using 0:($5 == %ld ? $2 : NaN) with points pt 6 ps 2.4 lw 2 lc rgb '%s' notitle",
+		palette[0], strtol(C_CHANGE + 1, NULL, 16), C_CHANGE);
+	legend_marks(gp, false);
+	legend_marks(gp, true);
+	fputc('\n', gp);
+}
+
+/* The x range of a sweep (for the cache lines). */
+static void x_range(const struct czr_fig *f, double *lo, double *hi)
+{
+	size_t k, i;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (k = 0; k < f->ns; k++)
+		for (i = 0; i < f->s[k].n; i++) {
+			*lo = fmin(*lo, f->s[k].p[i].x);
+			*hi = fmax(*hi, f->s[k].p[i].x);
+		}
+}
+
+int czr_fig_draw(const struct czr_fig *f, const char *file)
+{
+	int err, h = f->kind == CZR_WHISKER ? 150 + 34 * (int)(f->ns ? f->s[0].n : 1) : 400;
+	double lo, hi;
+	FILE *gp;
+	size_t k;
+
+	gp = czr_plot_open(file, f->title ? f->title : "", 760, h > 900 ? 900 : h, &err);
+	if (!gp)
+		return err;
+	fputs("set termoption noenhanced\nset key outside bottom center horizontal\n", gp);
+	fputs("set xlabel ", gp);
+	czr_gp_str(gp, f->xlabel ? f->xlabel : "");
+	fputs("\nset ylabel ", gp);
+	czr_gp_str(gp, f->ylabel ? f->ylabel : "");
+	fputc('\n', gp);
+	if (f->cache_lines) {
+		x_range(f, &lo, &hi);
+		if (isfinite(lo) && lo >= 0) {
+			fprintf(gp, "set xrange [%g:%g]\n", lo - 1, hi + 1);
+			czr_gp_cache_lines(gp, (unsigned)lo, (unsigned)hi);
+		}
+	}
+	for (k = 0; k < f->ns; k++)
+		data_block(gp, f, k);
+	if (f->kind == CZR_WHISKER)
+		plot_whisker(gp, f);
+	else if (f->kind == CZR_STRIP)
+		plot_strip(gp, f);
+	else if (f->kind == CZR_STEPS)
+		plot_steps(gp, f);
+	else
+		plot_lines(gp, f, f->kind == CZR_BAND);
+	fputs("set output\n", gp);
+	return czr_plot_close(gp, file);
+}

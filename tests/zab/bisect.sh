@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: zab bisect over a 16-step sequence (tests/zab/seqlib.sh,
+# fakebench): the step of a planted slowdown named in the documented line,
+# exit 0, in at most 5 probes each stored; a second bisect reuses them all;
+# a flagged one-step blip nearer the base than the last step is not the
+# change hunted; an A/A sequence: no change, exit 1; a last step that fails: could not
+# decide, exit 125; --stored answers per SUT class from a full sweep (one
+# class with the slowdown, one without) without running anything; bad
+# usage exits 2 with one line; zab run --only-variants runs the variants
+# named and refuses a name that is none or a set without the base.
+# Needs: none
+. "$top_srcdir/tests/zab/lib.sh"
+. "$top_srcdir/tests/zab/seqlib.sh"
+unset CUSEZERO_STORE
+url="sqlite:$CZ_TMP/b.db"
+seq_file "$CZ_TMP/plant.ini" bsseq 16 9
+seq_file "$CZ_TMP/aa.ini" bsaa 16 0
+seq_file "$CZ_TMP/fail.ini" bsfail 16 0 "cmd = {cmd} --fail"
+SEQ_BLIP=8:0.93 seq_file "$CZ_TMP/blip.ini" bsblip 16 9
+
+bisect() {	# bisect NAME ARGS...: stdout to NAME.out, stderr NAME.err, exit in $rc
+	n=$1
+	shift
+	"$ZAB" bisect --store "$url" --seed 3 "$@" >"$CZ_TMP/$n.out" 2>"$CZ_TMP/$n.err"
+	rc=$?
+}
+
+bisect p --sut zen "$CZ_TMP/plant.ini"
+ok "planted at step 9: exit $rc, $(cat "$CZ_TMP/p.out")" -- sh -c "[ $rc -eq 0 ] &&
+	grep -qx 'first change: step 9/16 s@9: -[23][0-9.]*% (R) in x on zen' '$CZ_TMP/p.out'"
+ok "at most 5 probes, all run: $(tail -1 "$CZ_TMP/p.err")" -- \
+	grep -q '^zab: bisect: [1-5] probes run, 0 from the store' "$CZ_TMP/p.err"
+runs=$("$ZAB" store ls runs --store "$url" --experiment bsseq 2>/dev/null | grep -c zen)
+ok "every probe stored ($runs runs)" -- sh -c "grep -q '^zab: bisect: $runs probes run' '$CZ_TMP/p.err'"
+bisect p2 --sut zen "$CZ_TMP/plant.ini"
+ok "a second bisect: the same answer, every probe from the store" -- sh -c "[ $rc -eq 0 ] &&
+	cmp -s '$CZ_TMP/p.out' '$CZ_TMP/p2.out' && grep -q ' 0 probes run, [1-5] from the store' '$CZ_TMP/p2.err'"
+bisect b --sut zen "$CZ_TMP/blip.ini"
+ok "a -7% blip at step 8 (flagged) is not the -30% hunted: $(cat "$CZ_TMP/b.out")" -- sh -c "[ $rc -eq 0 ] &&
+	grep -q '^first change: step 9/16' '$CZ_TMP/b.out' && grep -q 'step 8/16 is nearer the base' '$CZ_TMP/b.err'"
+bisect a --sut zen "$CZ_TMP/aa.ini"
+ok "A/A sequence: exit $rc, $(cat "$CZ_TMP/a.out")" -- sh -c "[ $rc -eq 1 ] &&
+	grep -q '^no change on zen: step 16/16 s@16 is as the base' '$CZ_TMP/a.out'"
+bisect f --sut zen "$CZ_TMP/fail.ini"
+ok "a failing step: exit $rc, $(cat "$CZ_TMP/f.out")" -- sh -c "[ $rc -eq 125 ] &&
+	grep -q '^could not decide on zen: step 16/16' '$CZ_TMP/f.out'"
+
+# a full sweep per class, as a fleet stores it: the slowdown on zen only
+seq_file "$CZ_TMP/sky.ini" bsseq 16 0
+"$ZAB" run -e "$CZ_TMP/plant.ini" --store "sqlite:$CZ_TMP/w.db" --sut zen --seed 4 --no-progress \
+	>/dev/null 2>&1
+"$ZAB" run -e "$CZ_TMP/sky.ini" --store "sqlite:$CZ_TMP/w.db" --sut sky --seed 5 --no-progress \
+	>/dev/null 2>&1
+url="sqlite:$CZ_TMP/w.db"
+bisect w --stored "$CZ_TMP/plant.ini"
+ok "--stored over two classes: exit $rc, one answer each" -- sh -c "[ $rc -eq 0 ] &&
+	grep -qx 'first change: step 9/16 s@9: -[23][0-9.]*% (R) in x on zen' '$CZ_TMP/w.out' &&
+	grep -q '^no change on sky: step 16/16' '$CZ_TMP/w.out' && [ \$(wc -l <'$CZ_TMP/w.out') -eq 2 ]"
+ok "--stored ran nothing" -- grep -q '^zab: bisect: 0 probes run' "$CZ_TMP/w.err"
+bisect e
+ok "no experiment file: exit $rc, one line: $(cat "$CZ_TMP/e.err")" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/e.err') -eq 1 ]"
+bisect e2 --variant nosuch "$CZ_TMP/plant.ini"
+ok "an unknown sequence: exit $rc, one line: $(cat "$CZ_TMP/e2.err")" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/e2.err') -eq 1 ]"
+bisect e3 --seed x "$CZ_TMP/plant.ini"
+ok "a bad seed: exit $rc, one line naming it" -- \
+	sh -c "[ $rc -eq 2 ] && grep -q \"'x'\" '$CZ_TMP/e3.err' && [ \$(wc -l <'$CZ_TMP/e3.err') -eq 1 ]"
+"$ZAB" run -e "$CZ_TMP/plant.ini" --only-variants s@3,nope --no-store >/dev/null 2>"$CZ_TMP/o.err"
+rc=$?
+ok "run --only-variants naming no variant: exit $rc, one line: $(cat "$CZ_TMP/o.err")" -- \
+	sh -c "[ $rc -eq 2 ] && grep -q \"'nope'\" '$CZ_TMP/o.err' && [ \$(wc -l <'$CZ_TMP/o.err') -eq 1 ]"
+"$ZAB" run -e "$CZ_TMP/plant.ini" --only-variants s@3 --base s@0 --no-store >/dev/null 2>"$CZ_TMP/o.err"
+rc=$?
+ok "run --only-variants without the base: exit $rc, one line: $(cat "$CZ_TMP/o.err")" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/o.err') -eq 1 ]"
+"$ZAB" run -e "$CZ_TMP/plant.ini" --only-variants s@0,s@9 --no-store --json "$CZ_TMP/o.json" >/dev/null 2>&1
+ok "run --only-variants s@0,s@9: those two variants run" -- \
+	sh -c "grep -q '\"s@9\"' '$CZ_TMP/o.json' && ! grep -q '\"s@8\"' '$CZ_TMP/o.json'"
+done_testing

@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Change sequences for the history and bisect tests, sourced after
+# tests/zab/lib.sh.  A sequence is what an experiment's sequence expands
+# to: variants s@0 (the base) .. s@N, here written out.
+#   seq_file FILE NAME N PLANT [EXTRA]: experiment NAME, fakebench 1%
+#     noise, steps s@PLANT..s@N 30% slower (FAKE_SCALE 0.7: a patch that
+#     stays in the series), PLANT 0: none (A/A); EXTRA: a line added to the
+#     last step (e.g. a cmd= that fails); $SEQ_BLIP K:SCALE: step K alone
+#     at that scale (a one-step blip)
+seq_file() {
+	{
+		printf '[experiment]\nname = %s\nsessions = 2\nrepeats = 3\n\n' "$2"
+		printf '[benchmark x]\ncmd = %s --sd 0.01 --mean 1000\nunit = bytes/sec\nbetter = higher\n' "$FAKE"
+		k=0
+		while [ "$k" -le "$3" ]; do
+			s=1.0
+			[ "$4" -gt 0 ] && [ "$k" -ge "$4" ] && s=0.7
+			[ "${SEQ_BLIP%%:*}" = "$k" ] && s=${SEQ_BLIP#*:}
+			printf '\n[variant s@%d]\nenv.FAKE_SCALE = %s\n' "$k" "$s"
+			[ "$k" -eq "$3" ] && [ -n "${5:-}" ] && printf '%s\n' "$5"
+			k=$((k + 1))
+		done
+	} >"$1"
+}

@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zab bisect: the first step of a change sequence (NAME@0 .. NAME@N,
+ * steps.h) whose figure differs from the base's, by binary search.  Each
+ * probe is an A/B of step k against the base judged by the project's
+ * verdict rule (zab_change: the experiment's verdict = overlap | paired),
+ * on the in-device result class by default.  A probe is a stored run
+ * holding both variants (a full sweep, an earlier probe) when there is
+ * one, else `zab run EXPERIMENT --only-variants NAME@0,NAME@k` recorded in
+ * the store: zab's own runner, so a later history or sweep reuses it.  A
+ * stored run is matched by experiment name, SUT class, the variants' names
+ * and, where the sequence labels its steps, their labels (a git range's
+ * carry the commit).
+ * The search assumes that once a step changes the figure, the later ones
+ * do too (as git bisect assumes of commits); the change hunted is the one
+ * the last step shows (bs_like_end).
+ *
+ * Exit: 0 a first change found, 1 no change (the last step is as the
+ * base), 125 could not decide (a probe failed or is missing), 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "czstore.h"
+#include "steps.h"
+#include "zab.h"
+
+#define BS_FOUND 0
+#define BS_NONE 1
+#define BS_UNDECIDED 125
+
+struct bs_opts {
+	const char *file, *seq, *result, *store, *sut, *seed, *cusezero;
+	bool stored;
+};
+
+struct bs {
+	struct bs_opts o;
+	char *title, *seq;
+	long last;                   /* N: the steps after the base */
+	char *label[ZAB_MAX_ITEMS];  /* each step's label in the experiment (NULL: none) */
+	struct czs *s;
+	struct zab_result *r;        /* the experiment's stored runs (oldest first) */
+	size_t nr;
+	unsigned ran, reused;
+};
+
+/* What a probe said: verdict as zab_change (ZAB_CHANGE_NONE: no verdict), its facts. */
+struct bs_probe {
+	int verdict;
+	double pct;
+	char label[256], bench[256], uuid[40];
+	bool indev;
+};
+
+static void bs_free_results(struct bs *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr; i++)
+		zab_result_free(&b->r[i]);
+	free(b->r);
+	b->r = NULL;
+	b->nr = 0;
+}
+
+static int bs_load(struct bs *b, const char *cls)
+{
+	struct czs_filter f = { .experiment = b->title, .sut_class = cls };
+	char err[1024];
+
+	bs_free_results(b);
+	if (czs_load_results(b->s, &f, &b->r, &b->nr, err, sizeof(err))) {
+		cz_err("bisect: %s", err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Step k vs the base in the newest stored run of class cls holding both: true when found. */
+static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_probe *p)
+{
+	char *v0 = zab_xasprintf("%s@0", b->seq), *vk = zab_xasprintf("%s@%ld", b->seq, k);
+	bool found = false;
+	size_t i;
+
+	for (i = b->nr; i-- > 0 && !found;) {
+		struct zab_result *r = &b->r[i];
+		size_t i0 = zab_name_index(r->vname, r->nv, v0), ik = zab_name_index(r->vname, r->nv, vk);
+		size_t bi = zab_step_bench(r, b->o.result), base = r->base;
+		const json_t *run = json_object_get(r->doc, "run");
+
+		if (strcmp(r->sut, cls) || i0 == r->nv || ik == r->nv || bi == r->nb ||
+		    (b->label[0] && strcmp(zab_step_label(r, v0), b->label[0])) ||
+		    (b->label[k] && strcmp(zab_step_label(r, vk), b->label[k])))
+			continue;       /* another class, another step, or its code since changed */
+		r->base = i0;
+		p->verdict = zab_change(r, bi, ik, &p->pct);
+		r->base = base;
+		snprintf(p->label, sizeof(p->label), "%s", zab_step_label(r, vk));
+		snprintf(p->bench, sizeof(p->bench), "%s", r->b[bi].name);
+		snprintf(p->uuid, sizeof(p->uuid), "%.8s",
+			 json_string_value(json_object_get(run, "uuid")) ?: "?");
+		p->indev = r->b[bi].kind != ZAB_RK_CMD;
+		found = true;
+	}
+	free(v0);
+	free(vk);
+	return found;
+}
+
+/* zab run EXPERIMENT --only-variants NAME@0,NAME@k, recorded; its table on stderr: 0 or -1. */
+static int bs_run(const struct bs *b, const char *cls, long k)
+{
+	char *only = zab_xasprintf("%s@0,%s@%ld", b->seq, b->seq, k), *base = zab_xasprintf("%s@0", b->seq);
+	const char *argv[24];
+	int n = 0, st;
+	pid_t pid;
+
+	argv[n++] = "zab";
+	argv[n++] = "run";
+	argv[n++] = "--only-variants";
+	argv[n++] = only;
+	argv[n++] = "--base";
+	argv[n++] = base;
+	argv[n++] = "--sut";
+	argv[n++] = cls;
+	argv[n++] = "--no-progress";
+	if (b->o.store) {
+		argv[n++] = "--store";
+		argv[n++] = b->o.store;
+	}
+	if (b->o.seed) {
+		argv[n++] = "--seed";
+		argv[n++] = b->o.seed;
+	}
+	if (b->o.cusezero) {
+		argv[n++] = "--cusezero";
+		argv[n++] = b->o.cusezero;
+	}
+	argv[n++] = b->o.file;
+	argv[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(2, 1);
+		execv("/proc/self/exe", (char *const *)argv);
+		cz_err("bisect: cannot run zab run: %s", strerror(errno));
+		_exit(127);
+	}
+	free(only);
+	free(base);
+	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+		cz_err("bisect: cannot run zab run: %s", strerror(errno));
+		return -1;
+	}
+	return WIFEXITED(st) && WEXITSTATUS(st) <= 1 ? 0 : -1;
+}
+
+/* One probe: 1 changed, 0 not, -1 no verdict (failed, not stored, not comparable). */
+static int bs_probe(struct bs *b, const char *cls, long k, struct bs_probe *p)
+{
+	bool have = bs_stored(b, cls, k, p), fresh = false;
+
+	if (have) {
+		b->reused++;
+	} else if (!b->o.stored) {
+		if (bs_run(b, cls, k) || bs_load(b, b->o.stored ? NULL : cls))
+			return -1;
+		b->ran++;
+		fresh = true;
+		have = bs_stored(b, cls, k, p);
+	}
+	if (!have) {
+		cz_err("bisect: %s: step %ld/%ld: %s", cls, k, b->last,
+		       b->o.stored ? "no stored run holds it and the base" : "the run holds no verdict");
+		return -1;
+	}
+	if (p->verdict == ZAB_CHANGE_NONE) {
+		cz_err("bisect: %s: step %ld/%ld %s: no verdict (a cell failed or has no samples)", cls, k,
+		       b->last, p->label);
+		return -1;
+	}
+	cz_err("bisect: %s: step %ld/%ld %s vs the base: %+.2f%%%s (%s run %s)", cls, k, b->last,
+	       p->label, p->pct, p->verdict < 0 ? " (R)" : p->verdict > 0 ? " (I)" : ", no change",
+	       fresh ? "new" : "stored", p->uuid);
+	return p->verdict != 0;
+}
+
+static void bs_first(const struct bs *b, const char *cls, long k, const struct bs_probe *p)
+{
+	printf("first change: step %ld/%ld %s: %+.2f%% (%s) in %s on %s\n", k, b->last, p->label, p->pct,
+	       p->verdict < 0 ? "R" : "I", p->indev ? "device" : p->bench, cls);
+}
+
+/*
+ * A probe that says "changed" still counts as the base when its change is
+ * nearer the base's figure than the last step's, or of the other sign: the
+ * change hunted is the one the last step shows (a 9% blip of a noisy
+ * probe is not the -85% the search is after; history --by series shows
+ * every change point).
+ */
+static bool bs_like_end(const struct bs_probe *p, const struct bs_probe *end)
+{
+	return p->verdict == end->verdict && fabs(p->pct) >= fabs(p->pct - end->pct);
+}
+
+/* The binary search over class cls: BS_FOUND, BS_NONE or BS_UNDECIDED. */
+static int bs_search(struct bs *b, const char *cls)
+{
+	struct bs_probe p, end, first;
+	long lo = 0, hi = b->last, mid;
+	int c = bs_probe(b, cls, hi, &end);
+
+	if (c < 0) {
+		printf("could not decide on %s: step %ld/%ld has no verdict\n", cls, hi, b->last);
+		return BS_UNDECIDED;
+	}
+	if (!c) {
+		printf("no change on %s: step %ld/%ld %s is as the base (%+.2f%%, no (R)/(I) in %s)\n", cls,
+		       hi, b->last, end.label, end.pct, end.indev ? "device" : end.bench);
+		return BS_NONE;
+	}
+	first = end;
+	/* the base (lo) is unchanged, step hi changed: narrow down to adjacent steps */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		c = bs_probe(b, cls, mid, &p);
+		if (c < 0) {
+			printf("could not decide on %s: step %ld/%ld has no verdict (first change in %ld..%ld)\n",
+			       cls, mid, b->last, lo + 1, hi);
+			return BS_UNDECIDED;
+		}
+		if (c && !bs_like_end(&p, &end)) {
+			cz_err("bisect: %s: step %ld/%ld is nearer the base than step %ld/%ld (%+.2f%%): counted as the base",
+			       cls, mid, b->last, b->last, b->last, end.pct);
+			c = 0;
+		}
+		if (c) {
+			hi = mid;
+			first = p;
+		} else {
+			lo = mid;
+		}
+	}
+	bs_first(b, cls, hi, &first);
+	return BS_FOUND;
+}
+
+/* The sequence of the experiment file: its name, N, and every step present. */
+static int bs_sequence(struct bs *b)
+{
+	struct zab_experiment e = { .sessions = 1 };
+	size_t v, len;
+	long k, seen = 0;
+	int ret = -1;
+
+	/* the check expands the experiment's sequences into their steps */
+	if (zab_experiment_load(&e, zab_find_experiment(b->o.file)) || zab_experiment_check(&e))
+		goto out;
+	b->title = zab_xstrdup(e.name ? e.name : b->o.file);
+	for (v = 0; v < e.nvar && !b->seq; v++)
+		if (b->o.seq ? zab_step_of(e.var[v].name, b->o.seq, NULL) >= 0 :
+		    zab_step_of(e.var[v].name, NULL, &len) >= 0)
+			b->seq = b->o.seq ? zab_xstrdup(b->o.seq) : zab_xasprintf("%.*s", (int)len, e.var[v].name);
+	b->last = -1;
+	for (v = 0; b->seq && v < e.nvar; v++) {
+		k = zab_step_of(e.var[v].name, b->seq, NULL);
+		if (k >= 0 && k < 63) {
+			seen |= 1L << k;
+			if (e.var[v].label && *e.var[v].label && !b->label[k])
+				b->label[k] = zab_xstrdup(e.var[v].label);
+			if (k > b->last)
+				b->last = k;
+		}
+	}
+	if (!b->seq)
+		cz_err("bisect: %s has no sequence%s%s (variants NAME@0, NAME@1 ...)", b->o.file,
+		       b->o.seq ? " named " : "", b->o.seq ? b->o.seq : "");
+	else if (b->last < 1 || seen != (1L << (b->last + 1)) - 1)
+		cz_err("bisect: sequence %s of %s: expected steps %s@0..%s@N, N >= 1, none missing", b->seq,
+		       b->o.file, b->seq, b->seq);
+	else
+		ret = 0;
+out:
+	zab_experiment_free(&e);
+	return ret;
+}
+
+/* The options: 0, 1 (--help shown) or -1 after one line. */
+static int bs_parse(int argc, char **argv, struct bs_opts *o)
+{
+	static const struct option opts[] = {
+		{ "variant", required_argument, NULL, 'v' },
+		{ "result", required_argument, NULL, 'r' },
+		{ "store", required_argument, NULL, 'S' },
+		{ "sut", required_argument, NULL, 'c' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "cusezero", required_argument, NULL, 'z' },
+		{ "stored", no_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char bad[8];
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":v:r:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v': o->seq = optarg; break;
+		case 'r': o->result = optarg; break;
+		case 'S': o->store = optarg; break;
+		case 'c': o->sut = optarg; break;
+		case 's': o->seed = optarg; break;
+		case 'z': o->cusezero = optarg; break;
+		case 'o': o->stored = true; break;
+		case 'h':
+			printf("Usage: zab bisect EXPERIMENT_FILE [--variant NAME] [--result CLASS] [--store URL]\n"
+			       "         [--sut CLASS] [--seed N] [--cusezero PATH] [--stored]\n"
+			       "The first step of sequence NAME (NAME@0 the base .. NAME@N) whose figure differs\n"
+			       "from the base's by the experiment's verdict rule, by binary search; each probe an\n"
+			       "A/B of step k vs the base, a stored run when there is one, else run and stored.\n"
+			       "--stored: no new runs, one answer per SUT class in the store.\n"
+			       "Exit: 0 a change found, 1 none, 125 could not decide, 2 usage.\n");
+			return 1;
+		default:
+			zab_bad_option(c, argv, bad, sizeof(bad));
+			return -1;
+		}
+	}
+	if (optind + 1 != argc) {
+		cz_err(optind < argc ? "bisect: one experiment file, not '%s' too" :
+		       "bisect: give the experiment file%s", optind < argc ? argv[optind + 1] : "");
+		return -1;
+	}
+	if (o->seed && strspn(o->seed, "0123456789") != strlen(o->seed)) {
+		cz_err("--seed '%s': expected a non-negative integer", o->seed);
+		return -1;
+	}
+	o->file = argv[optind];
+	return 0;
+}
+
+/* --stored: every class in the store answered from its stored runs alone. */
+static int bs_all_stored(struct bs *b)
+{
+	char *cls[64];
+	size_t i, j, nc = 0;
+	int ret = BS_NONE, r;
+
+	if (bs_load(b, b->o.sut))
+		return 2;
+	for (i = 0; i < b->nr; i++) {
+		for (j = 0; j < nc && strcmp(cls[j], b->r[i].sut); j++)
+			;
+		if (j == nc && nc < 64)
+			cls[nc++] = zab_xstrdup(b->r[i].sut);
+	}
+	if (!nc) {
+		cz_err("bisect: no stored run of experiment '%s'%s%s in %s", b->title,
+		       b->o.sut ? " on SUT class " : "", b->o.sut ? b->o.sut : "", czs_name(b->s));
+		return 2;
+	}
+	for (i = 0; i < nc; i++) {
+		r = bs_search(b, cls[i]);
+		if (r == BS_FOUND || (r == BS_UNDECIDED && ret == BS_NONE))
+			ret = r;
+		free(cls[i]);
+	}
+	return ret;
+}
+
+int zab_cmd_bisect(int argc, char **argv)
+{
+	struct bs b;
+	struct timespec t0, t1;
+	char *cls = NULL;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	ret = bs_parse(argc, argv, &b.o);
+	if (ret)
+		return ret > 0 ? 0 : 2;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = 2;
+	if (bs_sequence(&b) || !(b.s = zab_store_open(b.o.store)))
+		goto out;
+	if (b.o.stored) {
+		ret = bs_all_stored(&b);
+	} else {
+		cls = b.o.sut ? zab_xstrdup(b.o.sut) : zab_default_sut();
+		if (!bs_load(&b, cls))
+			ret = bs_search(&b, cls);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (ret != 2)
+		cz_err("bisect: %u probe%s run, %u from the store, %.1f s", b.ran, b.ran == 1 ? "" : "s",
+		       b.reused, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+out:
+	fflush(stdout);
+	bs_free_results(&b);
+	czs_close(b.s);
+	free(cls);
+	free(b.title);
+	free(b.seq);
+	for (size_t k = 0; k < ZAB_MAX_ITEMS; k++)
+		free(b.label[k]);
+	return ret;
+}

@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zab history --by series: a change sequence's steps (NAME@0 .. NAME@K,
+ * steps.h) per SUT class, every stored run's samples of a step pooled,
+ * and the change points over the whole sequence by E-Divisive means
+ * (stats/changepoint.h): each named by its step, sized against the
+ * segment before with a 95% interval, and gathered over the classes, so
+ * one line says where a step changed things and where it did not.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "stats.h"
+#include "stats/changepoint.h"
+#include "steps.h"
+#include "zab.h"
+
+#define HS_CLASSES 256
+
+struct hs_step {
+	double *x;           /* the observations: one per session of a run (its mean) */
+	size_t n, cap, runs, samples;
+	char *label;
+};
+
+struct hs_class {
+	char *cls, *bench, *unit;
+	bool higher;
+	struct hs_step st[ZAB_MAX_ITEMS];
+	struct czst_change ch[CZST_CP_MAX];
+	size_t nch;
+};
+
+struct hs {
+	struct hs_class c[HS_CLASSES];
+	size_t nc;
+	long last;           /* the highest step seen */
+	bool full;           /* a class left out (HS_CLASSES) */
+	char *seq;
+};
+
+static struct hs_class *hs_class(struct hs *h, const struct zab_result *r, size_t b)
+{
+	size_t i;
+
+	for (i = 0; i < h->nc && strcmp(h->c[i].cls, r->sut); i++)
+		;
+	if (i < h->nc)
+		return &h->c[i];
+	if (h->nc == HS_CLASSES) {
+		if (!h->full)
+			cz_err("history: more than %d SUT classes: '%s' and later ones left out",
+			       HS_CLASSES, r->sut);
+		h->full = true;
+		return NULL;
+	}
+	memset(&h->c[i], 0, sizeof(h->c[i]));
+	h->c[i].cls = zab_xstrdup(r->sut);
+	h->c[i].bench = zab_xstrdup(r->b[b].name);
+	h->c[i].unit = zab_xstrdup(r->b[b].unit ? r->b[b].unit : "");
+	h->c[i].higher = r->b[b].higher;
+	h->nc++;
+	return &h->c[i];
+}
+
+/*
+ * A cell's session means into step s: the observations are sessions, not
+ * samples, as each session ran the step in a daemon of its own (its
+ * memory, its placement); samples of one daemon are no independent
+ * replicates of the step, and taking them so flags A/A steps.
+ */
+static void hs_session_means(const struct zab_cell *cell, struct hs_step *s)
+{
+	size_t i, j, n;
+	double sum;
+
+	for (i = 0; i < cell->n; i++) {
+		for (j = 0; j < i && cell->sess[j] != cell->sess[i]; j++)
+			;
+		if (j < i)
+			continue;       /* its session done already */
+		for (sum = 0, n = 0, j = i; j < cell->n; j++)
+			if (cell->sess[j] == cell->sess[i]) {
+				sum += cell->x[j];
+				n++;
+			}
+		s->x[s->n++] = sum / (double)n;
+	}
+}
+
+/* The run's steps' samples into their class. */
+static void hs_add(struct hs *h, const struct zab_result *r, const char *bench)
+{
+	size_t b = zab_step_bench(r, bench), v, i;
+	struct hs_class *c;
+
+	if (b == r->nb || !(c = hs_class(h, r, b)))
+		return;
+	for (v = 0; v < r->nv; v++) {
+		long k = zab_step_of(r->vname[v], h->seq, NULL);
+		const struct zab_cell *cell = zab_cell(r, b, v);
+		struct hs_step *s;
+
+		if (k < 0 || k >= ZAB_MAX_ITEMS || cell->failed || !cell->n)
+			continue;
+		s = &c->st[k];
+		if (s->n + cell->n > s->cap) {
+			s->cap = (s->n + cell->n) * 2;
+			s->x = zab_xrealloc(s->x, s->cap * sizeof(*s->x));
+		}
+		s->samples += cell->n;
+		if (!cell->sess)
+			for (i = 0; i < cell->n; i++)
+				s->x[s->n++] = cell->x[i];
+		else
+			hs_session_means(cell, s);
+		s->runs++;
+		if (!s->label)
+			s->label = zab_xstrdup(zab_step_label(r, r->vname[v]));
+		if (k > h->last)
+			h->last = k;
+	}
+}
+
+/* The change points of one class over its measured steps (steps with no sample left out). */
+static void hs_find(struct hs_class *c)
+{
+	size_t k, i, n = 0, ns = 0, start[ZAB_MAX_ITEMS + 1], idx[ZAB_MAX_ITEMS];
+	double *x;
+
+	for (k = 0; k < ZAB_MAX_ITEMS; k++)
+		n += c->st[k].n;
+	x = zab_xmalloc((n ? n : 1) * sizeof(*x));
+	n = 0;
+	for (k = 0; k < ZAB_MAX_ITEMS; k++) {
+		if (!c->st[k].n)
+			continue;
+		idx[ns] = k;
+		start[ns++] = n;
+		for (i = 0; i < c->st[k].n; i++)
+			x[n++] = c->st[k].x[i];
+	}
+	start[ns] = n;
+	c->nch = czst_edivisive(x, start, ns, NULL, c->ch, CZST_CP_MAX);
+	for (i = 0; i < c->nch; i++)
+		c->ch[i].step = idx[c->ch[i].step];
+	free(x);
+}
+
+static const struct czst_change *hs_change_at(const struct hs_class *c, size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < c->nch; i++)
+		if (c->ch[i].step == k)
+			return &c->ch[i];
+	return NULL;
+}
+
+static const char *hs_flag(const struct hs_class *c, const struct czst_change *ch)
+{
+	return !ch ? "" : (ch->pct > 0) == c->higher ? "I" : "R";
+}
+
+static json_t *hs_row(const struct hs *h, const struct hs_class *c, size_t k)
+{
+	const struct czst_change *ch = hs_change_at(c, k);
+	const struct hs_step *s = &c->st[k];
+	json_t *row = cz_jobj();
+	struct cz_summary sm;
+	char *v = zab_xasprintf("%s@%zu", h->seq, k);
+
+	cz_summarize(s->x, s->n, &sm);
+	cz_jset(row, "sut_class", cz_jstr(c->cls));
+	cz_jset(row, "step", json_integer((json_int_t)k));
+	cz_jset(row, "steps", json_integer((json_int_t)h->last));
+	cz_jset(row, "label", cz_jstr(s->label));
+	cz_jset(row, "variant", cz_jstr(v));
+	cz_jset(row, "runs", json_integer((json_int_t)s->runs));
+	cz_jset(row, "benchmark", cz_jstr(c->bench));
+	cz_jset(row, "unit", cz_jstr(c->unit));
+	cz_jset(row, "higher", json_boolean(c->higher));
+	cz_jset(row, "n", json_integer((json_int_t)s->n));
+	cz_jset(row, "samples", json_integer((json_int_t)s->samples));
+	cz_jset(row, "mean", cz_jnum(sm.mean));
+	cz_jset(row, "ci_lo", cz_jnum(s->n > 1 ? sm.ci_lo : NAN));
+	cz_jset(row, "ci_hi", cz_jnum(s->n > 1 ? sm.ci_hi : NAN));
+	cz_jset(row, "change_pct", cz_jnum(ch ? ch->pct : NAN));
+	cz_jset(row, "change_ci_lo", cz_jnum(ch ? ch->ci_lo : NAN));
+	cz_jset(row, "change_ci_hi", cz_jnum(ch ? ch->ci_hi : NAN));
+	cz_jset(row, "p", cz_jnum(ch ? ch->p : NAN));
+	cz_jset(row, "flag", cz_jstr(hs_flag(c, ch)));
+	cz_jset(row, "change_point", json_boolean(ch != NULL));
+	free(v);
+	return row;
+}
+
+/* The change points gathered by step: where each holds (pct, interval) and where it does not. */
+static json_t *hs_changes(const struct hs *h)
+{
+	json_t *out = cz_jarr();
+	size_t k, i;
+
+	for (k = 1; k <= (size_t)h->last; k++) {
+		json_t *in = cz_jarr(), *not = cz_jarr(), *o;
+		const char *label = NULL;
+
+		for (i = 0; i < h->nc; i++) {
+			const struct czst_change *ch = hs_change_at(&h->c[i], k);
+			json_t *x;
+
+			if (!ch) {
+				if (h->c[i].st[k].n)
+					cz_jpush(not, cz_jstr(h->c[i].cls));
+				continue;
+			}
+			label = h->c[i].st[k].label;
+			x = cz_jobj();
+			cz_jset(x, "sut_class", cz_jstr(h->c[i].cls));
+			cz_jset(x, "pct", cz_jnum(ch->pct));
+			cz_jset(x, "ci_lo", cz_jnum(ch->ci_lo));
+			cz_jset(x, "ci_hi", cz_jnum(ch->ci_hi));
+			cz_jset(x, "p", cz_jnum(ch->p));
+			cz_jset(x, "flag", cz_jstr(hs_flag(&h->c[i], ch)));
+			cz_jpush(in, x);
+		}
+		if (!json_array_size(in)) {
+			json_decref(in);
+			json_decref(not);
+			continue;
+		}
+		o = cz_jobj();
+		cz_jset(o, "step", json_integer((json_int_t)k));
+		cz_jset(o, "label", cz_jstr(label));
+		cz_jset(o, "classes", in);
+		cz_jset(o, "unchanged_classes", not);
+		cz_jpush(out, o);
+	}
+	return out;
+}
+
+static void hs_text_class(FILE *f, const struct hs *h, const struct hs_class *c)
+{
+	size_t k;
+	char at[16], ch[96];
+
+	fprintf(f, "SUT class %s: %s / %s@K [%s, %s is better]\n%-7s %-36s %4s %5s %12s %7s  %s\n", c->cls,
+		c->bench, h->seq, c->unit, c->higher ? "higher" : "lower", "step", "label", "runs", "sess",
+		"mean", "CI", "change point");
+	for (k = 0; k <= (size_t)h->last; k++) {
+		const struct hs_step *s = &c->st[k];
+		const struct czst_change *x = hs_change_at(c, k);
+		struct cz_summary sm;
+
+		if (!s->n)
+			continue;
+		cz_summarize(s->x, s->n, &sm);
+		snprintf(at, sizeof(at), "%zu/%ld", k, h->last);
+		ch[0] = 0;
+		if (x)
+			snprintf(ch, sizeof(ch), "%+.2f%% (%s) 95%% CI %+.2f..%+.2f%%, p=%.3f", x->pct,
+				 hs_flag(c, x), x->ci_lo, x->ci_hi, x->p);
+		fprintf(f, "%-7s %-36.36s %4zu %5zu %12.5g %6.1f%%  %s\n", at, s->label, s->runs, s->n,
+			sm.mean, s->n > 1 && sm.mean != 0 ? 100 * (sm.ci_hi - sm.mean) / fabs(sm.mean) : 0.0,
+			ch);
+	}
+	fputc('\n', f);
+}
+
+static void hs_text(FILE *f, const struct hs *h, const json_t *changes)
+{
+	const json_t *o, *x;
+	size_t i, j, k;
+
+	for (i = 0; i < h->nc; i++)
+		hs_text_class(f, h, &h->c[i]);
+	fprintf(f, "Change points: E-Divisive means (Matteson & James 2014), %u permutations, seed %u, alpha %.2f\n",
+		CZST_CP_PERMS, CZST_CP_SEED, CZST_CP_ALPHA);
+	if (!json_array_size(changes))
+		fprintf(f, "  none: no step changes anything on any of %zu SUT class%s (%ld steps after the base)\n",
+			h->nc, h->nc == 1 ? "" : "es", h->last);
+	json_array_foreach(changes, i, o) {
+		fprintf(f, "  step %lld/%ld %s:", (long long)json_integer_value(json_object_get(o, "step")),
+			h->last, json_string_value(json_object_get(o, "label")));
+		json_array_foreach(json_object_get(o, "classes"), j, x)
+			fprintf(f, "%s %+.2f%% (%s) 95%% CI %+.2f..%+.2f%% on %s", j ? ";" : "",
+				json_number_value(json_object_get(x, "pct")),
+				json_string_value(json_object_get(x, "flag")),
+				json_number_value(json_object_get(x, "ci_lo")),
+				json_number_value(json_object_get(x, "ci_hi")),
+				json_string_value(json_object_get(x, "sut_class")));
+		x = json_object_get(o, "unchanged_classes");
+		json_array_foreach(x, k, o)
+			fprintf(f, "%s%s", k ? ", " : "; no change on ", json_string_value(o));
+		fputc('\n', f);
+	}
+}
+
+static const char *const hs_cols[] = { "sut_class", "step", "steps", "label", "variant", "runs",
+				       "benchmark", "unit", "higher", "n", "samples", "mean", "ci_lo", "ci_hi",
+				       "change_pct", "change_ci_lo", "change_ci_hi", "p", "change_point", "flag", NULL };
+
+static int hs_output(const struct hs *h, const struct zab_series_opts *o)
+{
+	FILE *text = zab_view_text(o->json, o->csv);
+	json_t *doc = cz_jobj(), *rows = cz_jarr(), *m = cz_jobj(), *changes = hs_changes(h);
+	size_t i, k;
+	int ret;
+
+	for (i = 0; i < h->nc; i++)
+		for (k = 0; k <= (size_t)h->last; k++)
+			if (h->c[i].st[k].n)
+				cz_jpush(rows, hs_row(h, &h->c[i], k));
+	cz_jset(m, "name", cz_jstr("e-divisive means"));
+	cz_jset(m, "permutations", json_integer(CZST_CP_PERMS));
+	cz_jset(m, "seed", json_integer(CZST_CP_SEED));
+	cz_jset(m, "alpha", cz_jnum(CZST_CP_ALPHA));
+	cz_jset(doc, "view", cz_jstr("history"));
+	cz_jset(doc, "experiment", cz_jstr(o->experiment));
+	cz_jset(doc, "by", cz_jstr("series"));
+	cz_jset(doc, "sequence", cz_jstr(h->seq));
+	cz_jset(doc, "method", m);
+	cz_jset(doc, "changes", changes);
+	cz_jset(doc, "rows", rows);
+	hs_text(text, h, changes);
+	ret = zab_view_files(text, o->json, o->csv, doc, hs_cols);
+	if (o->po && (o->po->html || o->po->plot)) {
+		char *t = NULL;
+		size_t len = 0;
+		FILE *ms = open_memstream(&t, &len);
+
+		if (ms) {
+			hs_text(ms, h, changes);
+			fclose(ms);
+		}
+		if (zab_page_history(o->po, rows, t, "series"))
+			ret = 1;
+		free(t);
+	}
+	json_decref(doc);
+	return ret;
+}
+
+int zab_history_series(struct zab_result *r, size_t nr, const struct zab_series_opts *o)
+{
+	struct hs *h = zab_xmalloc(sizeof(*h));
+	size_t i, k;
+	int ret = 2;
+
+	h->nc = 0;
+	h->full = false;
+	h->last = -1;
+	h->seq = o->seq ? zab_xstrdup(o->seq) : NULL;
+	for (i = 0; i < nr && !h->seq; i++)
+		h->seq = zab_step_seq(&r[i]);
+	for (i = 0; h->seq && i < nr; i++)
+		hs_add(h, &r[i], o->benchmark);
+	if (!h->seq)
+		cz_err("history: no run of experiment '%s' has a sequence (variants NAME@0, NAME@1 ...)",
+		       o->experiment);
+	else if (h->last < 1)
+		cz_err("history: no run of experiment '%s' has two measured steps of %s%s%s", o->experiment,
+		       h->seq, o->benchmark ? " in " : "", o->benchmark ? o->benchmark : "");
+	else {
+		for (i = 0; i < h->nc; i++)
+			hs_find(&h->c[i]);
+		ret = hs_output(h, o);
+	}
+	for (i = 0; i < nr; i++)
+		zab_result_free(&r[i]);
+	for (i = 0; i < h->nc; i++) {
+		for (k = 0; k < ZAB_MAX_ITEMS; k++) {
+			free(h->c[i].st[k].x);
+			free(h->c[i].st[k].label);
+		}
+		free(h->c[i].cls);
+		free(h->c[i].bench);
+		free(h->c[i].unit);
+	}
+	free(h->seq);
+	free(h);
+	return ret;
+}

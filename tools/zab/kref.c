@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The running kernel as reference (zeroing/kref.h, zbench kernel) in zab:
+ * measured once per run into environment.kernel_ref, and shown per SUT
+ * class under report --by sut-class's table -- how far an emulated
+ * routine's figure carries to the kernel on that CPU:
+ *
+ *   kernel reference (environment.kernel_ref; routine/kernel in parentheses):
+ *     Zen 4  kernel clear_user 35.1 ns/4 KiB [34.9, 35.6], like rep_stosb (1.00x); THP fault 61.2 ns/page
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "kref.h"
+#include "stats.h"
+#include "zab.h"
+
+/*
+ * zab's measurement: 21 rounds of samples of 256 KiB (a 256 KiB pread, 16 of
+ * 16 KiB) keep the interval narrow (a few tenths of a ns here) at about 40
+ * ms natively -- and a second, not ten, where zab runs under qemu-user.
+ */
+#define ZAB_KREF_ROUNDS       21
+#define ZAB_KREF_SAMPLE_BYTES (256u << 10)
+
+json_t *zab_kernel_ref(void)
+{
+	struct zero_kref_opts o = { .rounds = ZAB_KREF_ROUNDS, .sample_bytes = ZAB_KREF_SAMPLE_BYTES };
+	struct zero_kref k;
+	char err[512], line[512];
+	json_t *j;
+
+	if (zero_kref_measure(&o, &k, err, sizeof(err))) {
+		cz_err("kernel reference not measured: %s", err);
+		j = cz_jobj();
+		cz_jset(j, "error", cz_jstr(err));
+	} else {
+		j = zero_kref_json(&k);
+		zab_kref_text(line, sizeof(line), j);
+		cz_err("kernel reference: %s", line);
+	}
+	zero_kref_free(&k);
+	return j;
+}
+
+int zab_kref_parse(const char *s, bool *off)
+{
+	if (strcmp(s, "yes") && strcmp(s, "no"))
+		return -EINVAL;
+	*off = !strcmp(s, "no");
+	return 0;
+}
+
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+void zab_kref_text(char *buf, size_t len, const json_t *kref)
+{
+	const json_t *k = json_object_get(kref, "kernel"), *thp = json_object_get(kref, "thp");
+	const char *closest = json_string_value(json_object_get(kref, "closest"));
+	const char *err = json_string_value(json_object_get(kref, "error"));
+	size_t n;
+
+	if (err || !json_is_number(json_object_get(k, "ns_per_chunk"))) {
+		snprintf(buf, len, "kernel clear_user not measured: %s", err ? err :
+			 json_string_value(json_object_get(k, "failed")) ?
+			 json_string_value(json_object_get(k, "failed")) : "no figure");
+		return;
+	}
+	snprintf(buf, len, "kernel clear_user %.1f ns/4 KiB [%.1f, %.1f]", num(k, "ns_per_chunk"),
+		 num(k, "ci_lo"), num(k, "ci_hi"));
+	n = strlen(buf);
+	if (closest)
+		snprintf(buf + n, len - n, ", like %s (%.2fx)", closest, num(kref, "ratio"));
+	n = strlen(buf);
+	if (json_is_number(json_object_get(thp, "ns_per_page")))
+		snprintf(buf + n, len - n, "; THP fault %.1f ns/page", num(thp, "ns_per_page"));
+}
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	return v ? v : "";
+}
+
+/* The reference of several runs of one class: medians, the range, the routine most found. */
+static void class_text(char *buf, size_t len, const json_t **refs, size_t n)
+{
+	double *ns = calloc(3 * n, sizeof(*ns)), *ratio = ns + n, *thp = ratio + n;
+	const char *best = NULL;
+	size_t i, j, m = 0, nt = 0, nb = 0, c;
+	struct cz_summary s;
+
+	if (!ns)
+		abort();
+	for (i = 0; i < n; i++) {
+		const char *ci = json_string_value(json_object_get(refs[i], "closest"));
+
+		ns[i] = num(json_object_get(refs[i], "kernel"), "ns_per_chunk");
+		if (json_is_number(json_object_get(json_object_get(refs[i], "thp"), "ns_per_page")))
+			thp[nt++] = num(json_object_get(refs[i], "thp"), "ns_per_page");
+		for (j = c = 0; ci && j < n; j++)
+			c += !strcmp(ci, str(refs[j], "closest"));
+		if (ci && c > nb) {
+			nb = c;
+			best = ci;
+		}
+	}
+	for (i = 0; best && i < n; i++)
+		if (!strcmp(best, str(refs[i], "closest")))
+			ratio[m++] = num(refs[i], "ratio");
+	cz_summarize(ns, n, &s);
+	snprintf(buf, len, "kernel clear_user %.1f ns/4 KiB (median of %zu runs, %.1f to %.1f)",
+		 s.median, n, s.min, s.max);
+	if (best)
+		snprintf(buf + strlen(buf), len - strlen(buf), ", like %s (%.2fx, %zu of %zu runs)", best,
+			 cz_median(ratio, m), nb, n);
+	if (nt)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; THP fault %.1f ns/page", cz_median(thp, nt));
+	free(ns);
+}
+
+/* One class's line: 0, or -1 when none of its runs recorded a reference. */
+static int class_line(char *buf, size_t len, const char *cls, const json_t *docs, const json_t **refs)
+{
+	const json_t *doc, *kref, *err = NULL;
+	size_t k, m = 0;
+
+	for (k = 0; k < json_array_size(docs); k++) {
+		doc = json_array_get(docs, k);
+		kref = json_object_get(json_object_get(doc, "environment"), "kernel_ref");
+		if (!kref || strcmp(str(doc, "sut"), cls))
+			continue;
+		if (json_is_number(json_object_get(json_object_get(kref, "kernel"), "ns_per_chunk")))
+			refs[m++] = kref;
+		else
+			err = kref;
+	}
+	if (m == 1)
+		zab_kref_text(buf, len, refs[0]);
+	else if (m)
+		class_text(buf, len, refs, m);
+	else if (err)
+		zab_kref_text(buf, len, err);
+	else
+		snprintf(buf, len, "not recorded (runs with kernel-ref = no, or older ones)");
+	return m || err ? 0 : -1;
+}
+
+void zab_kref_by_class(FILE *f, struct zab_result *const *r, size_t n, const json_t *docs)
+{
+	const json_t **refs = calloc(json_array_size(docs) + 1, sizeof(*refs));
+	char (*line)[640] = calloc(n + 1, sizeof(*line));
+	size_t i, shown = 0;
+
+	if (!refs || !line)
+		abort();
+	for (i = 0; i < n; i++)
+		shown += !class_line(line[i], sizeof(line[i]), r[i]->sut, docs, refs);
+	/* nothing when no run recorded one: reports of older stores stay as they were */
+	if (shown)
+		fprintf(f, "\nkernel reference (environment.kernel_ref; routine/kernel in parentheses):\n");
+	for (i = 0; shown && i < n; i++)
+		fprintf(f, "  %s: %s\n", r[i]->sut, line[i]);
+	free(line);
+	free(refs);
+}

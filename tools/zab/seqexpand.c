@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * zab expand EXPERIMENT [-o FILE] (sequence.h): the experiment file as
+ * written, but each sequence variant replaced by one [variant NAME@K]
+ * section per step naming its files by absolute path, with the step's
+ * provenance as plain keys; source= and patch= of the other variants made
+ * absolute too.  What `zab run` measures is the same either way.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "sequence.h"
+
+/* The keys a step's section gets from its expansion, not from the written section. */
+static const char *const step_keys[] = {
+	"source", "patch", "series", "kernel", "git", "sequence", "sequence-kind", "step",
+	"steps", "label", "kernel-version", "git-commit",
+};
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* The key of a "KEY = VALUE" line (in key[]), or "" for anything else. */
+static void line_key(const char *line, char *key, size_t len)
+{
+	const char *s = line, *eq;
+	char buf[256];
+
+	while (isspace((unsigned char)*s))
+		s++;
+	eq = strchr(s, '=');
+	key[0] = 0;
+	if (!eq || *s == '#' || *s == ';' || *s == '[')
+		return;
+	snprintf(buf, sizeof(buf), "%.*s", (int)(eq - s), s);
+	snprintf(key, len, "%s", trim(buf));
+}
+
+static bool is_step_key(const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(step_keys) / sizeof(step_keys[0]); i++)
+		if (!strcmp(k, step_keys[i]))
+			return true;
+	return false;
+}
+
+/* "[variant NAME]": NAME (in name[]), else "". */
+static void variant_section(const char *line, char *name, size_t len)
+{
+	char buf[1024], *s;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	s = trim(buf);
+	name[0] = 0;
+	if (*s != '[' || !strchr(s, ']'))
+		return;
+	*strchr(s, ']') = 0;
+	s = trim(s + 1);
+	if (strncmp(s, "variant", 7) || !isspace((unsigned char)s[7]))
+		return;
+	snprintf(name, len, "%s", trim(s + 8));
+}
+
+/* An absolute path for a file named relative to the current folder (PATH[:SYMBOL] kept). */
+static char *absolute(const char *v)
+{
+	char cwd[PATH_MAX];
+
+	if (v[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return zab_xstrdup(v);
+	return zab_xasprintf("%s/%s", cwd, v[0] == '.' && v[1] == '/' ? v + 2 : v);
+}
+
+/* A plain variant's line: source= and patch= values made absolute, the rest as written. */
+static void plain_line(FILE *out, const char *line)
+{
+	char key[64], *copy, *w, *save = NULL;
+
+	line_key(line, key, sizeof(key));
+	if (strcmp(key, "source") && strcmp(key, "patch")) {
+		fputs(line, out);
+		return;
+	}
+	copy = zab_xstrdup(strchr(line, '=') + 1);
+	fprintf(out, "%s =", key);
+	for (w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		char *a = absolute(w);
+
+		fprintf(out, " %s", a);
+		free(a);
+	}
+	fputc('\n', out);
+	free(copy);
+}
+
+/* The words of args starting with opt ("--source=", "--patch="), blank-separated, or NULL. */
+static char *words_of(const char *args, const char *opt)
+{
+	char *copy = zab_xstrdup(args ? args : ""), *w, *save = NULL, *out = NULL, *t;
+
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (strncmp(w, opt, strlen(opt)))
+			continue;
+		t = zab_xasprintf("%s%s%s", out ? out : "", out ? " " : "", w + strlen(opt));
+		free(out);
+		out = t;
+	}
+	free(copy);
+	return out;
+}
+
+/* One step's section: source first (alt= and kconfig= must follow it), the rest, provenance. */
+static void step_section(FILE *out, const struct zab_variant *v, char **body, size_t nbody)
+{
+	char *src = words_of(v->dev_args, "--source="), *pat = words_of(v->dev_args, "--patch=");
+	char key[64];
+	size_t i;
+
+	fprintf(out, "[variant %s]\n", v->name);
+	fprintf(out, "source = %s\n", src ? src : "");
+	for (i = 0; i < nbody; i++) {
+		line_key(body[i], key, sizeof(key));
+		if (key[0] && !is_step_key(key))
+			fputs(body[i], out);
+	}
+	if (pat)
+		fprintf(out, "patch = %s\n", pat);
+	fprintf(out, "sequence = %s\n", v->seq);
+	fprintf(out, "sequence-kind = %s\n", v->seq_kind);
+	fprintf(out, "step = %u\nsteps = %u\n", v->step, v->steps);
+	fprintf(out, "label = %s\n", v->label);
+	if (v->kversion)
+		fprintf(out, "kernel-version = %s\n", v->kversion);
+	if (v->git_commit)
+		fprintf(out, "git-commit = %s\n", v->git_commit);
+	fputc('\n', out);
+	free(src);
+	free(pat);
+}
+
+/* The steps of sequence `name` (its comments first), from e's expanded variants. */
+static void sequence_sections(FILE *out, const struct zab_experiment *e, const char *name,
+			      char **body, size_t nbody)
+{
+	size_t v, i;
+
+	for (i = 0; i < nbody; i++)
+		if (body[i][strspn(body[i], " \t")] == '#' || body[i][strspn(body[i], " \t")] == ';')
+			fputs(body[i], out);
+	fprintf(out, "# sequence %s, expanded by zab expand\n", name);
+	for (v = 0; v < e->nvar; v++)
+		if (e->var[v].seq && !strcmp(e->var[v].seq, name))
+			step_section(out, &e->var[v], body, nbody);
+}
+
+static bool expanded(const struct zab_experiment *e, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < e->nseqs; i++)
+		if (!strcmp(e->seqs[i].name, name))
+			return true;
+	return false;
+}
+
+/* "[experiment]" (blanks inside the brackets allowed, as the loader allows them)? */
+static bool is_experiment(const char *line)
+{
+	char buf[256], *s, *end;
+
+	snprintf(buf, sizeof(buf), "%s", line);
+	s = trim(buf);
+	end = strchr(s, ']');
+	if (*s != '[' || !end)
+		return false;
+	*end = 0;
+	return !strcmp(trim(s + 1), "experiment");
+}
+
+/* An [experiment] line: base = NAME of a sequence is its step 0 in the expanded file. */
+static void base_line(FILE *out, const char *line, const struct zab_experiment *e)
+{
+	char key[64], val[1024];
+
+	line_key(line, key, sizeof(key));
+	if (!strcmp(key, "base")) {
+		snprintf(val, sizeof(val), "%s", strchr(line, '=') + 1);
+		if (expanded(e, trim(val))) {
+			fprintf(out, "base = %s@0\n", trim(val));
+			return;
+		}
+	}
+	fputs(line, out);
+}
+
+/* The text of in, sequence sections replaced: 0, or -errno. */
+static int rewrite(FILE *in, FILE *out, const struct zab_experiment *e)
+{
+	char *line = NULL, name[1024], seq[1024] = "", **body = NULL;
+	size_t cap = 0, nbody = 0, i;
+	bool plain_var = false, in_exp = false;
+
+	for (;;) {
+		ssize_t got = getline(&line, &cap, in);
+		bool section = got > 0 && line[strspn(line, " \t")] == '[';
+
+		if ((got <= 0 || section) && seq[0]) {
+			sequence_sections(out, e, seq, body, nbody);
+			for (i = 0; i < nbody; i++)
+				free(body[i]);
+			nbody = 0;
+			seq[0] = 0;
+		}
+		if (got <= 0)
+			break;
+		if (section) {
+			variant_section(line, name, sizeof(name));
+			plain_var = name[0] != 0;
+			if (name[0] && expanded(e, name)) {
+				snprintf(seq, sizeof(seq), "%s", name);
+				plain_var = false;
+				continue;
+			}
+		}
+		if (section)
+			in_exp = is_experiment(line);
+		if (seq[0]) {
+			body = zab_xrealloc(body, (nbody + 1) * sizeof(*body));
+			body[nbody++] = zab_xasprintf("%s%s", line, line[got - 1] == '\n' ? "" : "\n");
+		} else if (plain_var) {
+			plain_line(out, line);
+		} else if (in_exp) {
+			base_line(out, line, e);
+		} else {
+			fputs(line, out);
+		}
+	}
+	free(body);
+	free(line);
+	return ferror(in) ? -EIO : 0;
+}
+
+int zab_expand_file(const char *in_path, const char *out_path)
+{
+	struct zab_experiment e = { 0 };
+	bool to_stdout = !out_path || !strcmp(out_path, "-");
+	FILE *in, *out;
+	int ret;
+
+	if (zab_experiment_load(&e, in_path) || zab_experiment_check(&e)) {
+		zab_experiment_free(&e);
+		return -EINVAL;
+	}
+	in = fopen(in_path, "r");
+	out = !in ? NULL : to_stdout ? stdout : fopen(out_path, "w");
+	if (!in || !out) {
+		ret = -errno;
+		cz_err("%s: %s", !in ? in_path : out_path, strerror(-ret));
+		if (in)
+			fclose(in);
+		zab_experiment_free(&e);
+		return ret == -EINVAL ? -EIO : ret;
+	}
+	ret = rewrite(in, out, &e);
+	fclose(in);
+	if (fflush(out) || ferror(out))
+		ret = -EIO;
+	if (!to_stdout && fclose(out) && !ret)
+		ret = -errno;
+	if (ret)
+		cz_err("%s: %s", to_stdout ? "standard output" : out_path, strerror(-ret));
+	zab_experiment_free(&e);
+	return ret == -EINVAL ? -EIO : ret;
+}
+
+int zab_cmd_expand(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *outp = NULL;
+	char buf[64];
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			outp = optarg;
+			break;
+		case 'h':
+			printf("usage: zab expand EXPERIMENT [-o FILE]\n"
+			       "  the experiment with every change sequence (series=, kernel=, git=)\n"
+			       "  written out as [variant NAME@K] sections naming concrete files\n"
+			       "  -o, --output FILE   write it to FILE (default: standard output)\n");
+			return 0;
+		default:
+			zab_bad_option(c, argv, buf, sizeof(buf));
+			return 2;
+		}
+	}
+	if (optind + 1 != argc) {
+		cz_err("expand: name one experiment file (zab expand EXPERIMENT [-o FILE])");
+		return 2;
+	}
+	c = zab_expand_file(zab_find_experiment(argv[optind]), outp);
+	/* as zab run: a bad experiment is a usage error, an unwritable output a failure */
+	return c == -EINVAL ? 2 : c ? 1 : 0;
+}

@@ -1,0 +1,699 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kernel = and git = (sequence.h): a file from several kernel trees, or
+ * from the commits of a git range, and what they share: running a program
+ * for its output, the content-addressed blob cache, and a tree's kernel
+ * version.  git is the engine for history (git log, git show): nothing
+ * here reads a repository itself.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nettle/sha2.h>
+
+#include "cli.h"
+#include "sequence.h"
+#include "util.h"
+
+#define CAPTURE_MAX (256u << 20)
+/* Debian's trees as scripts/kernel-sources.sh unpacks them: VERSION/linux-source-VERSION */
+#define KSRC_TREES "/var/cache/cusezero-ksrc/*/linux-source-*"
+
+/* Read fds[0] (stdout, kept) and fds[1] (stderr, its first line kept) to their ends. */
+static int drain(int fds[2], char **out, size_t *len, char *errline, size_t errlen)
+{
+	struct pollfd pf[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
+	size_t cap = 65536, n = 0, en = 0;
+	char *buf = zab_xmalloc(cap), junk[4096];
+	ssize_t got;
+	int open_fds = 2;
+
+	errline[0] = 0;
+	while (open_fds) {
+		if (poll(pf, 2, -1) < 0 && errno != EINTR)
+			break;
+		if (pf[0].revents) {
+			if (cap - n < 4096 && n < CAPTURE_MAX)
+				buf = zab_xrealloc(buf, cap *= 2);
+			got = read(fds[0], n < CAPTURE_MAX ? buf + n : junk,
+				   n < CAPTURE_MAX ? cap - n - 1 : sizeof(junk));
+			if (got > 0 && n < CAPTURE_MAX)
+				n += (size_t)got;
+			if (got <= 0 && !(got < 0 && errno == EINTR)) {
+				pf[0].fd = -1;
+				open_fds--;
+			}
+		}
+		if (pf[1].revents) {
+			got = read(fds[1], junk, sizeof(junk));
+			if (got > 0 && en + 1 < errlen) {
+				size_t k = (size_t)got < errlen - en - 1 ? (size_t)got : errlen - en - 1;
+
+				memcpy(errline + en, junk, k);
+				en += k;
+				errline[en] = 0;
+			}
+			if (got <= 0 && !(got < 0 && errno == EINTR)) {
+				pf[1].fd = -1;
+				open_fds--;
+			}
+		}
+	}
+	errline[strcspn(errline, "\n")] = 0;
+	buf[n] = 0;
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int zab_run_capture(const char *const *argv, char **out, size_t *len, char *errline,
+		    size_t errlen)
+{
+	int po[2], pe[2], fds[2], st = 0;
+	pid_t pid;
+
+	if (pipe2(po, O_CLOEXEC))
+		return -errno;
+	if (pipe2(pe, O_CLOEXEC)) {
+		close(po[0]);
+		close(po[1]);
+		return -errno;
+	}
+	pid = fork();
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul >= 0)
+			dup2(nul, 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(argv[0], (char *const *)argv);
+		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	if (pid < 0) {
+		close(po[0]);
+		close(pe[0]);
+		return -errno;
+	}
+	fds[0] = po[0];
+	fds[1] = pe[0];
+	drain(fds, out, len, errline, errlen);
+	close(po[0]);
+	close(pe[0]);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* ---- the blob cache -------------------------------------------------------- */
+
+/* mkdir -p of path (0700), each folder ours or root's and not writable by others. */
+static int private_dirs(char *path)
+{
+	struct stat st;
+	char *p;
+
+	for (p = path + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+
+		*p = 0;
+		if (mkdir(path, 0700) && errno != EEXIST) {
+			*p = c;
+			return -errno;
+		}
+		if (lstat(path, &st) || (!S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))) {
+			*p = c;
+			return -ENOTDIR;
+		}
+		*p = c;
+		if (!c)
+			break;
+	}
+	if (stat(path, &st))
+		return -errno;
+	if (st.st_uid != geteuid() || (st.st_mode & 022))
+		return -EPERM;
+	return 0;
+}
+
+/* $XDG_CACHE_HOME/cusezero/blobs, root's /var/cache/cusezero/blobs, ~/.cache/cusezero/blobs. */
+static int blob_dir(char *out, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (xdg && xdg[0] == '/')
+		snprintf(out, len, "%s/cusezero/blobs", xdg);
+	else if (!geteuid())
+		snprintf(out, len, "/var/cache/cusezero/blobs");
+	else if (home && home[0] == '/' && home[1])
+		snprintf(out, len, "%s/.cache/cusezero/blobs", home);
+	else
+		return -ENOENT;
+	return private_dirs(out);
+}
+
+static void sha256_hex(const void *data, size_t len, char hex[65])
+{
+	unsigned char d[SHA256_DIGEST_SIZE];
+	struct sha256_ctx c;
+	int i;
+
+	sha256_init(&c);
+	sha256_update(&c, len, data);
+	sha256_digest(&c, sizeof(d), d);
+	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+static int write_file(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	const char *p = data;
+	ssize_t w;
+
+	if (fd < 0)
+		return -errno;
+	while (len) {
+		w = write(fd, p, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			return w < 0 ? -errno : -EIO;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+int zab_blob_put(const void *data, size_t len, const char *name, char **path)
+{
+	char dir[PATH_MAX], hex[65], have[65], *tmp, *file;
+	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	int ret = blob_dir(dir, sizeof(dir) - 80);
+
+	if (ret) {
+		cz_err("blob cache %s: %s (set XDG_CACHE_HOME to a folder of yours)",
+		       ret == -ENOENT ? "(no XDG_CACHE_HOME or HOME)" : dir,
+		       ret == -EPERM ? "not owned by this user, or writable by others" : strerror(-ret));
+		return -1;
+	}
+	sha256_hex(data, len, hex);
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", hex);
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		cz_err("blob cache %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	file = zab_xasprintf("%s/%s", dir, base);
+	/* there with the right content: kept (its name is its content's hash) */
+	if (!cz_file_sha256(file, have) && !strcmp(have, hex)) {
+		*path = file;
+		return 0;
+	}
+	tmp = zab_xasprintf("%s/.tmp.%d", dir, (int)getpid());
+	ret = write_file(tmp, data, len);
+	if (!ret && rename(tmp, file))
+		ret = -errno;
+	if (ret) {
+		unlink(tmp);
+		cz_err("blob cache %s: %s", file, strerror(-ret));
+		free(file);
+		file = NULL;
+	}
+	free(tmp);
+	*path = file;
+	return ret ? -1 : 0;
+}
+
+/* ---- kernel versions ------------------------------------------------------- */
+
+/* "KEY = VALUE" at a line start of a Makefile: VALUE (malloc'd), or NULL. */
+static char *mk_value(const char *text, const char *key)
+{
+	size_t kl = strlen(key);
+	const char *p;
+
+	for (p = text; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		const char *q = p + kl;
+
+		if (strncmp(p, key, kl) || (*q != ' ' && *q != '\t' && *q != '='))
+			continue;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (*q != '=')
+			continue;
+		q++;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		return zab_xasprintf("%.*s", (int)strcspn(q, " \t\n#"), q);
+	}
+	return NULL;
+}
+
+char *zab_makefile_version(const char *text)
+{
+	char *v = mk_value(text, "VERSION"), *p = mk_value(text, "PATCHLEVEL");
+	char *s = mk_value(text, "SUBLEVEL"), *e = mk_value(text, "EXTRAVERSION"), *out = NULL;
+
+	/* the kernel's KERNELVERSION: V[.P[.S]]EXTRA */
+	if (v && *v && isdigit((unsigned char)*v) && p && *p)
+		out = zab_xasprintf("%s.%s%s%s%s", v, p, s && *s ? "." : "", s && *s ? s : "",
+				    e ? e : "");
+	free(v);
+	free(p);
+	free(s);
+	free(e);
+	return out;
+}
+
+/* "linux-source-6.12" or "linux-6.12.48" (a tarball's ".tar.xz" off): the version, or NULL. */
+static char *name_version(const char *name)
+{
+	const char *v = !strncmp(name, "linux-source-", 13) ? name + 13 :
+			!strncmp(name, "linux-", 6) ? name + 6 : NULL;
+	size_t n;
+
+	if (!v || !isdigit((unsigned char)*v))
+		return NULL;
+	n = strcspn(v, "/");
+	if (strstr(v, ".tar") && (size_t)(strstr(v, ".tar") - v) < n)
+		n = (size_t)(strstr(v, ".tar") - v);
+	return zab_xasprintf("%.*s", (int)n, v);
+}
+
+char *zab_tree_version(const char *path)
+{
+	char dir[PATH_MAX], *slash, *text, *v = NULL;
+	size_t len;
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	while (!v && (slash = strrchr(dir, '/')) && slash > dir) {
+		*slash = 0;
+		char *mk = zab_xasprintf("%s/Makefile", dir);
+		FILE *f = fopen(mk, "r");
+
+		free(mk);
+		if (f) {
+			text = zab_xmalloc(65536);
+			len = fread(text, 1, 65535, f);
+			text[len] = 0;
+			fclose(f);
+			v = zab_makefile_version(text);
+			free(text);
+		}
+		slash = strrchr(dir, '/');
+		if (!v && slash)
+			v = name_version(slash + 1);
+	}
+	return v;
+}
+
+/* ---- kernel = ---------------------------------------------------------------- */
+
+struct tree {
+	char *root, *version;
+};
+
+/* The trees zab knows by version: $CUSEZERO_KERNEL_SOURCES, then scripts/kernel-sources.sh's. */
+static size_t known_trees(struct tree **out)
+{
+	const char *env = getenv("CUSEZERO_KERNEL_SOURCES");
+	char *copy = zab_xstrdup(env ? env : ""), *w, *save = NULL;
+	struct tree *t = NULL;
+	size_t n = 0, i;
+	glob_t g;
+
+	for (w = strtok_r(copy, " \t\n:", &save); w; w = strtok_r(NULL, " \t\n:", &save)) {
+		char *probe = zab_xasprintf("%s/x", w);
+
+		t = zab_xrealloc(t, (n + 1) * sizeof(*t));
+		t[n].root = zab_xstrdup(w);
+		t[n].version = zab_tree_version(probe);
+		free(probe);
+		if (t[n].version)
+			n++;
+		else
+			free(t[n].root);
+	}
+	free(copy);
+	if (!glob(KSRC_TREES, 0, NULL, &g)) {
+		for (i = 0; i < g.gl_pathc; i++) {
+			char *probe = zab_xasprintf("%s/x", g.gl_pathv[i]);
+
+			t = zab_xrealloc(t, (n + 1) * sizeof(*t));
+			t[n].root = zab_xstrdup(g.gl_pathv[i]);
+			t[n].version = zab_tree_version(probe);
+			free(probe);
+			if (t[n].version)
+				n++;
+			else
+				free(t[n].root);
+		}
+		globfree(&g);
+	}
+	*out = t;
+	return n;
+}
+
+static void trees_free(struct tree *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(t[i].root);
+		free(t[i].version);
+	}
+	free(t);
+}
+
+/* Whether tree version v is what the user asked for: 6.1 is 6.1, 6.1.0 or 6.1.158, not 6.12. */
+static bool version_is(const char *v, const char *want)
+{
+	size_t n = strlen(want);
+
+	return !strncmp(v, want, n) && (!v[n] || v[n] == '.' || v[n] == '-');
+}
+
+/* The whole of path (at most 64 MiB), NUL-ended, or NULL. */
+static char *read_small(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 65536, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = zab_xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0 && n < (64u << 20))
+		if ((n += got) + 1 == cap)
+			buf = zab_xrealloc(buf, cap *= 2);
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/*
+ * A tarball (a kernel tree under one top folder): rel and the top Makefile
+ * taken out in one pass (tar reads a compressed tarball from the start
+ * for each), rel into the blob cache; the version from the Makefile, else
+ * from the tarball's name.
+ */
+static int from_tarball(const char *tb, const char *rel, const char *where, struct zab_seq_step *st)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[PATH_MAX - 256], err[512], *pat = zab_xasprintf("*/%s", rel), *out = NULL, *data;
+	const char *x[] = { "tar", "-xf", tb, "-C", dir, "--wildcards", "--no-wildcards-match-slash",
+			    pat, "*/Makefile", NULL };
+	glob_t g;
+	size_t len;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/zab-tar.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		cz_err("%s: kernel tarball %s: a private folder: %s", where, tb, strerror(errno));
+		free(pat);
+		return -1;
+	}
+	ret = zab_run_capture(x, &out, &len, err, sizeof(err));
+	free(out);
+	free(pat);
+	pat = zab_xasprintf("%s/*/%s", dir, rel);
+	if (glob(pat, 0, NULL, &g) || g.gl_pathc != 1) {
+		cz_err("%s: kernel tarball %s: %s", where, tb,
+		       ret && err[0] ? err : "no such file in it (under one top folder)");
+		ret = -1;
+	} else if (!(data = read_small(g.gl_pathv[0], &len))) {
+		cz_err("%s: kernel tarball %s: %s: %s", where, tb, rel, strerror(errno));
+		ret = -1;
+	} else {
+		ret = zab_blob_put(data, len, rel, &st->source);
+		free(data);
+	}
+	if (!ret && g.gl_pathc == 1) {
+		char *mk = zab_xasprintf("%.*sMakefile", (int)(strlen(g.gl_pathv[0]) - strlen(rel)),
+					 g.gl_pathv[0]);
+
+		data = read_small(mk, &len);
+		st->kversion = data ? zab_makefile_version(data) : NULL;
+		free(data);
+		free(mk);
+		if (!st->kversion)
+			st->kversion = name_version(strrchr(tb, '/') ? strrchr(tb, '/') + 1 : tb);
+	}
+	globfree(&g);
+	free(pat);
+	{
+		const char *rm[] = { "rm", "-rf", "--", dir, NULL };
+
+		zab_run_capture(rm, &out, &len, err, sizeof(err));
+		free(out);
+	}
+	return ret ? -1 : 0;
+}
+
+/* One token of kernel =: a version zab knows, a tree or a tarball by path. */
+static int kernel_step(const char *tok, const char *rel, const char *where,
+		       const struct tree *t, size_t nt, struct zab_seq_step *st)
+{
+	struct stat sb;
+	size_t i;
+
+	if (strchr(tok, '/') || !stat(tok, &sb)) {
+		char *abs = realpath(tok, NULL);
+
+		if (!abs || stat(abs, &sb)) {
+			cz_err("%s: kernel %s: %s", where, tok, strerror(errno));
+			free(abs);
+			return -1;
+		}
+		if (!S_ISDIR(sb.st_mode)) {
+			int ret = from_tarball(abs, rel, where, st);
+
+			free(abs);
+			return ret;
+		}
+		st->source = zab_xasprintf("%s/%s", abs, rel);
+		free(abs);
+	} else {
+		for (i = 0; i < nt && !version_is(t[i].version, tok); i++)
+			;
+		if (i == nt) {
+			char list[1024] = "";
+			size_t n = 0;
+
+			for (i = 0; i < nt && n + 8 < sizeof(list); i++)
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s", i ? " " : "",
+						      t[i].version);
+			cz_err("%s: kernel %s: no tree of that version (trees here: %s; more from CUSEZERO_KERNEL_SOURCES=ROOTS or scripts/kernel-sources.sh, or name a tree or tarball by path)",
+			       where, tok, nt ? list : "none");
+			return -1;
+		}
+		st->source = zab_xasprintf("%s/%s", t[i].root, rel);
+		st->kversion = zab_xstrdup(t[i].version);
+	}
+	if (access(st->source, R_OK)) {
+		cz_err("%s: kernel %s: %s: %s", where, tok, st->source, strerror(errno));
+		return -1;
+	}
+	if (!st->kversion)
+		st->kversion = zab_tree_version(st->source);
+	if (!st->kversion) {
+		cz_err("%s: kernel %s: its version is not known (no top Makefile with VERSION and PATCHLEVEL, no linux-source-V or linux-V folder)",
+		       where, tok);
+		return -1;
+	}
+	return 0;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+	return strverscmp(((const struct zab_seq_step *)a)->kversion,
+			  ((const struct zab_seq_step *)b)->kversion);
+}
+
+int zab_seq_kernel(const char *tokens, const char *rel, const char *where, struct zab_seq *s)
+{
+	struct tree *t = NULL;
+	size_t nt = known_trees(&t), i;
+	char *copy = zab_xstrdup(tokens), *w, *save = NULL;
+	int ret = 0;
+
+	while (*rel == '/')
+		rel++;
+	for (w = strtok_r(copy, " \t", &save); w && !ret; w = strtok_r(NULL, " \t", &save)) {
+		s->step = zab_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
+		memset(&s->step[s->nstep], 0, sizeof(*s->step));
+		ret = kernel_step(w, rel, where, t, nt, &s->step[s->nstep++]);
+	}
+	free(copy);
+	trees_free(t, nt);
+	if (ret)
+		return -1;
+	if (s->nstep < 2) {
+		cz_err("%s: kernel = %s: name two trees or more", where, tokens);
+		return -1;
+	}
+	qsort(s->step, s->nstep, sizeof(*s->step), cmp_step);
+	for (i = 0; i < s->nstep; i++)
+		s->step[i].label = zab_xstrdup(s->step[i].kversion);
+	return 0;
+}
+
+/* ---- git = -------------------------------------------------------------------- */
+
+/* git -C repo ARGS...: its output, or NULL after one line naming what failed. */
+static char *git(const char *repo, const char *where, const char *what, const char *a1,
+		 const char *a2, const char *a3, const char *a4, size_t *len)
+{
+	const char *argv[] = { "git", "-C", repo, a1, a2, a3, a4, NULL };
+	char err[512], *out = NULL;
+	size_t n;
+	int ret = zab_run_capture(argv, &out, len ? len : &n, err, sizeof(err));
+
+	if (!ret)
+		return out;
+	free(out);
+	if (what)
+		cz_err("%s: git = %s: %s%s%s", where, repo, what, err[0] ? ": " : "",
+		       err[0] ? err : "");
+	return NULL;
+}
+
+/* The file at commit h into the cache, with the version of its tree there. */
+static int git_step(const char *repo, const char *h, const char *rel, const char *where,
+		    struct zab_seq_step *st)
+{
+	char *spec = zab_xasprintf("%s:%s", h, rel), *what, *data, *mk;
+	size_t len;
+	int ret;
+
+	what = zab_xasprintf("%s is not in the repository at %.12s", rel, h);
+	data = git(repo, where, what, "show", spec, NULL, NULL, &len);
+	free(what);
+	free(spec);
+	if (!data)
+		return -1;
+	ret = zab_blob_put(data, len, rel, &st->source);
+	free(data);
+	spec = zab_xasprintf("%s:Makefile", h);
+	mk = git(repo, where, NULL, "show", spec, NULL, NULL, NULL);
+	free(spec);
+	st->kversion = mk ? zab_makefile_version(mk) : NULL;
+	free(mk);
+	st->commit = zab_xstrdup(h);
+	return ret;
+}
+
+static struct zab_seq_step *git_add(struct zab_seq *s)
+{
+	s->step = zab_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
+	memset(&s->step[s->nstep], 0, sizeof(*s->step));
+	return &s->step[s->nstep++];
+}
+
+/* git log's "HASH\0ABBREV\0SUBJECT\n" records (len bytes) into steps after the base. */
+static int git_log_steps(const char *repo, const char *log, size_t len, const char *rel,
+			 const char *where, struct zab_seq *s)
+{
+	const char *p = log, *end = log + len, *h, *ab, *subj;
+	int ret = 0;
+
+	while (p < end && !ret) {
+		struct zab_seq_step *st;
+
+		h = p;
+		ab = memchr(h, 0, (size_t)(end - h));
+		subj = ab ? memchr(ab + 1, 0, (size_t)(end - ab - 1)) : NULL;
+		if (!ab || !subj) {
+			cz_err("%s: git log: a line not HASH ABBREV SUBJECT", where);
+			return -1;
+		}
+		ab++;
+		subj++;
+		p = memchr(subj, '\n', (size_t)(end - subj));
+		p = p ? p + 1 : end;
+		st = git_add(s);
+		ret = git_step(repo, h, rel, where, st);
+		st->label = zab_xasprintf("%s %.*s", ab, (int)strcspn(subj, "\n"), subj);
+	}
+	return ret;
+}
+
+int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab_seq *s)
+{
+	char repo[PATH_MAX], range[512], *a, *b, *ha, *hb, *log, *what, *r;
+	struct zab_seq_step *st;
+	size_t len;
+	int ret;
+
+	if (sscanf(spec, "%4095s %511s", repo, range) != 2 || !(r = strstr(range, "..")) ||
+	    r == range || strstr(r + 2, "..")) {
+		cz_err("%s: git = %s: expected git = REPOSITORY A..B", where, spec);
+		return -1;
+	}
+	while (*rel == '/')
+		rel++;
+	a = zab_xasprintf("%.*s^{commit}", (int)(r - range), range);
+	b = zab_xasprintf("%s^{commit}", r[2] ? r + 2 : "HEAD");
+	what = zab_xasprintf("%.*s is not a commit of it", (int)strlen(a) - 9, a);
+	ha = git(repo, where, what, "rev-parse", "--verify", "--end-of-options", a, NULL);
+	free(what);
+	what = zab_xasprintf("%.*s is not a commit of it", (int)strlen(b) - 9, b);
+	hb = ha ? git(repo, where, what, "rev-parse", "--verify", "--end-of-options", b, NULL) : NULL;
+	free(what);
+	free(a);
+	free(b);
+	if (!ha || !hb) {
+		free(ha);
+		return -1;
+	}
+	ha[strcspn(ha, "\n")] = 0;
+	hb[strcspn(hb, "\n")] = 0;
+	st = git_add(s);
+	ret = git_step(repo, ha, rel, where, st);
+	if (!ret) {
+		log = git(repo, where, "git log", "log", "-1", "--format=%h %s", ha, NULL);
+		st->label = log ? zab_xasprintf("%.*s", (int)strcspn(log, "\n"), log) : zab_xstrdup(ha);
+		free(log);
+		range[0] = 0;
+		snprintf(range, sizeof(range), "%s..%s", ha, hb);
+		{
+			const char *argv[] = { "git", "-C", repo, "log", "--reverse",
+					       "--format=%H%x00%h%x00%s", range, "--", rel, NULL };
+			char err[512];
+
+			ret = zab_run_capture(argv, &log, &len, err, sizeof(err));
+			if (ret)
+				cz_err("%s: git = %s: git log: %s", where, spec, err);
+		}
+		if (!ret)
+			ret = git_log_steps(repo, log, len, rel, where, s);
+		free(log);
+	}
+	free(ha);
+	free(hb);
+	if (!ret && s->nstep < 2) {
+		cz_err("%s: git = %s: no commit of the range changes %s", where, spec, rel);
+		return -1;
+	}
+	return ret ? -1 : 0;
+}

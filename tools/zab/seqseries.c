@@ -1,0 +1,426 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * series = FILE (sequence.h): the patches of a quilt series file (one
+ * patch name a line, names relative to the file's folder, '#' comments,
+ * options such as -p1 after the name), of a folder of git format-patch
+ * output (NNNN-*.patch in name order, the 0000 cover letter left out; a
+ * folder holding a "series" file is quilt's), or of an mbox (messages
+ * starting at "From " lines; the ones without a diff, such as a cover
+ * letter, left out; ordered by their [PATCH k/N] numbers when every one
+ * has them), each message written to the blob cache as format-patch would
+ * name it.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "sequence.h"
+
+#define SERIES_FILE_MAX (64u << 20)
+
+/* The whole of path, NUL-ended: 0 or -errno. */
+static int slurp(const char *path, char **out, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	size_t cap = 4096, n = 0, got;
+	char *buf;
+
+	if (!f)
+		return -errno;
+	buf = zab_xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n > SERIES_FILE_MAX) {
+			fclose(f);
+			free(buf);
+			return -EFBIG;
+		}
+		if (cap - n - 1 == 0)
+			buf = zab_xrealloc(buf, cap *= 2);
+	}
+	buf[n] = 0;
+	if (ferror(f)) {
+		fclose(f);
+		free(buf);
+		return -EIO;
+	}
+	fclose(f);
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* Leading "[PATCH v2 3/7]"-like groups and blanks off s. */
+static const char *strip_tags(const char *s)
+{
+	while (*s == ' ' || *s == '\t' || *s == '[') {
+		if (*s == '[') {
+			const char *e = strchr(s, ']');
+
+			if (!e)
+				break;
+			s = e + 1;
+		} else {
+			s++;
+		}
+	}
+	return s;
+}
+
+char *zab_patch_subject(const char *text, const char *name)
+{
+	const char *p = text, *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+	char *out = NULL;
+
+	/* the mail header's Subject:, folded lines joined */
+	for (p = text; *p && *p != '\n'; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (strncasecmp(p, "Subject:", 8))
+			continue;
+		out = zab_xasprintf("%.*s", (int)strcspn(p + 8, "\n"), p + 8);
+		for (p += strcspn(p, "\n"); p[0] == '\n' && (p[1] == ' ' || p[1] == '\t'); ) {
+			char *t = zab_xasprintf("%s %.*s", out, (int)strcspn(p + 2, "\n"), p + 2);
+
+			free(out);
+			out = t;
+			p += 1 + strcspn(p + 1, "\n");
+		}
+		break;
+	}
+	/* else a quilt patch's description: its first line before the diff */
+	for (p = text; !out && *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		size_t n = strcspn(p, "\n");
+
+		if (!strncmp(p, "Index:", 6) || !strncmp(p, "diff ", 5) || !strncmp(p, "--- ", 4) ||
+		    !strncmp(p, "===", 3))
+			break;
+		if (n && !isspace((unsigned char)*p) && strncmp(p, "From ", 5) && !strchr("-+@", *p))
+			out = zab_xasprintf("%.*s", (int)n, p);
+	}
+	if (!out) {   /* else the name, without "0001-" and ".patch" */
+		const char *s = base;
+		size_t n;
+
+		while (isdigit((unsigned char)*s))
+			s++;
+		s = *s == '-' && s > base ? s + 1 : base;
+		n = strlen(s);
+		if (n > 6 && !strcmp(s + n - 6, ".patch"))
+			n -= 6;
+		out = zab_xasprintf("%.*s", (int)n, s);
+	}
+	{
+		char *t = zab_xstrdup(strip_tags(out));
+		size_t n = strlen(t);
+
+		while (n && isspace((unsigned char)t[n - 1]))
+			t[--n] = 0;
+		free(out);
+		return t;
+	}
+}
+
+/* A diff in the text: a "--- " line followed by a "+++ " line. */
+static bool has_diff(const char *text)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, "--- ")) != NULL) {
+		const char *nl = strchr(p, '\n');
+
+		if ((p == text || p[-1] == '\n') && nl && !strncmp(nl + 1, "+++ ", 4))
+			return true;
+		p += 4;
+	}
+	return false;
+}
+
+static int add_patch(struct zab_seq_patch **out, size_t *n, const char *path, const char *text)
+{
+	char *abs = realpath(path, NULL);
+
+	*out = zab_xrealloc(*out, (*n + 1) * sizeof(**out));
+	(*out)[*n].path = abs ? abs : zab_xstrdup(path);
+	(*out)[*n].subject = zab_patch_subject(text, path);
+	++*n;
+	return 0;
+}
+
+/* A patch file of a series: read, checked to hold a diff, added. */
+static int add_file(struct zab_seq_patch **out, size_t *n, const char *path, const char *where)
+{
+	char *text;
+	size_t len;
+	int ret = slurp(path, &text, &len);
+
+	if (ret) {
+		cz_err("%s: patch %s: %s", where, path, strerror(-ret));
+		return -1;
+	}
+	if (!has_diff(text) || memchr(text, 0, len)) {
+		cz_err("%s: %s is not a patch (no unified diff in it)", where, path);
+		free(text);
+		return -1;
+	}
+	add_patch(out, n, path, text);
+	free(text);
+	return 0;
+}
+
+/* quilt: one patch a line, relative to the series file's folder. */
+static int read_quilt(const char *file, const char *text, struct zab_seq_patch **out, size_t *n)
+{
+	const char *slash = strrchr(file, '/'), *p;
+	char where[PATH_MAX + 32], *path;
+	int line = 0, ret = 0;
+
+	for (p = text; *p && !ret; p += strcspn(p, "\n"), p += *p == '\n') {
+		size_t len = strcspn(p, "\n"), w;
+
+		line++;
+		while (len && (*p == ' ' || *p == '\t'))
+			p++, len--;
+		if (!len || *p == '#')
+			continue;
+		w = strcspn(p, " \t\n#");
+		snprintf(where, sizeof(where), "%s:%d", file, line);
+		path = p[0] == '/' ? zab_xasprintf("%.*s", (int)w, p) :
+		       zab_xasprintf("%.*s%.*s", slash ? (int)(slash - file + 1) : 0, file, (int)w, p);
+		ret = add_file(out, n, path, where);
+		free(path);
+	}
+	if (!ret && !*n) {
+		cz_err("%s: no patch named in this series file", file);
+		return -1;
+	}
+	return ret;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* A folder of format-patch output: NNNN-*.patch, in name order, without 0000-*. */
+static int read_folder(const char *dir, struct zab_seq_patch **out, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char **names = NULL, *path;
+	size_t nn = 0, i, len;
+	int ret = 0;
+
+	if (!d) {
+		cz_err("series %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		len = strlen(de->d_name);
+		if (len < 11 || strcmp(de->d_name + len - 6, ".patch") || de->d_name[4] != '-' ||
+		    strspn(de->d_name, "0123456789") != 4 || !strncmp(de->d_name, "0000", 4))
+			continue;
+		names = zab_xrealloc(names, (nn + 1) * sizeof(*names));
+		names[nn++] = zab_xstrdup(de->d_name);
+	}
+	closedir(d);
+	if (nn)
+		qsort(names, nn, sizeof(*names), cmp_names);
+	for (i = 0; i < nn; i++) {
+		path = zab_xasprintf("%s/%s", dir, names[i]);
+		if (!ret)
+			ret = add_file(out, n, path, dir);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	if (!ret && !nn) {
+		cz_err("series %s: a folder with no series file and no NNNN-*.patch (git format-patch) in it",
+		       dir);
+		return -1;
+	}
+	return ret;
+}
+
+/* "[PATCH v2 3/7] ...": 3, or 0 when the subject has no k/N. */
+static unsigned patch_number(const char *text)
+{
+	const char *s = strstr(text, "\nSubject:"), *e;
+	unsigned k, total;
+
+	if (!s)
+		s = !strncasecmp(text, "Subject:", 8) ? text : NULL;
+	if (!s)
+		return 0;
+	e = s + 1 + strcspn(s + 1, "\n");
+	for (s = strchr(s, '['); s && s < e; s = strchr(s + 1, '['))
+		for (const char *q = s; q < e && *q != ']'; q++)
+			if (isdigit((unsigned char)*q) && (q == s || !isdigit((unsigned char)q[-1])) &&
+			    sscanf(q, "%u/%u", &k, &total) == 2)
+				return k;
+	return 0;
+}
+
+/* format-patch's file name for a subject: 0001-words-joined-by-dashes.patch. */
+static char *patch_name(size_t k, const char *subject)
+{
+	char slug[53];
+	size_t n = 0;
+	const char *s;
+
+	for (s = subject; *s && n < sizeof(slug) - 1; s++) {
+		if (isalnum((unsigned char)*s) || *s == '_' || *s == '.')
+			slug[n++] = *s;
+		else if (n && slug[n - 1] != '-')
+			slug[n++] = '-';
+	}
+	while (n && (slug[n - 1] == '-' || slug[n - 1] == '.'))
+		n--;
+	slug[n] = 0;
+	return zab_xasprintf("%04zu-%s.patch", k, n ? slug : "patch");
+}
+
+/* A "From " line opening a message: the next line is a header ("Name: value"). */
+static bool separator(const char *line)
+{
+	const char *h = strchr(line, '\n');
+	size_t n;
+
+	if (!h)
+		return false;
+	h++;
+	n = strspn(h, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-");
+	return n && h[n] == ':' && (h[n + 1] == ' ' || h[n + 1] == '\t');
+}
+
+struct mail {
+	const char *start;
+	size_t len;
+	unsigned num;
+};
+
+static int cmp_mail(const void *a, const void *b)
+{
+	const struct mail *x = a, *y = b;
+
+	return x->num < y->num ? -1 : x->num > y->num;
+}
+
+/* The messages of an mbox with a diff, split at "From " lines, into the blob cache. */
+static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_patch **out,
+		     size_t *n)
+{
+	struct mail *m = NULL;
+	size_t nm = 0, i;
+	bool numbered = true;
+	char *p, *path;
+	int ret = 0;
+
+	for (p = text; p && *p; ) {
+		char *next = p;
+
+		/* the next "From " line that a header follows (not a body line "From ...") */
+		while ((next = strstr(next + 1, "\nFrom ")) != NULL && !separator(next + 1))
+			;
+		next = next ? next + 1 : text + len;
+		m = zab_xrealloc(m, (nm + 1) * sizeof(*m));
+		m[nm] = (struct mail){ p, (size_t)(next - p), 0 };
+		p[m[nm].len - (*next ? 1 : 0)] = 0;   /* the blank line before "From " ends it */
+		if (has_diff(p)) {
+			m[nm].num = patch_number(p);
+			numbered = numbered && m[nm].num;
+			nm++;
+		}
+		p = *next ? next : NULL;
+	}
+	if (numbered && nm)
+		qsort(m, nm, sizeof(*m), cmp_mail);
+	for (i = 0; i < nm && !ret; i++) {
+		char *subject = zab_patch_subject(m[i].start, "patch");
+		char *name = patch_name(i + 1, subject);
+
+		ret = zab_blob_put(m[i].start, strlen(m[i].start), name, &path);
+		if (!ret) {
+			*out = zab_xrealloc(*out, (*n + 1) * sizeof(**out));
+			(*out)[*n].path = path;
+			(*out)[(*n)++].subject = subject;
+		} else {
+			free(subject);
+		}
+		free(name);
+	}
+	free(m);
+	if (!ret && !nm) {
+		cz_err("series %s: an mbox with no patch in it (no message holds a unified diff)", file);
+		return -1;
+	}
+	return ret ? -1 : 0;
+}
+
+int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **out, size_t *n)
+{
+	struct stat st;
+	char *text, *series;
+	size_t len;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	if (stat(spec, &st)) {
+		cz_err("%s: series %s: %s", where, spec, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		series = zab_xasprintf("%s/series", spec);
+		if (access(series, F_OK)) {
+			ret = read_folder(spec, out, n);
+		} else if ((ret = slurp(series, &text, &len)) != 0) {
+			cz_err("%s: series %s: %s", where, series, strerror(-ret));
+		} else {
+			ret = read_quilt(series, text, out, n);
+			free(text);
+		}
+		free(series);
+		if (ret)
+			zab_series_free(*out, *n);
+		return ret ? -1 : 0;
+	}
+	ret = slurp(spec, &text, &len);
+	if (ret) {
+		cz_err("%s: series %s: %s", where, spec, strerror(-ret));
+		return -1;
+	}
+	if (memchr(text, 0, len)) {
+		cz_err("%s: series %s: binary data (a NUL byte), not a series file, folder or mbox",
+		       where, spec);
+		ret = -1;
+	} else if (!strncmp(text, "From ", 5)) {
+		ret = read_mbox(spec, text, len, out, n);
+	} else if (has_diff(text)) {
+		cz_err("%s: series %s: a patch, not a series (give a quilt series file, a format-patch folder or an mbox; one patch: patch =)",
+		       where, spec);
+		ret = -1;
+	} else {
+		ret = read_quilt(spec, text, out, n);
+	}
+	free(text);
+	if (ret)
+		zab_series_free(*out, *n);
+	return ret ? -1 : 0;
+}
+
+void zab_series_free(struct zab_seq_patch *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(p[i].path);
+		free(p[i].subject);
+	}
+	free(p);
+}

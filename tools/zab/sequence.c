@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Change sequences (sequence.h): the keys of a [variant] that name one, a
+ * variant's sequence into its steps, and a step's variant.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "ksrc.h"
+#include "sequence.h"
+#include "util.h"
+
+static int set_str(char **dst, const char *v)
+{
+	free(*dst);
+	*dst = zab_xstrdup(v);
+	return 0;
+}
+
+bool zab_seq_is(const struct zab_variant *x)
+{
+	return x->series || x->kernels || x->git;
+}
+
+int zab_seq_key(struct zab_variant *x, const char *k, const char *v)
+{
+	uint64_t u;
+
+	if (!strcmp(k, "series") || !strcmp(k, "kernel") || !strcmp(k, "git")) {
+		if (!*v)
+			return -EINVAL;
+		return set_str(!strcmp(k, "series") ? &x->series : !strcmp(k, "kernel") ? &x->kernels :
+			       &x->git, v);
+	}
+	if (!strcmp(k, "sequence") || !strcmp(k, "label") || !strcmp(k, "kernel-version") ||
+	    !strcmp(k, "git-commit") || !strcmp(k, "sequence-kind")) {
+		if (!*v)
+			return -EINVAL;
+		if (!strcmp(k, "sequence-kind") && strcmp(v, "series") && strcmp(v, "kernel") &&
+		    strcmp(v, "git"))
+			return -EINVAL;
+		return set_str(!strcmp(k, "sequence") ? &x->seq : !strcmp(k, "label") ? &x->label :
+			       !strcmp(k, "kernel-version") ? &x->kversion :
+			       !strcmp(k, "git-commit") ? &x->git_commit : &x->seq_kind, v);
+	}
+	if (!strcmp(k, "step") || !strcmp(k, "steps")) {
+		if (cz_parse_u64(v, 0, 100000, &u))
+			return -EINVAL;
+		*(!strcmp(k, "step") ? &x->step : &x->steps) = (unsigned)u;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+void zab_seq_variant_free(struct zab_variant *x)
+{
+	free(x->series);
+	free(x->kernels);
+	free(x->git);
+	free(x->seq);
+	free(x->seq_kind);
+	free(x->label);
+	free(x->kversion);
+	free(x->git_commit);
+}
+
+/* One sequence's steps and name freed (the struct itself is the caller's). */
+static void seq_clear(struct zab_seq *s)
+{
+	size_t k, j;
+
+	for (k = 0; k < s->nstep; k++) {
+		struct zab_seq_step *st = &s->step[k];
+
+		free(st->source);
+		for (j = 0; j < st->npatches; j++)
+			free(st->patches[j]);
+		free(st->patches);
+		free(st->label);
+		free(st->kversion);
+		free(st->commit);
+	}
+	free(s->step);
+	free(s->name);
+	memset(s, 0, sizeof(*s));
+}
+
+void zab_seq_free(struct zab_seq *seqs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		seq_clear(&seqs[i]);
+	free(seqs);
+}
+
+/* The value of the first "--source=" word of a daemon's arguments (malloc'd), or NULL. */
+static char *source_arg(const char *dev_args, size_t *count)
+{
+	const char *p = dev_args;
+	char *first = NULL;
+
+	*count = 0;
+	while (p && (p = strstr(p, "--source=")) != NULL) {
+		if (p == dev_args || p[-1] == ' ') {
+			if (!*count)
+				first = zab_xasprintf("%.*s", (int)strcspn(p + 9, " "), p + 9);
+			++*count;
+		}
+		p += 9;
+	}
+	return first;
+}
+
+/* PATH[:SYMBOL...]: the length of PATH (a ':' followed by a '/' is the path's). */
+static size_t path_len(const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+
+	return colon && !strchr(colon, '/') ? (size_t)(colon - spec) : strlen(spec);
+}
+
+/* An absolute name for path (the current folder's, as the daemon would read it). */
+static char *absolute(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return zab_xstrdup(path);
+	return zab_xasprintf("%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
+}
+
+static struct zab_seq_step *add_step(struct zab_seq *s)
+{
+	s->step = zab_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
+	memset(&s->step[s->nstep], 0, sizeof(*s->step));
+	return &s->step[s->nstep++];
+}
+
+/*
+ * series: step 0 the file, step k the file + the series' patches 1..k that
+ * change it (a patch that changes other files only is no step), each
+ * checked to apply after the ones before: the error names the patch.
+ */
+static int build_series(const struct zab_variant *x, const char *file, struct zab_seq *s)
+{
+	struct zab_seq_patch *p = NULL;
+	struct zab_seq_step *st;
+	char dir[PATH_MAX - 64], in[PATH_MAX], out[PATH_MAX], err[1024];
+	const char *tmp = getenv("TMPDIR");
+	size_t np = 0, i, used = 0;
+	int ret = 0;
+
+	if (zab_series_read(x->series, x->where, &p, &np))
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/zab-series.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		cz_err("%s: variant '%s': a private folder in %s: %s", x->where, x->name,
+		       tmp && *tmp == '/' ? tmp : "/tmp", strerror(errno));
+		zab_series_free(p, np);
+		return -1;
+	}
+	st = add_step(s);
+	st->source = zab_xstrdup(file);
+	st->label = zab_xstrdup("base");
+	snprintf(in, sizeof(in), "%s", file);
+	for (i = 0; i < np && !ret; i++) {
+		snprintf(out, sizeof(out), "%s/step%zu", dir, i);
+		ret = zero_ksrc_apply_patch(file, in, p[i].path, out, err, sizeof(err));
+		if (ret == -ENODATA) {
+			ret = 0;
+			continue;
+		}
+		if (ret) {
+			cz_err("%s: variant '%s': series %s: patch %zu/%zu '%s' (%s) does not apply after the %zu before it: %s",
+			       x->where, x->name, x->series, i + 1, np, p[i].subject, p[i].path, i, err);
+			break;
+		}
+		snprintf(in, sizeof(in), "%s", out);
+		st = add_step(s);
+		st->source = zab_xstrdup(file);
+		st->patches = zab_xmalloc((used + 1) * sizeof(*st->patches));
+		for (size_t j = 0; j < used; j++)
+			st->patches[j] = zab_xstrdup(s->step[s->nstep - 2].patches[j]);
+		st->patches[used++] = zab_xstrdup(p[i].path);
+		st->npatches = used;
+		st->label = zab_xstrdup(p[i].subject);
+	}
+	for (i = 0; i < np; i++) {
+		snprintf(out, sizeof(out), "%s/step%zu", dir, i);
+		unlink(out);
+	}
+	rmdir(dir);
+	if (!ret && !used) {
+		cz_err("%s: variant '%s': series %s: none of its %zu patches changes %s", x->where,
+		       x->name, x->series, np, file);
+		ret = -1;
+	}
+	zab_series_free(p, np);
+	return ret ? -1 : 0;
+}
+
+int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
+{
+	size_t nsrc, i;
+	char *src = source_arg(x->dev_args, &nsrc), *file;
+	int ret, n = !!x->series + !!x->kernels + !!x->git;
+
+	memset(s, 0, sizeof(*s));
+	if (n > 1 || nsrc != 1) {
+		cz_err("%s: variant '%s': %s", x->where, x->name, n > 1 ?
+		       "one sequence per variant (series=, kernel= or git=)" :
+		       "a sequence (series=, kernel=, git=) needs one source= (the file it changes)");
+		free(src);
+		return -1;
+	}
+	if (x->series && x->dev_args && strstr(x->dev_args, "--patch=")) {
+		cz_err("%s: variant '%s': patch= beside series=: put the patch in the series",
+		       x->where, x->name);
+		free(src);
+		return -1;
+	}
+	s->name = zab_xstrdup(x->name);
+	s->kind = x->series ? "series" : x->kernels ? "kernel" : "git";
+	file = zab_xasprintf("%.*s", (int)path_len(src), src);
+	if (x->series) {
+		char *abs = absolute(file);
+
+		ret = access(abs, R_OK) ? -1 : 0;
+		if (ret)
+			cz_err("%s: variant '%s': source %s: %s", x->where, x->name, file,
+			       strerror(errno));
+		else
+			ret = build_series(x, abs, s);
+		free(abs);
+	} else if (x->kernels) {
+		ret = zab_seq_kernel(x->kernels, file, x->where, s);
+	} else {
+		ret = zab_seq_git(x->git, file, x->where, s);
+	}
+	free(file);
+	free(src);
+	for (i = 0; !ret && i < s->nstep; i++)
+		if (!s->step[i].kversion && s->step[i].source)
+			s->step[i].kversion = zab_tree_version(s->step[i].source);
+	if (ret)
+		seq_clear(s);
+	return ret ? -1 : 0;
+}
+
+/* The daemon's arguments of step st: its --source (the original's :SYMBOL kept) and patches. */
+static char *step_args(const char *dev_args, const struct zab_seq_step *st)
+{
+	char *copy = zab_xstrdup(dev_args), *w, *save = NULL, *out = zab_xstrdup(""), *t;
+	size_t i;
+
+	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		if (!strncmp(w, "--source=", 9)) {
+			t = zab_xasprintf("%s%s--source=%s%s", out, *out ? " " : "", st->source,
+					  w + 9 + path_len(w + 9));
+			free(out);
+			out = t;
+			for (i = 0; i < st->npatches; i++) {
+				t = zab_xasprintf("%s --patch=%s", out, st->patches[i]);
+				free(out);
+				out = t;
+			}
+			continue;
+		}
+		if (!strncmp(w, "--patch=", 8)) {
+			char *abs = absolute(w + 8);
+
+			t = zab_xasprintf("%s%s--patch=%s", out, *out ? " " : "", abs);
+			free(abs);
+		} else {
+			t = zab_xasprintf("%s%s%s", out, *out ? " " : "", w);
+		}
+		free(out);
+		out = t;
+	}
+	free(copy);
+	return out;
+}
+
+void zab_seq_apply(struct zab_variant *v, const struct zab_seq *s, size_t k)
+{
+	const struct zab_seq_step *st = &s->step[k];
+	char *args = step_args(v->dev_args, st);
+
+	free(v->dev_args);
+	v->dev_args = args;
+	free(v->name);
+	v->name = zab_xasprintf("%s@%zu", s->name, k);
+	free(v->series);
+	free(v->kernels);
+	free(v->git);
+	v->series = v->kernels = v->git = NULL;
+	set_str(&v->seq, s->name);
+	set_str(&v->seq_kind, s->kind);
+	set_str(&v->label, st->label);
+	free(v->kversion);
+	v->kversion = st->kversion ? zab_xstrdup(st->kversion) : NULL;
+	free(v->git_commit);
+	v->git_commit = st->commit ? zab_xstrdup(st->commit) : NULL;
+	v->step = (unsigned)k;
+	v->steps = (unsigned)(s->nstep - 1);
+}

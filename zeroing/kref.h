@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The running kernel as a reference: what its clear_user costs per 4 KiB
+ * chunk, and which of the registry's routines it behaves like, measured
+ * without a module.
+ *
+ * drivers/char/mem.c read_zero() clears a read's buffer PAGE_SIZE bytes at a
+ * time with clear_user(), so the time of pread() on /dev/zero grows by one
+ * clear_user per 4 KiB: the slope of the time per call over two or more
+ * sizes is the kernel's cost per chunk, the syscall's own cost (the same at
+ * every size) cancelling.  Each built-in routine is timed the same way, on
+ * the same buffer, in 4 KiB calls, interleaved with the kernel's reads in
+ * every round.  Where transparent huge pages can be had, a write fault on
+ * a 2 MiB-aligned madvise(MADV_HUGEPAGE) range clears 512 pages in one go
+ * (mm/memory.c, folio_zero_user): its time / 512 is the kernel's page
+ * clearing per 4 KiB page, allocation included; a fault counts only when
+ * /proc/self/smaps shows the range as AnonHugePages.  The range is emptied
+ * (MADV_DONTNEED) and faulted again, so the page cleared is a recycled,
+ * cache-warm one.
+ *
+ * Why measure: on x86-64 (arch/x86/include/asm/uaccess_64.h, Linux 6.12)
+ * __clear_user is ALTERNATIVE("rep stosb", "call rep_stos_alternative",
+ * ALT_NOT(X86_FEATURE_FSRS)), patched at boot; the CPU flags user space sees
+ * do not always tell which one runs.
+ */
+#ifndef ZEROING_KREF_H
+#define ZEROING_KREF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "jsonout.h"
+#include "zeroing.h"
+
+#define ZERO_KREF_CHUNK      4096u      /* read_zero's PAGE_SIZE chunk */
+#define ZERO_KREF_MAX_SIZES  8
+#define ZERO_KREF_MAX_SIZE   (16u << 20)
+#define ZERO_KREF_ROUNDS     31         /* default rounds */
+#define ZERO_KREF_MAX_ROUNDS 1000
+#define ZERO_KREF_THP_ROUNDS 48         /* 2 MiB faults timed */
+
+struct zero_kref_opts {
+	/* bytes per pread / per chunked pass, multiples of 4 KiB, >= 2 distinct (0: 16 KiB, 256 KiB) */
+	size_t sizes[ZERO_KREF_MAX_SIZES];
+	size_t nsizes;
+	unsigned rounds;           /* 0: ZERO_KREF_ROUNDS (3 .. ZERO_KREF_MAX_ROUNDS) */
+	size_t sample_bytes;       /* bytes per timed sample (whole calls; 0: 1 MiB) */
+	bool no_thp;               /* skip the 2 MiB faults */
+	unsigned thp_rounds;       /* 0: ZERO_KREF_THP_ROUNDS */
+	const char *device;        /* another zero device measured as /dev/zero is (NULL: none) */
+	/* the routines beside the kernel (NULL: every usable built-in one) */
+	const struct zero_routine *const *routines;
+	size_t nroutines;
+};
+
+/* One figure: ns per 4 KiB chunk (THP: per page), median over rounds, 95% CI of the median. */
+struct zero_kref_est {
+	bool ok;                   /* measured; else why says why not */
+	double ns, lo, hi;
+	double fixed_ns;           /* the intercept: ns per call beside the chunks (pread's syscall) */
+	size_t n;                  /* rounds (THP: faults) */
+	char why[200];
+};
+
+struct zero_kref_routine {
+	const struct zero_routine *r;
+	struct zero_kref_est est;
+	double ratio;              /* est.ns / kernel ns per chunk */
+};
+
+struct zero_kref {
+	struct zero_kref_opts opts;          /* as used, defaults filled in */
+	struct zero_kref_est kernel;         /* /dev/zero: clear_user per chunk */
+	struct zero_kref_est device;         /* opts.device, if given */
+	struct zero_kref_est thp;            /* 2 MiB fault per 4 KiB page */
+	char thp_mode[32];                   /* /sys/kernel/mm/transparent_hugepage/enabled */
+	struct zero_kref_routine *routines;  /* in registry order */
+	size_t nroutines;
+	/* the routine nearest the kernel per chunk (|log ratio| smallest), its ratio; NULL: none */
+	const struct zero_routine *closest;
+	double closest_ratio;
+	/*
+	 * the device's figure over the kernel's (no routine is named: through a
+	 * FUSE file the figure holds the transport's cost per page too)
+	 */
+	double device_ratio;
+};
+
+/*
+ * Measure.  0 with every figure in k (a routine or THP that could not be
+ * measured has ok false and its reason); -errno with one line in err when
+ * the options are wrong (-EINVAL), opts.device cannot be opened (-ENOENT
+ * and the like) or /dev/zero cannot be read as the kernel's zero device.  Free k with zero_kref_free() either way.
+ */
+int zero_kref_measure(const struct zero_kref_opts *o, struct zero_kref *k, char *err, size_t len);
+void zero_kref_free(struct zero_kref *k);
+/* The figures as one JSON object (zbench kernel --format json, zab's environment.kernel_ref). */
+json_t *zero_kref_json(const struct zero_kref *k);
+/* kB of AnonHugePages of the mapping holding addr (/proc/self/smaps), -1 if unknown. */
+long zero_kref_anon_huge_kb(const void *addr);
+
+#endif
