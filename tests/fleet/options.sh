@@ -58,6 +58,20 @@ ok "the same file named twice is shipped once" -- [ "$(wc -l <"$T/b/SHA256SUMS")
 ok "it prints the SHA-256 of SHA256SUMS" -- \
 	grep -q "SHA256SUMS: $(sha256sum <"$T/b/SHA256SUMS" | cut -c1-64)" "$T/pack.out"
 
+# a change sequence (a quilt series) expands first: one variant per step, every patch shipped
+mkdir -p "$T/pq"
+printf -- '--- a/a.S\n+++ b/a.S\n@@ -1 +1 @@\n-x: .byte 1\n+x: .byte 2\n' >"$T/pq/one.patch"
+printf -- '--- a/a.S\n+++ b/a.S\n@@ -1 +1 @@\n-x: .byte 2\n+x: .byte 3\n' >"$T/pq/two.patch"
+printf 'one.patch\ntwo.patch\n' >"$T/pq/series"
+printf '[experiment]\nname = seq\n[benchmark x]\ncmd = echo 1\n[variant s]\nsource = a.S:x\nseries = pq/series\n' >"$T/seq.exp"
+(cd / && "$ZAB" pack "$T/seq.exp" "$T/sb") >/dev/null 2>"$T/e"
+rc=$?
+ok "zab pack of a series, from another folder: exit $rc$(head -n 1 "$T/e" | sed 's/^./: &/')" -- \
+	sh -c "[ $rc -eq 0 ] && cd '$T/sb' && sha256sum --quiet -c SHA256SUMS"
+ok "its steps s@0..s@2, step 2 with both patches shipped" -- \
+	sh -c "grep -q '^\[variant s@2\]' '$T/sb/experiment' &&
+	       grep -q '^patch = files/$(sha256sum <"$T/pq/one.patch" | cut -c1-64).patch files/$(sha256sum <"$T/pq/two.patch" | cut -c1-64).patch\$' '$T/sb/experiment'"
+
 if command -v ansible-inventory >/dev/null; then
 	XDG_CACHE_HOME=$T/cache "$ZAB" fleet "$T/e.exp" -i "$T/inv.ini" --store "sqlite:$T/s.db" --dry-run \
 		--results "$T/r" -- --var "X={{ 7*7 }}" >"$T/dry" 2>&1

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "cli.h"
 #include "pack.h"
 #include "result.h"
+#include "sequence.h"
 
 #define PACK_FILE_MAX (256u << 20)
 
@@ -124,6 +126,18 @@ static int mkdir_parents(char *path)
 	return ret;
 }
 
+static bool shipped_before(json_t *files, const char *key, const char *path)
+{
+	json_t *f;
+	size_t i;
+
+	json_array_foreach(files, i, f)
+		if (!strcmp(json_string_value(json_object_get(f, "key")), key) &&
+		    !strcmp(json_string_value(json_object_get(f, "path")), path))
+			return true;
+	return false;
+}
+
 /* Ship one file; *shipped gets "files/SHA256.EXT".  0, or -1 after one line. */
 static int ship(struct pack *p, const char *key, const char *name, char **shipped)
 {
@@ -154,20 +168,45 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 		cz_err("%s: %s", dst, strerror(-ret));
 	else if (!p->sumsbuf || !strstr(p->sumsbuf, *shipped))
 		fprintf(p->sums, "%s  %s\n", hex, *shipped);
-	json_array_append_new(p->files, json_pack("{s:s, s:s, s:s}", "key", key, "path", path,
-						  "sha256", hex));
+	if (!shipped_before(p->files, key, path))
+		json_array_append_new(p->files, json_pack("{s:s, s:s, s:s}", "key", key, "path", path,
+							  "sha256", hex));
 	free(dst);
 	free(buf);
 	free(path);
 	return ret ? -1 : 0;
 }
 
+/* One word of a file-valued key (source = FILE[:SYMBOL...]): its rewrite appended to *out. */
+static int pack_word(struct pack *p, const char *key, const char *w, char **out)
+{
+	size_t n = strcmp(key, "source") || !strchr(w, ':') ? strlen(w) : (size_t)(strchr(w, ':') - w);
+	char *name = zab_xasprintf("%.*s", (int)n, w), *shipped, *t;
+
+	if (!*name) {
+		cz_err("%s: %s with no file", p->where, key);
+		free(name);
+		return -1;
+	}
+	if (ship(p, key, name, &shipped)) {
+		free(name);
+		return -1;
+	}
+	t = zab_xasprintf("%s %s%s", *out, shipped, w + n);
+	free(*out);
+	*out = t;
+	free(shipped);
+	free(name);
+	return 0;
+}
+
 /* One "KEY = VALUE" line: the rewritten line (malloc), NULL to keep it, or (char *)-1. */
 static char *pack_line(struct pack *p, const char *line)
 {
-	const char *eq = strchr(line, '='), *k = line, *v, *end;
-	char key[16], *name, *shipped, *out;
+	const char *eq = strchr(line, '='), *k = line;
+	char key[16], *val, *w, *save = NULL, *out;
 	size_t klen;
+	int ret = 0;
 
 	if (!eq)
 		return NULL;
@@ -181,25 +220,23 @@ static char *pack_line(struct pack *p, const char *line)
 	key[klen] = 0;
 	if (strcmp(key, "source") && strcmp(key, "patch"))
 		return NULL;
-	for (v = eq + 1; *v == ' ' || *v == '\t'; v++)
-		;
-	for (end = v + strlen(v); end > v && strchr(" \t\r\n", end[-1]); end--)
-		;
-	/* source = FILE:SYMBOL[:...]: the file is what comes before the first ':' */
-	klen = (size_t)(end - v);
-	if (!strcmp(key, "source") && memchr(v, ':', klen))
-		klen = (size_t)((const char *)memchr(v, ':', klen) - v);
-	name = zab_xasprintf("%.*s", (int)klen, v);
-	if (!*name || ship(p, key, name, &shipped)) {
-		if (!*name)
-			cz_err("%s: %s with no file", p->where, key);
-		free(name);
+	/* patch = A B C: each a file, in order */
+	val = zab_xstrdup(eq + 1);
+	out = zab_xasprintf("%s =", key);
+	for (w = strtok_r(val, " \t\r\n", &save); w && !ret; w = strtok_r(NULL, " \t\r\n", &save))
+		ret = pack_word(p, key, w, &out);
+	if (!ret && !strcmp(out, key)) {
+		cz_err("%s: %s with no file", p->where, key);
+		ret = -1;
+	}
+	free(val);
+	if (ret) {
+		free(out);
 		return (char *)-1;
 	}
-	out = zab_xasprintf("%s = %s%.*s\n", key, shipped, (int)(end - v - (ptrdiff_t)klen), v + klen);
-	free(shipped);
-	free(name);
-	return out;
+	w = zab_xasprintf("%s\n", out);
+	free(out);
+	return w;
 }
 
 /* The rewritten experiment, line by line, into f. */
@@ -226,6 +263,9 @@ static int pack_text(struct pack *p, char *text, FILE *f)
 	}
 	return 0;
 }
+
+static int pack_do(const char *exp, const char *shown, const char *base, const char *dir,
+		   char sums[65], json_t **files);
 
 static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 {
@@ -263,27 +303,67 @@ static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 	return ret;
 }
 
+/* path made absolute against the current folder (malloc). */
+static char *absolute(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return zab_xstrdup(path);
+	return zab_xasprintf("%s/%s", cwd, path);
+}
+
+/*
+ * The experiment's sequences expanded first (zab expand: explicit variants
+ * naming absolute paths), in the experiment's folder so that every other
+ * relative name is still the experiment file's; then the rewrite.
+ */
 int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files)
 {
-	return zab_pack_from(exp, NULL, dir, sums, files);
+	char *aexp = absolute(exp), *tmp = absolute(dir), *slash = strrchr(aexp, '/'), *base, *t;
+	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
+
+	base = zab_xasprintf("%.*s", slash == aexp ? 1 : (int)(slash - aexp), aexp);
+	t = zab_xasprintf("%s.expanded", tmp);
+	free(tmp);
+	tmp = t;
+	ret = cwd < 0 || chdir(base) ? -errno : zab_expand_file(aexp, tmp);
+	if (cwd >= 0 && (fchdir(cwd) || close(cwd)) && !ret)
+		ret = -errno;
+	if (ret == -EACCES || ret == -ENOENT)
+		cz_err("%s: %s", base, strerror(-ret));
+	if (!ret)
+		ret = pack_do(tmp, exp, base, dir, sums, files);
+	unlink(tmp);
+	free(tmp);
+	free(base);
+	free(aexp);
+	return ret ? -1 : 0;
 }
 
 int zab_pack_from(const char *exp, const char *base, const char *dir, char sums[65],
 		  json_t **files)
 {
-	struct pack p = { .exp = exp, .dir = dir, .files = json_array() };
+	return pack_do(exp, exp, base, dir, sums, files);
+}
+
+/* exp read, shown in messages as `shown`. */
+static int pack_do(const char *exp, const char *shown, const char *base, const char *dir,
+		   char sums[65], json_t **files)
+{
+	struct pack p = { .exp = shown, .dir = dir, .files = json_array() };
 	char *text, *slash, *sub;
 	size_t len;
 	int ret = read_all(exp, &text, &len);
 
 	if (ret) {
-		cz_err("experiment '%s': %s", exp, ret == -EFBIG ? "not a regular file" : strerror(-ret));
+		cz_err("experiment '%s': %s", shown, ret == -EFBIG ? "not a regular file" : strerror(-ret));
 		json_decref(p.files);
 		return -1;
 	}
 	text[len] = 0;
 	if (memchr(text, 0, len)) {
-		cz_err("experiment '%s': binary data (a NUL byte)", exp);
+		cz_err("experiment '%s': binary data (a NUL byte)", shown);
 		free(text);
 		json_decref(p.files);
 		return -1;
