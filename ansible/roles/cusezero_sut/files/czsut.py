@@ -19,7 +19,7 @@
 # Missing folders are made (0755 on the way, 0700 the work folder), each
 # only in a folder nobody else may write.
 # Refusals are one line "czsut: ..." on stderr, exit 3 (lock: exit 124).
-import errno, fcntl, hashlib, os, secrets, stat, subprocess, sys, time
+import errno, fcntl, hashlib, os, stat, subprocess, sys, time
 
 ND = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
@@ -81,7 +81,7 @@ def work_folder(path, create, mode=0o700):
 
 def prepare(workdir):
     wfd = work_folder(workdir, True)
-    name = "run." + secrets.token_hex(8)
+    name = "run." + os.urandom(8).hex()
     os.mkdir(name, 0o700, dir_fd=wfd)       # fresh: fails when it exists
     print(workdir.rstrip("/") + "/" + name)
 
