@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# czsut.py: the SUT side of zab fleet, run by the role as root (python3 -c).
+# czsut.py: the SUT side of zab fleet, run by the role as root (python3 -c,
+# the text in $CZSUT).
 #   prefix PREFIX       check PREFIX as a work folder (made 0755 when absent;
 #                       others may read it, nobody else write it)
 #   prepare WORKDIR     check WORKDIR (made when absent), make a fresh run
@@ -154,6 +155,7 @@ def run(rundir, sums, timeout, argv):
     verify(rfd, sums)
     lock(wfd, int(timeout))
     os.fchdir(rfd)
+    os.environ.pop("CZSUT", None)           # this script, as the role passed it
     try:
         os.execvp(argv[0], argv)
     except OSError as e:
