@@ -3,7 +3,7 @@
 # Description: one experiment over a fleet through Ansible (zab fleet,
 # ansible/fleet.yml).  Three real sshd on 127.0.0.2-4, each a SUT with its
 # own install prefix (the build's make install, as a tarball the role
-# unpacks), classes x86-a (two SUTs) and x86-b (one), and a real
+# unpacks), classes x86_a (two SUTs) and x86_b (one), and a real
 # PostgreSQL server as the store: the store then holds every SUT's run and
 # samples, and the report shows each class.  Then a second campaign in which
 # one SUT's sshd dies mid-run: the others' results are kept, that SUT is
@@ -33,8 +33,8 @@ tar -C "$T/stage/cz" -czf "$T/cusezero.tgz" . || exit 1
 ssh_keys || { echo "Bail out! ssh-keygen failed"; exit 1; }
 for s in 2 3 4; do sshd_start $s || { echo "Bail out! sshd $s: $(tail -n 1 "$T/sut$s/sshd.log")"; exit 1; }; done
 {
-	echo "[x86-a]"; inventory_line 2; inventory_line 3
-	echo; echo "[x86-b]"; inventory_line 4
+	echo "[x86_a]"; inventory_line 2; inventory_line 3
+	echo; echo "[x86_b]"; inventory_line 4
 	inventory_vars
 } >"$T/inventory.ini"
 ansible_env
@@ -66,9 +66,9 @@ ok "the store holds one run per SUT, with its class and samples" -- python3 -c "
 import csv, sys
 rows = list(csv.DictReader(open('$T/c1.csv')))
 got = sorted((r['sut_name'], r['sut_class'], int(r['samples'])) for r in rows)
-sys.exit(got != [('sut2', 'x86-a', 12), ('sut3', 'x86-a', 12), ('sut4', 'x86-b', 12)])"
+sys.exit(got != [('sut2', 'x86_a', 12), ('sut3', 'x86_a', 12), ('sut4', 'x86_b', 12)])"
 ok "the report shows each class (a column group each), b's (I) in both" -- \
-	sh -c "grep -Eq '[|] x86-a( |\$)' '$T/c1.out' && grep -Eq '[|] x86-b( |\$)' '$T/c1.out' && [ \$(grep -o '(I)' '$T/c1.out' | wc -l) -ge 2 ]"
+	sh -c "grep -Eq '[|] x86_a( |\$)' '$T/c1.out' && grep -Eq '[|] x86_b( |\$)' '$T/c1.out' && [ \$(grep -o '(I)' '$T/c1.out' | wc -l) -ge 2 ]"
 ok "each SUT ran its own install (its prefix unpacked)" -- \
 	sh -c "[ -x '$T/sut2/prefix/bin/zab' ] && [ -x '$T/sut3/prefix/bin/zab' ] && [ -x '$T/sut4/prefix/bin/zab' ]"
 fleet c1 >"$T/c1b.out" 2>&1
@@ -86,9 +86,12 @@ wait $fp
 rc=$?
 grep -E '^  sut' "$T/c2.out" | sed 's/^/# /'
 ok "a SUT lost mid-run: exit $rc (not 0), that SUT reported" -- \
-	sh -c "[ $rc -ne 0 ] && grep -q '^  sut3: \(unreachable\|failed\)' '$T/c2.out' && grep -q '^  sut2: ok' '$T/c2.out' && grep -q '^  sut4: ok' '$T/c2.out'"
+	sh -c "[ $rc -ne 0 ] && grep -q '^  sut3: \(unreachable\|run failed\|timed out\)' '$T/c2.out' && grep -q '^  sut2: ok' '$T/c2.out' && grep -q '^  sut4: ok' '$T/c2.out'"
 ok "the others' runs are kept" -- \
 	[ "$("$ZAB" store ls runs --store "$PG_URL" --campaign c2 --format csv | tail -n +2 | cut -d, -f4 | sort | tr '\n' ' ')" = "sut2 sut4 " ]
+states=$(pg_sql "SELECT sut_name || ':' || state FROM fleet_states WHERE campaign = 'c2' ORDER BY 1" | tr '\n' ' ')
+ok "the store (PostgreSQL) has sut3's state, not complete, the others complete: $states" -- \
+	sh -c "echo '$states' | grep -Eqx 'sut2:complete sut3:(unreachable|run failed|timed out) sut4:complete '"
 sshd_start 3
 fleet c2 >"$T/c2b.out" 2>&1
 rc=$?
@@ -96,6 +99,8 @@ ok "the same command again runs only the gap: exit $rc" -- \
 	sh -c "[ $rc -eq 0 ] && grep -q '1 of 3 SUTs to run' '$T/c2b.out'"
 ok "now one run per SUT in c2, none twice" -- \
 	[ "$("$ZAB" store ls runs --store "$PG_URL" --campaign c2 --format csv | tail -n +2 | cut -d, -f4 | sort | tr '\n' ' ')" = "sut2 sut3 sut4 " ]
+ok "and its state is complete now" -- \
+	[ "$(pg_sql "SELECT state FROM fleet_states WHERE campaign = 'c2' AND sut_name = 'sut3'")" = complete ]
 
 # bad input: one line, exit status 1 or 2
 for args in "$T/none.exp -i $T/inventory.ini" "$T/fleet.exp -i $T/none.ini" "$T/fleet.exp" \

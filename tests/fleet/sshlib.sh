@@ -3,7 +3,7 @@
 # key login only), and the Ansible settings for them.  Sourced by
 # tests/fleet/fleet.sh and bench/fleet.sh with T set to a private folder.
 #   ssh_keys              a client key ($T/id) and its authorized_keys
-#   sshd_start N          sshd for SUT N on 127.0.0.N; port in $T/sutN/port
+#   sshd_start N          sshd for SUT N on 127.0.0.N ($SSHD, else /usr/sbin/sshd); port in $T/sutN/port
 #   sshd_stop N
 #   inventory_line N      "sutN ansible_host=... ansible_port=... cz_prefix=... cz_workdir=..."
 #   ansible_env           the environment ansible-playbook needs for them
@@ -30,8 +30,9 @@ sshd_start() {
 	PasswordAuthentication no
 	UsePAM no
 	StrictModes no
+	Subsystem sftp internal-sftp
 	CFG
-	/usr/sbin/sshd -f "$d/sshd_config" -E "$d/sshd.log" || return 1
+	${SSHD:-/usr/sbin/sshd} -f "$d/sshd_config" -E "$d/sshd.log" || return 1
 	echo "$port" >"$d/port"
 }
 
@@ -47,8 +48,11 @@ ansible_env() {
 	ANSIBLE_HOST_KEY_CHECKING=False ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_NOCOLOR=1
 	ANSIBLE_LOCAL_TEMP=$T/ansible-local ANSIBLE_REMOTE_TEMP=$T/ansible-remote
 	ANSIBLE_SSH_ARGS="-o ControlMaster=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=5"
+	# ssh multiplexing keys by host, port and user: a test that restarts an
+	# sshd on the same address must not meet another test's master
+	ANSIBLE_SSH_CONTROL_PATH_DIR=$T/ansible-cp
 	export ANSIBLE_HOST_KEY_CHECKING ANSIBLE_RETRY_FILES_ENABLED ANSIBLE_NOCOLOR ANSIBLE_LOCAL_TEMP \
-		ANSIBLE_REMOTE_TEMP ANSIBLE_SSH_ARGS
+		ANSIBLE_REMOTE_TEMP ANSIBLE_SSH_ARGS ANSIBLE_SSH_CONTROL_PATH_DIR
 }
 
 inventory_vars() {

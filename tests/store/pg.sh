@@ -20,8 +20,8 @@ store_checks "$PG_URL"
 "$ZAB" store export --store "$PG_URL" --experiment "command line" -o "$CZ_TMP/all2.json"
 pg_sql "DROP INDEX runs_by_sut; DROP INDEX suts_by_class; UPDATE schema_version SET version = 1"
 CUSEZERO_STORE=$PG_URL "$ZAB" store ls >/dev/null 2>&1
-ok "a version-1 database is migrated to 2 (CUSEZERO_STORE names it)" -- \
-	[ "$(pg_sql 'SELECT version FROM schema_version')" = 2 ]
+ok "a version-1 database is migrated to 3 (CUSEZERO_STORE names it)" -- \
+	[ "$(pg_sql 'SELECT version FROM schema_version')" = 3 ]
 "$ZAB" store export --store "$PG_URL" --experiment "command line" -o "$CZ_TMP/all3.json"
 ok "its data intact through the migration" -- cmp -s "$CZ_TMP/all2.json" "$CZ_TMP/all3.json"
 pg_sql "UPDATE schema_version SET version = 99"
@@ -29,7 +29,7 @@ pg_sql "UPDATE schema_version SET version = 99"
 rc=$?
 ok "a newer schema: exit $rc, one line: $(cat "$CZ_TMP/e")" -- \
 	sh -c "[ $rc -eq 1 ] && grep -q 'version 99 is newer than this zab' '$CZ_TMP/e' && [ \$(wc -l <'$CZ_TMP/e') -eq 1 ]"
-pg_sql "UPDATE schema_version SET version = 2"
+pg_sql "UPDATE schema_version SET version = 3"
 PGPASSFILE=/dev/null PGPASSWORD=wrong "$ZAB" store ls --store "$PG_URL" >/dev/null 2>"$CZ_TMP/e"
 rc=$?
 ok "a wrong password: exit $rc, one line: $(cat "$CZ_TMP/e")" -- \

@@ -28,14 +28,14 @@ db=$CZ_TMP/s.db
 "$ZAB" store export --store "sqlite:$db" --experiment "command line" -o "$CZ_TMP/all2.json"
 sqlite3 "$db" "DROP INDEX runs_by_sut; DROP INDEX suts_by_class; UPDATE schema_version SET version = 1"
 "$ZAB" store ls runs --store "sqlite:$db" >/dev/null 2>&1
-ok "a version-1 store is migrated to 2 on open" -- \
-	sh -c "[ \$(sqlite3 '$db' 'SELECT version FROM schema_version') = 2 ] && sqlite3 '$db' .indexes | grep -q suts_by_class"
+ok "a version-1 store is migrated to 3 on open" -- \
+	sh -c "[ \$(sqlite3 '$db' 'SELECT version FROM schema_version') = 3 ] && sqlite3 '$db' .indexes | grep -q suts_by_class"
 "$ZAB" store export --store "sqlite:$db" --experiment "command line" -o "$CZ_TMP/all3.json"
 ok "its data intact through the migration" -- cmp -s "$CZ_TMP/all2.json" "$CZ_TMP/all3.json"
 sed 's/@ID@/INTEGER PRIMARY KEY/' "$top_srcdir/store/schema/001.sql" | sqlite3 "$CZ_TMP/v1.db"
 "$ZAB" store import --store "sqlite:$CZ_TMP/v1.db" "$CZ_TMP/r1.json" >/dev/null 2>&1
 ok "a store made by 001.sql alone takes runs after its migration" -- \
-	[ "$(sqlite3 "$CZ_TMP/v1.db" 'SELECT version FROM schema_version; SELECT count(*) FROM runs' | tr '\n' ' ')" = "2 1 " ]
+	[ "$(sqlite3 "$CZ_TMP/v1.db" 'SELECT version FROM schema_version; SELECT count(*) FROM runs' | tr '\n' ' ')" = "3 1 " ]
 
 refused() {	# refused WHAT FILE PATTERN: exit 1, one line, FILE unchanged
 	sum=$(md5sum <"$2")
@@ -50,7 +50,7 @@ head -c 8192 /dev/urandom >"$CZ_TMP/noise.db"
 refused "a file that is no database" "$CZ_TMP/noise.db" "not a database"
 cp "$db" "$CZ_TMP/newer.db"
 sqlite3 "$CZ_TMP/newer.db" "UPDATE schema_version SET version = 99"
-refused "a store of a newer schema" "$CZ_TMP/newer.db" "version 99 is newer than this zab.s (2)"
+refused "a store of a newer schema" "$CZ_TMP/newer.db" "version 99 is newer than this zab.s (3)"
 cp "$db" "$CZ_TMP/corrupt.db"
 dd if=/dev/urandom of="$CZ_TMP/corrupt.db" bs=1 seek=0 count=100 conv=notrunc status=none
 refused "a store with its header overwritten" "$CZ_TMP/corrupt.db" "not a database"

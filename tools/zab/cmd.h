@@ -81,8 +81,9 @@ int zab_cmd_run(int argc, char **argv);
 int zab_cmd_report(int argc, char **argv);
 /* cmdstore.c: zab store import|export|ls */
 int zab_cmd_store(int argc, char **argv);
-/* zab fleet: runs the zab-fleet script beside the Ansible playbook (execv; returns on error). */
+/* zab fleet (fleet.c) and zab pack (pack.c). */
 int zab_cmd_fleet(int argc, char **argv);
+int zab_cmd_pack(int argc, char **argv);
 struct czs;
 /* The store at url (NULL: the default) to write, made when absent, or NULL after one line. */
 struct czs *zab_store_open(const char *url);

@@ -75,7 +75,7 @@ bool zab_hf_mode(const char *word)
 		return true;
 	return strcmp(word, "run") && strcmp(word, "report") &&
 	       strcmp(word, "compare") && strcmp(word, "help") && strcmp(word, "store") &&
-	       strcmp(word, "fleet") && stat(word, &st) &&
+	       strcmp(word, "fleet") && strcmp(word, "pack") && stat(word, &st) &&
 	       hf_in_path(word);
 }
 

@@ -43,6 +43,8 @@ int main(int argc, char **argv)
 		return zab_cmd_store(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "fleet"))
 		return zab_cmd_fleet(argc - 1, argv + 1);
-	cz_err("unknown command '%s' (expected run, report, compare, history, bisect, store, expand, fleet or hyperfine; see zab --help)", argv[1]);
+	if (!strcmp(argv[1], "pack"))
+		return zab_cmd_pack(argc - 1, argv + 1);
+	cz_err("unknown command '%s' (expected run, report, compare, history, bisect, store, expand, fleet, pack or hyperfine; see zab --help)", argv[1]);
 	return 2;
 }

@@ -1,0 +1,196 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# czsut.py: the SUT side of zab fleet, run by the role as root (python3 -c,
+# the text in $CZSUT).
+#   prefix PREFIX       check PREFIX as a work folder (made 0755 when absent;
+#                       others may read it, nobody else write it)
+#   prepare WORKDIR     check WORKDIR (made when absent), make a fresh run
+#                       folder in it, print that folder's path
+#   run RUNDIR SUMS TIMEOUT ZAB ARG...
+#                       check RUNDIR and, against SUMS (the SHA-256 of its
+#                       SHA256SUMS), every file shipped into it; take
+#                       WORKDIR/lock (waiting at most TIMEOUT s) and exec
+#                       ZAB ARG... in this same process
+#   check ZAB VERSION [fuse]
+#                       the SUT can run: ZAB found, its version VERSION (when
+#                       not ""), and /dev/fuse usable for device variants
+# A work folder nobody else can have made or entered: every folder on the
+# way is opened without following a symlink and must belong to root (or
+# this user); each may be writable by others only when sticky, the work
+# folder's parent not at all, and the work folder is ours with mode 0700.
+# Missing folders are made (0755 on the way, 0700 the work folder), each
+# only in a folder nobody else may write.
+# Refusals are one line "czsut: ..." on stderr, exit 3 (lock: exit 124).
+import errno, fcntl, hashlib, os, stat, subprocess, sys, time
+
+ND = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def die(msg, code=3):
+    sys.stderr.write("czsut: %s\n" % msg)
+    sys.exit(code)
+
+
+def owner_ok(st):
+    return st.st_uid in (0, os.geteuid())
+
+
+def opendir_at(fd, name, shown):
+    try:
+        return os.open(name, ND, dir_fd=fd)
+    except OSError as e:
+        if e.errno in (errno.ELOOP, errno.ENOTDIR):
+            die("%s: a symlink or not a folder: refused" % shown)
+        raise
+
+
+def work_folder(path, create, mode=0o700):
+    """An fd on WORKDIR after checking every folder on the way (mode 0755: a prefix)."""
+    if not path.startswith("/"):
+        die("work folder %r: not an absolute path" % path)
+    parts = [p for p in path.split("/") if p]
+    if not parts or any(p in (".", "..") for p in parts):
+        die("work folder %r: no . or .. components allowed" % path)
+    fd, shown = os.open("/", ND), ""
+    for i, p in enumerate(parts):
+        shown += "/" + p
+        last = i == len(parts) - 1
+        pst = os.fstat(fd)
+        try:
+            nfd = opendir_at(fd, p, shown)
+        except FileNotFoundError:
+            if not create:
+                die("%s: no such folder" % shown)
+            if pst.st_mode & 0o022:
+                die("%s: its parent is writable by others: refused" % shown)
+            os.mkdir(p, mode if last else 0o755, dir_fd=fd)
+            nfd = opendir_at(fd, p, shown)
+            os.fchmod(nfd, mode if last else 0o755)     # whatever the umask
+        st = os.fstat(nfd)
+        if not owner_ok(st):
+            die("%s: owned by uid %d, not by root: refused" % (shown, st.st_uid))
+        if last:
+            if pst.st_mode & 0o022:
+                die("%s: its parent is writable by others: refused" % shown)
+            if st.st_uid != os.geteuid() or st.st_mode & (0o077 if mode == 0o700 else 0o022):
+                die("%s: not ours or open to others (mode %o): refused" % (shown, st.st_mode & 0o7777))
+        elif st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX:
+            die("%s: writable by others and not sticky: refused" % shown)
+        os.close(fd)
+        fd = nfd
+    return fd
+
+
+def prepare(workdir):
+    wfd = work_folder(workdir, True)
+    name = "run." + os.urandom(8).hex()
+    os.mkdir(name, 0o700, dir_fd=wfd)       # fresh: fails when it exists
+    print(workdir.rstrip("/") + "/" + name)
+
+
+def sha256_at(dfd, name):
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dfd)
+    except OSError as e:
+        die("shipped file %s: %s" % (name, e.strerror))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            die("shipped file %s: not a regular file" % name)
+        h = hashlib.sha256()
+        for b in iter(lambda: f.read(1 << 16), b""):
+            h.update(b)
+        return h.hexdigest(), h
+
+
+def run_folder(rundir):
+    head, _, name = rundir.rstrip("/").rpartition("/")
+    if not name.startswith("run."):
+        die("run folder %r: not one prepare made" % rundir)
+    wfd = work_folder(head, False)
+    rfd = opendir_at(wfd, name, rundir)
+    st = os.fstat(rfd)
+    if st.st_uid != os.geteuid() or st.st_mode & 0o077:
+        die("%s: not mode 0700 and ours: refused" % rundir)
+    return wfd, rfd
+
+
+def verify(rfd, sums):
+    got, _ = sha256_at(rfd, "SHA256SUMS")
+    if got != sums:
+        die("SHA256SUMS: SHA-256 %s, shipped %s: refused" % (got, sums))
+    fd = os.open("SHA256SUMS", os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=rfd)
+    with os.fdopen(fd, "rb") as f:
+        data = f.read()
+    if hashlib.sha256(data).hexdigest() != sums:
+        die("SHA256SUMS changed while read: refused")
+    for line in data.decode().splitlines():
+        want, _, name = line.partition("  ")
+        if not name or name.startswith("/") or ".." in name.split("/"):
+            die("SHA256SUMS: bad line %r" % line)
+        sub, parts = rfd, name.split("/")
+        for d in parts[:-1]:                # one folder at a time, no symlink
+            sub = opendir_at(sub, d, name)
+        got, _ = sha256_at(sub, parts[-1])
+        if got != want:
+            die("shipped file %s: SHA-256 %s, shipped %s: refused" % (name, got, want))
+
+
+def lock(wfd, timeout):
+    fd = os.open("lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600, dir_fd=wfd)
+    if not stat.S_ISREG(os.fstat(fd).st_mode) or not owner_ok(os.fstat(fd)):
+        die("lock: not a regular file of ours: refused")
+    end = time.monotonic() + timeout
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() > end:
+                die("another experiment held the lock for %d s" % timeout, 124)
+            time.sleep(0.2)
+    os.set_inheritable(fd, True)            # held until zab exits
+
+
+def run(rundir, sums, timeout, argv):
+    wfd, rfd = run_folder(rundir)
+    verify(rfd, sums)
+    lock(wfd, int(timeout))
+    os.fchdir(rfd)
+    os.environ.pop("CZSUT", None)           # this script, as the role passed it
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as e:
+        die("%s: %s" % (argv[0], e.strerror), 127)
+
+
+def check(zab, version, device=""):
+    if device == "fuse":
+        try:
+            os.close(os.open("/dev/fuse", os.O_RDWR | os.O_CLOEXEC))
+        except OSError as e:
+            die("/dev/fuse: %s (device variants need FUSE: modprobe fuse)" % e.strerror, 4)
+    try:
+        out = subprocess.run([zab, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=60).stdout.decode(errors="replace").strip()
+    except OSError as e:
+        die("zab %s: %s" % (zab, e.strerror), 127)
+    words = out.split()
+    if not words or words[0] != "zab" or len(words) < 3:
+        die("%s --version: %r, not zab's answer" % (zab, out[:80]), 4)
+    if version and words[2] != version:
+        die("zab %s is version %r, the controller's is %s" % (zab, out, version), 4)
+
+
+def main(a):
+    if len(a) == 2 and a[0] == "prefix":
+        os.close(work_folder(a[1], True, 0o755))
+    elif len(a) == 2 and a[0] == "prepare":
+        prepare(a[1])
+    elif len(a) >= 5 and a[0] == "run":
+        run(a[1], a[2], a[3], a[4:])
+    elif len(a) in (3, 4) and a[0] == "check":
+        check(*a[1:])
+    else:
+        die("usage: prefix PREFIX | prepare WORKDIR | run RUNDIR SUMS TIMEOUT ZAB ARG... | check ZAB VERSION [fuse]", 2)
+
+
+main(sys.argv[1:])
