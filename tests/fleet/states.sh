@@ -6,7 +6,8 @@
 # run outlasts --timeout, one that completes; then a prefix tarball without
 # bin/zab (install failed, said right after unpacking).  Each state is one
 # line and a row in the store's fleet_states, only the complete SUT has a
-# run, "n of m SUTs complete" per class, and --min-per-class decides the
+# run, "n of m SUTs complete" per class (zab fleet's and zab report's), and
+# --min-per-class decides the
 # exit status.  Loopback sshd on 127.0.0.26-31 only.
 # Needs: root
 . "$top_srcdir/tests/zab/lib.sh"
@@ -82,6 +83,21 @@ ok "--min-per-class 1, class_a none complete: exit $rc" -- \
 fleet --min-per-class 1 --limit sut30 >"$T/o3" 2>&1
 rc=$?
 ok "--min-per-class 1 met: exit $rc" -- sh -c "[ $rc -eq 0 ] && grep -q 'every SUT has its run' '$T/o3'"
+
+# the report reads the same record: n of m per class, and what became of the others
+"$ZAB" report --store "sqlite:$T/s.db" --experiment states --campaign s1 --by sut-class >"$T/rep1" 2>&1
+rc=$?
+ok "report --campaign: exit $rc, n of m SUTs complete per class, each failed SUT's state" -- \
+	sh -c "[ $rc -eq 0 ] && grep -q '^  class class_a: 0 of 2 SUTs complete' '$T/rep1' &&
+	       grep -q '^  class class_b: 1 of 3 SUTs complete' '$T/rep1' && grep -q '^    sut28: run failed' '$T/rep1'"
+"$ZAB" report --store "sqlite:$T/s.db" --experiment states --campaign s1 --min-per-class 1 >"$T/rep2" 2>&1
+rc=$?
+ok "report --min-per-class 1: exit $rc, class_a short of it" -- \
+	sh -c "[ $rc -eq 1 ] && grep -q 'class class_a: 0 of 2 SUTs complete (fewer than --min-per-class)' '$T/rep2'"
+"$ZAB" report --store "sqlite:$T/s.db" --experiment states --min-per-class 1 >"$T/rep3" 2>&1
+rc=$?
+ok "report --min-per-class without --campaign: exit $rc, one line" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$T/rep3') -eq 1 ]"
 
 # install failed: a prefix tarball without bin/zab is refused right after unpacking
 mkdir -p "$T/stage/share" && echo x >"$T/stage/share/x" && tar -C "$T/stage" -czf "$T/nozab.tgz" . || exit 1

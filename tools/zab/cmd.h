@@ -18,7 +18,7 @@ enum {
 	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_TIME, OPT_PREPARE,
 	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE, OPT_VERDICT, OPT_STORE_URL,
 	OPT_NO_STORE, OPT_SUT_NAME, OPT_CAMPAIGN_ID, OPT_EXPERIMENT_NAME, OPT_BY, OPT_SUT_CLASS,
-	OPT_KERNEL_REF, OPT_ONLY_VARIANTS, OPT_HTML, OPT_PLOT, OPT_FIGURE,
+	OPT_KERNEL_REF, OPT_ONLY_VARIANTS, OPT_HTML, OPT_PLOT, OPT_FIGURE, OPT_MIN_PER_CLASS,
 };
 
 /* The output options run and report share (zab_output_option parses them). */
@@ -97,6 +97,12 @@ struct czs *zab_store_read(const char *url, const char *experiment);
  * -2 stored with other contents, -1 not stored; one line when not 0 or 1. */
 int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]);
 
+/*
+ * report --campaign: the campaign's SUTs per class as zab fleet recorded
+ * them, to f (reportfleet.c); 0, or 1 when a class has fewer than min
+ * complete SUTs (0: no minimum) or the store cannot say.
+ */
+int zab_report_fleet(FILE *f, const char *url, const char *experiment, const char *campaign, size_t min);
 /* report --by sut-class: one column group per SUT class (views.c); 0, or 1 when an output failed. */
 int zab_report_by_class(struct czres_result *const *r, size_t n, const char *json, const char *csv);
 /* Its table alone, to f (the report page). */

@@ -137,9 +137,13 @@ static int apply_verdict(struct czres_result **res, size_t n, json_t *arr, bool 
 }
 
 /* report's store options: 1 taken, 0 not one, -1 after one line. */
-static int store_option(int c, const char *arg, struct czs_filter *f, const char **store, bool *by)
+static int store_option(int c, const char *arg, struct czs_filter *f, const char **store, bool *by,
+			size_t *min_class)
 {
 	switch (c) {
+	case OPT_MIN_PER_CLASS:
+		*min_class = cz_opt_uint("--min-per-class", arg, 1, 100000);
+		return 1;
 	case OPT_STORE_URL:
 		*store = arg;
 		return 1;
@@ -218,22 +222,24 @@ static int report_show(struct czres_result **res, size_t n, const json_t *all, s
 	return ret;
 }
 
+static const struct option report_opts[] = {
+	ZAB_OUTPUT_LONGOPTS,
+	ZAB_PAGE_LONGOPTS,
+	{ "sut", required_argument, NULL, OPT_SUT },
+	{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
+	{ "verdict", required_argument, NULL, OPT_VERDICT },
+	{ "store", required_argument, NULL, OPT_STORE_URL },
+	{ "experiment", required_argument, NULL, OPT_EXPERIMENT_NAME },
+	{ "campaign", required_argument, NULL, OPT_CAMPAIGN_ID },
+	{ "sut-class", required_argument, NULL, OPT_SUT_CLASS },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "min-per-class", required_argument, NULL, OPT_MIN_PER_CLASS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
 int zab_cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		ZAB_OUTPUT_LONGOPTS,
-		ZAB_PAGE_LONGOPTS,
-		{ "sut", required_argument, NULL, OPT_SUT },
-		{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
-		{ "verdict", required_argument, NULL, OPT_VERDICT },
-		{ "store", required_argument, NULL, OPT_STORE_URL },
-		{ "experiment", required_argument, NULL, OPT_EXPERIMENT_NAME },
-		{ "campaign", required_argument, NULL, OPT_CAMPAIGN_ID },
-		{ "sut-class", required_argument, NULL, OPT_SUT_CLASS },
-		{ "by", required_argument, NULL, OPT_BY },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct czs_filter f = { 0 };
 	const char *store = NULL;
 	struct czres_result *res[CZRES_MAX_ITEMS];
@@ -242,7 +248,7 @@ int zab_cmd_report(int argc, char **argv)
 	bool loc = false, has_verdict = false, paired = false, by = false;
 	struct out_opts oo;
 	struct zab_page_opts po = { 0 };
-	size_t n = 0, i;
+	size_t n = 0, i, min_class = 0;
 	int c, k, ret = 2;
 	char bad[8];
 
@@ -251,7 +257,7 @@ int zab_cmd_report(int argc, char **argv)
 	arr = cz_jset(all, "results", cz_jarr());
 	/* "-" first: files and --sut are processed in order (--sut applies to the files after it) */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "-:s:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "-:s:j:h", report_opts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			zab_bad_option(c, argv, bad, sizeof(bad));
 			goto out;
@@ -273,7 +279,7 @@ int zab_cmd_report(int argc, char **argv)
 				goto out;
 			}
 			has_verdict = true;
-		} else if ((k = store_option(c, optarg, &f, &store, &by)) != 0) {
+		} else if ((k = store_option(c, optarg, &f, &store, &by, &min_class)) != 0) {
 			if (k < 0)
 				goto out;
 		} else if (c == 'h') {
@@ -293,7 +299,8 @@ int zab_cmd_report(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (zab_page_check(&po))
+	if (zab_page_check(&po) || (min_class && !f.campaign &&
+				    (cz_err("report --min-per-class: give the fleet's --campaign ID"), 1)))
 		goto out;
 	if (report_store(store, &f, oo.json.path && !by, res, &n, arr,
 			 po.html || po.plot ? sutdocs : NULL))
@@ -309,6 +316,10 @@ int zab_cmd_report(int argc, char **argv)
 	if (apply_verdict(res, n, arr, has_verdict, paired))
 		goto out;
 	ret = report_show(res, n, all, &oo, loc, by, &po, sutdocs);
+	/* what zab fleet recorded of the campaign's SUTs, failures included */
+	if (f.campaign && zab_report_fleet(zab_view_text(oo.json.path, oo.csv.path), store, f.experiment,
+					   f.campaign, min_class) && !ret)
+		ret = 1;
 out:
 	for (i = 0; i < n; i++) {
 		czres_result_free(res[i]);
