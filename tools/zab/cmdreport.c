@@ -222,6 +222,7 @@ static int report_show(struct czres_result **res, size_t n, const json_t *all, s
 	return ret;
 }
 
+/* zab report's options (the output and page ones are shared with run, compare, history). */
 static const struct option report_opts[] = {
 	ZAB_OUTPUT_LONGOPTS,
 	ZAB_PAGE_LONGOPTS,
