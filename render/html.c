@@ -22,7 +22,7 @@ struct czr_page {
 static const char page_css[] =
 	"body{font-family:sans-serif;margin:1.5em auto;max-width:1400px;padding:0 1em;color:#222}"
 	"h1{font-size:1.4em}h2{font-size:1.15em;border-bottom:1px solid #ccc;margin-top:2em}"
-	"pre{background:#f6f6f6;padding:.6em;overflow-x:auto;font-size:.85em}"
+	"pre{background:#f6f6f6;padding:.6em;overflow-x:auto;white-space:pre-wrap;font-size:.85em}"
 	".czr-fig{display:flex;flex-wrap:wrap;gap:1.2em;align-items:flex-start;margin:1em 0}"
 	".czr-fig svg{max-width:100%;height:auto;border:1px solid #ddd}"
 	".czr-fig figcaption{flex-basis:100%;font-size:.9em;color:#444}"
