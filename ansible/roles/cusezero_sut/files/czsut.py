@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# czsut.py: the SUT side of zab fleet, run by the role as root (python3 -c,
-# the text in $CZSUT).
+# czsut.py: the SUT side of zab fleet, run by the role as root (python3 -,
+# the text on its stdin: an environment variable would put it on the ssh
+# command line, which Dropbear caps at 9000 bytes).
 #   prefix PREFIX       check PREFIX as a work folder (made 0755 when absent;
 #                       others may read it, nobody else write it)
 #   prepare WORKDIR     check WORKDIR (made when absent), make a fresh run
@@ -10,8 +11,9 @@
 #                       SHA256SUMS), every file shipped into it; take
 #                       WORKDIR/lock (waiting at most TIMEOUT s) and exec
 #                       ZAB ARG... in this same process
-#                       With $CZ_KSRC (the manifest below) RUNDIR/ksrc-cache
-#                       must hold exactly those files: zab then gets
+#                       With $CZ_KSRC_SUMS (the SHA-256 of RUNDIR/KSRC256SUMS,
+#                       a manifest as below) RUNDIR/ksrc-cache must hold
+#                       exactly the files it lists: zab then gets
 #                       CUSEZERO_KSRC_CACHE (and the compiler's name and
 #                       --version line from its files cc and cc-version).
 #                       ZAB in PREFIX/bin: CUSEZERO_KCOMPAT is the prefix's
@@ -160,8 +162,17 @@ def manifest(path):
     sys.stdout.write("".join(lines))
 
 
-def ksrc_cache(rfd, rundir, text):
-    """Check RUNDIR/ksrc-cache against the controller's manifest; export it for zab."""
+def ksrc_cache(rfd, rundir, sums):
+    """Check RUNDIR/ksrc-cache against KSRC256SUMS, the controller's list (SHA-256 SUMS)."""
+    got, _ = sha256_at(rfd, "KSRC256SUMS")
+    if got != sums:
+        die("KSRC256SUMS: SHA-256 %s, shipped %s: refused" % (got, sums))
+    fd = os.open("KSRC256SUMS", os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=rfd)
+    with os.fdopen(fd, "rb") as f:
+        text = f.read()
+    if hashlib.sha256(text).hexdigest() != sums:
+        die("KSRC256SUMS changed while read: refused")
+    text = text.decode()
     want = {}
     for line in text.splitlines():
         h, _, name = line.partition("  ")
@@ -220,13 +231,12 @@ def kcompat(zab):
 def run(rundir, sums, timeout, argv):
     wfd, rfd = run_folder(rundir)
     verify(rfd, sums)
-    if os.environ.get("CZ_KSRC"):
-        ksrc_cache(rfd, rundir, os.environ["CZ_KSRC"])
-    os.environ.pop("CZ_KSRC", None)
+    if os.environ.get("CZ_KSRC_SUMS"):
+        ksrc_cache(rfd, rundir, os.environ["CZ_KSRC_SUMS"])
+    os.environ.pop("CZ_KSRC_SUMS", None)
     kcompat(argv[0])
     lock(wfd, int(timeout))
     os.fchdir(rfd)
-    os.environ.pop("CZSUT", None)           # this script, as the role passed it
     try:
         os.execvp(argv[0], argv)
     except OSError as e:
