@@ -221,7 +221,10 @@ run_vm_uring_test() {
 # (Dropbear sshd + python3.11 from /var/cache/cusezero-vm/arm64/sut).  It needs
 # this arm64 build and the native one (CZ_FLEET_X86_BUILD, default
 # SRCDIR/build, as scripts/setup makes it); not in TESTS, so here only.
-# About 2 minutes (VM boot and the play); log tests/fleet/fleet-arm64.log.
+# Then, in the same boot, a second zab fleet on the arm64 VM alone: Debian's
+# arm64 clear_user.S as is and with a .p2align 6 patch, shipped, with objects
+# built here (cz_ksrc_cache).  About 3 to 5 minutes (VM boot and the two
+# plays); log tests/fleet/fleet-arm64.log.
 run_fleet_arm64_test() {
 	[ "$(uname -m)" != aarch64 ] || return 0
 	echo "test-arm64: zab fleet over x86-64 and the arm64 VM (tests/fleet/fleet-arm64.sh)"

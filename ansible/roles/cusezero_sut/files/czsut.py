@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# czsut.py: the SUT side of zab fleet, run by the role as root (python3 -c,
-# the text in $CZSUT).
+# czsut.py: the SUT side of zab fleet, run by the role as root (python3 -,
+# the text on its stdin: an environment variable would put it on the ssh
+# command line, which Dropbear caps at 9000 bytes).
 #   prefix PREFIX       check PREFIX as a work folder (made 0755 when absent;
 #                       others may read it, nobody else write it)
 #   prepare WORKDIR     check WORKDIR (made when absent), make a fresh run
@@ -10,9 +11,19 @@
 #                       SHA256SUMS), every file shipped into it; take
 #                       WORKDIR/lock (waiting at most TIMEOUT s) and exec
 #                       ZAB ARG... in this same process
+#                       With $CZ_KSRC_SUMS (the SHA-256 of RUNDIR/KSRC256SUMS,
+#                       a manifest as below) RUNDIR/ksrc-cache must hold
+#                       exactly the files it lists: zab then gets
+#                       CUSEZERO_KSRC_CACHE (and the compiler's name and
+#                       --version line from its files cc and cc-version).
+#                       ZAB in PREFIX/bin: CUSEZERO_KCOMPAT is the prefix's
+#                       share/cusezero/kcompat (when set nowhere else).
 #   check ZAB VERSION [fuse]
 #                       the SUT can run: ZAB found, its version VERSION (when
 #                       not ""), and /dev/fuse usable for device variants
+#   manifest DIR        (on the controller) "SHA256  NAME" per file of DIR, a
+#                       folder of prebuilt kernel-file objects (cz_ksrc_cache):
+#                       regular files only, no folders or symlinks
 # A work folder nobody else can have made or entered: every folder on the
 # way is opened without following a symlink and must belong to root (or
 # this user); each may be writable by others only when sticky, the work
@@ -134,6 +145,63 @@ def verify(rfd, sums):
             die("shipped file %s: SHA-256 %s, shipped %s: refused" % (name, got, want))
 
 
+def manifest(path):
+    try:
+        dfd = os.open(path, ND)
+    except OSError as e:
+        die("cz_ksrc_cache %s: %s" % (path, e.strerror))
+    names = sorted(os.listdir(dfd))
+    if not names:
+        die("cz_ksrc_cache %s: no files" % path)
+    lines = []
+    for name in names:
+        st = os.lstat(name, dir_fd=dfd)
+        if not stat.S_ISREG(st.st_mode):
+            die("cz_ksrc_cache %s/%s: not a regular file (no folders or symlinks)" % (path, name))
+        lines.append("%s  %s\n" % (sha256_at(dfd, name)[0], name))
+    sys.stdout.write("".join(lines))
+
+
+def ksrc_cache(rfd, rundir, sums):
+    """Check RUNDIR/ksrc-cache against KSRC256SUMS, the controller's list (SHA-256 SUMS)."""
+    got, _ = sha256_at(rfd, "KSRC256SUMS")
+    if got != sums:
+        die("KSRC256SUMS: SHA-256 %s, shipped %s: refused" % (got, sums))
+    fd = os.open("KSRC256SUMS", os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=rfd)
+    with os.fdopen(fd, "rb") as f:
+        text = f.read()
+    if hashlib.sha256(text).hexdigest() != sums:
+        die("KSRC256SUMS changed while read: refused")
+    text = text.decode()
+    want = {}
+    for line in text.splitlines():
+        h, _, name = line.partition("  ")
+        if len(h) != 64 or not name or "/" in name or name in (".", ".."):
+            die("ksrc cache manifest: bad line %r" % line)
+        want[name] = h
+    cfd = opendir_at(rfd, "ksrc-cache", rundir + "/ksrc-cache")
+    st = os.fstat(cfd)
+    if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        die("%s/ksrc-cache: not ours or writable by others: refused" % rundir)
+    got = sorted(os.listdir(cfd))
+    if got != sorted(want):
+        die("ksrc-cache: holds %s, shipped %s: refused" % (" ".join(got), " ".join(sorted(want))))
+    for name, h in want.items():
+        got, _ = sha256_at(cfd, name)
+        if got != h:
+            die("ksrc-cache/%s: SHA-256 %s, shipped %s: refused" % (name, got, h))
+    os.environ["CUSEZERO_KSRC_CACHE"] = rundir.rstrip("/") + "/ksrc-cache"
+    for name, var in (("cc", "CUSEZERO_KSRC_CC"), ("cc-version", "CUSEZERO_KSRC_CC_VERSION")):
+        if name in want:
+            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=cfd)
+            with os.fdopen(fd, "rb") as f:
+                data = f.read()
+            if hashlib.sha256(data).hexdigest() != want[name]:
+                die("ksrc-cache/%s changed while read: refused" % name)
+            os.environ[var] = (data.decode(errors="replace").splitlines() or [""])[0]
+    os.close(cfd)
+
+
 def lock(wfd, timeout):
     fd = os.open("lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600, dir_fd=wfd)
     if not stat.S_ISREG(os.fstat(fd).st_mode) or not owner_ok(os.fstat(fd)):
@@ -150,12 +218,25 @@ def lock(wfd, timeout):
     os.set_inheritable(fd, True)            # held until zab exits
 
 
+def kcompat(zab):
+    """A prefix tarball unpacked elsewhere than its configured prefix: the kernel-file
+    loader's headers are beside its zab, in PREFIX/share/cusezero/kcompat."""
+    if os.environ.get("CUSEZERO_KCOMPAT") or not zab.startswith("/"):
+        return
+    d = os.path.join(os.path.dirname(os.path.dirname(zab)), "share", "cusezero", "kcompat")
+    if os.path.isdir(d):
+        os.environ["CUSEZERO_KCOMPAT"] = d
+
+
 def run(rundir, sums, timeout, argv):
     wfd, rfd = run_folder(rundir)
     verify(rfd, sums)
+    if os.environ.get("CZ_KSRC_SUMS"):
+        ksrc_cache(rfd, rundir, os.environ["CZ_KSRC_SUMS"])
+    os.environ.pop("CZ_KSRC_SUMS", None)
+    kcompat(argv[0])
     lock(wfd, int(timeout))
     os.fchdir(rfd)
-    os.environ.pop("CZSUT", None)           # this script, as the role passed it
     try:
         os.execvp(argv[0], argv)
     except OSError as e:
@@ -189,8 +270,11 @@ def main(a):
         run(a[1], a[2], a[3], a[4:])
     elif len(a) in (3, 4) and a[0] == "check":
         check(*a[1:])
+    elif len(a) == 2 and a[0] == "manifest":
+        manifest(a[1])
     else:
-        die("usage: prefix PREFIX | prepare WORKDIR | run RUNDIR SUMS TIMEOUT ZAB ARG... | check ZAB VERSION [fuse]", 2)
+        die("usage: prefix PREFIX | prepare WORKDIR | run RUNDIR SUMS TIMEOUT ZAB ARG... |"
+            " check ZAB VERSION [fuse] | manifest DIR", 2)
 
 
 main(sys.argv[1:])
