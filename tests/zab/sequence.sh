@@ -144,8 +144,9 @@ err two-kinds "one sequence per variant" "source = $REL" "kernel = 6.1 6.12" "gi
 err no-source "needs one source=" "series = $CZ_TMP/fp"
 err patch-and-series "patch= beside series=" "source = $CZ_TMP/a/$REL" "patch = $CZ_TMP/fp/0001-x86-reword-the-loop-s-comment.patch" "series = $CZ_TMP/fp"
 
-# A missing --source file is said as such (it was "no default for this file").
-m=$CZ_TMP/missing/$REL
+# A missing --source file is said as such (it was "no default for this file"); named
+# without an arch/ folder, which an arm64 build would refuse first as another architecture's
+m=$CZ_TMP/missing/${REL##*/}
 for prog in "$CUSEZERO" "$ZBENCH memset -s 4KB -l 1"; do
 	p=${prog%% *}
 	[ -x "$p" ] || { skip "${p##*/} not built"; continue; }
