@@ -29,7 +29,7 @@ ok "default format: exit $rc" -- test "$rc" -eq 0
 ok "default format: nothing on stderr" -- test ! -s "$CZ_TMP/te"
 num='[0-9]+\.[0-9]{2}'
 ok "a kernel row with a figure and its interval" -- \
-	grep -Eq "^kernel clear_user \(/dev/zero\) +$num +\[ *$num, +$num\]\$" "$CZ_TMP/t"
+	grep -Eq "^kernel clear_user \(/dev/zero\) +$num +\[ *-?$num, +$num\]\$" "$CZ_TMP/t"
 rows=$(while read -r r; do grep -Ec "^$r +$num +\[ *-?$num, +$num\] +$num\$" "$CZ_TMP/t"; done \
 	<"$CZ_TMP/routines" | grep -c '^1$')
 ok "a row with its ratio for each of the $nr usable routines ($rows)" -- test "$rows" -eq "$nr"
