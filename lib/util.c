@@ -234,6 +234,17 @@ bool cz_cpu_allowed(int cpu)
 	return ok;
 }
 
+char *cz_trim(char *s)
+{
+	char *e = s + strlen(s);
+
+	while (isspace((unsigned char)*s))
+		s++;
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
 size_t cz_first_nonzero(const void *buf, size_t len)
 {
 	const unsigned char *p = buf;

@@ -53,6 +53,8 @@ void cz_cpulist_free(struct cz_cpulist *l);
 /* Is cpu in this thread's affinity mask (sched_getaffinity, e.g. taskset)? */
 bool cz_cpu_allowed(int cpu);
 
+/* s without its leading and trailing white space (cut in place; the first non-blank). */
+char *cz_trim(char *s);
 /* Index of the first non-zero byte of buf[0..len), or len if all are zero. */
 size_t cz_first_nonzero(const void *buf, size_t len);
 /* The SHA-256 of a file's content in hex (65 bytes with the NUL): 0 or -errno. */

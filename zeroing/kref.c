@@ -347,7 +347,7 @@ static void finish(struct zero_kref *k)
 
 /* ---- transparent huge pages --------------------------------------------------------------- */
 
-static void thp_mode(char *buf, size_t len)
+void zero_kref_thp_mode(char *buf, size_t len)
 {
 	FILE *f = fopen(KREF_THP_ENABLED, "r");
 	char line[128], *a, *b;
@@ -432,7 +432,7 @@ static void thp_measure(struct zero_kref *k)
 	double *x = calloc(k->opts.thp_rounds, sizeof(*x));
 	int kept = 0;
 
-	thp_mode(k->thp_mode, sizeof(k->thp_mode));
+	zero_kref_thp_mode(k->thp_mode, sizeof(k->thp_mode));
 	if (k->opts.no_thp)
 		snprintf(k->thp.why, sizeof(k->thp.why), "not asked for");
 	else if (!strcmp(k->thp_mode, "unavailable"))

@@ -98,5 +98,7 @@ void zero_kref_free(struct zero_kref *k);
 json_t *zero_kref_json(const struct zero_kref *k);
 /* kB of AnonHugePages of the mapping holding addr (/proc/self/smaps), -1 if unknown. */
 long zero_kref_anon_huge_kb(const void *addr);
+/* The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled, or "unavailable". */
+void zero_kref_thp_mode(char *buf, size_t len);
 
 #endif

@@ -97,18 +97,6 @@ int zab_measure_parse(const char *s, enum zab_measure *out)
 	return 0;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
 static bool valid_name(const char *s)
 {
 	if (!*s)
@@ -404,7 +392,7 @@ static int loader_section(struct loader *ld, char *s)
 		return -1;
 	}
 	*end = 0;
-	s = trim(s + 1);
+	s = cz_trim(s + 1);
 	snprintf(ld->secname, sizeof(ld->secname), "[%s]", s);
 	loader_forget_keys(ld, ld->nexp);
 	if (!strcmp(s, "experiment")) {
@@ -412,7 +400,7 @@ static int loader_section(struct loader *ld, char *s)
 		return 0;
 	}
 	k = strchr(s, ' ');
-	val = k ? trim(k + 1) : NULL;
+	val = k ? cz_trim(k + 1) : NULL;
 	if (k)
 		*k = 0;
 	if (!val || !valid_name(val)) {
@@ -446,8 +434,8 @@ static int loader_key(struct loader *ld, char *s)
 		return -1;
 	}
 	*eq = 0;
-	k = trim(s);
-	val = trim(eq + 1);
+	k = cz_trim(s);
+	val = cz_trim(eq + 1);
 	switch (ld->sect) {
 	case NONE:
 		cz_err("%s: key '%s' before any [section]", ld->where, k);
@@ -563,7 +551,7 @@ int zab_experiment_load(struct zab_experiment *e, const char *path)
 			ret = got;
 			break;
 		}
-		s = trim(line);
+		s = cz_trim(line);
 		if (!*s || *s == '#' || *s == ';')
 			continue;
 		ret = *s == '[' ? loader_section(&ld, s) : loader_key(&ld, s);

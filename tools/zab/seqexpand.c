@@ -18,24 +18,13 @@
 #include "cli.h"
 #include "cmd.h"
 #include "sequence.h"
+#include "util.h"
 
 /* The keys a step's section gets from its expansion, not from the written section. */
 static const char *const step_keys[] = {
 	"source", "patch", "series", "kernel", "git", "sequence", "sequence-kind", "step",
 	"steps", "label", "kernel-version", "git-commit",
 };
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
 
 /* The key of a "KEY = VALUE" line (in key[]), or "" for anything else. */
 static void line_key(const char *line, char *key, size_t len)
@@ -50,7 +39,7 @@ static void line_key(const char *line, char *key, size_t len)
 	if (!eq || *s == '#' || *s == ';' || *s == '[')
 		return;
 	snprintf(buf, sizeof(buf), "%.*s", (int)(eq - s), s);
-	snprintf(key, len, "%s", trim(buf));
+	snprintf(key, len, "%s", cz_trim(buf));
 }
 
 static bool is_step_key(const char *k)
@@ -69,15 +58,15 @@ static void variant_section(const char *line, char *name, size_t len)
 	char buf[1024], *s;
 
 	snprintf(buf, sizeof(buf), "%s", line);
-	s = trim(buf);
+	s = cz_trim(buf);
 	name[0] = 0;
 	if (*s != '[' || !strchr(s, ']'))
 		return;
 	*strchr(s, ']') = 0;
-	s = trim(s + 1);
+	s = cz_trim(s + 1);
 	if (strncmp(s, "variant", 7) || !isspace((unsigned char)s[7]))
 		return;
-	snprintf(name, len, "%s", trim(s + 8));
+	snprintf(name, len, "%s", cz_trim(s + 8));
 }
 
 /* An absolute path for a file named relative to the current folder (PATH[:SYMBOL] kept). */
@@ -188,12 +177,12 @@ static bool is_experiment(const char *line)
 	char buf[256], *s, *end;
 
 	snprintf(buf, sizeof(buf), "%s", line);
-	s = trim(buf);
+	s = cz_trim(buf);
 	end = strchr(s, ']');
 	if (*s != '[' || !end)
 		return false;
 	*end = 0;
-	return !strcmp(trim(s + 1), "experiment");
+	return !strcmp(cz_trim(s + 1), "experiment");
 }
 
 /* An [experiment] line: base = NAME of a sequence is its step 0 in the expanded file. */
@@ -204,8 +193,8 @@ static void base_line(FILE *out, const char *line, const struct zab_experiment *
 	line_key(line, key, sizeof(key));
 	if (!strcmp(key, "base")) {
 		snprintf(val, sizeof(val), "%s", strchr(line, '=') + 1);
-		if (expanded(e, trim(val))) {
-			fprintf(out, "base = %s@0\n", trim(val));
+		if (expanded(e, cz_trim(val))) {
+			fprintf(out, "base = %s@0\n", cz_trim(val));
 			return;
 		}
 	}

@@ -398,22 +398,6 @@ static long read_long_file(const char *path)
 	return v;
 }
 
-/* The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled. */
-static void thp_mode(char *buf, size_t len)
-{
-	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
-	char line[128], *a, *b;
-
-	snprintf(buf, len, "unavailable");
-	if (!f)
-		return;
-	if (fgets(line, sizeof(line), f) && (a = strchr(line, '[')) && (b = strchr(a, ']'))) {
-		*b = '\0';
-		snprintf(buf, len, "%s", a + 1);
-	}
-	fclose(f);
-}
-
 static const char *hugetlb_pool_path(enum zb_huge h)
 {
 	return h == ZB_HUGE_1GB ? "/sys/kernel/mm/hugepages/hugepages-1048576kB/free_hugepages"
@@ -425,7 +409,7 @@ void zb_huge_status(enum zb_huge h, char *buf, size_t len)
 	char thp[32];
 	long free_pages = read_long_file(hugetlb_pool_path(h));
 
-	thp_mode(thp, sizeof(thp));
+	zero_kref_thp_mode(thp, sizeof(thp));
 	if (h == ZB_HUGE_1GB)
 		snprintf(buf, len, "hugetlb 1GB pool: %ld free (%s; raise nr_hugepages beside it); "
 			 "THP cannot give 1GB pages", free_pages, hugetlb_pool_path(h));
@@ -472,7 +456,7 @@ int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate
 		goto done;
 	}
 	zb_huge_status(huge, status, sizeof(status));
-	thp_mode(thp, sizeof(thp));
+	zero_kref_thp_mode(thp, sizeof(thp));
 	if (huge == ZB_HUGE_1GB || !strcmp(thp, "never") || !strcmp(thp, "unavailable")) {
 		snprintf(why, why_len, "no %s pages available: %s",
 			 huge == ZB_HUGE_1GB ? "1GB" : "2MB", status);

@@ -83,17 +83,6 @@ static void zl_expand(const struct zl_where *w, const char *in, char *out, size_
 	out[used] = '\0';
 }
 
-char *zl_trim(char *s)
-{
-	char *e = s + strlen(s);
-
-	while (isspace((unsigned char)*s))
-		s++;
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /* One "key[=value]" line of a job file into the current section. */
 static void zl_job_line(struct zl_parser *p, char *s, struct zl_where *w)
 {
@@ -102,8 +91,8 @@ static void zl_job_line(struct zl_parser *p, char *s, struct zl_where *w)
 
 	if (eq) {
 		*eq = '\0';
-		key = zl_trim(s);
-		val = zl_trim(eq + 1);
+		key = cz_trim(s);
+		val = cz_trim(eq + 1);
 	}
 	snprintf(w->label, sizeof(w->label), "%s:%u: %s", w->file, w->line, key);
 	d = p->lookup(key, strlen(key));
@@ -164,7 +153,7 @@ void zl_parse_jobfile(struct zl_parser *p, const char *path)
 	while (fgets(line, sizeof(line), f)) {
 		w.line++;
 		zl_strip_comment(line);
-		s = zl_trim(line);
+		s = cz_trim(line);
 		if (!*s)
 			continue;
 		if (*s == '[') {
@@ -176,7 +165,7 @@ void zl_parse_jobfile(struct zl_parser *p, const char *path)
 			continue;
 		}
 		if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7])) {
-			zl_include(p, path, zl_trim(s + 8), w.line);
+			zl_include(p, path, cz_trim(s + 8), w.line);
 			continue;
 		}
 		zl_job_line(p, s, &w);
@@ -213,7 +202,7 @@ bool zl_is_jobfile(const char *path)
 		nl = strchr(s, '\n');
 		if (nl)
 			*nl = '\0';
-		s = zl_trim(s);
+		s = cz_trim(s);
 		if (*s && *s != '#' && *s != ';')
 			return *s == '[' || (!strncmp(s, "include", 7) && isspace((unsigned char)s[7]));
 		if (!nl)

@@ -79,7 +79,6 @@ const struct zl_optdef *zl_lookup(const char *name, size_t len);
 void zl_apply(struct zl_parser *p, const struct zl_optdef *d, const char *arg,
 	      const struct zl_where *w);
 struct zl_opts *zl_new_sect(struct zl_parser *p, const char *name);
-char *zl_trim(char *s);
 
 double zl_parse_time(const char *opt, const char *arg);
 
