@@ -112,6 +112,22 @@ def sha256_at(dfd, name):
         return h.hexdigest(), h
 
 
+def read_checked(dfd, name, shown, sums):
+    """NAME's content, read once (no symlink, a regular file) and refused unless its SHA-256 is SUMS."""
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=dfd)
+    except OSError as e:
+        die("shipped file %s: %s" % (shown, e.strerror))
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            die("shipped file %s: not a regular file" % shown)
+        data = f.read()
+    got = hashlib.sha256(data).hexdigest()
+    if got != sums:
+        die("%s: SHA-256 %s, shipped %s: refused" % (shown, got, sums))
+    return data
+
+
 def run_folder(rundir):
     head, _, name = rundir.rstrip("/").rpartition("/")
     if not name.startswith("run."):
@@ -125,14 +141,7 @@ def run_folder(rundir):
 
 
 def verify(rfd, sums):
-    got, _ = sha256_at(rfd, "SHA256SUMS")
-    if got != sums:
-        die("SHA256SUMS: SHA-256 %s, shipped %s: refused" % (got, sums))
-    fd = os.open("SHA256SUMS", os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=rfd)
-    with os.fdopen(fd, "rb") as f:
-        data = f.read()
-    if hashlib.sha256(data).hexdigest() != sums:
-        die("SHA256SUMS changed while read: refused")
+    data = read_checked(rfd, "SHA256SUMS", "SHA256SUMS", sums)
     for line in data.decode().splitlines():
         want, _, name = line.partition("  ")
         if not name or name.startswith("/") or ".." in name.split("/"):
@@ -164,15 +173,7 @@ def manifest(path):
 
 def ksrc_cache(rfd, rundir, sums):
     """Check RUNDIR/ksrc-cache against KSRC256SUMS, the controller's list (SHA-256 SUMS)."""
-    got, _ = sha256_at(rfd, "KSRC256SUMS")
-    if got != sums:
-        die("KSRC256SUMS: SHA-256 %s, shipped %s: refused" % (got, sums))
-    fd = os.open("KSRC256SUMS", os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=rfd)
-    with os.fdopen(fd, "rb") as f:
-        text = f.read()
-    if hashlib.sha256(text).hexdigest() != sums:
-        die("KSRC256SUMS changed while read: refused")
-    text = text.decode()
+    text = read_checked(rfd, "KSRC256SUMS", "KSRC256SUMS", sums).decode()
     want = {}
     for line in text.splitlines():
         h, _, name = line.partition("  ")
@@ -193,11 +194,7 @@ def ksrc_cache(rfd, rundir, sums):
     os.environ["CUSEZERO_KSRC_CACHE"] = rundir.rstrip("/") + "/ksrc-cache"
     for name, var in (("cc", "CUSEZERO_KSRC_CC"), ("cc-version", "CUSEZERO_KSRC_CC_VERSION")):
         if name in want:
-            fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=cfd)
-            with os.fdopen(fd, "rb") as f:
-                data = f.read()
-            if hashlib.sha256(data).hexdigest() != want[name]:
-                die("ksrc-cache/%s changed while read: refused" % name)
+            data = read_checked(cfd, name, "ksrc-cache/" + name, want[name])
             os.environ[var] = (data.decode(errors="replace").splitlines() or [""])[0]
     os.close(cfd)
 
