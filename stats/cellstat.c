@@ -38,33 +38,21 @@ static void layout_verdict(const struct czres_result *r, size_t b, size_t v, str
 }
 
 /*
- * placement = rotate: every run held every layout, so the runs are what is
- * paired (A and B of one slot ran in the same round): the change is the
- * mean per-run log ratio, the flag its 95% interval (doc/layouts.md).
+ * The paired rules: A and B of one slot ran in the same round, so the
+ * change is the mean per-slot log ratio and the flag its 95% interval.
+ * placement = rotate (czst_rotate_pair): every run held every layout, the
+ * runs are what is paired (doc/layouts.md).  verdict = paired at a fixed
+ * placement (czst_slot_pair): A and B ran adjacent in time and share the
+ * machine's state then -- a slow mode lasting seconds moves both
+ * (doc/measurement.md).
  */
-static void rotate_verdict(const struct czres_result *r, size_t b, size_t v, struct czst_cstat *cs)
+static void pair_verdict(const struct czres_result *r, size_t b, size_t v, struct czst_cstat *cs,
+			 bool (*pair)(const struct czres_cell *, const struct czres_cell *, bool,
+				      struct czst_lpair *))
 {
 	struct czst_lpair p;
 
-	if (czst_rotate_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
-		cs->pct = p.pct;
-		cs->lo = p.ci_lo;
-		cs->hi = p.ci_hi;
-		cs->flag = p.flag;
-	}
-}
-
-/*
- * verdict = paired, fixed placement: A and B of one slot ran in the same
- * round, adjacent in time, and share the machine's state then (a slow mode
- * lasting seconds moves both): the change is the mean per-slot log ratio,
- * the flag its 95% interval (doc/measurement.md).
- */
-static void paired_verdict(const struct czres_result *r, size_t b, size_t v, struct czst_cstat *cs)
-{
-	struct czst_lpair p;
-
-	if (czst_slot_pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
+	if (pair(czres_cell(r, b, r->base), czres_cell(r, b, v), r->b[b].higher, &p)) {
 		cs->pct = p.pct;
 		cs->lo = p.ci_lo;
 		cs->hi = p.ci_hi;
@@ -116,11 +104,11 @@ void czst_cell_stat(const struct czres_result *r, size_t b, size_t v, struct czs
 		return;
 	}
 	if (c->loff && base->loff) {
-		rotate_verdict(r, b, v, cs);
+		pair_verdict(r, b, v, cs, czst_rotate_pair);
 		return;
 	}
 	if (r->paired) {
-		paired_verdict(r, b, v, cs);
+		pair_verdict(r, b, v, cs, czst_slot_pair);
 		return;
 	}
 	/* no confidence interval from a single sample: never flagged */
