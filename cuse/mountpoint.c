@@ -13,7 +13,10 @@
  * process: a stopped daemon (SIGSTOP) never answers, and a request waits
  * in the kernel until SIGKILL.  realpath(), stat(), readdir() and statfs()
  * of the path run in a child given MP_PROBE_MS (mp_bounded); /proc/self/
- * mountinfo and umount2() need no daemon.
+ * mountinfo and umount2() need no daemon.  A probe is blamed on a FUSE
+ * daemon only when the mount table shows a FUSE mount on the path (at it or
+ * at a folder above it): elsewhere a late answer is a busy machine's, and is
+ * waited for up to MP_SLOW_MS.
  *
  * One daemon per mount point: an exclusive flock(LOCK_NB) held for the life
  * of the daemon (the descriptor survives the background fork; O_CLOEXEC
@@ -68,6 +71,14 @@
 #include "params.h"
 
 #define MP_PROBE_MS 3000
+/*
+ * A probe that has not answered in MP_PROBE_MS while no FUSE mount lies on
+ * the path is a slow machine, not a stopped daemon (a local file system
+ * answers once the probe gets the CPU): it is given up to MP_SLOW_MS.
+ */
+#define MP_SLOW_MS 120000
+#define MP_SLOW_WHY "no answer in 120 s, and no FUSE mount on its path " \
+	"(a hung file system, or a machine too busy to run the probe)"
 #define MP_REAP_MS 500
 /* Not a valid --name ('@'), so never the fallback's /run/cusezero/NAME. */
 #define MP_RUN_DIR "/run/cusezero"
@@ -186,6 +197,73 @@ static ssize_t mp_read_until(int fd, void *buf, size_t len, int64_t deadline)
 
 typedef int (*mp_fn)(const char *path, void *out, size_t len);
 
+/* Does mount point mp hold path (path itself or a folder above it)? */
+static bool mp_under(const char *mp, const char *path)
+{
+	size_t n = strlen(mp);
+
+	if (!strcmp(mp, "/"))
+		return true;
+	return !strncmp(path, mp, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/*
+ * Is there a FUSE mount (fuse, fuse.*, fuseblk) on path's way, as the mount
+ * table shows it?  path is taken as written (made absolute with the working
+ * directory, "." and ".." folded): a symlink on the way is not followed,
+ * since following it would ask the file system that may not answer.
+ */
+static bool mp_fuse_on_path(const char *path)
+{
+	char abs[PATH_MAX], norm[PATH_MAX], *line = NULL, *save, *tok, *dash, *c;
+	FILE *f;
+	size_t cap = 0, n = 0;
+	bool found = false;
+	int i;
+
+	if (path[0] == '/')
+		snprintf(abs, sizeof(abs), "%s", path);
+	else if (!getcwd(norm, sizeof(norm)) ||
+		 (size_t)snprintf(abs, sizeof(abs), "%s/%s", norm, path) >= sizeof(abs))
+		return true;	/* cannot tell: as before, blame the mount */
+	norm[0] = '\0';
+	for (c = strtok_r(abs, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(c, "."))
+			continue;
+		if (!strcmp(c, "..")) {
+			char *s = strrchr(norm, '/');
+
+			n = s ? (size_t)(s - norm) : 0;
+			norm[n] = '\0';
+			continue;
+		}
+		n += (size_t)snprintf(norm + n, sizeof(norm) - n, "/%s", c);
+		if (n >= sizeof(norm))
+			return true;
+	}
+	if (!norm[0])
+		snprintf(norm, sizeof(norm), "/");
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return true;
+	while (!found && getline(&line, &cap, f) > 0) {
+		dash = strstr(line, " - ");
+		if (!dash || strncmp(dash + 3, "fuse", 4))
+			continue;
+		*dash = '\0';
+		tok = strtok_r(line, " ", &save);
+		for (i = 1; tok && i < 5; i++)	/* field 5: the mount point */
+			tok = strtok_r(NULL, " ", &save);
+		if (!tok)
+			continue;
+		mp_unescape(tok);
+		found = mp_under(tok, norm);
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
 /* A killed probe: reaped if it exits within MP_REAP_MS. */
 static void mp_reap(pid_t pid)
 {
@@ -199,14 +277,18 @@ static void mp_reap(pid_t pid)
 }
 
 /*
- * fn(path, out, len) in a child given MP_PROBE_MS; out comes back through a
- * pipe.  0, fn's -errno, or -ETIMEDOUT (the child is then SIGKILLed: FUSE
- * request waits are killable).
+ * fn(path, out, len) in a child given MP_PROBE_MS (MP_SLOW_MS when no FUSE
+ * mount lies on path); out comes back through a pipe.  0, fn's -errno,
+ * -ETIMEDOUT (a FUSE mount on the path did not answer) or -EAGAIN (nothing
+ * FUSE on the path, and no answer in MP_SLOW_MS); the child is then
+ * SIGKILLed (FUSE request waits are killable).
  */
 static int mp_bounded(mp_fn fn, const char *path, void *out, size_t len)
 {
 	struct timespec now;
+	int64_t start, waited;
 	int pfd[2], ret, status;
+	bool slow = false;
 	ssize_t got;
 	pid_t pid;
 
@@ -228,9 +310,17 @@ static int mp_bounded(mp_fn fn, const char *path, void *out, size_t len)
 	}
 	close(pfd[1]);
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	got = mp_read_until(pfd[0], out, len,
-			    (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000 + MP_PROBE_MS);
+	start = (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+	got = mp_read_until(pfd[0], out, len, start + MP_PROBE_MS);
+	/* Late, and no FUSE mount to blame: a busy machine.  Wait on, a second at a time. */
+	for (waited = MP_PROBE_MS; got == -ETIMEDOUT && waited < MP_SLOW_MS; waited += 1000) {
+		if (mp_fuse_on_path(path))
+			break;
+		got = mp_read_until(pfd[0], out, len, start + waited + 1000);
+	}
 	close(pfd[0]);
+	if (got == -ETIMEDOUT && waited >= MP_SLOW_MS)
+		slow = true;
 	if (got == -ETIMEDOUT) {
 		/*
 		 * SIGKILL ends a request the daemon has not taken yet; one it has
@@ -242,7 +332,7 @@ static int mp_bounded(mp_fn fn, const char *path, void *out, size_t len)
 		 */
 		kill(pid, SIGKILL);
 		mp_reap(pid);
-		return -ETIMEDOUT;
+		return slow ? -EAGAIN : -ETIMEDOUT;
 	}
 	/* It wrote all or closed the pipe: it is exiting. */
 	if (waitpid(pid, &status, 0) != pid)
@@ -520,8 +610,9 @@ static int mp_lock(const char *canon, const char *mnt)
 	fd = mp_bounded(mp_inspect, canon, &d, sizeof(d));
 	if (fd) {
 		cz_log("--fuse %s: %s", mnt, fd == -ENOTDIR ? "not a directory" :
-		       fd == -ETIMEDOUT ? "does not answer (a FUSE mount whose daemon is stopped?)" :
-		       strerror(-fd));
+		       fd == -ETIMEDOUT ? "does not answer (a FUSE mount on its path whose daemon "
+					  "is stopped?)" :
+		       fd == -EAGAIN ? MP_SLOW_WHY : strerror(-fd));
 		return fd;
 	}
 	if (!d.empty && !cz_params.force_mount) {
@@ -598,8 +689,10 @@ static int mp_resolve(const char *mnt, bool create, char *canon, size_t len)
 		ret = mp_bounded(mp_canonical, mnt, canon, len);
 	}
 	if (ret == -ETIMEDOUT)
-		cz_log("--fuse %s: does not answer (a FUSE mount whose daemon is stopped?), "
-		       "left alone", mnt);
+		cz_log("--fuse %s: does not answer (a FUSE mount on its path whose daemon is "
+		       "stopped?), left alone", mnt);
+	else if (ret == -EAGAIN)
+		cz_log("--fuse %s: %s", mnt, MP_SLOW_WHY);
 	else if (ret)
 		cz_log("--fuse %s: %s", mnt, strerror(-ret));
 	if (ret)

@@ -4,8 +4,10 @@
 # can make it do.  Refused with one line, nothing mounted, what was there
 # left as it was: a directory that is not empty, a path where something is
 # mounted (a tmpfs here; /proc on a host), the root directory, a FUSE mount
-# whose daemon is stopped (SIGSTOP: the start must not hang), another user's
-# dead mount root cannot inspect (with the fusermount3 command to run).
+# whose daemon is stopped (SIGSTOP: the start must not hang) or a folder
+# below it, another user's dead mount root cannot inspect (with the
+# fusermount3 command to run).  A probe that is only slow (a busy machine,
+# no FUSE mount on the path) is waited for, not blamed on a FUSE daemon.
 # --force-mount mounts over a non-empty directory.  An unprivileged user's
 # lock on the directory does not keep root from mounting there.
 # Needs: root fuse
@@ -83,11 +85,38 @@ if cz_start stopped; then
 	p=$(cz_pid stopped)
 	kill -STOP "$p"
 	refused stopped2 "$CZ_TMP/mnt-stopped" "a mount whose daemon is stopped (SIGSTOP)"
+	refused stopped3 "$CZ_TMP/mnt-stopped/sub" "a folder below it"
+	ok "... both blamed on the FUSE mount on the path" -- \
+		eval 'grep -q "FUSE mount.*not answer" "$CZ_TMP/stopped2.err" &&
+		      grep -q "not answer.*FUSE mount on its path" "$CZ_TMP/stopped3.err"'
 	kill -CONT "$p"
 	ok "... the stopped daemon, continued, still serves and stops" -- \
 		eval '[ "$(head -c 1000 "$CZ_TMP/mnt-stopped/zero" | wc -c)" -eq 1000 ] && cz_stop stopped'
 else
 	fail "start stopped: $(cat "$CZ_TMP/stopped.err")"
+fi
+
+# A slow probe of an ordinary directory (a busy machine): strace holds the
+# probe's readdir (getdents64, made only by the probe child) for 5 s, longer
+# than the 3 s a FUSE mount's daemon is given.  Nothing FUSE lies on the
+# path, so the start waits and mounts; blaming a stopped FUSE daemon there
+# would be wrong.
+if command -v strace >/dev/null; then
+	S=$CZ_TMP/mnt-slow
+	mkdir -p "$S"
+	strace -f -qq -o /dev/null -e trace=getdents64 \
+		-e inject=getdents64:delay_enter=5000000:when=1 \
+		"$CUSEZERO" -f --fuse "$S" --pidfile "$CZ_TMP/slow.pid" 2>"$CZ_TMP/slow.err" &
+	sp=$!
+	cz_wait "cz_mounted '$S' || ! kill -0 $sp 2>/dev/null" 1200
+	ok "a probe held 5 s on an ordinary directory: waited for, mounted ($(head -c 300 "$CZ_TMP/slow.err"))" -- \
+		cz_mounted "$S"
+	[ -s "$CZ_TMP/slow.pid" ] && cz_stop slow
+	cz_wait "! kill -0 $sp 2>/dev/null" 600 || kill -KILL "$sp" 2>/dev/null
+	wait "$sp" 2>/dev/null
+	cz_mounted "$S" && umount -l "$S"
+else
+	skip "a slow probe: needs strace (apt-get install strace)"
 fi
 
 # Another user's dead mount (no allow_other): root cannot ask its daemon.
