@@ -30,8 +30,18 @@ const char *czr_plot_kind(const char *file);
  */
 FILE *czr_plot_open(const char *file, const char *title, int width, int height, int *err);
 int czr_plot_close(FILE *gp, const char *file);
-/* s as a gnuplot string constant (double quotes, escaped). */
-void czr_gp_str(FILE *gp, const char *s);
+/* The same, gnuplot's output of kind ("svg", "png") to out (left open; czr_plot_close(gp, NULL)). */
+FILE *czr_plot_open_fd(int out, const char *kind, const char *title, int width, int height,
+		       int *err);
+/*
+ * A string for gnuplot, never in a command (gnuplot.c says why): the data
+ * block $NAME of one line, s, which the script names $NAME[1][2:].  Of
+ * several lines: begin, a line per string ($NAME[k][2:], k from 1), end.
+ */
+void czr_gp_text(FILE *gp, const char *name, const char *s);
+void czr_gp_text_begin(FILE *gp, const char *name);
+void czr_gp_text_line(FILE *gp, const char *s);
+void czr_gp_text_end(FILE *gp);
 /* Vertical lines at every 32-byte (dashed) and 64-byte (solid) x in [lo, hi]. */
 void czr_gp_cache_lines(FILE *gp, unsigned lo, unsigned hi);
 
@@ -73,6 +83,8 @@ struct czr_fig {
 
 /* Draw f into file (.svg or .png): 0, or -errno as czr_plot_close. */
 int czr_fig_draw(const struct czr_fig *f, const char *file);
+/* The same to out (left open), kind "svg" or "png". */
+int czr_fig_draw_fd(const struct czr_fig *f, int out, const char *kind);
 /* Free what czr_series_add() allocated in f. */
 void czr_fig_free(struct czr_fig *f);
 /* A new series of f (its points added with czr_point_add); name copied. */

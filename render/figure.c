@@ -88,7 +88,7 @@ static void num(FILE *gp, double v)
 		fputs(" NaN", gp);
 }
 
-/* Series k as data block $sK: x y lo hi colour "label". */
+/* Series k as data block $sK: x y lo hi colour (labels: $czr_lab, names: $czr_names). */
 static void data_block(FILE *gp, const struct czr_fig *f, size_t k)
 {
 	const struct czr_series *s = &f->s[k];
@@ -105,9 +105,7 @@ static void data_block(FILE *gp, const struct czr_fig *f, size_t k)
 		num(gp, p->y);
 		num(gp, p->lo);
 		num(gp, p->hi);
-		fprintf(gp, " %ld ", strtol(mark_colour(p->mark) + 1, NULL, 16));
-		czr_gp_str(gp, p->label ? p->label : "");
-		fputc('\n', gp);
+		fprintf(gp, " %ld\n", strtol(mark_colour(p->mark) + 1, NULL, 16));
 	}
 	fputs("EOD\n", gp);
 }
@@ -138,7 +136,7 @@ static void plot_whisker(FILE *gp, const struct czr_fig *f)
 	if (isfinite(f->ref))
 		fprintf(gp, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#444444' dt 2\n",
 			f->ref, f->ref);
-	fprintf(gp, "plot $s0 using 2:(-$0):3:4:5:ytic(6) with xerrorbars pt 7 ps 1.1 lw 2 lc rgb variable notitle");
+	fprintf(gp, "plot $s0 using 2:(-$0):3:4:5:ytic($czr_lab[int($0) + 1][2:]) with xerrorbars pt 7 ps 1.1 lw 2 lc rgb variable notitle");
 	legend_marks(gp, false);
 	fputc('\n', gp);
 }
@@ -150,13 +148,7 @@ static void plot_strip(FILE *gp, const struct czr_fig *f)
 	fprintf(gp, "set xrange [-0.6:%f]\nset grid ytics\nset xtics rotate by -25 scale 0\n"
 		"set style boxplot nooutliers\nset style fill empty\nset boxwidth 0.5\n",
 		(double)f->ns - 0.4);
-	fputs("set xtics (", gp);
-	for (k = 0; k < f->ns; k++) {
-		fputs(k ? ", " : "", gp);
-		czr_gp_str(gp, f->s[k].name);
-		fprintf(gp, " %zu", k);
-	}
-	fputs(")\n", gp);
+	fprintf(gp, "set xtics ()\ndo for [k = 1:%zu] { set xtics add ($czr_names[k][2:] k - 1) }\n", f->ns);
 	if (isfinite(f->ref))
 		fprintf(gp, "set yrange [*<%g:%g<*]\n"
 			"set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#444444' dt 2\n",
@@ -181,8 +173,8 @@ static void plot_lines(FILE *gp, const struct czr_fig *f, bool band)
 		fputs(k ? ", " : "", gp);
 		if (band)
 			fprintf(gp, "$s%zu using 1:3:4 with filledcurves lc rgb '%s' notitle, ", k, c);
-		fprintf(gp, "$s%zu using 1:2 with linespoints pt 7 ps 0.5 lc rgb '%s' title ", k, c);
-		czr_gp_str(gp, f->s[k].name);
+		fprintf(gp, "$s%zu using 1:2 with linespoints pt 7 ps 0.5 lc rgb '%s' title $czr_names[%zu][2:]",
+			k, c, k + 1);
 	}
 	if (f->cache_lines)
 		fputs(", NaN with lines lc rgb '#777777' lw 1.5 dt 1 title '64-byte line'"
@@ -198,7 +190,7 @@ static void plot_steps(FILE *gp, const struct czr_fig *f)
 	fprintf(gp, "set xrange [-0.5:%f]\nset grid ytics\nset xtics rotate by -30 scale 0\n",
 		(double)n - 0.5);
 	fprintf(gp, "plot $s0 using 0:2 with lines lc rgb '%s' notitle, "
-		"$s0 using 0:2:3:4:5:xtic(6) with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, "
+		"$s0 using 0:2:3:4:5:xtic($czr_lab[int($0) + 1][2:]) with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, "
 		"$s0 using 0:($5 == %ld ? $2 : NaN) with points pt 6 ps 2.4 lw 2 lc rgb '%s' notitle",
 		palette[0], strtol(C_CHANGE + 1, NULL, 16), C_CHANGE);
 	legend_marks(gp, false);
@@ -220,22 +212,39 @@ static void x_range(const struct czr_fig *f, double *lo, double *hi)
 		}
 }
 
-int czr_fig_draw(const struct czr_fig *f, const char *file)
+/* The series' names ($czr_names, a line each) and the first series' point labels ($czr_lab). */
+static void czr_texts(FILE *gp, const struct czr_fig *f)
 {
-	int err, h = f->kind == CZR_WHISKER ? 150 + 34 * (int)(f->ns ? f->s[0].n : 1) : 400;
-	double lo, hi;
-	FILE *gp;
 	size_t k;
 
-	gp = czr_plot_open(file, f->title ? f->title : "", 760, h > 900 ? 900 : h, &err);
-	if (!gp)
-		return err;
+	czr_gp_text_begin(gp, "czr_names");
+	for (k = 0; k < f->ns; k++)
+		czr_gp_text_line(gp, f->s[k].name);
+	czr_gp_text_end(gp);
+	czr_gp_text_begin(gp, "czr_lab");
+	for (k = 0; f->ns && k < f->s[0].n; k++)
+		czr_gp_text_line(gp, f->s[0].p[k].label);
+	czr_gp_text_end(gp);
+}
+
+static int fig_height(const struct czr_fig *f)
+{
+	int h = f->kind == CZR_WHISKER ? 150 + 34 * (int)(f->ns ? f->s[0].n : 1) : 400;
+
+	return h > 900 ? 900 : h;
+}
+
+/* The script of f to gnuplot (its terminal and title set), closed: 0 or -errno. */
+static int fig_script(const struct czr_fig *f, FILE *gp, const char *file)
+{
+	double lo, hi;
+	size_t k;
+
 	fputs("set termoption noenhanced\nset key outside bottom center horizontal\n", gp);
-	fputs("set xlabel ", gp);
-	czr_gp_str(gp, f->xlabel ? f->xlabel : "");
-	fputs("\nset ylabel ", gp);
-	czr_gp_str(gp, f->ylabel ? f->ylabel : "");
-	fputc('\n', gp);
+	czr_gp_text(gp, "czr_xlabel", f->xlabel);
+	czr_gp_text(gp, "czr_ylabel", f->ylabel);
+	fputs("set xlabel $czr_xlabel[1][2:]\nset ylabel $czr_ylabel[1][2:]\n", gp);
+	czr_texts(gp, f);
 	if (f->cache_lines) {
 		x_range(f, &lo, &hi);
 		if (isfinite(lo) && lo >= 0) {
@@ -253,6 +262,22 @@ int czr_fig_draw(const struct czr_fig *f, const char *file)
 		plot_steps(gp, f);
 	else
 		plot_lines(gp, f, f->kind == CZR_BAND);
-	fputs("set output\n", gp);
+	fputs("unset output\n", gp);
 	return czr_plot_close(gp, file);
+}
+
+int czr_fig_draw(const struct czr_fig *f, const char *file)
+{
+	int err;
+	FILE *gp = czr_plot_open(file, f->title ? f->title : "", 760, fig_height(f), &err);
+
+	return gp ? fig_script(f, gp, file) : err;
+}
+
+int czr_fig_draw_fd(const struct czr_fig *f, int out, const char *kind)
+{
+	int err;
+	FILE *gp = czr_plot_open_fd(out, kind, f->title ? f->title : "", 760, fig_height(f), &err);
+
+	return gp ? fig_script(f, gp, NULL) : err;
 }

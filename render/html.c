@@ -85,22 +85,19 @@ void czr_page_pre(struct czr_page *p, const char *text)
 	fputs("</pre>\n", p->f);
 }
 
-/* gnuplot's SVG from <svg on (its XML prolog dropped): 0 or -errno. */
-static int inline_svg(FILE *out, const char *file)
+/* gnuplot's SVG in in, from <svg on (its XML prolog dropped): 0 or -errno. */
+static int inline_svg(FILE *out, FILE *in)
 {
-	FILE *in = fopen(file, "r");
 	char *buf = NULL, *svg;
 	size_t cap = 0, len = 0, n;
 
-	if (!in)
-		return -errno;
+	rewind(in);
 	do {
 		if (len + 65536 + 1 > cap) {
 			char *nb = realloc(buf, cap = len + 65536 * 2 + 1);
 
 			if (!nb) {
 				free(buf);
-				fclose(in);
 				return -ENOMEM;
 			}
 			buf = nb;
@@ -108,7 +105,6 @@ static int inline_svg(FILE *out, const char *file)
 		n = fread(buf + len, 1, cap - len - 1, in);
 		len += n;
 	} while (n);
-	fclose(in);
 	buf[len] = '\0';
 	svg = strstr(buf, "<svg");
 	if (svg)
@@ -223,21 +219,18 @@ static void table_band(FILE *f, const struct czr_fig *fig)
 
 int czr_page_figure(struct czr_page *p, const struct czr_fig *fig)
 {
-	const char *tmp = getenv("TMPDIR");
-	char file[4096];
-	int fd, err;
+	/* gnuplot writes to a file of no name, read back */
+	FILE *svg = tmpfile();
+	int err;
 
-	snprintf(file, sizeof(file), "%s/czr-XXXXXX.svg", tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemps(file, 4);
-	if (fd < 0)
+	if (!svg)
 		return -errno;
-	close(fd);
 	fprintf(p->f, "<figure class=\"czr-fig\" id=\"fig-%s\" data-figure=\"%s\">\n", fig->name,
 		fig->name);
-	err = czr_fig_draw(fig, file);
+	err = czr_fig_draw_fd(fig, fileno(svg), "svg");
 	if (!err)
-		err = inline_svg(p->f, file);
-	unlink(file);
+		err = inline_svg(p->f, svg);
+	fclose(svg);
 	if (err)
 		fprintf(p->f, "<p class=\"czr-err\">figure not drawn: gnuplot failed (%s)</p>\n",
 			strerror(-err));
