@@ -110,7 +110,7 @@ void czr_page_pre(struct czr_page *p, const char *text);
 int czr_page_figure(struct czr_page *p, const struct czr_fig *f);
 /* The end of the page: 0, or -1 when anything was not written. */
 int czr_page_close(struct czr_page *p);
-/* s with &, <, >, " escaped. */
+/* s with &, <, >, " and ' escaped: text or a quoted attribute's value. */
 void czr_html_text(FILE *f, const char *s);
 
 #endif

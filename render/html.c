@@ -43,6 +43,8 @@ void czr_html_text(FILE *f, const char *s)
 			fputs("&gt;", f);
 		else if (*s == '"')
 			fputs("&quot;", f);
+		else if (*s == '\'')
+			fputs("&#39;", f);
 		else
 			fputc(*s, f);
 	}
@@ -134,8 +136,9 @@ static void table_points(FILE *f, const struct czr_fig *fig)
 	const char *cls;
 	size_t i;
 
-	fprintf(f, "<table><tr><th>%s</th><th>%s</th><th>95%% low</th><th>95%% high</th><th></th></tr>\n",
-		fig->kind == CZR_STEPS ? "step" : "row", fig->unit ? fig->unit : "value");
+	fprintf(f, "<table><tr><th>%s</th><th>", fig->kind == CZR_STEPS ? "step" : "row");
+	czr_html_text(f, fig->unit ? fig->unit : "value");
+	fputs("</th><th>95% low</th><th>95% high</th><th></th></tr>\n", f);
 	for (i = 0; i < s->n; i++) {
 		const char *m = mark_text(s->p[i].mark, &cls);
 
@@ -225,8 +228,11 @@ int czr_page_figure(struct czr_page *p, const struct czr_fig *fig)
 
 	if (!svg)
 		return -errno;
-	fprintf(p->f, "<figure class=\"czr-fig\" id=\"fig-%s\" data-figure=\"%s\">\n", fig->name,
-		fig->name);
+	fputs("<figure class=\"czr-fig\" id=\"fig-", p->f);
+	czr_html_text(p->f, fig->name);
+	fputs("\" data-figure=\"", p->f);
+	czr_html_text(p->f, fig->name);
+	fputs("\">\n", p->f);
 	err = czr_fig_draw_fd(fig, fileno(svg), "svg");
 	if (!err)
 		err = inline_svg(p->f, svg);
