@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "czrender.h"
+#include "outfile.h"
 
 bool czr_have_gnuplot(void)
 {
@@ -132,11 +133,11 @@ void czr_gp_text(FILE *gp, const char *name, const char *s)
 static struct {
 	FILE *gp;
 	pid_t pid;
-	int out;     /* closed with the plot: czr_plot_open's file */
+	struct cz_out out;   /* czr_plot_open's file (out.f NULL: czr_plot_open_fd's) */
 } plots[CZR_MAX_PLOTS];
 
 /* gnuplot with its stdin a pipe (returned) and its stdout out; NULL with *err. */
-static FILE *spawn(int out, int own, int *err)
+static FILE *spawn(int out, int *err)
 {
 	int p[2], slot;
 	pid_t pid;
@@ -169,7 +170,7 @@ static FILE *spawn(int out, int own, int *err)
 	}
 	plots[slot].gp = gp;
 	plots[slot].pid = pid;
-	plots[slot].out = own;
+	memset(&plots[slot].out, 0, sizeof(plots[slot].out));
 	return gp;
 }
 
@@ -182,7 +183,7 @@ FILE *czr_plot_open_fd(int out, const char *kind, const char *title, int width, 
 	if (!kind || (strcmp(kind, "svg") && strcmp(kind, "png")))
 		return NULL;
 	/* its messages go to our stderr; its output only to out */
-	gp = spawn(out, -1, err);
+	gp = spawn(out, err);
 	if (!gp)
 		return NULL;
 	if (!strcmp(kind, "svg"))
@@ -198,30 +199,31 @@ FILE *czr_plot_open_fd(int out, const char *kind, const char *title, int width, 
 FILE *czr_plot_open(const char *file, const char *title, int width, int height, int *err)
 {
 	const char *kind = czr_plot_kind(file);
-	int fd, i;
+	struct cz_out out;
 	FILE *gp;
+	int i;
 
 	*err = -EINVAL;
 	if (!kind)
 		return NULL;
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0) {
-		*err = -errno;
+	/* a fresh file renamed onto file when whole, never through a link (lib/outfile.h) */
+	*err = cz_out_open(&out, file, 0666);
+	if (*err)
 		return NULL;
-	}
-	gp = czr_plot_open_fd(fd, kind, title, width, height, err);
+	gp = czr_plot_open_fd(fileno(out.f), kind, title, width, height, err);
 	for (i = 0; gp && i < CZR_MAX_PLOTS; i++)
 		if (plots[i].gp == gp)
-			plots[i].out = fd;
+			plots[i].out = out;
 	if (!gp)
-		close(fd);
+		cz_out_discard(&out);
 	return gp;
 }
 
 int czr_plot_close(FILE *gp, const char *file)
 {
+	struct cz_out out;
 	struct stat st;
-	int i, status, ret = 0, out;
+	int i, status, ret = 0;
 	pid_t pid;
 
 	(void)file;
@@ -235,16 +237,20 @@ int czr_plot_close(FILE *gp, const char *file)
 	if (fclose(gp))
 		ret = -EIO;
 	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		ret = -EIO;
-	if (out >= 0) {
-		if (!ret && (fstat(out, &st) || st.st_size == 0))
-			ret = -EIO;
-		if (close(out) && !ret)
+		if (errno != EINTR) {
 			ret = -errno;
-	}
+			break;
+		}
+	if (!ret && (!WIFEXITED(status) || WEXITSTATUS(status)))
+		ret = -EIO;
+	if (!out.f)
+		return ret;
+	/* gnuplot wrote through its own descriptor: the size is the file's */
+	if (!ret && (fstat(fileno(out.f), &st) || (S_ISREG(st.st_mode) && st.st_size == 0)))
+		ret = -EIO;
+	if (!ret)
+		return cz_out_commit(&out);
+	cz_out_discard(&out);
 	return ret;
 }
 
