@@ -3,22 +3,23 @@
 # Description: names stored with a run never reach gnuplot as commands.
 # Runs whose benchmark, unit, variant and SUT class names hold gnuplot
 # command substitution (`touch M`), a quote breaking out with system(),
-# a macro (@), a newline followed by a command, are stored; zab report
-# --html, report --plot (every figure) and history --html/--plot draw
-# them, and no marker file may appear.  As root, the store is built by
-# user nobody in a folder nobody owns and root draws it (the attack the
-# quoting let through: another user's store run by root).
+# a macro (@), $(...), a newline followed by a command, a name of 5000
+# bytes, are stored; zab report --html, report --plot (every figure) and
+# history --html/--plot draw them, and no marker file may appear.  As
+# root, the store is built by user nobody in a folder nobody owns and root
+# draws it (the attack the quoting let through: another user's store
+# drawn by root).
 # Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 command -v gnuplot >/dev/null || skip_all "gnuplot not found (Debian: gnuplot-nox): the figures need it"
 command -v python3 >/dev/null || skip_all "python3 not found (writes the planted names)"
 unset CUSEZERO_STORE
 
-# build_store DIR: runs of six SUT classes (one per planted name), two kernels each, in
+# build_store DIR: runs of seven SUT classes (one per planted name), two kernels each, in
 # DIR/s.db; each name holds PLANT at first, replaced in the result file
 build_store() {
 	d=$1
-	for i in 1 2 3 4 5 6; do
+	for i in 1 2 3 4 5 6 7; do
 		"$ZAB" run -b "xPLANT=$FAKE --sd 0.01 --mean 10" --unit uPLANT -v aPLANT \
 			-v "bPLANT:FAKE_SCALE=1.3" -S 2 -R 3 --seed 7 --name team --no-progress --no-store \
 			--kernel-ref no --sut cPLANT --sut-name h1 --json "$d/r$i.json" >/dev/null 2>&1
@@ -27,7 +28,7 @@ build_store() {
 import json, sys, uuid
 src, dst, kernel, m, i = sys.argv[1:]
 plant = ['`touch M`', '"; system("touch M"); print "', "' . system('touch M') . '",
-         '\\" . system("touch M") . "\\', '\nsystem("touch M")\n`touch M`\n', '\r`touch M` @M'][int(i) - 1]
+         '\\" . system("touch M") . "\\', '\nsystem("touch M")\n`touch M`\n', '\r`touch M` @M $(touch M)', 'L' * 5000 + '`touch M`'][int(i) - 1]
 d = json.load(open(src))
 d['environment']['kernel'] = kernel
 d['run']['uuid'] = str(uuid.uuid4())
@@ -40,7 +41,7 @@ EOT
 		diag "import: $(cat "$d/err")"
 }
 
-# draw DIR [AS...]: every page and figure of the store in DIR
+# draw DIR: every page and figure of the store in DIR
 draw() {
 	d=$1
 	shift
