@@ -47,7 +47,21 @@ void czr_gp_cache_lines(FILE *gp, unsigned lo, unsigned hi);
 
 /* ---- figures ---------------------------------------------------------------------- */
 
-enum czr_mark { CZR_NONE = 0, CZR_WORSE = -1, CZR_BETTER = 1, CZR_CHANGE = 2 };
+/* A point's verdict, and for a step whether it is a change point (orange ring, its verdict kept). */
+enum czr_mark {
+	CZR_NONE = 0, CZR_WORSE = -1, CZR_BETTER = 1,
+	CZR_CHANGE = 2, CZR_CHANGE_WORSE = 3, CZR_CHANGE_BETTER = 4,
+};
+/* CZR_NONE, CZR_WORSE or CZR_BETTER of a mark; is it a change point? */
+static inline int czr_mark_verdict(int mark)
+{
+	return mark == CZR_CHANGE_WORSE ? CZR_WORSE : mark == CZR_CHANGE_BETTER ? CZR_BETTER :
+	       mark == CZR_CHANGE ? CZR_NONE : mark;
+}
+static inline int czr_mark_change(int mark)
+{
+	return mark >= CZR_CHANGE;
+}
 
 struct czr_point {
 	double x, y, lo, hi;      /* lo, hi: NaN when there is no interval */

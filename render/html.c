@@ -125,8 +125,14 @@ static void cell_num(FILE *f, double v)
 
 static const char *mark_text(int mark, const char **cls)
 {
-	*cls = mark == CZR_WORSE ? "R" : mark == CZR_BETTER ? "I" : mark == CZR_CHANGE ? "C" : "";
-	return mark == CZR_WORSE ? "(R)" : mark == CZR_BETTER ? "(I)" : mark == CZR_CHANGE ? "change" : "";
+	int v = czr_mark_verdict(mark);
+
+	if (czr_mark_change(mark)) {
+		*cls = "C";
+		return v == CZR_WORSE ? "change (R)" : v == CZR_BETTER ? "change (I)" : "change";
+	}
+	*cls = v == CZR_WORSE ? "R" : v == CZR_BETTER ? "I" : "";
+	return v == CZR_WORSE ? "(R)" : v == CZR_BETTER ? "(I)" : "";
 }
 
 /* Whisker and steps: a row per point (label, value, interval, mark). */

@@ -653,7 +653,9 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 		bool cp = json_is_true(json_object_get(row, "change_point"));
 		const char *cl = pg_str(row, "change_label"), *st;
 		char *label;
-		int mark = cp ? CZR_CHANGE : *flag == 'R' ? CZR_WORSE : *flag == 'I' ? CZR_BETTER : 0;
+		/* a change point keeps its step's (R)/(I): the colour the legend gives it */
+		int mark = *flag == 'R' ? (cp ? CZR_CHANGE_WORSE : CZR_WORSE) :
+			   *flag == 'I' ? (cp ? CZR_CHANGE_BETTER : CZR_BETTER) : cp ? CZR_CHANGE : CZR_NONE;
 
 		if (!cls || strcmp(cls, c)) {
 			char *name = pg_name("history", nc++);
