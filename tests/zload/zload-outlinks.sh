@@ -6,7 +6,7 @@
 # 0600 file waits (as root: planted by user nobody in a folder anyone may
 # write, not sticky); the file pointed to stays as it was and each output
 # is a new regular file holding what zload wrote.
-# Needs: none
+# Needs: io_uring
 . "$top_srcdir/tests/zload/zload-lib.sh"
 Z=$ZLOAD
 [ -x "$Z" ] || skip_all "zload not built ($Z): no liburing for this host"
