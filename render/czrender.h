@@ -30,14 +30,38 @@ const char *czr_plot_kind(const char *file);
  */
 FILE *czr_plot_open(const char *file, const char *title, int width, int height, int *err);
 int czr_plot_close(FILE *gp, const char *file);
-/* s as a gnuplot string constant (double quotes, escaped). */
-void czr_gp_str(FILE *gp, const char *s);
+/* The same, gnuplot's output of kind ("svg", "png") to out (left open; czr_plot_close(gp, NULL)). */
+FILE *czr_plot_open_fd(int out, const char *kind, const char *title, int width, int height,
+		       int *err);
+/*
+ * A string for gnuplot, never in a command (gnuplot.c says why): the data
+ * block $NAME of one line, s, which the script names $NAME[1][2:].  Of
+ * several lines: begin, a line per string ($NAME[k][2:], k from 1), end.
+ */
+void czr_gp_text(FILE *gp, const char *name, const char *s);
+void czr_gp_text_begin(FILE *gp, const char *name);
+void czr_gp_text_line(FILE *gp, const char *s);
+void czr_gp_text_end(FILE *gp);
 /* Vertical lines at every 32-byte (dashed) and 64-byte (solid) x in [lo, hi]. */
 void czr_gp_cache_lines(FILE *gp, unsigned lo, unsigned hi);
 
 /* ---- figures ---------------------------------------------------------------------- */
 
-enum czr_mark { CZR_NONE = 0, CZR_WORSE = -1, CZR_BETTER = 1, CZR_CHANGE = 2 };
+/* A point's verdict, and for a step whether it is a change point (orange ring, its verdict kept). */
+enum czr_mark {
+	CZR_NONE = 0, CZR_WORSE = -1, CZR_BETTER = 1,
+	CZR_CHANGE = 2, CZR_CHANGE_WORSE = 3, CZR_CHANGE_BETTER = 4,
+};
+/* CZR_NONE, CZR_WORSE or CZR_BETTER of a mark; is it a change point? */
+static inline int czr_mark_verdict(int mark)
+{
+	return mark == CZR_CHANGE_WORSE ? CZR_WORSE : mark == CZR_CHANGE_BETTER ? CZR_BETTER :
+	       mark == CZR_CHANGE ? CZR_NONE : mark;
+}
+static inline int czr_mark_change(int mark)
+{
+	return mark >= CZR_CHANGE;
+}
 
 struct czr_point {
 	double x, y, lo, hi;      /* lo, hi: NaN when there is no interval */
@@ -73,6 +97,8 @@ struct czr_fig {
 
 /* Draw f into file (.svg or .png): 0, or -errno as czr_plot_close. */
 int czr_fig_draw(const struct czr_fig *f, const char *file);
+/* The same to out (left open), kind "svg" or "png". */
+int czr_fig_draw_fd(const struct czr_fig *f, int out, const char *kind);
 /* Free what czr_series_add() allocated in f. */
 void czr_fig_free(struct czr_fig *f);
 /* A new series of f (its points added with czr_point_add); name copied. */
@@ -98,7 +124,7 @@ void czr_page_pre(struct czr_page *p, const char *text);
 int czr_page_figure(struct czr_page *p, const struct czr_fig *f);
 /* The end of the page: 0, or -1 when anything was not written. */
 int czr_page_close(struct czr_page *p);
-/* s with &, <, >, " escaped. */
+/* s with &, <, >, " and ' escaped: text or a quoted attribute's value. */
 void czr_html_text(FILE *f, const char *s);
 
 #endif

@@ -73,10 +73,12 @@ void czr_fig_free(struct czr_fig *f)
 	f->ns = 0;
 }
 
+/* A mark's verdict (its colour): a change point keeps the (R)/(I) of its step. */
 static const char *mark_colour(int mark)
 {
-	return mark == CZR_WORSE ? C_WORSE : mark == CZR_BETTER ? C_BETTER :
-	       mark == CZR_CHANGE ? C_CHANGE : C_NONE;
+	int v = czr_mark_verdict(mark);
+
+	return v == CZR_WORSE ? C_WORSE : v == CZR_BETTER ? C_BETTER : C_NONE;
 }
 
 /* A number for gnuplot: NaN as "NaN" (missing points are skipped). */
@@ -88,7 +90,7 @@ static void num(FILE *gp, double v)
 		fputs(" NaN", gp);
 }
 
-/* Series k as data block $sK: x y lo hi colour "label". */
+/* Series k as data block $sK: x y lo hi colour change (labels: $czr_lab, names: $czr_names). */
 static void data_block(FILE *gp, const struct czr_fig *f, size_t k)
 {
 	const struct czr_series *s = &f->s[k];
@@ -105,9 +107,8 @@ static void data_block(FILE *gp, const struct czr_fig *f, size_t k)
 		num(gp, p->y);
 		num(gp, p->lo);
 		num(gp, p->hi);
-		fprintf(gp, " %ld ", strtol(mark_colour(p->mark) + 1, NULL, 16));
-		czr_gp_str(gp, p->label ? p->label : "");
-		fputc('\n', gp);
+		fprintf(gp, " %ld %d\n", strtol(mark_colour(p->mark) + 1, NULL, 16),
+			czr_mark_change(p->mark));
 	}
 	fputs("EOD\n", gp);
 }
@@ -123,22 +124,71 @@ static void legend_marks(FILE *gp, bool change)
 		", NaN with points pt 7 lc rgb '%s' title 'no difference'", C_WORSE, C_BETTER, C_NONE);
 }
 
-/* Rows top to bottom: y = -index, the row's label as its tic. */
+/*
+ * The whisker's layout, in pixels: rows of W_ROW, the title above, the x
+ * axis, its label and the legend below; row labels longer than W_SHORT
+ * bytes are numbered, their names listed under the figure (a line of
+ * W_KEY each, cut at W_KEYCUT bytes), so no label takes the plot's width.
+ */
+#define W_WIDTH 760
+#define W_ROW 34
+#define W_TOP 40
+#define W_AXIS 80
+#define W_KEY 16
+#define W_SHORT 30
+#define W_KEYCUT 110
+
+static size_t whisker_longest(const struct czr_fig *f)
+{
+	size_t i, m = 0, n = f->ns ? f->s[0].n : 0;
+
+	for (i = 0; i < n; i++)
+		if (f->s[0].p[i].label && strlen(f->s[0].p[i].label) > m)
+			m = strlen(f->s[0].p[i].label);
+	return m;
+}
+
+static int whisker_height(const struct czr_fig *f, bool numbered)
+{
+	int n = (int)(f->ns ? f->s[0].n : 1);
+
+	return W_TOP + (n * W_ROW < 120 ? 120 : n * W_ROW) + W_AXIS + (numbered ? W_KEY * n + 8 : 0);
+}
+
+/*
+ * Rows top to bottom: y = -index, the row's label (or number) as its tic.
+ * The plot keeps at least 2/3 of the width whatever the labels: the left
+ * margin is the labels' width up to a third.
+ */
 static void plot_whisker(FILE *gp, const struct czr_fig *f)
 {
-	size_t n = f->ns ? f->s[0].n : 0;
+	size_t n = f->ns ? f->s[0].n : 0, longest = whisker_longest(f);
+	bool numbered = longest > W_SHORT;
+	double h = whisker_height(f, numbered), key = numbered ? (double)(W_KEY * n + 8) : 0;
+	double left = numbered ? 40 : 6.6 * (double)longest + 24;
 
+	if (left > W_WIDTH / 3.0)
+		left = W_WIDTH / 3.0;
 	fprintf(gp, "set yrange [%f:0.7]\nset grid xtics\nunset ytics\nset ytics scale 0\n",
 		-(double)n + 0.3);
-	/* long row labels push the plot right: the key centred on the canvas, not the plot */
-	fputs("set key at screen 0.5, screen 0.01 center bottom horizontal\nset bmargin 6\n", gp);
+	fprintf(gp, "set lmargin at screen %.4f\nset rmargin at screen %.4f\n"
+		"set tmargin at screen %.4f\nset bmargin at screen %.4f\n",
+		left / W_WIDTH, 1 - 24.0 / W_WIDTH, 1 - W_TOP / h, (W_AXIS + key) / h);
+	/* the legend centred on the canvas, under the axis label; the numbered names below it */
+	fprintf(gp, "set key at screen 0.5, screen %.4f center bottom horizontal\n", (key + 4) / h);
+	if (numbered)
+		fprintf(gp, "do for [k = 1:%zu] { set label 1000 + k sprintf('%%d  %%s', k, "
+			"$czr_lab[k][2:%d]) at screen %.4f, screen (%.1f - (k - 0.5) * %d) / %.1f left "
+			"font ',9' noenhanced }\n", n, W_KEYCUT, 12.0 / W_WIDTH, key, W_KEY, h);
 	/* the reference (no change) always in sight: a change is read against it */
 	if (isfinite(f->ref))
 		fprintf(gp, "set xrange [*<%g:%g<*]\n", f->ref, f->ref);
 	if (isfinite(f->ref))
 		fprintf(gp, "set arrow from %g, graph 0 to %g, graph 1 nohead lc rgb '#444444' dt 2\n",
 			f->ref, f->ref);
-	fprintf(gp, "plot $s0 using 2:(-$0):3:4:5:ytic(6) with xerrorbars pt 7 ps 1.1 lw 2 lc rgb variable notitle");
+	fprintf(gp, "plot $s0 using 2:(-$0):3:4:5:ytic(%s) with xerrorbars pt 7 ps 1.1 lw 2 "
+		"lc rgb variable notitle", numbered ? "sprintf('%d', int($0) + 1)" :
+		"$czr_lab[int($0) + 1][2:]");
 	legend_marks(gp, false);
 	fputc('\n', gp);
 }
@@ -150,13 +200,7 @@ static void plot_strip(FILE *gp, const struct czr_fig *f)
 	fprintf(gp, "set xrange [-0.6:%f]\nset grid ytics\nset xtics rotate by -25 scale 0\n"
 		"set style boxplot nooutliers\nset style fill empty\nset boxwidth 0.5\n",
 		(double)f->ns - 0.4);
-	fputs("set xtics (", gp);
-	for (k = 0; k < f->ns; k++) {
-		fputs(k ? ", " : "", gp);
-		czr_gp_str(gp, f->s[k].name);
-		fprintf(gp, " %zu", k);
-	}
-	fputs(")\n", gp);
+	fprintf(gp, "set xtics ()\ndo for [k = 1:%zu] { set xtics add ($czr_names[k][2:] k - 1) }\n", f->ns);
 	if (isfinite(f->ref))
 		fprintf(gp, "set yrange [*<%g:%g<*]\n"
 			"set arrow from graph 0, first %g to graph 1, first %g nohead lc rgb '#444444' dt 2\n",
@@ -181,8 +225,8 @@ static void plot_lines(FILE *gp, const struct czr_fig *f, bool band)
 		fputs(k ? ", " : "", gp);
 		if (band)
 			fprintf(gp, "$s%zu using 1:3:4 with filledcurves lc rgb '%s' notitle, ", k, c);
-		fprintf(gp, "$s%zu using 1:2 with linespoints pt 7 ps 0.5 lc rgb '%s' title ", k, c);
-		czr_gp_str(gp, f->s[k].name);
+		fprintf(gp, "$s%zu using 1:2 with linespoints pt 7 ps 0.5 lc rgb '%s' title $czr_names[%zu][2:]",
+			k, c, k + 1);
 	}
 	if (f->cache_lines)
 		fputs(", NaN with lines lc rgb '#777777' lw 1.5 dt 1 title '64-byte line'"
@@ -198,9 +242,9 @@ static void plot_steps(FILE *gp, const struct czr_fig *f)
 	fprintf(gp, "set xrange [-0.5:%f]\nset grid ytics\nset xtics rotate by -30 scale 0\n",
 		(double)n - 0.5);
 	fprintf(gp, "plot $s0 using 0:2 with lines lc rgb '%s' notitle, "
-		"$s0 using 0:2:3:4:5:xtic(6) with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, "
-		"$s0 using 0:($5 == %ld ? $2 : NaN) with points pt 6 ps 2.4 lw 2 lc rgb '%s' notitle",
-		palette[0], strtol(C_CHANGE + 1, NULL, 16), C_CHANGE);
+		"$s0 using 0:2:3:4:5:xtic($czr_lab[int($0) + 1][2:]) with yerrorbars pt 7 ps 0.9 lc rgb variable notitle, "
+		"$s0 using 0:($6 > 0 ? $2 : NaN) with points pt 6 ps 2.4 lw 2 lc rgb '%s' notitle",
+		palette[0], C_CHANGE);
 	legend_marks(gp, false);
 	legend_marks(gp, true);
 	fputc('\n', gp);
@@ -220,22 +264,37 @@ static void x_range(const struct czr_fig *f, double *lo, double *hi)
 		}
 }
 
-int czr_fig_draw(const struct czr_fig *f, const char *file)
+/* The series' names ($czr_names, a line each) and the first series' point labels ($czr_lab). */
+static void czr_texts(FILE *gp, const struct czr_fig *f)
 {
-	int err, h = f->kind == CZR_WHISKER ? 150 + 34 * (int)(f->ns ? f->s[0].n : 1) : 400;
-	double lo, hi;
-	FILE *gp;
 	size_t k;
 
-	gp = czr_plot_open(file, f->title ? f->title : "", 760, h > 900 ? 900 : h, &err);
-	if (!gp)
-		return err;
+	czr_gp_text_begin(gp, "czr_names");
+	for (k = 0; k < f->ns; k++)
+		czr_gp_text_line(gp, f->s[k].name);
+	czr_gp_text_end(gp);
+	czr_gp_text_begin(gp, "czr_lab");
+	for (k = 0; f->ns && k < f->s[0].n; k++)
+		czr_gp_text_line(gp, f->s[0].p[k].label);
+	czr_gp_text_end(gp);
+}
+
+static int fig_height(const struct czr_fig *f)
+{
+	return f->kind == CZR_WHISKER ? whisker_height(f, whisker_longest(f) > W_SHORT) : 400;
+}
+
+/* The script of f to gnuplot (its terminal and title set), closed: 0 or -errno. */
+static int fig_script(const struct czr_fig *f, FILE *gp, const char *file)
+{
+	double lo, hi;
+	size_t k;
+
 	fputs("set termoption noenhanced\nset key outside bottom center horizontal\n", gp);
-	fputs("set xlabel ", gp);
-	czr_gp_str(gp, f->xlabel ? f->xlabel : "");
-	fputs("\nset ylabel ", gp);
-	czr_gp_str(gp, f->ylabel ? f->ylabel : "");
-	fputc('\n', gp);
+	czr_gp_text(gp, "czr_xlabel", f->xlabel);
+	czr_gp_text(gp, "czr_ylabel", f->ylabel);
+	fputs("set xlabel $czr_xlabel[1][2:]\nset ylabel $czr_ylabel[1][2:]\n", gp);
+	czr_texts(gp, f);
 	if (f->cache_lines) {
 		x_range(f, &lo, &hi);
 		if (isfinite(lo) && lo >= 0) {
@@ -253,6 +312,22 @@ int czr_fig_draw(const struct czr_fig *f, const char *file)
 		plot_steps(gp, f);
 	else
 		plot_lines(gp, f, f->kind == CZR_BAND);
-	fputs("set output\n", gp);
+	fputs("unset output\n", gp);
 	return czr_plot_close(gp, file);
+}
+
+int czr_fig_draw(const struct czr_fig *f, const char *file)
+{
+	int err;
+	FILE *gp = czr_plot_open(file, f->title ? f->title : "", W_WIDTH, fig_height(f), &err);
+
+	return gp ? fig_script(f, gp, file) : err;
+}
+
+int czr_fig_draw_fd(const struct czr_fig *f, int out, const char *kind)
+{
+	int err;
+	FILE *gp = czr_plot_open_fd(out, kind, f->title ? f->title : "", W_WIDTH, fig_height(f), &err);
+
+	return gp ? fig_script(f, gp, NULL) : err;
 }

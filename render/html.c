@@ -43,6 +43,8 @@ void czr_html_text(FILE *f, const char *s)
 			fputs("&gt;", f);
 		else if (*s == '"')
 			fputs("&quot;", f);
+		else if (*s == '\'')
+			fputs("&#39;", f);
 		else
 			fputc(*s, f);
 	}
@@ -85,22 +87,19 @@ void czr_page_pre(struct czr_page *p, const char *text)
 	fputs("</pre>\n", p->f);
 }
 
-/* gnuplot's SVG from <svg on (its XML prolog dropped): 0 or -errno. */
-static int inline_svg(FILE *out, const char *file)
+/* gnuplot's SVG in in, from <svg on (its XML prolog dropped): 0 or -errno. */
+static int inline_svg(FILE *out, FILE *in)
 {
-	FILE *in = fopen(file, "r");
 	char *buf = NULL, *svg;
 	size_t cap = 0, len = 0, n;
 
-	if (!in)
-		return -errno;
+	rewind(in);
 	do {
 		if (len + 65536 + 1 > cap) {
 			char *nb = realloc(buf, cap = len + 65536 * 2 + 1);
 
 			if (!nb) {
 				free(buf);
-				fclose(in);
 				return -ENOMEM;
 			}
 			buf = nb;
@@ -108,7 +107,6 @@ static int inline_svg(FILE *out, const char *file)
 		n = fread(buf + len, 1, cap - len - 1, in);
 		len += n;
 	} while (n);
-	fclose(in);
 	buf[len] = '\0';
 	svg = strstr(buf, "<svg");
 	if (svg)
@@ -127,8 +125,14 @@ static void cell_num(FILE *f, double v)
 
 static const char *mark_text(int mark, const char **cls)
 {
-	*cls = mark == CZR_WORSE ? "R" : mark == CZR_BETTER ? "I" : mark == CZR_CHANGE ? "C" : "";
-	return mark == CZR_WORSE ? "(R)" : mark == CZR_BETTER ? "(I)" : mark == CZR_CHANGE ? "change" : "";
+	int v = czr_mark_verdict(mark);
+
+	if (czr_mark_change(mark)) {
+		*cls = "C";
+		return v == CZR_WORSE ? "change (R)" : v == CZR_BETTER ? "change (I)" : "change";
+	}
+	*cls = v == CZR_WORSE ? "R" : v == CZR_BETTER ? "I" : "";
+	return v == CZR_WORSE ? "(R)" : v == CZR_BETTER ? "(I)" : "";
 }
 
 /* Whisker and steps: a row per point (label, value, interval, mark). */
@@ -138,8 +142,9 @@ static void table_points(FILE *f, const struct czr_fig *fig)
 	const char *cls;
 	size_t i;
 
-	fprintf(f, "<table><tr><th>%s</th><th>%s</th><th>95%% low</th><th>95%% high</th><th></th></tr>\n",
-		fig->kind == CZR_STEPS ? "step" : "row", fig->unit ? fig->unit : "value");
+	fprintf(f, "<table><tr><th>%s</th><th>", fig->kind == CZR_STEPS ? "step" : "row");
+	czr_html_text(f, fig->unit ? fig->unit : "value");
+	fputs("</th><th>95% low</th><th>95% high</th><th></th></tr>\n", f);
 	for (i = 0; i < s->n; i++) {
 		const char *m = mark_text(s->p[i].mark, &cls);
 
@@ -223,21 +228,21 @@ static void table_band(FILE *f, const struct czr_fig *fig)
 
 int czr_page_figure(struct czr_page *p, const struct czr_fig *fig)
 {
-	const char *tmp = getenv("TMPDIR");
-	char file[4096];
-	int fd, err;
+	/* gnuplot writes to a file of no name, read back */
+	FILE *svg = tmpfile();
+	int err;
 
-	snprintf(file, sizeof(file), "%s/czr-XXXXXX.svg", tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemps(file, 4);
-	if (fd < 0)
+	if (!svg)
 		return -errno;
-	close(fd);
-	fprintf(p->f, "<figure class=\"czr-fig\" id=\"fig-%s\" data-figure=\"%s\">\n", fig->name,
-		fig->name);
-	err = czr_fig_draw(fig, file);
+	fputs("<figure class=\"czr-fig\" id=\"fig-", p->f);
+	czr_html_text(p->f, fig->name);
+	fputs("\" data-figure=\"", p->f);
+	czr_html_text(p->f, fig->name);
+	fputs("\">\n", p->f);
+	err = czr_fig_draw_fd(fig, fileno(svg), "svg");
 	if (!err)
-		err = inline_svg(p->f, file);
-	unlink(file);
+		err = inline_svg(p->f, svg);
+	fclose(svg);
 	if (err)
 		fprintf(p->f, "<p class=\"czr-err\">figure not drawn: gnuplot failed (%s)</p>\n",
 			strerror(-err));

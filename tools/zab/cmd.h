@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "outfile.h"
 #include "zab.h"
 
 /* getopt codes of long options without a short form, shared by run and report */
@@ -64,8 +65,7 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 struct out_file {
 	const char *opt;     /* for messages */
 	const char *path;    /* NULL: not asked for; "-": stdout */
-	FILE *f;
-	bool created;        /* we created it: removed again if nothing is written */
+	struct cz_out out;   /* out.f NULL: not open (lib/outfile.h: renamed onto path at the end) */
 };
 
 struct out_opts {

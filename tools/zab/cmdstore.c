@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "czstore.h"
+#include "outfile.h"
 #include "zab.h"
 
 enum { OPT_STORE = 300, OPT_EXPERIMENT, OPT_CAMPAIGN, OPT_SUTCLASS, OPT_SUTNAME, OPT_RUN, OPT_FORMAT };
@@ -251,41 +252,11 @@ static int cmd_flush(const char *url)
 	return ret;
 }
 
-/*
- * export -o FILE: made 0600, never through a symbolic link, and not a file
- * of another user's (the kernel's protected_regular does not cover a folder
- * that is not sticky); NULL after one line.
- */
-static FILE *open_output(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0600);
-	struct stat st;
-	FILE *f;
-
-	if (fd < 0) {
-		cz_err("store export -o %s: %s", path, errno == ELOOP ? "a symbolic link (not followed)" :
-		       strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_uid != geteuid() && st.st_uid != 0)) {
-		cz_err("store export -o %s: %s", path, !S_ISREG(st.st_mode) ? "not a regular file" :
-		       "another user's file");
-		close(fd);
-		return NULL;
-	}
-	if (ftruncate(fd, 0) || !(f = fdopen(fd, "w"))) {
-		cz_err("store export -o %s: %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	return f;
-}
-
 static int cmd_export(struct czs *s, const struct store_cli *sc)
 {
+	struct cz_out o = { .f = stdout };
 	char err[1024];
 	json_t *docs, *out;
-	FILE *f = stdout;
 	int ret;
 
 	if (czs_export(s, &sc->f, &docs, err, sizeof(err))) {
@@ -306,12 +277,16 @@ static int cmd_export(struct czs *s, const struct store_cli *sc)
 		cz_jset(out, "results", json_incref(docs));
 	}
 	json_decref(docs);
-	if (sc->out && strcmp(sc->out, "-") && !(f = open_output(sc->out))) {
+	/* -o FILE: 0600, a fresh file renamed onto FILE when whole, never through a link */
+	if (sc->out && strcmp(sc->out, "-") && (ret = cz_out_open(&o, sc->out, 0600))) {
+		cz_err("store export -o %s: %s", sc->out, strerror(-ret));
 		json_decref(out);
 		return 1;
 	}
-	ret = cz_json_dump(f, out, 0);
-	if (f != stdout && fclose(f))
+	ret = cz_json_dump(o.f, out, 0);
+	if (o.f != stdout && ret)
+		cz_out_discard(&o);
+	else if (o.f != stdout && cz_out_commit(&o))
 		ret = -1;
 	json_decref(out);
 	if (ret)

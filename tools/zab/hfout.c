@@ -17,6 +17,7 @@
 #include "zab.h"
 #include "cli.h"
 #include "jsonout.h"
+#include "outfile.h"
 
 /* hyperfine's unit: --time-unit, else ms below one second */
 static double hf_scale(const struct hf_opts *o, double mean, const char **unit)
@@ -166,20 +167,23 @@ static void hf_markdown(FILE *f, const struct hf_opts *o, const struct hf_result
 static int hf_write(const char *opt, const char *path, const struct hf_opts *o,
 		    const struct hf_result *r, size_t nr)
 {
-	FILE *f = !strcmp(path, "-") ? stdout : fopen(path, "w");
+	struct cz_out out = { .f = stdout };
+	FILE *f = stdout;
 	int bad;
 
-	if (!f)
-		return cz_err("%s %s: %s", opt, path, strerror(errno)), 1;
+	/* a fresh file renamed onto path when whole, never through a link (lib/outfile.h) */
+	if (strcmp(path, "-") && (bad = cz_out_open(&out, path, 0666)))
+		return cz_err("%s %s: %s", opt, path, strerror(-bad)), 1;
+	f = out.f;
 	if (!strcmp(opt, "--export-json"))
 		hf_json(f, r, nr);
 	else if (!strcmp(opt, "--export-csv"))
 		hf_csv(f, r, nr);
 	else
 		hf_markdown(f, o, r, nr);
-	bad = f == stdout ? fflush(f) : fclose(f);
+	bad = f == stdout ? (fflush(f) ? -errno : 0) : cz_out_commit(&out);
 	if (bad)
-		cz_err("%s %s: %s", opt, path, strerror(errno));
+		cz_err("%s %s: %s", opt, path, strerror(-bad));
 	return bad ? 1 : 0;
 }
 

@@ -40,24 +40,20 @@ void zab_out_init(struct out_opts *oo)
 }
 
 /*
- * Open (not truncate) an output file before anything runs: a typo in a
- * path must not cost an experiment's worth of runs.
+ * Start an output file before anything runs: a typo in a path must not
+ * cost an experiment's worth of runs.  A fresh file beside it, renamed
+ * onto it when written whole (lib/outfile.h): never through a link, and
+ * the old content stays until the new is complete.
  */
 static int out_open(struct out_file *of)
 {
-	int fd;
+	int err;
 
 	if (!of->path || !strcmp(of->path, "-"))
 		return 0;
-	fd = open(of->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd >= 0)
-		of->created = true;
-	else if (errno == EEXIST)
-		fd = open(of->path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || !(of->f = fdopen(fd, "w"))) {
-		cz_err("%s %s: %s", of->opt, of->path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	err = cz_out_open(&of->out, of->path, 0666);
+	if (err) {
+		cz_err("%s %s: %s", of->opt, of->path, strerror(-err));
 		return -1;
 	}
 	return 0;
@@ -65,12 +61,8 @@ static int out_open(struct out_file *of)
 
 static void out_discard(struct out_file *of)
 {
-	if (of->f) {
-		fclose(of->f);
-		if (of->created)
-			unlink(of->path);
-	}
-	of->f = NULL;
+	if (of->out.f)
+		cz_out_discard(&of->out);
 }
 
 static bool out_stdout(const struct out_opts *oo)
@@ -121,38 +113,24 @@ static void write_one(const struct out_file *of, FILE *f, const struct out_what 
 }
 
 /*
- * Replace the file's content with the output: 0, or -1 after one line.
- * Only a regular file has old content to drop: a pipe, FIFO or device
- * cannot be truncated and is written as it is (a failed ftruncate there
- * used to skip the write and leave the reader with nothing).
+ * The output into the file started by out_open, renamed onto its name
+ * (a pipe, FIFO or device is written as it is): 0, or -1 after one line.
  */
 static int out_write(struct out_file *of, const struct out_what *w, const struct out_opts *oo)
 {
-	struct stat st;
-	int err = 0;
+	int err;
 
 	if (!of->path)
 		return 0;
-	if (!of->f) {
+	if (!of->out.f) {
 		write_one(of, stdout, w, oo);
 		return cz_stdout_flush();
 	}
-	if (fstat(fileno(of->f), &st))
-		err = errno;
-	else if (S_ISREG(st.st_mode) && ftruncate(fileno(of->f), 0))
-		err = errno;
-	if (!err) {
-		errno = 0;
-		write_one(of, of->f, w, oo);
-		if (fflush(of->f) || ferror(of->f))
-			err = errno ? errno : EIO;
-	}
-	if (fclose(of->f) && !err)
-		err = errno;
-	of->f = NULL;
+	write_one(of, of->out.f, w, oo);
+	err = cz_out_commit(&of->out);
 	if (!err)
 		return 0;
-	cz_err("%s %s: %s", of->opt, of->path, strerror(err));
+	cz_err("%s %s: %s", of->opt, of->path, strerror(-err));
 	return -1;
 }
 

@@ -320,22 +320,39 @@ static char *absolute(const char *path)
  */
 int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files)
 {
-	char *aexp = absolute(exp), *tmp = absolute(dir), *slash = strrchr(aexp, '/'), *base, *t;
+	const char *td = getenv("TMPDIR");
+	char *aexp = absolute(exp), *slash = strrchr(aexp, '/'), *base, *priv, *tmp;
 	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
 
 	base = cz_xasprintf("%.*s", slash == aexp ? 1 : (int)(slash - aexp), aexp);
-	t = cz_xasprintf("%s.expanded", tmp);
-	free(tmp);
-	tmp = t;
-	ret = cwd < 0 || chdir(base) ? -errno : zab_expand_file(aexp, tmp);
+	/*
+	 * The expanded copy in a folder of the user's own (0700), not beside
+	 * DIR: a name in a shared folder is one another user can plant a link
+	 * at, and the copy is written, then read back by name.
+	 */
+	priv = cz_xasprintf("%s/zab-pack.XXXXXX", td && *td == '/' ? td : "/tmp");
+	if (!mkdtemp(priv)) {
+		cz_err("%s: a folder for the expanded experiment: %m", priv);
+		*priv = 0;
+		ret = -EIO;
+	} else {
+		ret = cwd < 0 || chdir(base) ? -errno : 0;
+	}
+	tmp = cz_xasprintf("%s/expanded", priv);
+	if (!ret)
+		ret = zab_expand_file(aexp, tmp);
 	if (cwd >= 0 && (fchdir(cwd) || close(cwd)) && !ret)
 		ret = -errno;
 	if (ret == -EACCES || ret == -ENOENT)
 		cz_err("%s: %s", base, strerror(-ret));
 	if (!ret)
 		ret = pack_do(tmp, exp, base, dir, sums, files);
-	unlink(tmp);
+	if (*priv) {
+		unlink(tmp);
+		rmdir(priv);
+	}
 	free(tmp);
+	free(priv);
 	free(base);
 	free(aexp);
 	return ret ? -1 : 0;

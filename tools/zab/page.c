@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "outfile.h"
 #include "cmd.h"
 #include "czrender.h"
 #include "stats.h"
@@ -458,8 +459,8 @@ static int pg_emit(const struct zab_page_opts *po, struct pg *g, const char *tit
 		   const char *intro, const char *text)
 {
 	struct czr_page *p;
+	struct cz_out out;
 	size_t i;
-	FILE *f;
 	int err, bad = 0;
 
 	if (po->plot) {
@@ -482,14 +483,15 @@ static int pg_emit(const struct zab_page_opts *po, struct pg *g, const char *tit
 	}
 	if (!po->html)
 		return 0;
-	f = fopen(po->html, "w");
-	if (!f) {
-		cz_err("--html %s: %m", po->html);
+	/* a fresh file renamed onto the name when whole, never through a link (lib/outfile.h) */
+	err = cz_out_open(&out, po->html, 0666);
+	if (err) {
+		cz_err("--html %s: %s", po->html, strerror(-err));
 		return 1;
 	}
-	p = czr_page_open(f, title);
+	p = czr_page_open(out.f, title);
 	if (!p) {
-		fclose(f);
+		cz_out_discard(&out);
 		cz_err("--html %s: out of memory", po->html);
 		return 1;
 	}
@@ -501,7 +503,11 @@ static int pg_emit(const struct zab_page_opts *po, struct pg *g, const char *tit
 	for (i = 0; i < g->n; i++)
 		if (czr_page_figure(p, &g->fig[i]))
 			bad = 1;
-	if (czr_page_close(p) || fclose(f))
+	if (czr_page_close(p))
+		bad = 1;
+	if (bad)
+		cz_out_discard(&out);
+	else if (cz_out_commit(&out))
 		bad = 1;
 	if (bad)
 		cz_err("--html %s: not written whole (a figure failed or the file could not be written)",
@@ -647,7 +653,9 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 		bool cp = json_is_true(json_object_get(row, "change_point"));
 		const char *cl = pg_str(row, "change_label"), *st;
 		char *label;
-		int mark = cp ? CZR_CHANGE : *flag == 'R' ? CZR_WORSE : *flag == 'I' ? CZR_BETTER : 0;
+		/* a change point keeps its step's (R)/(I): the colour the legend gives it */
+		int mark = *flag == 'R' ? (cp ? CZR_CHANGE_WORSE : CZR_WORSE) :
+			   *flag == 'I' ? (cp ? CZR_CHANGE_BETTER : CZR_BETTER) : cp ? CZR_CHANGE : CZR_NONE;
 
 		if (!cls || strcmp(cls, c)) {
 			char *name = pg_name("history", nc++);

@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "outfile.h"
 #include "sequence.h"
 #include "util.h"
 
@@ -252,6 +253,7 @@ int zab_expand_file(const char *in_path, const char *out_path)
 {
 	struct zab_experiment e = { 0 };
 	bool to_stdout = !out_path || !strcmp(out_path, "-");
+	struct cz_out o = { .f = stdout };
 	FILE *in, *out;
 	int ret;
 
@@ -260,9 +262,9 @@ int zab_expand_file(const char *in_path, const char *out_path)
 		return -EINVAL;
 	}
 	in = fopen(in_path, "r");
-	out = !in ? NULL : to_stdout ? stdout : fopen(out_path, "w");
-	if (!in || !out) {
-		ret = -errno;
+	ret = !in ? -errno : to_stdout ? 0 : cz_out_open(&o, out_path, 0666);   /* lib/outfile.h */
+	out = o.f;
+	if (!in || ret) {
 		cz_err("%s: %s", !in ? in_path : out_path, strerror(-ret));
 		if (in)
 			fclose(in);
@@ -271,10 +273,12 @@ int zab_expand_file(const char *in_path, const char *out_path)
 	}
 	ret = rewrite(in, out, &e);
 	fclose(in);
-	if (fflush(out) || ferror(out))
+	if (to_stdout && (fflush(out) || ferror(out)))
 		ret = -EIO;
-	if (!to_stdout && fclose(out) && !ret)
-		ret = -errno;
+	if (!to_stdout && ret)
+		cz_out_discard(&o);
+	else if (!to_stdout)
+		ret = cz_out_commit(&o);
 	if (ret)
 		cz_err("%s: %s", to_stdout ? "standard output" : out_path, strerror(-ret));
 	zab_experiment_free(&e);

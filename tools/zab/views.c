@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "cmd.h"
+#include "outfile.h"
 #include "stats.h"
 #include "zab.h"
 
@@ -54,18 +55,20 @@ static void write_csv(FILE *f, const json_t *rows, const char *const *cols)
 
 static int view_write(const char *path, const char *opt, const json_t *doc, const char *const *cols)
 {
-	FILE *f = !strcmp(path, "-") ? stdout : fopen(path, "w");
+	bool to_stdout = !strcmp(path, "-");
+	struct cz_out out = { .f = stdout };
 	int bad;
 
-	if (!f) {
-		cz_err("%s %s: %m", opt, path);
+	/* a fresh file renamed onto path when whole, never through a link (lib/outfile.h) */
+	if (!to_stdout && (bad = cz_out_open(&out, path, 0666))) {
+		cz_err("%s %s: %s", opt, path, strerror(-bad));
 		return -1;
 	}
 	if (cols)
-		write_csv(f, json_object_get(doc, "rows"), cols);
+		write_csv(out.f, json_object_get(doc, "rows"), cols);
 	else
-		cz_json_dump(f, doc, CZ_JSON_PRETTY);
-	bad = f == stdout ? cz_stdout_flush() : (ferror(f) | fclose(f));
+		cz_json_dump(out.f, doc, CZ_JSON_PRETTY);
+	bad = to_stdout ? cz_stdout_flush() : cz_out_commit(&out);
 	if (bad)
 		cz_err("%s %s: not written", opt, path);
 	return bad ? -1 : 0;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "outfile.h"
 #include "zload.h"
 
 void zl_hlog_io(struct zl_job *j, const struct zl_slot *s, uint64_t now, uint64_t clat)
@@ -63,16 +64,20 @@ int zl_hlog_write(const struct zl_job *j)
 {
 	const struct zl_hlog *h = &j->hlog;
 	unsigned step = 1u << j->o->hist_coarse, b, k;
+	struct cz_out out;
 	char path[4096];
+	int err;
 	size_t i;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s_clat_hist.%d.log", j->o->hist_log, j->id + 1);
-	f = fopen(path, "w");
-	if (!f) {
-		cz_err("%s: %s", path, strerror(errno));
+	/* a fresh file renamed onto path when whole, never through a link (lib/outfile.h) */
+	err = cz_out_open(&out, path, 0666);
+	if (err) {
+		cz_err("%s: %s", path, strerror(-err));
 		return -1;
 	}
+	f = out.f;
 	for (i = 0; i < h->n; i++) {
 		const uint64_t *e = &h->e[i * (ZL_HLOG_BINS + 1)];
 
@@ -87,8 +92,9 @@ int zl_hlog_write(const struct zl_job *j)
 		}
 		fputc('\n', f);
 	}
-	if (fclose(f)) {
-		cz_err("%s: %s", path, strerror(errno));
+	err = cz_out_commit(&out);
+	if (err) {
+		cz_err("%s: %s", path, strerror(-err));
 		return -1;
 	}
 	return 0;

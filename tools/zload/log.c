@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "outfile.h"
 #include "zload.h"
 
 static void zl_log_push(struct zl_job *j, struct zl_log *l, uint64_t t, uint64_t val,
@@ -102,16 +103,20 @@ void zl_log_io(struct zl_job *j, const struct zl_slot *s, uint64_t now, uint64_t
 static int zl_log_file(const struct zl_job *j, const char *prefix, const char *kind,
 		       const struct zl_log *l)
 {
+	struct cz_out out;
 	char path[4096];
+	int err;
 	FILE *f;
 	size_t i;
 
 	snprintf(path, sizeof(path), "%s_%s.%d.log", prefix, kind, j->id + 1);
-	f = fopen(path, "w");
-	if (!f) {
-		cz_err("%s: %s", path, strerror(errno));
+	/* a fresh file renamed onto path when whole, never through a link (lib/outfile.h) */
+	err = cz_out_open(&out, path, 0666);
+	if (err) {
+		cz_err("%s: %s", path, strerror(-err));
 		return -1;
 	}
+	f = out.f;
 	for (i = 0; i < l->n; i++) {
 		const struct zl_log_ent *e = &l->e[i];
 
@@ -123,8 +128,9 @@ static int zl_log_file(const struct zl_job *j, const char *prefix, const char *k
 		else	/* fio: 1 for a real-time priority (class 1) */
 			fprintf(f, ", %u\n", e->prio >> 13 == 1);
 	}
-	if (fclose(f)) {
-		cz_err("%s: %s", path, strerror(errno));
+	err = cz_out_commit(&out);
+	if (err) {
+		cz_err("%s: %s", path, strerror(-err));
 		return -1;
 	}
 	return 0;

@@ -28,6 +28,7 @@
 
 #include "zload.h"
 #include "devstats.h"
+#include "outfile.h"
 
 static volatile sig_atomic_t zl_signalled;
 
@@ -259,11 +260,50 @@ static void zl_check_paths(const struct zl_run *run)
 	}
 }
 
-/* --output FILE: the report goes there, as fio's; notes stay on stderr. */
+/*
+ * --output FILE: the report goes there, as fio's; notes stay on stderr.
+ * Standard output is a fresh file renamed onto FILE at the end (at exit
+ * too, after an error line): never written through a link planted at
+ * FILE (lib/outfile.h).
+ */
+static struct cz_out zl_out;
+
+/* 0, or -1 after one line. */
+static int zl_close_output(void)
+{
+	char *path;
+	int err;
+
+	if (!zl_out.f)
+		return 0;
+	path = strdup(zl_out.path);
+	fflush(stdout);
+	err = cz_out_commit(&zl_out);
+	if (err)
+		cz_err("--output %s: %s", path ? path : "", strerror(-err));
+	free(path);
+	return err ? -1 : 0;
+}
+
+static void zl_close_output_at_exit(void)
+{
+	zl_close_output();
+}
+
 static void zl_open_output(const struct zl_run *run)
 {
-	if (run->output && !freopen(run->output, "w", stdout))
-		cz_die(CZ_EXIT_FAILURE, "--output %s: %s", run->output, strerror(errno));
+	int err;
+
+	if (!run->output)
+		return;
+	err = cz_out_open(&zl_out, run->output, 0666);
+	if (!err && (fflush(stdout) || dup2(fileno(zl_out.f), STDOUT_FILENO) < 0)) {
+		err = -errno;
+		cz_out_discard(&zl_out);
+	}
+	if (err)
+		cz_die(CZ_EXIT_FAILURE, "--output %s: %s", run->output, strerror(-err));
+	atexit(zl_close_output_at_exit);
 }
 
 int main(int argc, char **argv)
@@ -312,7 +352,7 @@ int main(int argc, char **argv)
 			if (zl_log_write(&jobs[i]))
 				status = CZ_EXIT_FAILURE;
 	}
-	if (cz_stdout_flush())
+	if (cz_stdout_flush() || zl_close_output())
 		status = CZ_EXIT_FAILURE;
 	for (i = 0; i < run.total_jobs; i++)
 		zl_log_free(&jobs[i]);
