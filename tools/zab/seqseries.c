@@ -225,6 +225,15 @@ static int read_folder(const char *dir, struct zab_seq_patch **out, size_t *n)
 		if (len < 11 || strcmp(de->d_name + len - 6, ".patch") || de->d_name[4] != '-' ||
 		    strspn(de->d_name, "0123456789") != 4 || !strncmp(de->d_name, "0000", 4))
 			continue;
+		if (!zab_seq_plain_name(de->d_name) && !ret) {
+			/* a name is data: never experiment text or a daemon argument */
+			char *e = zab_seq_escape(de->d_name);
+
+			cz_err("series %s: patch file name '%s' has a blank or control character: rename it",
+			       dir, e);
+			free(e);
+			ret = -1;
+		}
 		names = cz_xrealloc(names, (nn + 1) * sizeof(*names));
 		names[nn++] = cz_xstrdup(de->d_name);
 	}
@@ -239,7 +248,9 @@ static int read_folder(const char *dir, struct zab_seq_patch **out, size_t *n)
 		free(names[i]);
 	}
 	free(names);
-	if (!ret && !nn) {
+	if (ret)
+		return -1;
+	if (!nn) {
 		cz_err("series %s: a folder with no series file and no NNNN-*.patch (git format-patch) in it",
 		       dir);
 		return -1;

@@ -65,6 +65,11 @@ void zab_seq_free(struct zab_seq *seqs, size_t n);
  */
 void zab_seq_apply(struct zab_variant *v, const struct zab_seq *s, size_t k);
 
+/* s with each control character written as \xNN (malloc'd): data shown on one line. */
+char *zab_seq_escape(const char *s);
+/* Whether s has no blank and no control character (one word of an experiment file). */
+bool zab_seq_plain_name(const char *s);
+
 /* ---- seqexpand.c ---- */
 
 /*

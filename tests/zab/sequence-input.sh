@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Description: what a change sequence reads is data, never experiment text
+# or daemon options.  A format-patch file name with a newline (a valid
+# patch, an innocent subject) or with blanks ("0001-x --user=... .patch")
+# is refused with one line naming it escaped, and nothing of it reaches
+# zab expand's output or a daemon's arguments (a fake cusezero records
+# them); a subject with control characters is one escaped label line.
+# Needs: none
+. "$top_srcdir/tests/zab/kseqlib.sh"
+
+seq_make || { echo "Bail out! could not make the test repository"; exit 1; }
+p1=$(ls "$CZ_TMP"/fp/0001-*)
+
+# expand NAME SPEC-LINE...: zab expand of one sequence variant into $CZ_TMP/NAME.x
+expand() {
+	n=$1; shift
+	seq_exp "$CZ_TMP/$n.exp" "[variant $n]" "$@"
+	"$ZAB" expand "$CZ_TMP/$n.exp" -o "$CZ_TMP/$n.x" 2>"$CZ_TMP/$n.err"
+}
+# refused NAME WANT-GREP: exit 2, one line on stderr matching WANT-GREP
+refused() {
+	rn=$1 rw=$2
+	ok "$rn: refused, exit $rc, one line: $(head -n 1 "$CZ_TMP/$rn.err")" -- \
+		eval '[ $rc -eq 2 ] && [ $(wc -l <"$CZ_TMP/$rn.err") -eq 1 ] && grep -q -- "$rw" "$CZ_TMP/$rn.err"'
+}
+# a fake cusezero: its arguments, one a line, into $CZ_TMP/argv; it fails
+FAKE_CZ=$CZ_TMP/fake-cusezero
+printf '#!/bin/sh\nfor a; do printf "%%s\\n" "$a"; done >>"%s/argv"\nexit 1\n' "$CZ_TMP" >"$FAKE_CZ"
+chmod +x "$FAKE_CZ"
+
+# a file name with a newline: a valid patch, an innocent subject
+mkdir "$CZ_TMP/nl"
+sed 's/^Subject: .*/Subject: [PATCH] an innocent fix/' "$p1" >"$CZ_TMP/nl/$(printf '0001-fix\ncmd=touch\tPWNED\n#.patch')"
+expand nl "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/nl"
+rc=$?
+refused nl "patch file name '0001-fix\\\\x0acmd=touch\\\\x09PWNED\\\\x0a#.patch' has a blank or control character"
+ok "nl: nothing of the name is in zab expand's output" -- \
+	eval '! grep -q "PWNED" "$CZ_TMP/nl.x" 2>/dev/null'
+rm -f "$CZ_TMP/argv"
+"$ZAB" run "$CZ_TMP/nl.exp" --cusezero "$FAKE_CZ" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>"$CZ_TMP/nl.run"
+rc=$?
+ok "nl: zab run refuses it too (exit $rc), no daemon started" -- \
+	eval '[ $rc -eq 2 ] && [ ! -e "$CZ_TMP/argv" ] && grep -q "0001-fix.x0acmd" "$CZ_TMP/nl.run"'
+
+# a file name with blanks: would be daemon options if split on blanks
+mkdir "$CZ_TMP/bl"
+cp "$p1" "$CZ_TMP/bl/0001-x --user=adv5a --name=x.patch"
+cp "$p1" "$CZ_TMP/bl/0001-x"	# what a blank-split name's first word would name
+expand bl "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/bl"
+rc=$?
+refused bl "patch file name '0001-x --user=adv5a --name=x.patch' has a blank or control character"
+rm -f "$CZ_TMP/argv"
+"$ZAB" run "$CZ_TMP/bl.exp" --cusezero "$FAKE_CZ" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>"$CZ_TMP/bl.run"
+rc=$?
+ok "bl: zab run refuses it (exit $rc); no daemon got --user= as an option" -- \
+	eval '[ $rc -eq 2 ] && ! grep -q "^--user=" "$CZ_TMP/argv" 2>/dev/null'
+
+# a daemon's arguments are passed one each: cusezero-args words, then source=
+seq_exp "$CZ_TMP/args.exp" "[variant v]" "cusezero-args = --threads 2" \
+	"source = $CZ_TMP/a/$REL:rep_stos_alternative" "[variant w]" "routine = default"
+rm -f "$CZ_TMP/argv"
+"$ZAB" run "$CZ_TMP/args.exp" --cusezero "$FAKE_CZ" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>&1
+ok "the daemon's arguments: cusezero-args words and --source=FILE:SYMBOL, one each" -- \
+	eval 'grep -qx -- "--threads" "$CZ_TMP/argv" && grep -qx -- "2" "$CZ_TMP/argv" &&
+	      grep -qx -- "--source=$CZ_TMP/a/$REL:rep_stos_alternative" "$CZ_TMP/argv"'
+
+# a subject with control characters: one label line, escaped
+mkdir "$CZ_TMP/cc"
+sed "s/^Subject: .*/Subject: [PATCH] fix$(printf '\r')label = x$(printf '\033')[2J/" "$p1" >"$CZ_TMP/cc/0001-fix.patch"
+expand cc "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/cc"
+rc=$?
+ok "cc: a subject with control characters expands (exit $rc$(head -n 1 "$CZ_TMP/cc.err" | sed 's/^/: /'))" -- [ $rc -eq 0 ]
+ok "cc: its label is escaped, no control character in the output: $(labels "$CZ_TMP/cc.x")" -- \
+	eval '[ "$(labels "$CZ_TMP/cc.x")" = "base|fix\\x0dlabel = x\\x1b[2J" ] && ! LC_ALL=C grep -q "[[:cntrl:]]" "$CZ_TMP/cc.x"'
+"$ZAB" run --dry-run "$CZ_TMP/cc.x" >/dev/null 2>&1
+rc=$?
+ok "cc: the expanded file loads (exit $rc)" -- [ $rc -eq 0 ]
+done_testing
