@@ -837,6 +837,8 @@ static int files_check(const struct zab_experiment *e)
 				cz_err("%s: variant '%s': %s %s: %s", e->var[v].where, e->var[v].name,
 				       w[2] == 's' ? "source" : "patch", path, strerror(errno));
 				ret = -EINVAL;
+			} else if (zab_blob_check(path)) {
+				ret = -EINVAL;    /* a blob changed since zab expand wrote it */
 			}
 			free(path);
 		}

@@ -144,8 +144,13 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 	char *path = name[0] == '/' ? cz_xstrdup(name) : cz_xasprintf("%s/%s", p->expdir, name);
 	char hex[65], *buf, *dst, *real;
 	size_t len;
-	int ret = read_all(path, &buf, &len);
+	int ret;
 
+	if (zab_blob_check(path)) {
+		free(path);
+		return -1;
+	}
+	ret = read_all(path, &buf, &len);
 	if (ret) {
 		cz_err("%s: %s file '%s'%s%s: %s", p->where, key, name, strcmp(path, name) ? " = " : "",
 		       strcmp(path, name) ? path : "", ret == -EFBIG ? "not a regular file under 256 MiB" :
@@ -154,6 +159,13 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 		return -1;
 	}
 	zab_sha256_hex(buf, len, hex);
+	if (zab_blob_named(path) && memcmp(zab_blob_named(path), hex, 64)) {
+		cz_err("blob %s: its content's SHA-256 is %.16s..., not its name's: changed after it was written (zab expand again)",
+		       path, hex);
+		free(buf);
+		free(path);
+		return -1;
+	}
 	real = realpath(path, NULL);
 	/* a source keeps its path under its hash: a patch finds it by its trailing components */
 	*shipped = !strcmp(key, "source") && real ? cz_xasprintf("files/%s%s", hex, real) :

@@ -23,6 +23,7 @@
 #include <nettle/sha2.h>
 
 #include "cli.h"
+#include "ksrc.h"
 #include "sequence.h"
 #include "util.h"
 
@@ -122,39 +123,12 @@ int zab_run_capture(const char *const *argv, char **out, size_t *len, char *errl
 
 /* ---- the blob cache -------------------------------------------------------- */
 
-/* mkdir -p of path (0700), each folder ours or root's and not writable by others. */
-static int private_dirs(char *path)
-{
-	struct stat st;
-	char *p;
-
-	for (p = path + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-
-		*p = 0;
-		if (mkdir(path, 0700) && errno != EEXIST) {
-			*p = c;
-			return -errno;
-		}
-		if (lstat(path, &st) || (!S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))) {
-			*p = c;
-			return -ENOTDIR;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	if (stat(path, &st))
-		return -errno;
-	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return -EPERM;
-	return 0;
-}
-
-/* $XDG_CACHE_HOME/cusezero/blobs, root's /var/cache/cusezero/blobs, ~/.cache/cusezero/blobs. */
-static int blob_dir(char *out, size_t len)
+/*
+ * $XDG_CACHE_HOME/cusezero/blobs, root's /var/cache/cusezero/blobs,
+ * ~/.cache/cusezero/blobs: its descriptor, every folder on the way checked
+ * as the build cache's (zero_safe_dir), or -errno with why.
+ */
+static int blob_dir(char *out, size_t len, char *why, size_t wlen)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 
@@ -164,9 +138,12 @@ static int blob_dir(char *out, size_t len)
 		snprintf(out, len, "/var/cache/cusezero/blobs");
 	else if (home && home[0] == '/' && home[1])
 		snprintf(out, len, "%s/.cache/cusezero/blobs", home);
-	else
+	else {
+		snprintf(out, len, "(no XDG_CACHE_HOME or HOME)");
+		snprintf(why, wlen, "no place for it");
 		return -ENOENT;
-	return private_dirs(out);
+	}
+	return zero_safe_dir(out, true, why, wlen);
 }
 
 static void sha256_hex(const void *data, size_t len, char hex[65])
@@ -182,65 +159,146 @@ static void sha256_hex(const void *data, size_t len, char hex[65])
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 }
 
-static int write_file(const char *path, const void *data, size_t len)
+static int write_fd(int fd, const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	const char *p = data;
 	ssize_t w;
 
-	if (fd < 0)
-		return -errno;
 	while (len) {
 		w = write(fd, p, len);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0) {
-			close(fd);
+		if (w <= 0)
 			return w < 0 ? -errno : -EIO;
-		}
 		p += w;
 		len -= (size_t)w;
 	}
-	return close(fd) ? -errno : 0;
+	return 0;
+}
+
+/*
+ * The SHA-256 of a regular file of ours opened at dfd/name (no symbolic
+ * link, no FIFO waited on): 0, or -errno (-EPERM: not a regular file of
+ * this user's, or writable by others).
+ */
+static int blob_hash(int dfd, const char *name, char hex[65])
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret = 0;
+	struct sha256_ctx c;
+	unsigned char d[SHA256_DIGEST_SIZE], buf[65536];
+	struct stat st;
+	ssize_t n;
+	int i;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_uid != geteuid() && st.st_uid) ||
+	    (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	sha256_init(&c);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sha256_update(&c, (size_t)n, buf);
+	if (n < 0)
+		ret = -errno;
+	close(fd);
+	sha256_digest(&c, sizeof(d), d);
+	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	return ret;
 }
 
 int zab_blob_put(const void *data, size_t len, const char *name, char **path)
 {
-	char dir[PATH_MAX], hex[65], have[65], *tmp, *file;
+	char dir[PATH_MAX], why[PATH_MAX + 128], hex[65], have[65], tmp[64];
 	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-	int ret = blob_dir(dir, sizeof(dir) - 80);
+	int dfd = blob_dir(dir, sizeof(dir) - 80, why, sizeof(why)), hfd, fd, ret;
 
-	if (ret) {
-		cz_err("blob cache %s: %s (set XDG_CACHE_HOME to a folder of yours)",
-		       ret == -ENOENT ? "(no XDG_CACHE_HOME or HOME)" : dir,
-		       ret == -EPERM ? "not owned by this user, or writable by others" : strerror(-ret));
+	*path = NULL;
+	if (dfd < 0) {
+		cz_err("blob cache %s: refused: %s (set XDG_CACHE_HOME to a folder of yours)", dir, why);
 		return -1;
 	}
 	sha256_hex(data, len, hex);
-	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", hex);
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		cz_err("blob cache %s: %s", dir, strerror(errno));
+	/* every step relative to the checked folder: nothing on the way may be swapped */
+	if (mkdirat(dfd, hex, 0700) && errno != EEXIST) {
+		ret = -errno;
+	} else if ((hfd = openat(dfd, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		ret = -errno;
+	} else {
+		struct stat st;
+
+		ret = fstat(hfd, &st) || st.st_uid != geteuid() || (st.st_mode & 022) ? -EPERM : 0;
+		/* there with the right content: kept (its name is its content's hash) */
+		if (!ret && !(blob_hash(hfd, base, have) || strcmp(have, hex))) {
+			close(hfd);
+			close(dfd);
+			*path = cz_xasprintf("%s/%s/%s", dir, hex, base);
+			return 0;
+		}
+		snprintf(tmp, sizeof(tmp), ".tmp.%d", (int)getpid());
+		unlinkat(hfd, tmp, 0);
+		fd = ret ? -1 : openat(hfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				      0600);
+		if (!ret && fd < 0)
+			ret = -errno;
+		if (fd >= 0) {
+			ret = write_fd(fd, data, len);
+			if (close(fd) && !ret)
+				ret = -errno;
+		}
+		if (!ret && renameat(hfd, tmp, hfd, base))
+			ret = -errno;
+		if (ret)
+			unlinkat(hfd, tmp, 0);
+		close(hfd);
+	}
+	close(dfd);
+	if (ret) {
+		cz_err("blob cache %s/%s/%s: %s", dir, hex, base,
+		       ret == -EPERM ? "not a folder of this user's, or writable by others" :
+		       strerror(-ret));
 		return -1;
 	}
-	file = cz_xasprintf("%s/%s", dir, base);
-	/* there with the right content: kept (its name is its content's hash) */
-	if (!cz_file_sha256(file, have) && !strcmp(have, hex)) {
-		*path = file;
+	*path = cz_xasprintf("%s/%s/%s", dir, hex, base);
+	return 0;
+}
+
+const char *zab_blob_named(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *h;
+
+	if (!slash || slash - path < 71)
+		return NULL;
+	h = slash - 64;
+	return strspn(h, "0123456789abcdef") == 64 && !memcmp(h - 7, "/blobs/", 7) ? h : NULL;
+}
+
+int zab_blob_check(const char *path)
+{
+	const char *h = zab_blob_named(path);
+	char hex[65];
+	int ret;
+
+	/* .../blobs/SHA256/NAME: a blob; anything else is no concern of the cache */
+	if (!h)
 		return 0;
-	}
-	tmp = cz_xasprintf("%s/.tmp.%d", dir, (int)getpid());
-	ret = write_file(tmp, data, len);
-	if (!ret && rename(tmp, file))
-		ret = -errno;
+	ret = blob_hash(AT_FDCWD, path, hex);
+	if (ret == -ENOENT)
+		return 0;         /* missing: said as such by the caller */
 	if (ret) {
-		unlink(tmp);
-		cz_err("blob cache %s: %s", file, strerror(-ret));
-		free(file);
-		file = NULL;
+		cz_err("blob %s: %s", path, ret == -EPERM ?
+		       "not a regular file of this user's or root's, or writable by others" :
+		       strerror(-ret));
+		return -1;
 	}
-	free(tmp);
-	*path = file;
-	return ret ? -1 : 0;
+	if (memcmp(hex, h, 64)) {
+		cz_err("blob %s: its content's SHA-256 is %.16s..., not its name's: changed after it was written (zab expand again)",
+		       path, hex);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- kernel versions ------------------------------------------------------- */

@@ -116,6 +116,15 @@ int zab_run_capture(const char *const *argv, char **out, size_t *len, char *errl
  * after one line.
  */
 int zab_blob_put(const void *data, size_t len, const char *name, char **path);
+/*
+ * A file about to be used: when it is a blob (.../blobs/SHA256/NAME), its
+ * content checked against its name (a regular file of this user's or
+ * root's, no symbolic link).  0 (also for any other file), or -1 after one
+ * line.
+ */
+int zab_blob_check(const char *path);
+/* The SHA-256 a blob's path names (64 hex digits in it), or NULL when path is no blob. */
+const char *zab_blob_named(const char *path);
 /* The kernel version of the tree holding path (its top Makefile, or a linux-source-V folder); NULL. */
 char *zab_tree_version(const char *path);
 /* The kernel version a Makefile's text says (VERSION.PATCHLEVEL.SUBLEVEL EXTRAVERSION); NULL. */
