@@ -76,4 +76,39 @@ ok "cc: its label is escaped, no control character in the output: $(labels "$CZ_
 "$ZAB" run --dry-run "$CZ_TMP/cc.x" >/dev/null 2>&1
 rc=$?
 ok "cc: the expanded file loads (exit $rc)" -- [ $rc -eq 0 ]
+
+# kernel = TARBALL: regular members only; any other that matched refused by name
+rootonly=$CZ_TMP/root-only
+echo "SECRET = 1" >"$rootonly" && chmod 0600 "$rootonly"
+# tb NAME: $CZ_TMP/tb-NAME/linux-7.2 with the file and a top Makefile, to be changed
+tb() {
+	t=$CZ_TMP/tb-$1/linux-7.2
+	mkdir -p "$t/${REL%/*}" && cp "$CZ_TMP/a/$REL" "$t/$REL" &&
+		printf 'VERSION = 7\nPATCHLEVEL = 2\nSUBLEVEL = 0\nEXTRAVERSION =\n' >"$t/Makefile"
+}
+# tbx NAME WANT-GREP: zab expand of kernel = the tree and NAME's tarball, bounded
+tbx() {
+	tar -cf "$CZ_TMP/$1.tar" -C "$CZ_TMP/tb-$1" linux-7.2
+	seq_exp "$CZ_TMP/$1.exp" "[variant k]" "source = $REL" "kernel = $CZ_TMP/tb-ok/linux-7.2 $CZ_TMP/$1.tar"
+	timeout 300 "$ZAB" expand "$CZ_TMP/$1.exp" -o "$CZ_TMP/$1.x" 2>"$CZ_TMP/$1.err"
+	rc=$?
+	refused "$1" "$2"
+}
+tb ok
+tb link && ln -sf "$rootonly" "$CZ_TMP/tb-link/linux-7.2/$REL"
+tbx link "kernel tarball $CZ_TMP/link.tar: member linux-7.2/$REL is a symbolic link: only regular files are taken"
+ok "link: the root-only file is in no blob" -- \
+	eval '! grep -rqs SECRET "$XDG_CACHE_HOME/cusezero/blobs"'
+tb mklink && ln -sf "$rootonly" "$CZ_TMP/tb-mklink/linux-7.2/Makefile"
+tbx mklink "member linux-7.2/Makefile is a symbolic link"
+tb fifo && rm "$CZ_TMP/tb-fifo/linux-7.2/$REL" && mkfifo "$CZ_TMP/tb-fifo/linux-7.2/$REL"
+tbx fifo "member linux-7.2/$REL is a FIFO"
+if [ "$(id -u)" -eq 0 ]; then
+	tb blk && rm "$CZ_TMP/tb-blk/linux-7.2/$REL" && mknod "$CZ_TMP/tb-blk/linux-7.2/$REL" b 7 0
+	tbx blk "member linux-7.2/$REL is a block device"
+	ok "blk: tar made no device node" -- \
+		eval '[ -z "$(find "$CZ_TMP" -type b ! -path "$CZ_TMP/tb-blk/*" 2>/dev/null)" ]'
+else
+	skip "a block-device member: not root (mknod)"
+fi
 done_testing

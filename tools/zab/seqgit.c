@@ -450,38 +450,111 @@ static bool version_is(const char *v, const char *want)
 	return !strncmp(v, want, n) && (!v[n] || v[n] == '.' || v[n] == '-');
 }
 
-/* The whole of path (at most 64 MiB), NUL-ended, or NULL. */
-static char *read_small(const char *path, size_t *len)
+const char *zab_file_kind(mode_t mode)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 65536, n = 0, got;
+	return S_ISREG(mode) ? "a regular file" : S_ISDIR(mode) ? "a folder" :
+	       S_ISLNK(mode) ? "a symbolic link" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISSOCK(mode) ? "a socket" : S_ISBLK(mode) ? "a block device" :
+	       S_ISCHR(mode) ? "a character device" : "not a regular file";
+}
+
+int zab_open_regular(const char *path, const char **kind)
+{
+	/* O_NONBLOCK: opening a FIFO does not wait for a writer; cleared for the reads */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), fl;
+	struct stat st;
+
+	*kind = NULL;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		*kind = zab_file_kind(st.st_mode);
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+/* The whole of a regular file (at most 64 MiB), NUL-ended, or NULL (*kind: what it is instead). */
+static char *read_small(const char *path, size_t *len, const char **kind)
+{
+	int fd = zab_open_regular(path, kind);
+	size_t cap = 65536, n = 0;
+	ssize_t got;
 	char *buf;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
 	buf = cz_xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0 && n < (64u << 20))
-		if ((n += got) + 1 == cap)
+	while (n < (64u << 20) && (got = read(fd, buf + n, cap - n - 1)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+		if ((n += (size_t)got) + 1 == cap)
 			buf = cz_xrealloc(buf, cap *= 2);
-	fclose(f);
+	}
+	close(fd);
 	buf[n] = 0;
 	*len = n;
 	return buf;
 }
 
 /*
+ * tar -xvv's listing of the members it matched: 0, or -1 after one line
+ * naming the first that is not a regular file, and its type.
+ */
+static int tar_members(const char *tb, const char *list, const char *where)
+{
+	static const char types[] = "-hldpbcs";
+	static const char *const names[] = {
+		"a regular file", "a hard link", "a symbolic link", "a folder", "a FIFO",
+		"a block device", "a character device", "a socket",
+	};
+	const char *p, *name, *end, *arrow;
+	int f;
+
+	for (p = list; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (*p == '-' || *p == '\n')
+			continue;
+		/* TYPE+MODE OWNER SIZE DATE TIME NAME: the name after five fields */
+		for (name = p, f = 0; f < 5 && *name && *name != '\n'; f++)
+			name += strcspn(name, " \n"), name += strspn(name, " ");
+		end = name + strcspn(name, "\n");
+		/* "NAME -> TARGET", "NAME link to TARGET": the name */
+		arrow = *p == 'l' || *p == 'h' ? strstr(name, *p == 'l' ? " -> " : " link to ") : NULL;
+		if (arrow && arrow < end)
+			end = arrow;
+		cz_err("%s: kernel tarball %s: member %.*s is %s: only regular files are taken", where, tb,
+		       (int)(end - name), name,
+		       strchr(types, *p) ? names[strchr(types, *p) - types] : "not a regular file");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * A tarball (a kernel tree under one top folder): rel and the top Makefile
  * taken out in one pass (tar reads a compressed tarball from the start
- * for each), rel into the blob cache; the version from the Makefile, else
- * from the tarball's name.
+ * for each), through tar's --to-command so that only regular files become
+ * files (tar makes no link, node or FIFO); any other member that matched
+ * is refused by name.  rel into the blob cache; the version from the
+ * Makefile, else from the tarball's name.
  */
 static int from_tarball(const char *tb, const char *rel, const char *where, struct zab_seq_step *st)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = getenv("TMPDIR"), *kind = NULL;
 	char dir[PATH_MAX - 256], err[512], *pat = cz_xasprintf("*/%s", rel), *out = NULL, *data;
-	const char *x[] = { "tar", "-xf", tb, "-C", dir, "--wildcards", "--no-wildcards-match-slash",
-			    pat, "*/Makefile", NULL };
-	glob_t g;
+	char *src, *mk, *more;
+	/* each regular member to src (rel) or mk (the top Makefile); a second one to *.more */
+	const char *to = "case ${TAR_FILENAME#*/} in \"$ZAB_TAR_REL\") f=src;; *) f=mk;; esac; "
+			 "[ -e \"$ZAB_TAR_DIR/$f\" ] && f=$f.more; exec cat >\"$ZAB_TAR_DIR/$f\"";
+	const char *x[] = { "tar", "-xvvf", tb, "--to-command", to, "--wildcards",
+			    "--no-wildcards-match-slash", pat, "*/Makefile", NULL };
 	size_t len;
 	int ret;
 
@@ -491,33 +564,39 @@ static int from_tarball(const char *tb, const char *rel, const char *where, stru
 		free(pat);
 		return -1;
 	}
+	setenv("ZAB_TAR_DIR", dir, 1);
+	setenv("ZAB_TAR_REL", rel, 1);
 	ret = zab_run_capture(x, &out, &len, err, sizeof(err));
-	free(out);
-	free(pat);
-	pat = cz_xasprintf("%s/*/%s", dir, rel);
-	if (glob(pat, 0, NULL, &g) || g.gl_pathc != 1) {
+	unsetenv("ZAB_TAR_DIR");
+	unsetenv("ZAB_TAR_REL");
+	src = cz_xasprintf("%s/src", dir);
+	mk = cz_xasprintf("%s/mk", dir);
+	more = cz_xasprintf("%s/src.more", dir);
+	if (tar_members(tb, out, where)) {
+		ret = -1;
+	} else if (access(src, F_OK)) {
 		cz_err("%s: kernel tarball %s: %s", where, tb,
 		       ret && err[0] ? err : "no such file in it (under one top folder)");
 		ret = -1;
-	} else if (!(data = read_small(g.gl_pathv[0], &len))) {
-		cz_err("%s: kernel tarball %s: %s: %s", where, tb, rel, strerror(errno));
+	} else if (!access(more, F_OK)) {
+		cz_err("%s: kernel tarball %s: %s under more than one top folder", where, tb, rel);
+		ret = -1;
+	} else if (!(data = read_small(src, &len, &kind))) {
+		cz_err("%s: kernel tarball %s: %s: %s", where, tb, rel, kind ? kind : strerror(errno));
 		ret = -1;
 	} else {
 		ret = zab_blob_put(data, len, rel, &st->source);
 		free(data);
-	}
-	if (!ret && g.gl_pathc == 1) {
-		char *mk = cz_xasprintf("%.*sMakefile", (int)(strlen(g.gl_pathv[0]) - strlen(rel)),
-					g.gl_pathv[0]);
-
-		data = read_small(mk, &len);
+		data = read_small(mk, &len, &kind);
 		st->kversion = data ? zab_makefile_version(data) : NULL;
 		free(data);
-		free(mk);
 		if (!st->kversion)
 			st->kversion = name_version(strrchr(tb, '/') ? strrchr(tb, '/') + 1 : tb);
 	}
-	globfree(&g);
+	free(out);
+	free(src);
+	free(mk);
+	free(more);
 	free(pat);
 	{
 		const char *rm[] = { "rm", "-rf", "--", dir, NULL };

@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "zab.h"
 
@@ -125,6 +126,13 @@ int zab_blob_put(const void *data, size_t len, const char *name, char **path);
 int zab_blob_check(const char *path);
 /* The SHA-256 a blob's path names (64 hex digits in it), or NULL when path is no blob. */
 const char *zab_blob_named(const char *path);
+/*
+ * Open path for reading when it is a regular file (a FIFO is not waited
+ * on): the descriptor, or -1 with errno (EINVAL: *kind says what it is).
+ */
+int zab_open_regular(const char *path, const char **kind);
+/* "a FIFO", "a symbolic link", ... for a file's mode. */
+const char *zab_file_kind(mode_t mode);
 /* The kernel version of the tree holding path (its top Makefile, or a linux-source-V folder); NULL. */
 char *zab_tree_version(const char *path);
 /* The kernel version a Makefile's text says (VERSION.PATCHLEVEL.SUBLEVEL EXTRAVERSION); NULL. */
