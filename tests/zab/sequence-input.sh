@@ -111,4 +111,26 @@ if [ "$(id -u)" -eq 0 ]; then
 else
 	skip "a block-device member: not root (mknod)"
 fi
+
+# a FIFO where a file is expected: refused, never waited on (bounded: a hang fails)
+mkfifo "$CZ_TMP/fifo"
+# fifo NAME WANT-GREP VARIANT-LINES...
+fifo() {
+	fn=$1 fw=$2; shift 2
+	seq_exp "$CZ_TMP/$fn.exp" "[variant $fn]" "$@" "[variant other]" "routine = default"
+	timeout 300 "$ZAB" expand "$CZ_TMP/$fn.exp" -o "$CZ_TMP/$fn.x" 2>"$CZ_TMP/$fn.err"
+	rc=$?
+	refused "$fn" "$fw"
+}
+mkdir "$CZ_TMP/fpf" && cp "$p1" "$CZ_TMP/fpf/" && mkfifo "$CZ_TMP/fpf/0002-x.patch"
+fifo fifo-member "patch $CZ_TMP/fpf/0002-x.patch: a FIFO" "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/fpf"
+fifo fifo-series "series $CZ_TMP/fifo: a FIFO" "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/fifo"
+fifo fifo-tarball "kernel $CZ_TMP/fifo: a FIFO, not a tree or a tarball" "source = $REL" \
+	"kernel = $CZ_TMP/tb-ok/linux-7.2 $CZ_TMP/fifo"
+fifo fifo-source "source $CZ_TMP/fifo: a FIFO, not a regular file" "source = $CZ_TMP/fifo"
+fifo fifo-patch "patch $CZ_TMP/fifo: a FIFO, not a regular file" "source = $CZ_TMP/a/$REL" "patch = $CZ_TMP/fifo"
+timeout 300 "$ZAB" pack "$CZ_TMP/fifo-source.exp" "$CZ_TMP/fifo-bundle" >/dev/null 2>"$CZ_TMP/fifo-pack.err"
+rc=$?
+ok "zab pack of a FIFO source: refused (exit $rc): $(head -n 1 "$CZ_TMP/fifo-pack.err")" -- \
+	eval '[ $rc -eq 1 ] && [ $(wc -l <"$CZ_TMP/fifo-pack.err") -eq 1 ] && grep -q "$CZ_TMP/fifo: a FIFO" "$CZ_TMP/fifo-pack.err"'
 done_testing

@@ -817,6 +817,7 @@ static int placement_check(const struct zab_experiment *e)
  */
 static int files_check(const struct zab_experiment *e)
 {
+	struct stat st;
 	char *path;
 	size_t v, i;
 	int ret = 0;
@@ -833,9 +834,15 @@ static int files_check(const struct zab_experiment *e)
 			/* FILE:SYMBOL: the file */
 			n = w[2] == 's' ? zab_source_path_len(val) : strlen(val);
 			path = cz_xasprintf("%.*s", (int)n, val);
-			if (access(path, R_OK)) {
+			if (access(path, R_OK) || stat(path, &st)) {
 				cz_err("%s: variant '%s': %s %s: %s", e->var[v].where, e->var[v].name,
 				       w[2] == 's' ? "source" : "patch", path, strerror(errno));
+				ret = -EINVAL;
+			} else if (!S_ISREG(st.st_mode)) {
+				/* a FIFO would hold the daemon (and the run) forever */
+				cz_err("%s: variant '%s': %s %s: %s, not a regular file", e->var[v].where,
+				       e->var[v].name, w[2] == 's' ? "source" : "patch", path,
+				       zab_file_kind(st.st_mode));
 				ret = -EINVAL;
 			} else if (zab_blob_check(path)) {
 				ret = -EINVAL;    /* a blob changed since zab expand wrote it */

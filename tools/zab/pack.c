@@ -54,7 +54,8 @@ void zab_sha256_hex(const void *buf, size_t len, char hex[65])
 /* The whole file: 0, or -errno (a folder: -EISDIR). */
 static int read_all(const char *path, char **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	/* O_NONBLOCK: a FIFO is not waited on (and refused below); cleared for the reads */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = 0;
 	struct stat st;
 	ssize_t n;
 
@@ -65,6 +66,7 @@ static int read_all(const char *path, char **buf, size_t *len)
 		close(fd);
 		return ret;
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	*buf = cz_xmalloc((size_t)st.st_size + 1);
 	*len = 0;
 	while ((n = read(fd, *buf + *len, (size_t)st.st_size - *len)) > 0)

@@ -303,6 +303,8 @@ int zab_blob_check(const char *path)
 
 /* ---- kernel versions ------------------------------------------------------- */
 
+static char *read_small(const char *path, size_t *len, const char **kind);
+
 /* "KEY = VALUE" at a line start of a Makefile: VALUE (malloc'd), or NULL. */
 static char *mk_value(const char *text, const char *key)
 {
@@ -366,14 +368,11 @@ char *zab_tree_version(const char *path)
 	while (!v && (slash = strrchr(dir, '/')) && slash > dir) {
 		*slash = 0;
 		char *mk = cz_xasprintf("%s/Makefile", dir);
-		FILE *f = fopen(mk, "r");
+		const char *kind;
 
+		text = read_small(mk, &len, &kind);
 		free(mk);
-		if (f) {
-			text = cz_xmalloc(65536);
-			len = fread(text, 1, 65535, f);
-			text[len] = 0;
-			fclose(f);
+		if (text) {
 			v = zab_makefile_version(text);
 			free(text);
 		}
@@ -622,6 +621,12 @@ static int kernel_step(const char *tok, const char *rel, const char *where,
 			free(abs);
 			return -1;
 		}
+		if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
+			cz_err("%s: kernel %s: %s, not a tree or a tarball", where, tok,
+			       zab_file_kind(sb.st_mode));
+			free(abs);
+			return -1;
+		}
 		if (!S_ISDIR(sb.st_mode)) {
 			int ret = from_tarball(abs, rel, where, st);
 
@@ -647,8 +652,13 @@ static int kernel_step(const char *tok, const char *rel, const char *where,
 		st->source = cz_xasprintf("%s/%s", t[i].root, rel);
 		st->kversion = cz_xstrdup(t[i].version);
 	}
-	if (access(st->source, R_OK)) {
+	if (access(st->source, R_OK) || stat(st->source, &sb)) {
 		cz_err("%s: kernel %s: %s: %s", where, tok, st->source, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		cz_err("%s: kernel %s: %s: %s, not a regular file", where, tok, st->source,
+		       zab_file_kind(sb.st_mode));
 		return -1;
 	}
 	if (!st->kversion)

@@ -25,36 +25,40 @@
 
 #define SERIES_FILE_MAX (64u << 20)
 
-/* The whole of path, NUL-ended: 0 or -errno. */
-static int slurp(const char *path, char **out, size_t *len)
+/* The whole of path, a regular file, NUL-ended: 0 or -errno (-EINVAL: *kind says what it is). */
+static int slurp(const char *path, char **out, size_t *len, const char **kind)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 4096, n = 0, got;
+	int fd = zab_open_regular(path, kind);
+	size_t cap = 4096, n = 0;
+	ssize_t got;
 	char *buf;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
 	buf = cz_xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n > SERIES_FILE_MAX) {
-			fclose(f);
+	while ((got = read(fd, buf + n, cap - n - 1)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 || (n += (size_t)got) > SERIES_FILE_MAX) {
+			got = got < 0 ? -errno : -EFBIG;
+			close(fd);
 			free(buf);
-			return -EFBIG;
+			return (int)got;
 		}
 		if (cap - n - 1 == 0)
 			buf = cz_xrealloc(buf, cap *= 2);
 	}
+	close(fd);
 	buf[n] = 0;
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return -EIO;
-	}
-	fclose(f);
 	*out = buf;
 	*len = n;
 	return 0;
+}
+
+/* Why slurp failed: what the file is instead of a regular one, or the error. */
+static const char *why(int err, const char *kind)
+{
+	return err == -EINVAL && kind ? kind : strerror(-err);
 }
 
 /* Leading "[PATCH v2 3/7]"-like groups and blanks off s. */
@@ -155,12 +159,13 @@ static int add_patch(struct zab_seq_patch **out, size_t *n, const char *path, co
 /* A patch file of a series: read, checked to hold a diff, added. */
 static int add_file(struct zab_seq_patch **out, size_t *n, const char *path, const char *where)
 {
+	const char *kind;
 	char *text;
 	size_t len;
-	int ret = slurp(path, &text, &len);
+	int ret = slurp(path, &text, &len, &kind);
 
 	if (ret) {
-		cz_err("%s: patch %s: %s", where, path, strerror(-ret));
+		cz_err("%s: patch %s: %s", where, path, why(ret, kind));
 		return -1;
 	}
 	if (!has_diff(text) || memchr(text, 0, len)) {
@@ -376,6 +381,7 @@ static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_pa
 int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **out, size_t *n)
 {
 	struct stat st;
+	const char *kind;
 	char *text, *series;
 	size_t len;
 	int ret;
@@ -390,8 +396,8 @@ int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **
 		series = cz_xasprintf("%s/series", spec);
 		if (access(series, F_OK)) {
 			ret = read_folder(spec, out, n);
-		} else if ((ret = slurp(series, &text, &len)) != 0) {
-			cz_err("%s: series %s: %s", where, series, strerror(-ret));
+		} else if ((ret = slurp(series, &text, &len, &kind)) != 0) {
+			cz_err("%s: series %s: %s", where, series, why(ret, kind));
 		} else {
 			ret = read_quilt(series, text, out, n);
 			free(text);
@@ -401,9 +407,9 @@ int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **
 			zab_series_free(*out, *n);
 		return ret ? -1 : 0;
 	}
-	ret = slurp(spec, &text, &len);
+	ret = slurp(spec, &text, &len, &kind);
 	if (ret) {
-		cz_err("%s: series %s: %s", where, spec, strerror(-ret));
+		cz_err("%s: series %s: %s", where, spec, why(ret, kind));
 		return -1;
 	}
 	if (memchr(text, 0, len)) {

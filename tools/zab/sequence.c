@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -270,10 +271,15 @@ int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 	if (x->series) {
 		char *abs = absolute(file);
 
-		ret = access(abs, R_OK) ? -1 : 0;
+		struct stat sb;
+
+		ret = access(abs, R_OK) || stat(abs, &sb) ? -1 : 0;
 		if (ret)
 			cz_err("%s: variant '%s': source %s: %s", x->where, x->name, file,
 			       strerror(errno));
+		else if (!S_ISREG(sb.st_mode) && (ret = -1))
+			cz_err("%s: variant '%s': source %s: %s, not a regular file", x->where,
+			       x->name, file, zab_file_kind(sb.st_mode));
 		else
 			ret = build_series(x, abs, s);
 		free(abs);
