@@ -114,8 +114,8 @@ fi
 
 # a FIFO where a file is expected: refused, never waited on (bounded: a hang fails)
 mkfifo "$CZ_TMP/fifo"
-# fifo NAME WANT-GREP VARIANT-LINES...
-fifo() {
+# xrefused NAME WANT-GREP VARIANT-LINES...: zab expand with another variant beside
+xrefused() {
 	fn=$1 fw=$2; shift 2
 	seq_exp "$CZ_TMP/$fn.exp" "[variant $fn]" "$@" "[variant other]" "routine = default"
 	timeout 300 "$ZAB" expand "$CZ_TMP/$fn.exp" -o "$CZ_TMP/$fn.x" 2>"$CZ_TMP/$fn.err"
@@ -123,14 +123,51 @@ fifo() {
 	refused "$fn" "$fw"
 }
 mkdir "$CZ_TMP/fpf" && cp "$p1" "$CZ_TMP/fpf/" && mkfifo "$CZ_TMP/fpf/0002-x.patch"
-fifo fifo-member "patch $CZ_TMP/fpf/0002-x.patch: a FIFO" "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/fpf"
-fifo fifo-series "series $CZ_TMP/fifo: a FIFO" "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/fifo"
-fifo fifo-tarball "kernel $CZ_TMP/fifo: a FIFO, not a tree or a tarball" "source = $REL" \
+xrefused fifo-member "patch $CZ_TMP/fpf/0002-x.patch: a FIFO" "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/fpf"
+xrefused fifo-series "series $CZ_TMP/fifo: a FIFO" "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/fifo"
+xrefused fifo-tarball "kernel $CZ_TMP/fifo: a FIFO, not a tree or a tarball" "source = $REL" \
 	"kernel = $CZ_TMP/tb-ok/linux-7.2 $CZ_TMP/fifo"
-fifo fifo-source "source $CZ_TMP/fifo: a FIFO, not a regular file" "source = $CZ_TMP/fifo"
-fifo fifo-patch "patch $CZ_TMP/fifo: a FIFO, not a regular file" "source = $CZ_TMP/a/$REL" "patch = $CZ_TMP/fifo"
+xrefused fifo-source "source $CZ_TMP/fifo: a FIFO, not a regular file" "source = $CZ_TMP/fifo"
+xrefused fifo-patch "patch $CZ_TMP/fifo: a FIFO, not a regular file" "source = $CZ_TMP/a/$REL" "patch = $CZ_TMP/fifo"
 timeout 300 "$ZAB" pack "$CZ_TMP/fifo-source.exp" "$CZ_TMP/fifo-bundle" >/dev/null 2>"$CZ_TMP/fifo-pack.err"
 rc=$?
 ok "zab pack of a FIFO source: refused (exit $rc): $(head -n 1 "$CZ_TMP/fifo-pack.err")" -- \
 	eval '[ $rc -eq 1 ] && [ $(wc -l <"$CZ_TMP/fifo-pack.err") -eq 1 ] && grep -q "$CZ_TMP/fifo: a FIFO" "$CZ_TMP/fifo-pack.err"'
+
+# more steps than an experiment holds (64 variants): counted and refused before any work
+nblobs() { find "$XDG_CACHE_HOME/cusezero/blobs" -mindepth 1 -maxdepth 1 -type d 2>/dev/null | wc -l; }
+mkdir "$CZ_TMP/many"
+i=1
+while [ $i -le 100 ]; do
+	sed "s/^Subject: .*/Subject: [PATCH $i\/100] change $i/" "$p1" >"$CZ_TMP/many/$(printf %04d $i)-change-$i.patch"
+	i=$((i + 1))
+done
+xrefused many-folder "series $CZ_TMP/many: 100 of its 100 patches change $CZ_TMP/a/$REL: 101 steps, room for 63 here (an experiment holds 64 variants at most)" \
+	"source = $CZ_TMP/a/$REL" "series = $CZ_TMP/many"
+cat "$CZ_TMP"/many/*.patch >"$CZ_TMP/many.mbox"
+before=$(nblobs)
+xrefused many-mbox "series $CZ_TMP/many.mbox: 100 of its 100 patches change .*: 101 steps, room for 63 here (an experiment holds 64 variants at most)" \
+	"source = $CZ_TMP/a/$REL" "series = $CZ_TMP/many.mbox"
+ok "many-mbox: no message was written to the blob cache ($before folders, then $(nblobs))" -- \
+	[ "$(nblobs)" -eq "$before" ]
+trees=
+i=0
+while [ $i -lt 70 ]; do trees="$trees $CZ_TMP/tb-ok/linux-7.2"; i=$((i + 1)); done
+xrefused many-trees "kernel = 70 trees: 70 steps, room for 63 here (an experiment holds 64 variants at most)" "source = $REL" "kernel =$trees"
+(
+	cd "$CZ_TMP/repo" && git checkout -qb many && i=0 &&
+	while [ $i -lt 70 ]; do echo "/* $i */" >>"$REL" && git commit -qam "step $i" || exit 1; i=$((i + 1)); done
+) || echo "Bail out! could not make 70 commits"
+before=$(nblobs)
+xrefused many-commits "git = $CZ_TMP/repo base..many: 7[0-9] commits change $REL: 7[0-9] steps, room for 63 here (an experiment holds 64 variants at most)" \
+	"source = $REL" "git = $CZ_TMP/repo base..many"
+ok "many-commits: at most the base's file was written to the blob cache ($before folders, then $(nblobs))" -- \
+	[ "$(nblobs)" -le $((before + 1)) ]
+
+# a series patch that deletes the file: refused, named
+mkdir "$CZ_TMP/del" && cp "$p1" "$CZ_TMP/del/"
+printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 2/2] remove it\n\n---\ndiff --git a/%s b/%s\ndeleted file mode 100644\n--- a/%s\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n' \
+	"$REL" "$REL" "$REL" >"$CZ_TMP/del/0002-remove-it.patch"
+xrefused deletes "series $CZ_TMP/del: patch 2/2 'remove it' (.*0002-remove-it.patch) deletes $CZ_TMP/a/$REL" \
+	"source = $CZ_TMP/a/$REL" "series = $CZ_TMP/del"
 done_testing

@@ -1128,7 +1128,8 @@ static int expand_sequences(struct zab_experiment *e)
 			continue;
 		e->seqs = cz_xrealloc(e->seqs, (e->nseqs + 1) * sizeof(*e->seqs));
 		sp = &e->seqs[e->nseqs];
-		if (zab_seq_build(&e->var[v], sp))
+		/* room: the variants beside this one; more steps are refused before any work */
+		if (zab_seq_build(&e->var[v], CZRES_MAX_ITEMS - (e->nvar - 1), sp))
 			return -EINVAL;
 		e->nseqs++;
 		extra = sp->nstep - 1;

@@ -677,12 +677,23 @@ static int cmp_step(const void *a, const void *b)
 			  ((const struct zab_seq_step *)b)->kversion);
 }
 
-int zab_seq_kernel(const char *tokens, const char *rel, const char *where, struct zab_seq *s)
+int zab_seq_kernel(const char *tokens, const char *rel, const char *where, size_t max,
+		   struct zab_seq *s)
 {
 	struct tree *t = NULL;
-	size_t nt = known_trees(&t), i;
+	size_t nt, i, nw = 0;
 	char *copy = cz_xstrdup(tokens), *w, *save = NULL;
 	int ret = 0;
+
+	for (w = copy + strspn(copy, " \t"); *w; w += strcspn(w, " \t"), w += strspn(w, " \t"))
+		nw++;
+	if (nw > max) {
+		cz_err("%s: kernel = %zu trees: %zu steps, room for %zu here (an experiment holds %d variants at most)",
+		       where, nw, nw, max, CZRES_MAX_ITEMS);
+		free(copy);
+		return -1;
+	}
+	nt = known_trees(&t);
 
 	while (*rel == '/')
 		rel++;
@@ -757,6 +768,16 @@ static struct zab_seq_step *git_add(struct zab_seq *s)
 	return &s->step[s->nstep++];
 }
 
+/* How many records git log wrote (one a line). */
+static size_t git_log_count(const char *log, size_t len)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += log[i] == '\n';
+	return n + (len && log[len - 1] != '\n');
+}
+
 /* git log's "HASH\0ABBREV\0SUBJECT\n" records (len bytes) into steps after the base. */
 static int git_log_steps(const char *repo, const char *log, size_t len, const char *rel,
 			 const char *where, struct zab_seq *s)
@@ -785,7 +806,8 @@ static int git_log_steps(const char *repo, const char *log, size_t len, const ch
 	return ret;
 }
 
-int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab_seq *s)
+int zab_seq_git(const char *spec, const char *rel, const char *where, size_t max,
+		struct zab_seq *s)
 {
 	char repo[PATH_MAX], range[512], *a, *b, *ha, *hb, *log, *what, *r;
 	struct zab_seq_step *st;
@@ -831,6 +853,12 @@ int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab
 			ret = zab_run_capture(argv, &log, &len, err, sizeof(err));
 			if (ret)
 				cz_err("%s: git = %s: git log: %s", where, spec, err);
+		}
+		if (!ret && git_log_count(log, len) + 1 > max) {
+			cz_err("%s: git = %s: %zu commits change %s: %zu steps, room for %zu here (an experiment holds %d variants at most)",
+			       where, spec, git_log_count(log, len), rel, git_log_count(log, len) + 1, max,
+			       CZRES_MAX_ITEMS);
+			ret = -1;
 		}
 		if (!ret)
 			ret = git_log_steps(repo, log, len, rel, where, s);

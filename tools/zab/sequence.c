@@ -188,7 +188,8 @@ static struct zab_seq_step *add_step(struct zab_seq *s)
  * change it (a patch that changes other files only is no step), each
  * checked to apply after the ones before: the error names the patch.
  */
-static int build_series(const struct zab_variant *x, const char *file, struct zab_seq *s)
+static int build_series(const struct zab_variant *x, const char *file, size_t max,
+			struct zab_seq *s)
 {
 	struct zab_seq_patch *p = NULL;
 	struct zab_seq_step *st;
@@ -197,7 +198,7 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 	size_t np = 0, i, used = 0;
 	int ret = 0;
 
-	if (zab_series_read(x->series, x->where, &p, &np))
+	if (zab_series_read(x->series, x->where, file, max - 1, &p, &np))
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/zab-series.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
@@ -211,6 +212,14 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 	st->label = cz_xstrdup("base");
 	snprintf(in, sizeof(in), "%s", file);
 	for (i = 0; i < np && !ret; i++) {
+		if (p[i].touch == ZAB_PATCH_NONE)
+			continue;       /* changes other files only: no step, nothing to run */
+		if (p[i].touch == ZAB_PATCH_DELETES) {
+			cz_err("%s: variant '%s': series %s: patch %zu/%zu '%s' (%s) deletes %s: a step needs the file (end the series before it)",
+			       x->where, x->name, x->series, i + 1, np, p[i].subject, p[i].path, file);
+			ret = -1;
+			break;
+		}
 		snprintf(out, sizeof(out), "%s/step%zu", dir, i);
 		ret = zero_ksrc_apply_patch(file, in, p[i].path, out, err, sizeof(err));
 		if (ret == -ENODATA) {
@@ -246,7 +255,7 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 	return ret ? -1 : 0;
 }
 
-int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
+int zab_seq_build(const struct zab_variant *x, size_t max, struct zab_seq *s)
 {
 	const char *src;
 	size_t nsrc = zab_devarg_find(x, "--source=", &src), i;
@@ -281,12 +290,12 @@ int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 			cz_err("%s: variant '%s': source %s: %s, not a regular file", x->where,
 			       x->name, file, zab_file_kind(sb.st_mode));
 		else
-			ret = build_series(x, abs, s);
+			ret = build_series(x, abs, max, s);
 		free(abs);
 	} else if (x->kernels) {
-		ret = zab_seq_kernel(x->kernels, file, x->where, s);
+		ret = zab_seq_kernel(x->kernels, file, x->where, max, s);
 	} else {
-		ret = zab_seq_git(x->git, file, x->where, s);
+		ret = zab_seq_git(x->git, file, x->where, max, s);
 	}
 	free(file);
 	for (i = 0; !ret && i < s->nstep; i++)
