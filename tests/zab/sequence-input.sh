@@ -170,4 +170,30 @@ printf 'From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 2/2] remove it\n\n---\n
 	"$REL" "$REL" "$REL" >"$CZ_TMP/del/0002-remove-it.patch"
 xrefused deletes "series $CZ_TMP/del: patch 2/2 'remove it' (.*0002-remove-it.patch) deletes $CZ_TMP/a/$REL" \
 	"source = $CZ_TMP/a/$REL" "series = $CZ_TMP/del"
+
+# git = REPO A..B and nothing else; a symmetric range is refused as such
+xrefused git-junk "git = $CZ_TMP/repo base..HEAD junk: expected git = REPOSITORY A..B, and nothing after it" \
+	"source = $REL" "git = $CZ_TMP/repo base..HEAD junk"
+xrefused git-sym "git = $CZ_TMP/repo base...HEAD: expected git = REPOSITORY A..B (a symmetric range A...B is no sequence)" \
+	"source = $REL" "git = $CZ_TMP/repo base...HEAD"
+
+# the repository's log.showSignature does not make zab run its gpg.program
+printf '#!/bin/sh\ntouch "%s/gpg-ran"\nexit 1\n' "$CZ_TMP" >"$CZ_TMP/fake-gpg" && chmod +x "$CZ_TMP/fake-gpg"
+(
+	cd "$CZ_TMP/repo" && git checkout -qb signed base && echo '/* signed */' >>"$REL" &&
+	git commit -qam "a signed change" &&
+	c=$(git cat-file commit HEAD | awk '{ print } /^committer / {
+		print "gpgsig -----BEGIN PGP SIGNATURE-----"; print " "; print " iQEzBAABCAAdFiEE"
+		print " -----END PGP SIGNATURE-----" }' | git hash-object -t commit -w --stdin) &&
+	git update-ref refs/heads/signed "$c" &&
+	git config log.showSignature true && git config gpg.program "$CZ_TMP/fake-gpg"
+) || echo "Bail out! could not make a signed commit"
+git -C "$CZ_TMP/repo" log -1 signed >/dev/null 2>&1
+ok "the fake gpg.program runs for git log in that repository (the case is real)" -- [ -e "$CZ_TMP/gpg-ran" ]
+rm -f "$CZ_TMP/gpg-ran"
+seq_exp "$CZ_TMP/sig.exp" "[variant sig]" "source = $REL" "git = $CZ_TMP/repo base..signed"
+"$ZAB" expand "$CZ_TMP/sig.exp" -o "$CZ_TMP/sig.x" 2>"$CZ_TMP/sig.err"
+rc=$?
+ok "git = over a signed commit with log.showSignature: exit $rc, gpg.program not run" -- \
+	eval '[ $rc -eq 0 ] && [ ! -e "$CZ_TMP/gpg-ran" ] && [ "$(names "$CZ_TMP/sig.x")" = "sig@0 sig@1" ]'
 done_testing

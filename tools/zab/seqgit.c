@@ -3,7 +3,7 @@
  * kernel = and git = (sequence.h): a file from several kernel trees, or
  * from the commits of a git range, and what they share: running a program
  * for its output, the content-addressed blob cache, and a tree's kernel
- * version.  git is the engine for history (git log, git show): nothing
+ * version.  git is the engine for history (git log, git cat-file): nothing
  * here reads a repository itself.
  */
 #include <ctype.h>
@@ -718,11 +718,20 @@ int zab_seq_kernel(const char *tokens, const char *rel, const char *where, size_
 
 /* ---- git = -------------------------------------------------------------------- */
 
+/*
+ * What git runs of a repository's configuration is kept off: no transport
+ * at all (a partial clone's lazy fetch would run core.sshCommand or a
+ * remote helper), no fsmonitor; log.showSignature (gpg.program) is off by
+ * --no-show-signature, textconv and filters by reading blobs with cat-file,
+ * a pager by output to a pipe; safe.directory refuses others' repositories.
+ */
+#define GIT_SAFE "-c", "protocol.allow=never", "-c", "core.fsmonitor=false"
+
 /* git -C repo ARGS...: its output, or NULL after one line naming what failed. */
 static char *git(const char *repo, const char *where, const char *what, const char *a1,
-		 const char *a2, const char *a3, const char *a4, size_t *len)
+		 const char *a2, const char *a3, const char *a4, const char *a5, size_t *len)
 {
-	const char *argv[] = { "git", "-C", repo, a1, a2, a3, a4, NULL };
+	const char *argv[] = { "git", GIT_SAFE, "-C", repo, a1, a2, a3, a4, a5, NULL };
 	char err[512], *out = NULL;
 	size_t n;
 	int ret = zab_run_capture(argv, &out, len ? len : &n, err, sizeof(err));
@@ -745,7 +754,8 @@ static int git_step(const char *repo, const char *h, const char *rel, const char
 	int ret;
 
 	what = cz_xasprintf("%s is not in the repository at %.12s", rel, h);
-	data = git(repo, where, what, "show", spec, NULL, NULL, &len);
+	/* cat-file: the blob as stored (git show could run a textconv driver) */
+	data = git(repo, where, what, "cat-file", "blob", spec, NULL, NULL, &len);
 	free(what);
 	free(spec);
 	if (!data)
@@ -753,7 +763,7 @@ static int git_step(const char *repo, const char *h, const char *rel, const char
 	ret = zab_blob_put(data, len, rel, &st->source);
 	free(data);
 	spec = cz_xasprintf("%s:Makefile", h);
-	mk = git(repo, where, NULL, "show", spec, NULL, NULL, NULL);
+	mk = git(repo, where, NULL, "cat-file", "blob", spec, NULL, NULL, NULL);
 	free(spec);
 	st->kversion = mk ? zab_makefile_version(mk) : NULL;
 	free(mk);
@@ -812,11 +822,13 @@ int zab_seq_git(const char *spec, const char *rel, const char *where, size_t max
 	char repo[PATH_MAX], range[512], *a, *b, *ha, *hb, *log, *what, *r;
 	struct zab_seq_step *st;
 	size_t len;
-	int ret;
+	int ret, end = 0;
 
-	if (sscanf(spec, "%4095s %511s", repo, range) != 2 || !(r = strstr(range, "..")) ||
-	    r == range || strstr(r + 2, "..")) {
-		cz_err("%s: git = %s: expected git = REPOSITORY A..B", where, spec);
+	if (sscanf(spec, "%4095s %511s%n", repo, range, &end) != 2 || !(r = strstr(range, "..")) ||
+	    r == range || strstr(r + 2, "..") || r[2] == '.' || spec[end + strspn(spec + end, " \t")]) {
+		cz_err("%s: git = %s: expected git = REPOSITORY A..B%s", where, spec,
+		       strstr(range, "...") ? " (a symmetric range A...B is no sequence)" :
+		       spec[end + strspn(spec + end, " \t")] ? ", and nothing after it" : "");
 		return -1;
 	}
 	while (*rel == '/')
@@ -824,10 +836,11 @@ int zab_seq_git(const char *spec, const char *rel, const char *where, size_t max
 	a = cz_xasprintf("%.*s^{commit}", (int)(r - range), range);
 	b = cz_xasprintf("%s^{commit}", r[2] ? r + 2 : "HEAD");
 	what = cz_xasprintf("%.*s is not a commit of it", (int)strlen(a) - 9, a);
-	ha = git(repo, where, what, "rev-parse", "--verify", "--end-of-options", a, NULL);
+	ha = git(repo, where, what, "rev-parse", "--verify", "--end-of-options", a, NULL, NULL);
 	free(what);
 	what = cz_xasprintf("%.*s is not a commit of it", (int)strlen(b) - 9, b);
-	hb = ha ? git(repo, where, what, "rev-parse", "--verify", "--end-of-options", b, NULL) : NULL;
+	hb = !ha ? NULL :
+	     git(repo, where, what, "rev-parse", "--verify", "--end-of-options", b, NULL, NULL);
 	free(what);
 	free(a);
 	free(b);
@@ -840,14 +853,17 @@ int zab_seq_git(const char *spec, const char *rel, const char *where, size_t max
 	st = git_add(s);
 	ret = git_step(repo, ha, rel, where, st);
 	if (!ret) {
-		log = git(repo, where, "git log", "log", "-1", "--format=%h %s", ha, NULL);
+		/* --no-show-signature: log.showSignature would run the repository's gpg.program */
+		log = git(repo, where, "git log", "log", "--no-show-signature", "-1", "--format=%h %s",
+			  ha, NULL);
 		st->label = log ? cz_xasprintf("%.*s", (int)strcspn(log, "\n"), log) : cz_xstrdup(ha);
 		free(log);
 		range[0] = 0;
 		snprintf(range, sizeof(range), "%s..%s", ha, hb);
 		{
-			const char *argv[] = { "git", "-C", repo, "log", "--reverse",
-					       "--format=%H%x00%h%x00%s", range, "--", rel, NULL };
+			const char *argv[] = { "git", GIT_SAFE, "-C", repo, "log", "--no-show-signature",
+					       "--reverse", "--format=%H%x00%h%x00%s", range, "--", rel,
+					       NULL };
 			char err[512];
 
 			ret = zab_run_capture(argv, &log, &len, err, sizeof(err));
