@@ -196,4 +196,18 @@ seq_exp "$CZ_TMP/sig.exp" "[variant sig]" "source = $REL" "git = $CZ_TMP/repo ba
 rc=$?
 ok "git = over a signed commit with log.showSignature: exit $rc, gpg.program not run" -- \
 	eval '[ $rc -eq 0 ] && [ ! -e "$CZ_TMP/gpg-ran" ] && [ "$(names "$CZ_TMP/sig.x")" = "sig@0 sig@1" ]'
+
+# zab pack splits source = FILE[:SYMBOL] as zab run does: at the last ':' unless a '/' follows
+mkdir "$CZ_TMP/w:b" && cp "$CZ_TMP/a/$REL" "$CZ_TMP/w:b/x.S" && echo "the wrong file" >"$CZ_TMP/w"
+want=$(sha256sum "$CZ_TMP/w:b/x.S" | cut -c-64)
+for sym in "" ":rep_stos_alternative"; do
+	rm -rf "$CZ_TMP/colon-bundle"
+	seq_exp "$CZ_TMP/colon.exp" "[variant c]" "source = $CZ_TMP/w:b/x.S$sym" "[variant other]" "routine = default"
+	"$ZAB" pack "$CZ_TMP/colon.exp" "$CZ_TMP/colon-bundle" >/dev/null 2>"$CZ_TMP/colon.err"
+	rc=$?
+	got=$(sed -n 's/^source = //p' "$CZ_TMP/colon-bundle/experiment" 2>/dev/null)
+	ok "zab pack of source = .../w:b/x.S$sym: exit $rc, ships x.S, keeps '$sym': $got" -- \
+		eval '[ $rc -eq 0 ] && [ "$got" = "files/$want$CZ_TMP/w:b/x.S$sym" ] &&
+		      cmp -s "$CZ_TMP/colon-bundle/files/$want$CZ_TMP/w:b/x.S" "$CZ_TMP/w:b/x.S"'
+done
 done_testing

@@ -194,7 +194,8 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 /* One word of a file-valued key (source = FILE[:SYMBOL...]): its rewrite appended to *out. */
 static int pack_word(struct pack *p, const char *key, const char *w, char **out)
 {
-	size_t n = strcmp(key, "source") || !strchr(w, ':') ? strlen(w) : (size_t)(strchr(w, ':') - w);
+	/* FILE:SYMBOL as zab run and the daemon split it: the last ':', unless a '/' follows */
+	size_t n = strcmp(key, "source") ? strlen(w) : zab_source_path_len(w);
 	char *name = cz_xasprintf("%.*s", (int)n, w), *shipped, *t;
 
 	if (!*name) {
