@@ -210,4 +210,17 @@ for sym in "" ":rep_stos_alternative"; do
 		eval '[ $rc -eq 0 ] && [ "$got" = "files/$want$CZ_TMP/w:b/x.S$sym" ] &&
 		      cmp -s "$CZ_TMP/colon-bundle/files/$want$CZ_TMP/w:b/x.S" "$CZ_TMP/w:b/x.S"'
 done
+
+# a tree's file that is a link to a name with a newline: zab pack names sources by their
+# real path, which must not put that name into the bundle's experiment
+mk() { mkdir -p "$1/${REL%/*}" && printf 'VERSION = 7\nPATCHLEVEL = %s\nSUBLEVEL = 0\n' "$2" >"$1/Makefile"; }
+mk "$CZ_TMP/nt1" 1 && cp "$CZ_TMP/a/$REL" "$CZ_TMP/nt1/$REL"
+mk "$CZ_TMP/nt2" 2 && cp "$CZ_TMP/a/$REL" "$CZ_TMP/$(printf 'x\ncmd=touch PWNED\n#.S')"
+ln -s "$CZ_TMP/$(printf 'x\ncmd=touch PWNED\n#.S')" "$CZ_TMP/nt2/$REL"
+seq_exp "$CZ_TMP/nt.exp" "[variant nt]" "source = $REL" "kernel = $CZ_TMP/nt1 $CZ_TMP/nt2"
+"$ZAB" pack "$CZ_TMP/nt.exp" "$CZ_TMP/nt-bundle" >/dev/null 2>"$CZ_TMP/nt.err"
+rc=$?
+ok "zab pack of a source linked to a name with a newline: refused (exit $rc): $(head -n 1 "$CZ_TMP/nt.err")" -- \
+	eval '[ $rc -eq 1 ] && [ $(wc -l <"$CZ_TMP/nt.err") -eq 1 ] && grep -q "x\\\\x0acmd=touch PWNED\\\\x0a#.S" "$CZ_TMP/nt.err" &&
+	      ! grep -qs PWNED "$CZ_TMP/nt-bundle/experiment"'
 done_testing

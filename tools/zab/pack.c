@@ -169,6 +169,18 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 		return -1;
 	}
 	real = realpath(path, NULL);
+	if (real && !strcmp(key, "source") && !zab_seq_plain_name(real)) {
+		/* the bundle names it by this path: one word of experiment text, no line break */
+		char *e = zab_seq_escape(real);
+
+		cz_err("%s: source file '%s' is '%s', which has a blank or control character: an experiment cannot name it",
+		       p->where, name, e);
+		free(e);
+		free(real);
+		free(buf);
+		free(path);
+		return -1;
+	}
 	/* a source keeps its path under its hash: a patch finds it by its trailing components */
 	*shipped = !strcmp(key, "source") && real ? cz_xasprintf("files/%s%s", hex, real) :
 		   cz_xasprintf("files/%s%s", hex, extension(name));

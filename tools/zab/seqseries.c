@@ -120,7 +120,8 @@ char *zab_patch_subject(const char *text, const char *name)
 		out = cz_xasprintf("%.*s", (int)n, s);
 	}
 	{
-		char *t = cz_xstrdup(strip_tags(out));
+		/* data shown on one line: control characters written as \xNN */
+		char *t = zab_seq_escape(strip_tags(out));
 		size_t n = strlen(t);
 
 		while (n && isspace((unsigned char)t[n - 1]))
