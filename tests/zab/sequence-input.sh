@@ -28,6 +28,8 @@ refused() {
 FAKE_CZ=$CZ_TMP/fake-cusezero
 printf '#!/bin/sh\nfor a; do printf "%%s\\n" "$a"; done >>"%s/argv"\nexit 1\n' "$CZ_TMP" >"$FAKE_CZ"
 chmod +x "$FAKE_CZ"
+# zab run with the fake as its daemon ($CUSEZERO names the daemon zab starts)
+fake_run() { CUSEZERO=$FAKE_CZ "$ZAB" run "$@"; }
 
 # a file name with a newline: a valid patch, an innocent subject
 mkdir "$CZ_TMP/nl"
@@ -38,7 +40,7 @@ refused nl "patch file name '0001-fix\\\\x0acmd=touch\\\\x09PWNED\\\\x0a#.patch'
 ok "nl: nothing of the name is in zab expand's output" -- \
 	eval '! grep -q "PWNED" "$CZ_TMP/nl.x" 2>/dev/null'
 rm -f "$CZ_TMP/argv"
-"$ZAB" run "$CZ_TMP/nl.exp" --cusezero "$FAKE_CZ" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>"$CZ_TMP/nl.run"
+fake_run "$CZ_TMP/nl.exp" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>"$CZ_TMP/nl.run"
 rc=$?
 ok "nl: zab run refuses it too (exit $rc), no daemon started" -- \
 	eval '[ $rc -eq 2 ] && [ ! -e "$CZ_TMP/argv" ] && grep -q "0001-fix.x0acmd" "$CZ_TMP/nl.run"'
@@ -51,7 +53,7 @@ expand bl "source = $CZ_TMP/a/$REL" "series = $CZ_TMP/bl"
 rc=$?
 refused bl "patch file name '0001-x --user=adv5a --name=x.patch' has a blank or control character"
 rm -f "$CZ_TMP/argv"
-"$ZAB" run "$CZ_TMP/bl.exp" --cusezero "$FAKE_CZ" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>"$CZ_TMP/bl.run"
+fake_run "$CZ_TMP/bl.exp" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>"$CZ_TMP/bl.run"
 rc=$?
 ok "bl: zab run refuses it (exit $rc); no daemon got --user= as an option" -- \
 	eval '[ $rc -eq 2 ] && ! grep -q "^--user=" "$CZ_TMP/argv" 2>/dev/null'
@@ -60,7 +62,7 @@ ok "bl: zab run refuses it (exit $rc); no daemon got --user= as an option" -- \
 seq_exp "$CZ_TMP/args.exp" "[variant v]" "cusezero-args = --threads 2" \
 	"source = $CZ_TMP/a/$REL:rep_stos_alternative" "[variant w]" "routine = default"
 rm -f "$CZ_TMP/argv"
-"$ZAB" run "$CZ_TMP/args.exp" --cusezero "$FAKE_CZ" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>&1
+fake_run "$CZ_TMP/args.exp" -S 1 -W 0 -R 1 --no-progress >/dev/null 2>&1
 ok "the daemon's arguments: cusezero-args words and --source=FILE:SYMBOL, one each" -- \
 	eval 'grep -qx -- "--threads" "$CZ_TMP/argv" && grep -qx -- "2" "$CZ_TMP/argv" &&
 	      grep -qx -- "--source=$CZ_TMP/a/$REL:rep_stos_alternative" "$CZ_TMP/argv"'
