@@ -466,7 +466,13 @@ int zab_open_regular(const char *path, const char **kind)
 	*kind = NULL;
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st)) {
+		fl = errno;
+		close(fd);
+		errno = fl;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		*kind = zab_file_kind(st.st_mode);
 		close(fd);
 		errno = EINVAL;
