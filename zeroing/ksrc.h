@@ -41,6 +41,17 @@ struct zero_ksrc_opts {
 };
 
 /*
+ * Open the folder path for private use, walking it from "/" one component
+ * at a time (O_NOFOLLOW; missing ones made 0700 when create): every folder
+ * on the way owned by this user or root and not writable by others unless
+ * sticky, a symbolic link followed only when this user or root owns it,
+ * the folder itself owned by this user and writable by nobody else.  Its
+ * descriptor, or -errno with why (one phrase) in why.  What the build
+ * cache and zab's blob cache trust.
+ */
+int zero_safe_dir(const char *path, bool create, char *why, size_t wlen);
+
+/*
  * Option helpers for the programs: append --alt / --kconfig values after a
  * syntax check.  0, or -EINVAL / -E2BIG with a one-line reason in err.
  */

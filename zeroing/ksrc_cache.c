@@ -36,6 +36,7 @@
 
 #include <nettle/sha2.h>
 
+#include "ksrc.h"
 #include "ksrc_int.h"
 
 #define ENTRY_MAGIC "cusezero-ksrc-cache 1"
@@ -82,9 +83,9 @@ static bool owner_ok(const struct stat *st)
 /*
  * Walk path from "/" (creating missing directories 0700 when create),
  * checking each step as the header says; the cache directory's fd, or
- * -errno with why.
+ * -errno with why (ksrc.h).
  */
-static int dir_walk(const char *path, bool create, char *why, size_t wlen)
+int zero_safe_dir(const char *path, bool create, char *why, size_t wlen)
 {
 	char buf[PATH_MAX], first[PATH_MAX], *comp, *save = NULL;
 	struct stat st, dst;
@@ -180,7 +181,7 @@ int ksrc_cache_open(struct ksrc_cache *c, char *err, size_t errlen)
 	if (env && *env) {
 		/* asked for by name: refused rather than replaced */
 		snprintf(c->path, sizeof(c->path), "%s", env);
-		c->fd = dir_walk(c->path, true, why, sizeof(why));
+		c->fd = zero_safe_dir(c->path, true, why, sizeof(why));
 		if (c->fd < 0) {
 			snprintf(err, errlen, "CUSEZERO_KSRC_CACHE=%s: refused as a build cache: %s", env, why);
 			return c->fd;
@@ -188,7 +189,7 @@ int ksrc_cache_open(struct ksrc_cache *c, char *err, size_t errlen)
 		return 0;
 	}
 	default_dir(c->path, sizeof(c->path));
-	if (c->path[0] && (c->fd = dir_walk(c->path, true, why, sizeof(why))) >= 0)
+	if (c->path[0] && (c->fd = zero_safe_dir(c->path, true, why, sizeof(why))) >= 0)
 		return 0;
 	/* no safe shared place: a private one, this process's only */
 	snprintf(c->path, sizeof(c->path), "/tmp/cusezero-ksrc.XXXXXX");
@@ -197,7 +198,7 @@ int ksrc_cache_open(struct ksrc_cache *c, char *err, size_t errlen)
 		return -EIO;
 	}
 	c->private_dir = true;
-	c->fd = dir_walk(c->path, false, why, sizeof(why));
+	c->fd = zero_safe_dir(c->path, false, why, sizeof(why));
 	if (c->fd < 0) {
 		snprintf(err, errlen, "%s: not a safe build directory: %s", c->path, why);
 		ksrc_rm_dir(c->path);

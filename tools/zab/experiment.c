@@ -221,7 +221,7 @@ static int bench_key(struct zab_bench *b, const char *k, const char *v)
  */
 static int ksrc_key(struct zab_variant *x, const char *k, const char *v)
 {
-	char *args;
+	char *arg;
 
 	if (!strcmp(k, "patch") && (strchr(v, ' ') || strchr(v, '\t'))) {
 		/* patch = A B C: several, applied in this order */
@@ -234,25 +234,62 @@ static int ksrc_key(struct zab_variant *x, const char *k, const char *v)
 		return ret;
 	}
 	if (!*v || strchr(v, ' ') || strchr(v, '\t'))
-		return -EINVAL;         /* one word: the daemon's arguments are split on blanks */
-	if (strcmp(k, "source") && (!x->dev_args || !strstr(x->dev_args, "--source=")))
+		return -EINVAL;         /* one word: an experiment's values are split on blanks */
+	if (strcmp(k, "source") && !zab_devarg_find(x, "--source=", NULL))
 		return -EINVAL;         /* patch=, alt=, kconfig= after a source= */
-	args = cz_xasprintf("%s%s--%s=%s", x->dev_args ? x->dev_args : "", x->dev_args ? " " : "",
-			    k, v);
-	free(x->dev_args);
-	x->dev_args = args;
+	arg = cz_xasprintf("--%s=%s", k, v);
+	zab_devarg_add(x, arg);
+	free(arg);
 	x->device = true;
 	return 0;
+}
+
+void zab_devarg_add(struct zab_variant *x, const char *word)
+{
+	x->dev_argv = cz_xrealloc(x->dev_argv, (x->ndev + 1) * sizeof(*x->dev_argv));
+	x->dev_argv[x->ndev++] = cz_xstrdup(word);
+}
+
+size_t zab_devarg_find(const struct zab_variant *x, const char *opt, const char **first)
+{
+	size_t i, n = 0, len = strlen(opt);
+
+	if (first)
+		*first = NULL;
+	for (i = 0; i < x->ndev; i++) {
+		if (strncmp(x->dev_argv[i], opt, len))
+			continue;
+		if (!n++ && first)
+			*first = x->dev_argv[i] + len;
+	}
+	return n;
+}
+
+size_t zab_source_path_len(const char *spec)
+{
+	const char *colon = strrchr(spec, ':');
+
+	return colon && !strchr(colon, '/') ? (size_t)(colon - spec) : strlen(spec);
+}
+
+/* cusezero-args = WORDS: the daemon's own options, as the user wrote them, one word each. */
+static void dev_words(struct zab_variant *x, const char *v)
+{
+	char *copy = cz_xstrdup(v), *w, *save = NULL;
+
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		zab_devarg_add(x, w);
+	free(copy);
+	x->device = true;
 }
 
 static int variant_key(struct zab_variant *x, const char *k, const char *v)
 {
 	static const char *const dev_keys[] = {
-		"routine", "align", "align-point", "chunk", "frontend", "threads", "cusezero-args",
+		"routine", "align", "align-point", "chunk", "frontend", "threads",
 	};
 	char **dst[] = {
 		&x->routine, &x->align, &x->align_point, &x->chunk, &x->frontend, &x->threads,
-		&x->dev_args,
 	};
 	uint64_t u;
 	size_t i;
@@ -273,6 +310,10 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 		return ksrc_key(x, k, v);
 	if (!strcmp(k, "placement"))
 		return zab_placement_parse(v, &x->placement);
+	if (!strcmp(k, "cusezero-args")) {
+		dev_words(x, v);
+		return 0;
+	}
 	ret = zab_seq_key(x, k, v);
 	if (ret != -ENOENT)
 		return ret;
@@ -776,32 +817,38 @@ static int placement_check(const struct zab_experiment *e)
  */
 static int files_check(const struct zab_experiment *e)
 {
-	char *copy, *w, *save = NULL, *path;
-	size_t v;
+	struct stat st;
+	char *path;
+	size_t v, i;
 	int ret = 0;
 
 	for (v = 0; v < e->nvar && !ret; v++) {
-		copy = cz_xstrdup(e->var[v].dev_args ? e->var[v].dev_args : "");
-		for (w = strtok_r(copy, " ", &save); w && !ret; w = strtok_r(NULL, " ", &save)) {
+		for (i = 0; i < e->var[v].ndev && !ret; i++) {
+			const char *w = e->var[v].dev_argv[i];
 			const char *val = !strncmp(w, "--source=", 9) ? w + 9 :
 					  !strncmp(w, "--patch=", 8) ? w + 8 : NULL;
-			const char *colon = val ? strrchr(val, ':') : NULL;
 			size_t n;
 
 			if (!val)
 				continue;
-			n = strlen(val);
-			if (w[2] == 's' && colon && !strchr(colon, '/'))
-				n = (size_t)(colon - val);   /* FILE:SYMBOL */
+			/* FILE:SYMBOL: the file */
+			n = w[2] == 's' ? zab_source_path_len(val) : strlen(val);
 			path = cz_xasprintf("%.*s", (int)n, val);
-			if (access(path, R_OK)) {
+			if (access(path, R_OK) || stat(path, &st)) {
 				cz_err("%s: variant '%s': %s %s: %s", e->var[v].where, e->var[v].name,
 				       w[2] == 's' ? "source" : "patch", path, strerror(errno));
 				ret = -EINVAL;
+			} else if (!S_ISREG(st.st_mode)) {
+				/* a FIFO would hold the daemon (and the run) forever */
+				cz_err("%s: variant '%s': %s %s: %s, not a regular file", e->var[v].where,
+				       e->var[v].name, w[2] == 's' ? "source" : "patch", path,
+				       zab_file_kind(st.st_mode));
+				ret = -EINVAL;
+			} else if (zab_blob_check(path)) {
+				ret = -EINVAL;    /* a blob changed since zab expand wrote it */
 			}
 			free(path);
 		}
-		free(copy);
 	}
 	return ret;
 }
@@ -1008,7 +1055,9 @@ static void variant_free(struct zab_variant *v)
 		free(v->chunk);
 		free(v->frontend);
 		free(v->threads);
-		free(v->dev_args);
+		for (size_t i = 0; i < v->ndev; i++)
+			free(v->dev_argv[i]);
+		free(v->dev_argv);
 		free(v->where);
 		zab_placement_free(&v->placement);
 		zab_seq_variant_free(v);
@@ -1045,7 +1094,10 @@ static void variant_copy(struct zab_variant *d, const struct zab_variant *v)
 	d->chunk = dup_or_null(v->chunk);
 	d->frontend = dup_or_null(v->frontend);
 	d->threads = dup_or_null(v->threads);
-	d->dev_args = dup_or_null(v->dev_args);
+	d->dev_argv = NULL;
+	d->ndev = 0;
+	for (size_t i = 0; i < v->ndev; i++)
+		zab_devarg_add(d, v->dev_argv[i]);
 	d->where = dup_or_null(v->where);
 	d->arch = dup_or_null(v->arch);
 	memset(&d->placement, 0, sizeof(d->placement));
@@ -1076,7 +1128,8 @@ static int expand_sequences(struct zab_experiment *e)
 			continue;
 		e->seqs = cz_xrealloc(e->seqs, (e->nseqs + 1) * sizeof(*e->seqs));
 		sp = &e->seqs[e->nseqs];
-		if (zab_seq_build(&e->var[v], sp))
+		/* room: the variants beside this one; more steps are refused before any work */
+		if (zab_seq_build(&e->var[v], CZRES_MAX_ITEMS - (e->nvar - 1), sp))
 			return -EINVAL;
 		e->nseqs++;
 		extra = sp->nstep - 1;

@@ -54,7 +54,8 @@ void zab_sha256_hex(const void *buf, size_t len, char hex[65])
 /* The whole file: 0, or -errno (a folder: -EISDIR). */
 static int read_all(const char *path, char **buf, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	/* O_NONBLOCK: a FIFO is not waited on (and refused below); cleared for the reads */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = 0;
 	struct stat st;
 	ssize_t n;
 
@@ -65,6 +66,7 @@ static int read_all(const char *path, char **buf, size_t *len)
 		close(fd);
 		return ret;
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	*buf = cz_xmalloc((size_t)st.st_size + 1);
 	*len = 0;
 	while ((n = read(fd, *buf + *len, (size_t)st.st_size - *len)) > 0)
@@ -144,8 +146,13 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 	char *path = name[0] == '/' ? cz_xstrdup(name) : cz_xasprintf("%s/%s", p->expdir, name);
 	char hex[65], *buf, *dst, *real;
 	size_t len;
-	int ret = read_all(path, &buf, &len);
+	int ret;
 
+	if (zab_blob_check(path)) {
+		free(path);
+		return -1;
+	}
+	ret = read_all(path, &buf, &len);
 	if (ret) {
 		cz_err("%s: %s file '%s'%s%s: %s", p->where, key, name, strcmp(path, name) ? " = " : "",
 		       strcmp(path, name) ? path : "", ret == -EFBIG ? "not a regular file under 256 MiB" :
@@ -154,7 +161,26 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 		return -1;
 	}
 	zab_sha256_hex(buf, len, hex);
+	if (zab_blob_named(path) && memcmp(zab_blob_named(path), hex, 64)) {
+		cz_err("blob %s: its content's SHA-256 is %.16s..., not its name's: changed after it was written (zab expand again)",
+		       path, hex);
+		free(buf);
+		free(path);
+		return -1;
+	}
 	real = realpath(path, NULL);
+	if (real && !strcmp(key, "source") && !zab_seq_plain_name(real)) {
+		/* the bundle names it by this path: one word of experiment text, no line break */
+		char *e = zab_seq_escape(real);
+
+		cz_err("%s: source file '%s' is '%s', which has a blank or control character: an experiment cannot name it",
+		       p->where, name, e);
+		free(e);
+		free(real);
+		free(buf);
+		free(path);
+		return -1;
+	}
 	/* a source keeps its path under its hash: a patch finds it by its trailing components */
 	*shipped = !strcmp(key, "source") && real ? cz_xasprintf("files/%s%s", hex, real) :
 		   cz_xasprintf("files/%s%s", hex, extension(name));
@@ -180,7 +206,8 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 /* One word of a file-valued key (source = FILE[:SYMBOL...]): its rewrite appended to *out. */
 static int pack_word(struct pack *p, const char *key, const char *w, char **out)
 {
-	size_t n = strcmp(key, "source") || !strchr(w, ':') ? strlen(w) : (size_t)(strchr(w, ':') - w);
+	/* FILE:SYMBOL as zab run and the daemon split it: the last ':', unless a '/' follows */
+	size_t n = strcmp(key, "source") ? strlen(w) : zab_source_path_len(w);
 	char *name = cz_xasprintf("%.*s", (int)n, w), *shipped, *t;
 
 	if (!*name) {

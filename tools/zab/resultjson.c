@@ -131,20 +131,20 @@ static void patchset_json(json_t *o, char **patches, size_t n)
 }
 
 /* The values of every "--patch=" word after the first "--source=" (before a second). */
-static size_t patch_args(const char *args, char ***out)
+static size_t patch_args(const struct zab_variant *vv, char ***out)
 {
-	char *copy = cz_xstrdup(args), *w, *save = NULL;
-	size_t n = 0, nsrc = 0;
+	size_t n = 0, nsrc = 0, i;
 
 	*out = NULL;
-	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+	for (i = 0; i < vv->ndev; i++) {
+		const char *w = vv->dev_argv[i];
+
 		nsrc += !strncmp(w, "--source=", 9);
 		if (nsrc == 1 && !strncmp(w, "--patch=", 8)) {
 			*out = cz_xrealloc(*out, (n + 1) * sizeof(**out));
 			(*out)[n++] = cz_xstrdup(w + 8);
 		}
 	}
-	free(copy);
 	return n;
 }
 
@@ -158,22 +158,20 @@ static size_t patch_args(const char *args, char ***out)
  */
 static json_t *routine_source(const struct zab_variant *vv)
 {
-	const char *a = vv->dev_args ? strstr(vv->dev_args, "--source=") : NULL;
+	const char *a = NULL;
 	json_t *o = cz_jobj();
-	char hex[65], *file, *colon, **patches, *kv;
+	char hex[65], *file, **patches, *kv;
 	size_t np, i;
 
-	if (!a) {
+	if (!zab_devarg_find(vv, "--source=", &a)) {
 		cz_jset(o, "kind", cz_jstr("built-in"));
 		cz_jset(o, "name", cz_jstr(vv->routine ? vv->routine : zero_default()->name));
 		return o;
 	}
-	file = cz_xasprintf("%.*s", (int)strcspn(a + 9, " "), a + 9);
+	file = cz_xstrdup(a);
 	cz_jset(o, "kind", cz_jstr("kernel source"));
 	cz_jset(o, "file", cz_jstr(file));
-	colon = strrchr(file, ':');
-	if (colon && !strchr(colon, '/'))
-		*colon = 0;       /* FILE:SYMBOL: the file's hash */
+	file[zab_source_path_len(file)] = 0;       /* FILE:SYMBOL: the file's hash */
 	if (!cz_file_sha256(file, hex))
 		cz_jset(o, "file_sha256", cz_jstr(hex));
 	kv = vv->kversion ? cz_xstrdup(vv->kversion) : zab_tree_version(file);
@@ -181,7 +179,7 @@ static json_t *routine_source(const struct zab_variant *vv)
 		cz_jset(o, "kernel_version", cz_jstr(kv));
 	free(kv);
 	free(file);
-	np = patch_args(vv->dev_args, &patches);
+	np = patch_args(vv, &patches);
 	if (np) {
 		cz_jset(o, "patch", cz_jstr(patches[np - 1]));
 		if (np == 1 && !cz_file_sha256(patches[0], hex))

@@ -402,7 +402,8 @@ static void daemon_info(const struct daemon *d, unsigned session, int cpu, json_
 static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t vi, unsigned session,
 			 const char *cusezero, int cpu, json_t *info)
 {
-	char *args[64], *extra = NULL, *t, *mnt = NULL, *name = NULL, *pidfile, cpus[16], err[1024];
+	char **args = cz_xmalloc((v->ndev + 16) * sizeof(*args)), *mnt = NULL, *name = NULL;
+	char *pidfile, cpus[16], err[1024];
 	bool cuse = v->frontend && !strcmp(v->frontend, "cuse");
 	size_t n = 0;
 
@@ -422,11 +423,9 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 		args[n++] = (char *)"--cpu";
 		args[n++] = cpus;
 	}
-	if (v->dev_args) {
-		extra = cz_xstrdup(v->dev_args);
-		for (t = strtok(extra, " \t"); t && n < 60; t = strtok(NULL, " \t"))
-			args[n++] = t;
-	}
+	/* one argument each, as they were given: a file name is never split */
+	for (size_t i = 0; i < v->ndev; i++)
+		args[n++] = v->dev_argv[i];
 	pidfile = cz_xasprintf("%s/v%zu.pid", tmpdir, vi);
 	if (cuse)
 		name = cz_xasprintf("zab%dv%zu", (int)getpid(), vi);
@@ -443,7 +442,7 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 	free(pidfile);
 	free(mnt);
 	free(name);
-	free(extra);
+	free(args);
 }
 
 /* ---- result classes --------------------------------------------------------------------- */

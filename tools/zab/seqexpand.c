@@ -102,26 +102,26 @@ static void plain_line(FILE *out, const char *line)
 	free(copy);
 }
 
-/* The words of args starting with opt ("--source=", "--patch="), blank-separated, or NULL. */
-static char *words_of(const char *args, const char *opt)
+/* The values of v's daemon arguments starting with opt ("--source=", "--patch="), blank-separated, or NULL. */
+static char *words_of(const struct zab_variant *v, const char *opt)
 {
-	char *copy = cz_xstrdup(args ? args : ""), *w, *save = NULL, *out = NULL, *t;
+	char *out = NULL, *t;
+	size_t i, len = strlen(opt);
 
-	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		if (strncmp(w, opt, strlen(opt)))
+	for (i = 0; i < v->ndev; i++) {
+		if (strncmp(v->dev_argv[i], opt, len))
 			continue;
-		t = cz_xasprintf("%s%s%s", out ? out : "", out ? " " : "", w + strlen(opt));
+		t = cz_xasprintf("%s%s%s", out ? out : "", out ? " " : "", v->dev_argv[i] + len);
 		free(out);
 		out = t;
 	}
-	free(copy);
 	return out;
 }
 
 /* One step's section: source first (alt= and kconfig= must follow it), the rest, provenance. */
 static void step_section(FILE *out, const struct zab_variant *v, char **body, size_t nbody)
 {
-	char *src = words_of(v->dev_args, "--source="), *pat = words_of(v->dev_args, "--patch=");
+	char *src = words_of(v, "--source="), *pat = words_of(v, "--patch=");
 	char key[64];
 	size_t i;
 

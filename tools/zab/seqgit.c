@@ -3,7 +3,7 @@
  * kernel = and git = (sequence.h): a file from several kernel trees, or
  * from the commits of a git range, and what they share: running a program
  * for its output, the content-addressed blob cache, and a tree's kernel
- * version.  git is the engine for history (git log, git show): nothing
+ * version.  git is the engine for history (git log, git cat-file): nothing
  * here reads a repository itself.
  */
 #include <ctype.h>
@@ -23,6 +23,7 @@
 #include <nettle/sha2.h>
 
 #include "cli.h"
+#include "ksrc.h"
 #include "sequence.h"
 #include "util.h"
 
@@ -122,39 +123,12 @@ int zab_run_capture(const char *const *argv, char **out, size_t *len, char *errl
 
 /* ---- the blob cache -------------------------------------------------------- */
 
-/* mkdir -p of path (0700), each folder ours or root's and not writable by others. */
-static int private_dirs(char *path)
-{
-	struct stat st;
-	char *p;
-
-	for (p = path + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-
-		*p = 0;
-		if (mkdir(path, 0700) && errno != EEXIST) {
-			*p = c;
-			return -errno;
-		}
-		if (lstat(path, &st) || (!S_ISDIR(st.st_mode) && !S_ISLNK(st.st_mode))) {
-			*p = c;
-			return -ENOTDIR;
-		}
-		*p = c;
-		if (!c)
-			break;
-	}
-	if (stat(path, &st))
-		return -errno;
-	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return -EPERM;
-	return 0;
-}
-
-/* $XDG_CACHE_HOME/cusezero/blobs, root's /var/cache/cusezero/blobs, ~/.cache/cusezero/blobs. */
-static int blob_dir(char *out, size_t len)
+/*
+ * $XDG_CACHE_HOME/cusezero/blobs, root's /var/cache/cusezero/blobs,
+ * ~/.cache/cusezero/blobs: its descriptor, every folder on the way checked
+ * as the build cache's (zero_safe_dir), or -errno with why.
+ */
+static int blob_dir(char *out, size_t len, char *why, size_t wlen)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
 
@@ -164,9 +138,12 @@ static int blob_dir(char *out, size_t len)
 		snprintf(out, len, "/var/cache/cusezero/blobs");
 	else if (home && home[0] == '/' && home[1])
 		snprintf(out, len, "%s/.cache/cusezero/blobs", home);
-	else
+	else {
+		snprintf(out, len, "(no XDG_CACHE_HOME or HOME)");
+		snprintf(why, wlen, "no place for it");
 		return -ENOENT;
-	return private_dirs(out);
+	}
+	return zero_safe_dir(out, true, why, wlen);
 }
 
 static void sha256_hex(const void *data, size_t len, char hex[65])
@@ -182,68 +159,151 @@ static void sha256_hex(const void *data, size_t len, char hex[65])
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
 }
 
-static int write_file(const char *path, const void *data, size_t len)
+static int write_fd(int fd, const void *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
 	const char *p = data;
 	ssize_t w;
 
-	if (fd < 0)
-		return -errno;
 	while (len) {
 		w = write(fd, p, len);
 		if (w < 0 && errno == EINTR)
 			continue;
-		if (w <= 0) {
-			close(fd);
+		if (w <= 0)
 			return w < 0 ? -errno : -EIO;
-		}
 		p += w;
 		len -= (size_t)w;
 	}
-	return close(fd) ? -errno : 0;
+	return 0;
+}
+
+/*
+ * The SHA-256 of a regular file of ours opened at dfd/name (no symbolic
+ * link, no FIFO waited on): 0, or -errno (-EPERM: not a regular file of
+ * this user's, or writable by others).
+ */
+static int blob_hash(int dfd, const char *name, char hex[65])
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret = 0;
+	struct sha256_ctx c;
+	unsigned char d[SHA256_DIGEST_SIZE], buf[65536];
+	struct stat st;
+	ssize_t n;
+	int i;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_uid != geteuid() && st.st_uid) ||
+	    (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	sha256_init(&c);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sha256_update(&c, (size_t)n, buf);
+	if (n < 0)
+		ret = -errno;
+	close(fd);
+	sha256_digest(&c, sizeof(d), d);
+	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	return ret;
 }
 
 int zab_blob_put(const void *data, size_t len, const char *name, char **path)
 {
-	char dir[PATH_MAX], hex[65], have[65], *tmp, *file;
+	char dir[PATH_MAX], why[PATH_MAX + 128], hex[65], have[65], tmp[64];
 	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-	int ret = blob_dir(dir, sizeof(dir) - 80);
+	int dfd = blob_dir(dir, sizeof(dir) - 80, why, sizeof(why)), hfd, fd, ret;
 
-	if (ret) {
-		cz_err("blob cache %s: %s (set XDG_CACHE_HOME to a folder of yours)",
-		       ret == -ENOENT ? "(no XDG_CACHE_HOME or HOME)" : dir,
-		       ret == -EPERM ? "not owned by this user, or writable by others" : strerror(-ret));
+	*path = NULL;
+	if (dfd < 0) {
+		cz_err("blob cache %s: refused: %s (set XDG_CACHE_HOME to a folder of yours)", dir, why);
 		return -1;
 	}
 	sha256_hex(data, len, hex);
-	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/%s", hex);
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		cz_err("blob cache %s: %s", dir, strerror(errno));
+	/* every step relative to the checked folder: nothing on the way may be swapped */
+	if (mkdirat(dfd, hex, 0700) && errno != EEXIST) {
+		ret = -errno;
+	} else if ((hfd = openat(dfd, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		ret = -errno;
+	} else {
+		struct stat st;
+
+		ret = fstat(hfd, &st) || st.st_uid != geteuid() || (st.st_mode & 022) ? -EPERM : 0;
+		/* there with the right content: kept (its name is its content's hash) */
+		if (!ret && !(blob_hash(hfd, base, have) || strcmp(have, hex))) {
+			close(hfd);
+			close(dfd);
+			*path = cz_xasprintf("%s/%s/%s", dir, hex, base);
+			return 0;
+		}
+		snprintf(tmp, sizeof(tmp), ".tmp.%d", (int)getpid());
+		unlinkat(hfd, tmp, 0);
+		fd = ret ? -1 : openat(hfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				      0600);
+		if (!ret && fd < 0)
+			ret = -errno;
+		if (fd >= 0) {
+			ret = write_fd(fd, data, len);
+			if (close(fd) && !ret)
+				ret = -errno;
+		}
+		if (!ret && renameat(hfd, tmp, hfd, base))
+			ret = -errno;
+		if (ret)
+			unlinkat(hfd, tmp, 0);
+		close(hfd);
+	}
+	close(dfd);
+	if (ret) {
+		cz_err("blob cache %s/%s/%s: %s", dir, hex, base,
+		       ret == -EPERM ? "not a folder of this user's, or writable by others" :
+		       strerror(-ret));
 		return -1;
 	}
-	file = cz_xasprintf("%s/%s", dir, base);
-	/* there with the right content: kept (its name is its content's hash) */
-	if (!cz_file_sha256(file, have) && !strcmp(have, hex)) {
-		*path = file;
+	*path = cz_xasprintf("%s/%s/%s", dir, hex, base);
+	return 0;
+}
+
+const char *zab_blob_named(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *h;
+
+	if (!slash || slash - path < 71)
+		return NULL;
+	h = slash - 64;
+	return strspn(h, "0123456789abcdef") == 64 && !memcmp(h - 7, "/blobs/", 7) ? h : NULL;
+}
+
+int zab_blob_check(const char *path)
+{
+	const char *h = zab_blob_named(path);
+	char hex[65];
+	int ret;
+
+	/* .../blobs/SHA256/NAME: a blob; anything else is no concern of the cache */
+	if (!h)
 		return 0;
-	}
-	tmp = cz_xasprintf("%s/.tmp.%d", dir, (int)getpid());
-	ret = write_file(tmp, data, len);
-	if (!ret && rename(tmp, file))
-		ret = -errno;
+	ret = blob_hash(AT_FDCWD, path, hex);
+	if (ret == -ENOENT)
+		return 0;         /* missing: said as such by the caller */
 	if (ret) {
-		unlink(tmp);
-		cz_err("blob cache %s: %s", file, strerror(-ret));
-		free(file);
-		file = NULL;
+		cz_err("blob %s: %s", path, ret == -EPERM ?
+		       "not a regular file of this user's or root's, or writable by others" :
+		       strerror(-ret));
+		return -1;
 	}
-	free(tmp);
-	*path = file;
-	return ret ? -1 : 0;
+	if (memcmp(hex, h, 64)) {
+		cz_err("blob %s: its content's SHA-256 is %.16s..., not its name's: changed after it was written (zab expand again)",
+		       path, hex);
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- kernel versions ------------------------------------------------------- */
+
+static char *read_small(const char *path, size_t *len, const char **kind);
 
 /* "KEY = VALUE" at a line start of a Makefile: VALUE (malloc'd), or NULL. */
 static char *mk_value(const char *text, const char *key)
@@ -308,14 +368,11 @@ char *zab_tree_version(const char *path)
 	while (!v && (slash = strrchr(dir, '/')) && slash > dir) {
 		*slash = 0;
 		char *mk = cz_xasprintf("%s/Makefile", dir);
-		FILE *f = fopen(mk, "r");
+		const char *kind;
 
+		text = read_small(mk, &len, &kind);
 		free(mk);
-		if (f) {
-			text = cz_xmalloc(65536);
-			len = fread(text, 1, 65535, f);
-			text[len] = 0;
-			fclose(f);
+		if (text) {
 			v = zab_makefile_version(text);
 			free(text);
 		}
@@ -392,38 +449,117 @@ static bool version_is(const char *v, const char *want)
 	return !strncmp(v, want, n) && (!v[n] || v[n] == '.' || v[n] == '-');
 }
 
-/* The whole of path (at most 64 MiB), NUL-ended, or NULL. */
-static char *read_small(const char *path, size_t *len)
+const char *zab_file_kind(mode_t mode)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 65536, n = 0, got;
+	return S_ISREG(mode) ? "a regular file" : S_ISDIR(mode) ? "a folder" :
+	       S_ISLNK(mode) ? "a symbolic link" : S_ISFIFO(mode) ? "a FIFO" :
+	       S_ISSOCK(mode) ? "a socket" : S_ISBLK(mode) ? "a block device" :
+	       S_ISCHR(mode) ? "a character device" : "not a regular file";
+}
+
+int zab_open_regular(const char *path, const char **kind)
+{
+	/* O_NONBLOCK: opening a FIFO does not wait for a writer; cleared for the reads */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), fl;
+	struct stat st;
+
+	*kind = NULL;
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st)) {
+		fl = errno;
+		close(fd);
+		errno = fl;
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		*kind = zab_file_kind(st.st_mode);
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+/* The whole of a regular file (at most 64 MiB), NUL-ended, or NULL (*kind: what it is instead). */
+static char *read_small(const char *path, size_t *len, const char **kind)
+{
+	int fd = zab_open_regular(path, kind);
+	size_t cap = 65536, n = 0;
+	ssize_t got;
 	char *buf;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
 	buf = cz_xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0 && n < (64u << 20))
-		if ((n += got) + 1 == cap)
+	while (n < (64u << 20) && (got = read(fd, buf + n, cap - n - 1)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+		if ((n += (size_t)got) + 1 == cap)
 			buf = cz_xrealloc(buf, cap *= 2);
-	fclose(f);
+	}
+	close(fd);
 	buf[n] = 0;
 	*len = n;
 	return buf;
 }
 
 /*
+ * tar -xvv's listing of the members it matched: 0, or -1 after one line
+ * naming the first that is not a regular file, and its type.
+ */
+static int tar_members(const char *tb, const char *list, const char *where)
+{
+	static const char types[] = "-hldpbcs";
+	static const char *const names[] = {
+		"a regular file", "a hard link", "a symbolic link", "a folder", "a FIFO",
+		"a block device", "a character device", "a socket",
+	};
+	const char *p, *name, *end, *arrow;
+	int f;
+
+	for (p = list; *p; p += strcspn(p, "\n"), p += *p == '\n') {
+		if (*p == '-' || *p == '\n')
+			continue;
+		/* TYPE+MODE OWNER SIZE DATE TIME NAME: the name after five fields */
+		for (name = p, f = 0; f < 5 && *name && *name != '\n'; f++)
+			name += strcspn(name, " \n"), name += strspn(name, " ");
+		end = name + strcspn(name, "\n");
+		/* "NAME -> TARGET", "NAME link to TARGET": the name */
+		arrow = *p == 'l' || *p == 'h' ? strstr(name, *p == 'l' ? " -> " : " link to ") : NULL;
+		if (arrow && arrow < end)
+			end = arrow;
+		cz_err("%s: kernel tarball %s: member %.*s is %s: only regular files are taken", where, tb,
+		       (int)(end - name), name,
+		       strchr(types, *p) ? names[strchr(types, *p) - types] : "not a regular file");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * A tarball (a kernel tree under one top folder): rel and the top Makefile
  * taken out in one pass (tar reads a compressed tarball from the start
- * for each), rel into the blob cache; the version from the Makefile, else
- * from the tarball's name.
+ * for each), through tar's --to-command so that only regular files become
+ * files (tar makes no link, node or FIFO); any other member that matched
+ * is refused by name.  rel into the blob cache; the version from the
+ * Makefile, else from the tarball's name.
  */
 static int from_tarball(const char *tb, const char *rel, const char *where, struct zab_seq_step *st)
 {
-	const char *tmp = getenv("TMPDIR");
+	const char *tmp = getenv("TMPDIR"), *kind = NULL;
 	char dir[PATH_MAX - 256], err[512], *pat = cz_xasprintf("*/%s", rel), *out = NULL, *data;
-	const char *x[] = { "tar", "-xf", tb, "-C", dir, "--wildcards", "--no-wildcards-match-slash",
-			    pat, "*/Makefile", NULL };
-	glob_t g;
+	char *src, *mk, *more;
+	/* each regular member to src (rel) or mk (the top Makefile); a second one to *.more */
+	const char *to = "case ${TAR_FILENAME#*/} in \"$ZAB_TAR_REL\") f=src;; *) f=mk;; esac; "
+			 "[ -e \"$ZAB_TAR_DIR/$f\" ] && f=$f.more; exec cat >\"$ZAB_TAR_DIR/$f\"";
+	const char *x[] = { "tar", "-xvvf", tb, "--to-command", to, "--wildcards",
+			    "--no-wildcards-match-slash", pat, "*/Makefile", NULL };
 	size_t len;
 	int ret;
 
@@ -433,33 +569,39 @@ static int from_tarball(const char *tb, const char *rel, const char *where, stru
 		free(pat);
 		return -1;
 	}
+	setenv("ZAB_TAR_DIR", dir, 1);
+	setenv("ZAB_TAR_REL", rel, 1);
 	ret = zab_run_capture(x, &out, &len, err, sizeof(err));
-	free(out);
-	free(pat);
-	pat = cz_xasprintf("%s/*/%s", dir, rel);
-	if (glob(pat, 0, NULL, &g) || g.gl_pathc != 1) {
+	unsetenv("ZAB_TAR_DIR");
+	unsetenv("ZAB_TAR_REL");
+	src = cz_xasprintf("%s/src", dir);
+	mk = cz_xasprintf("%s/mk", dir);
+	more = cz_xasprintf("%s/src.more", dir);
+	if (tar_members(tb, out, where)) {
+		ret = -1;
+	} else if (access(src, F_OK)) {
 		cz_err("%s: kernel tarball %s: %s", where, tb,
 		       ret && err[0] ? err : "no such file in it (under one top folder)");
 		ret = -1;
-	} else if (!(data = read_small(g.gl_pathv[0], &len))) {
-		cz_err("%s: kernel tarball %s: %s: %s", where, tb, rel, strerror(errno));
+	} else if (!access(more, F_OK)) {
+		cz_err("%s: kernel tarball %s: %s under more than one top folder", where, tb, rel);
+		ret = -1;
+	} else if (!(data = read_small(src, &len, &kind))) {
+		cz_err("%s: kernel tarball %s: %s: %s", where, tb, rel, kind ? kind : strerror(errno));
 		ret = -1;
 	} else {
 		ret = zab_blob_put(data, len, rel, &st->source);
 		free(data);
-	}
-	if (!ret && g.gl_pathc == 1) {
-		char *mk = cz_xasprintf("%.*sMakefile", (int)(strlen(g.gl_pathv[0]) - strlen(rel)),
-					g.gl_pathv[0]);
-
-		data = read_small(mk, &len);
+		data = read_small(mk, &len, &kind);
 		st->kversion = data ? zab_makefile_version(data) : NULL;
 		free(data);
-		free(mk);
 		if (!st->kversion)
 			st->kversion = name_version(strrchr(tb, '/') ? strrchr(tb, '/') + 1 : tb);
 	}
-	globfree(&g);
+	free(out);
+	free(src);
+	free(mk);
+	free(more);
 	free(pat);
 	{
 		const char *rm[] = { "rm", "-rf", "--", dir, NULL };
@@ -482,6 +624,12 @@ static int kernel_step(const char *tok, const char *rel, const char *where,
 
 		if (!abs || stat(abs, &sb)) {
 			cz_err("%s: kernel %s: %s", where, tok, strerror(errno));
+			free(abs);
+			return -1;
+		}
+		if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
+			cz_err("%s: kernel %s: %s, not a tree or a tarball", where, tok,
+			       zab_file_kind(sb.st_mode));
 			free(abs);
 			return -1;
 		}
@@ -510,8 +658,13 @@ static int kernel_step(const char *tok, const char *rel, const char *where,
 		st->source = cz_xasprintf("%s/%s", t[i].root, rel);
 		st->kversion = cz_xstrdup(t[i].version);
 	}
-	if (access(st->source, R_OK)) {
+	if (access(st->source, R_OK) || stat(st->source, &sb)) {
 		cz_err("%s: kernel %s: %s: %s", where, tok, st->source, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		cz_err("%s: kernel %s: %s: %s, not a regular file", where, tok, st->source,
+		       zab_file_kind(sb.st_mode));
 		return -1;
 	}
 	if (!st->kversion)
@@ -530,12 +683,23 @@ static int cmp_step(const void *a, const void *b)
 			  ((const struct zab_seq_step *)b)->kversion);
 }
 
-int zab_seq_kernel(const char *tokens, const char *rel, const char *where, struct zab_seq *s)
+int zab_seq_kernel(const char *tokens, const char *rel, const char *where, size_t max,
+		   struct zab_seq *s)
 {
 	struct tree *t = NULL;
-	size_t nt = known_trees(&t), i;
+	size_t nt, i, nw = 0;
 	char *copy = cz_xstrdup(tokens), *w, *save = NULL;
 	int ret = 0;
+
+	for (w = copy + strspn(copy, " \t"); *w; w += strcspn(w, " \t"), w += strspn(w, " \t"))
+		nw++;
+	if (nw > max) {
+		cz_err("%s: kernel = %zu trees: %zu steps, room for %zu here (an experiment holds %d variants at most)",
+		       where, nw, nw, max, CZRES_MAX_ITEMS);
+		free(copy);
+		return -1;
+	}
+	nt = known_trees(&t);
 
 	while (*rel == '/')
 		rel++;
@@ -560,11 +724,20 @@ int zab_seq_kernel(const char *tokens, const char *rel, const char *where, struc
 
 /* ---- git = -------------------------------------------------------------------- */
 
+/*
+ * What git runs of a repository's configuration is kept off: no transport
+ * at all (a partial clone's lazy fetch would run core.sshCommand or a
+ * remote helper), no fsmonitor; log.showSignature (gpg.program) is off by
+ * --no-show-signature, textconv and filters by reading blobs with cat-file,
+ * a pager by output to a pipe; safe.directory refuses others' repositories.
+ */
+#define GIT_SAFE "-c", "protocol.allow=never", "-c", "core.fsmonitor=false"
+
 /* git -C repo ARGS...: its output, or NULL after one line naming what failed. */
 static char *git(const char *repo, const char *where, const char *what, const char *a1,
-		 const char *a2, const char *a3, const char *a4, size_t *len)
+		 const char *a2, const char *a3, const char *a4, const char *a5, size_t *len)
 {
-	const char *argv[] = { "git", "-C", repo, a1, a2, a3, a4, NULL };
+	const char *argv[] = { "git", GIT_SAFE, "-C", repo, a1, a2, a3, a4, a5, NULL };
 	char err[512], *out = NULL;
 	size_t n;
 	int ret = zab_run_capture(argv, &out, len ? len : &n, err, sizeof(err));
@@ -587,7 +760,8 @@ static int git_step(const char *repo, const char *h, const char *rel, const char
 	int ret;
 
 	what = cz_xasprintf("%s is not in the repository at %.12s", rel, h);
-	data = git(repo, where, what, "show", spec, NULL, NULL, &len);
+	/* cat-file: the blob as stored (git show could run a textconv driver) */
+	data = git(repo, where, what, "cat-file", "blob", spec, NULL, NULL, &len);
 	free(what);
 	free(spec);
 	if (!data)
@@ -595,7 +769,7 @@ static int git_step(const char *repo, const char *h, const char *rel, const char
 	ret = zab_blob_put(data, len, rel, &st->source);
 	free(data);
 	spec = cz_xasprintf("%s:Makefile", h);
-	mk = git(repo, where, NULL, "show", spec, NULL, NULL, NULL);
+	mk = git(repo, where, NULL, "cat-file", "blob", spec, NULL, NULL, NULL);
 	free(spec);
 	st->kversion = mk ? zab_makefile_version(mk) : NULL;
 	free(mk);
@@ -608,6 +782,16 @@ static struct zab_seq_step *git_add(struct zab_seq *s)
 	s->step = cz_xrealloc(s->step, (s->nstep + 1) * sizeof(*s->step));
 	memset(&s->step[s->nstep], 0, sizeof(*s->step));
 	return &s->step[s->nstep++];
+}
+
+/* How many records git log wrote (one a line). */
+static size_t git_log_count(const char *log, size_t len)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < len; i++)
+		n += log[i] == '\n';
+	return n + (len && log[len - 1] != '\n');
 }
 
 /* git log's "HASH\0ABBREV\0SUBJECT\n" records (len bytes) into steps after the base. */
@@ -638,16 +822,19 @@ static int git_log_steps(const char *repo, const char *log, size_t len, const ch
 	return ret;
 }
 
-int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab_seq *s)
+int zab_seq_git(const char *spec, const char *rel, const char *where, size_t max,
+		struct zab_seq *s)
 {
 	char repo[PATH_MAX], range[512], *a, *b, *ha, *hb, *log, *what, *r;
 	struct zab_seq_step *st;
 	size_t len;
-	int ret;
+	int ret, end = 0;
 
-	if (sscanf(spec, "%4095s %511s", repo, range) != 2 || !(r = strstr(range, "..")) ||
-	    r == range || strstr(r + 2, "..")) {
-		cz_err("%s: git = %s: expected git = REPOSITORY A..B", where, spec);
+	if (sscanf(spec, "%4095s %511s%n", repo, range, &end) != 2 || !(r = strstr(range, "..")) ||
+	    r == range || strstr(r + 2, "..") || r[2] == '.' || spec[end + strspn(spec + end, " \t")]) {
+		cz_err("%s: git = %s: expected git = REPOSITORY A..B%s", where, spec,
+		       strstr(range, "...") ? " (a symmetric range A...B is no sequence)" :
+		       spec[end + strspn(spec + end, " \t")] ? ", and nothing after it" : "");
 		return -1;
 	}
 	while (*rel == '/')
@@ -655,10 +842,11 @@ int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab
 	a = cz_xasprintf("%.*s^{commit}", (int)(r - range), range);
 	b = cz_xasprintf("%s^{commit}", r[2] ? r + 2 : "HEAD");
 	what = cz_xasprintf("%.*s is not a commit of it", (int)strlen(a) - 9, a);
-	ha = git(repo, where, what, "rev-parse", "--verify", "--end-of-options", a, NULL);
+	ha = git(repo, where, what, "rev-parse", "--verify", "--end-of-options", a, NULL, NULL);
 	free(what);
 	what = cz_xasprintf("%.*s is not a commit of it", (int)strlen(b) - 9, b);
-	hb = ha ? git(repo, where, what, "rev-parse", "--verify", "--end-of-options", b, NULL) : NULL;
+	hb = !ha ? NULL :
+	     git(repo, where, what, "rev-parse", "--verify", "--end-of-options", b, NULL, NULL);
 	free(what);
 	free(a);
 	free(b);
@@ -671,19 +859,28 @@ int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab
 	st = git_add(s);
 	ret = git_step(repo, ha, rel, where, st);
 	if (!ret) {
-		log = git(repo, where, "git log", "log", "-1", "--format=%h %s", ha, NULL);
+		/* --no-show-signature: log.showSignature would run the repository's gpg.program */
+		log = git(repo, where, "git log", "log", "--no-show-signature", "-1", "--format=%h %s",
+			  ha, NULL);
 		st->label = log ? cz_xasprintf("%.*s", (int)strcspn(log, "\n"), log) : cz_xstrdup(ha);
 		free(log);
 		range[0] = 0;
 		snprintf(range, sizeof(range), "%s..%s", ha, hb);
 		{
-			const char *argv[] = { "git", "-C", repo, "log", "--reverse",
-					       "--format=%H%x00%h%x00%s", range, "--", rel, NULL };
+			const char *argv[] = { "git", GIT_SAFE, "-C", repo, "log", "--no-show-signature",
+					       "--reverse", "--format=%H%x00%h%x00%s", range, "--", rel,
+					       NULL };
 			char err[512];
 
 			ret = zab_run_capture(argv, &log, &len, err, sizeof(err));
 			if (ret)
 				cz_err("%s: git = %s: git log: %s", where, spec, err);
+		}
+		if (!ret && git_log_count(log, len) + 1 > max) {
+			cz_err("%s: git = %s: %zu commits change %s: %zu steps, room for %zu here (an experiment holds %d variants at most)",
+			       where, spec, git_log_count(log, len), rel, git_log_count(log, len) + 1, max,
+			       CZRES_MAX_ITEMS);
+			ret = -1;
 		}
 		if (!ret)
 			ret = git_log_steps(repo, log, len, rel, where, s);

@@ -25,36 +25,40 @@
 
 #define SERIES_FILE_MAX (64u << 20)
 
-/* The whole of path, NUL-ended: 0 or -errno. */
-static int slurp(const char *path, char **out, size_t *len)
+/* The whole of path, a regular file, NUL-ended: 0 or -errno (-EINVAL: *kind says what it is). */
+static int slurp(const char *path, char **out, size_t *len, const char **kind)
 {
-	FILE *f = fopen(path, "r");
-	size_t cap = 4096, n = 0, got;
+	int fd = zab_open_regular(path, kind);
+	size_t cap = 4096, n = 0;
+	ssize_t got;
 	char *buf;
 
-	if (!f)
+	if (fd < 0)
 		return -errno;
 	buf = cz_xmalloc(cap);
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n > SERIES_FILE_MAX) {
-			fclose(f);
+	while ((got = read(fd, buf + n, cap - n - 1)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 || (n += (size_t)got) > SERIES_FILE_MAX) {
+			got = got < 0 ? -errno : -EFBIG;
+			close(fd);
 			free(buf);
-			return -EFBIG;
+			return (int)got;
 		}
 		if (cap - n - 1 == 0)
 			buf = cz_xrealloc(buf, cap *= 2);
 	}
+	close(fd);
 	buf[n] = 0;
-	if (ferror(f)) {
-		fclose(f);
-		free(buf);
-		return -EIO;
-	}
-	fclose(f);
 	*out = buf;
 	*len = n;
 	return 0;
+}
+
+/* Why slurp failed: what the file is instead of a regular one, or the error. */
+static const char *why(int err, const char *kind)
+{
+	return err == -EINVAL && kind ? kind : strerror(-err);
 }
 
 /* Leading "[PATCH v2 3/7]"-like groups and blanks off s. */
@@ -116,7 +120,8 @@ char *zab_patch_subject(const char *text, const char *name)
 		out = cz_xasprintf("%.*s", (int)n, s);
 	}
 	{
-		char *t = cz_xstrdup(strip_tags(out));
+		/* data shown on one line: control characters written as \xNN */
+		char *t = zab_seq_escape(strip_tags(out));
 		size_t n = strlen(t);
 
 		while (n && isspace((unsigned char)t[n - 1]))
@@ -141,26 +146,60 @@ static bool has_diff(const char *text)
 	return false;
 }
 
-static int add_patch(struct zab_seq_patch **out, size_t *n, const char *path, const char *text)
+/* Whether a diff header's name ("b/arch/x86/lib/x.S", up to a tab) is a trailing part of file. */
+static bool names_file(const char *name, const char *file)
+{
+	size_t n = strcspn(name, "\t\n"), fl = strlen(file);
+	const char *rel = n > 2 && name[1] == '/' ? name + 2 : name;
+	size_t rn = n - (size_t)(rel - name);
+
+	/* as zeroing/ksrc_build.c's patch_part() picks the part of a patch to apply */
+	return rn && fl >= rn && !strncmp(file + fl - rn, rel, rn) &&
+	       (fl == rn || file[fl - rn - 1] == '/');
+}
+
+int zab_patch_touches(const char *text, const char *file)
+{
+	const char *p, *next;
+	int touch = ZAB_PATCH_NONE;
+
+	for (p = text; *p; p = next) {
+		next = p + strcspn(p, "\n");
+		next += *next == '\n';
+		if (strncmp(p, "--- ", 4) || strncmp(next, "+++ ", 4))
+			continue;
+		if (names_file(next + 4, file))
+			touch = touch == ZAB_PATCH_NONE ? ZAB_PATCH_CHANGES : touch;
+		else if (names_file(p + 4, file) && !strncmp(next + 4, "/dev/null", 9))
+			touch = ZAB_PATCH_DELETES;
+	}
+	return touch;
+}
+
+static int add_patch(struct zab_seq_patch **out, size_t *n, const char *path, const char *text,
+		     const char *file)
 {
 	char *abs = realpath(path, NULL);
 
 	*out = cz_xrealloc(*out, (*n + 1) * sizeof(**out));
 	(*out)[*n].path = abs ? abs : cz_xstrdup(path);
 	(*out)[*n].subject = zab_patch_subject(text, path);
+	(*out)[*n].touch = zab_patch_touches(text, file);
 	++*n;
 	return 0;
 }
 
 /* A patch file of a series: read, checked to hold a diff, added. */
-static int add_file(struct zab_seq_patch **out, size_t *n, const char *path, const char *where)
+static int add_file(struct zab_seq_patch **out, size_t *n, const char *path, const char *where,
+		    const char *file)
 {
+	const char *kind;
 	char *text;
 	size_t len;
-	int ret = slurp(path, &text, &len);
+	int ret = slurp(path, &text, &len, &kind);
 
 	if (ret) {
-		cz_err("%s: patch %s: %s", where, path, strerror(-ret));
+		cz_err("%s: patch %s: %s", where, path, why(ret, kind));
 		return -1;
 	}
 	if (!has_diff(text) || memchr(text, 0, len)) {
@@ -168,13 +207,14 @@ static int add_file(struct zab_seq_patch **out, size_t *n, const char *path, con
 		free(text);
 		return -1;
 	}
-	add_patch(out, n, path, text);
+	add_patch(out, n, path, text, file);
 	free(text);
 	return 0;
 }
 
 /* quilt: one patch a line, relative to the series file's folder. */
-static int read_quilt(const char *file, const char *text, struct zab_seq_patch **out, size_t *n)
+static int read_quilt(const char *file, const char *text, const char *src,
+		      struct zab_seq_patch **out, size_t *n)
 {
 	const char *slash = strrchr(file, '/'), *p;
 	char where[PATH_MAX + 32], *path;
@@ -192,7 +232,7 @@ static int read_quilt(const char *file, const char *text, struct zab_seq_patch *
 		snprintf(where, sizeof(where), "%s:%d", file, line);
 		path = p[0] == '/' ? cz_xasprintf("%.*s", (int)w, p) :
 		       cz_xasprintf("%.*s%.*s", slash ? (int)(slash - file + 1) : 0, file, (int)w, p);
-		ret = add_file(out, n, path, where);
+		ret = add_file(out, n, path, where, src);
 		free(path);
 	}
 	if (!ret && !*n) {
@@ -208,7 +248,7 @@ static int cmp_names(const void *a, const void *b)
 }
 
 /* A folder of format-patch output: NNNN-*.patch, in name order, without 0000-*. */
-static int read_folder(const char *dir, struct zab_seq_patch **out, size_t *n)
+static int read_folder(const char *dir, const char *src, struct zab_seq_patch **out, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *de;
@@ -225,6 +265,15 @@ static int read_folder(const char *dir, struct zab_seq_patch **out, size_t *n)
 		if (len < 11 || strcmp(de->d_name + len - 6, ".patch") || de->d_name[4] != '-' ||
 		    strspn(de->d_name, "0123456789") != 4 || !strncmp(de->d_name, "0000", 4))
 			continue;
+		if (!zab_seq_plain_name(de->d_name) && !ret) {
+			/* a name is data: never experiment text or a daemon argument */
+			char *e = zab_seq_escape(de->d_name);
+
+			cz_err("series %s: patch file name '%s' has a blank or control character: rename it",
+			       dir, e);
+			free(e);
+			ret = -1;
+		}
 		names = cz_xrealloc(names, (nn + 1) * sizeof(*names));
 		names[nn++] = cz_xstrdup(de->d_name);
 	}
@@ -234,12 +283,14 @@ static int read_folder(const char *dir, struct zab_seq_patch **out, size_t *n)
 	for (i = 0; i < nn; i++) {
 		path = cz_xasprintf("%s/%s", dir, names[i]);
 		if (!ret)
-			ret = add_file(out, n, path, dir);
+			ret = add_file(out, n, path, dir, src);
 		free(path);
 		free(names[i]);
 	}
 	free(names);
-	if (!ret && !nn) {
+	if (ret)
+		return -1;
+	if (!nn) {
 		cz_err("series %s: a folder with no series file and no NNNN-*.patch (git format-patch) in it",
 		       dir);
 		return -1;
@@ -311,12 +362,17 @@ static int cmp_mail(const void *a, const void *b)
 	return x->num < y->num ? -1 : x->num > y->num;
 }
 
-/* The messages of an mbox with a diff, split at "From " lines, into the blob cache. */
-static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_patch **out,
-		     size_t *n)
+/*
+ * The messages of an mbox with a diff, split at "From " lines; counted
+ * (too_many) before the ones that change src are written to the blob
+ * cache (the others are kept by subject only: no step, no file).
+ */
+static int read_mbox(const char *file, char *text, size_t len, const char *src,
+		     int (*too_many)(const struct zab_seq_patch *, size_t, const void *),
+		     const void *arg, struct zab_seq_patch **out, size_t *n)
 {
 	struct mail *m = NULL;
-	size_t nm = 0, i;
+	size_t nm = 0, cap = 0, i;
 	bool numbered = true;
 	char *p, *path;
 	int ret = 0;
@@ -328,7 +384,8 @@ static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_pa
 		while ((next = strstr(next + 1, "\nFrom ")) != NULL && !separator(next + 1))
 			;
 		next = next ? next + 1 : text + len;
-		m = cz_xrealloc(m, (nm + 1) * sizeof(*m));
+		if (nm == cap)
+			m = cz_xrealloc(m, (cap = cap ? 2 * cap : 64) * sizeof(*m));
 		m[nm] = (struct mail){ p, (size_t)(next - p), 0 };
 		p[m[nm].len - (*next ? 1 : 0)] = 0;   /* the blank line before "From " ends it */
 		if (has_diff(p)) {
@@ -340,18 +397,22 @@ static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_pa
 	}
 	if (numbered && nm)
 		qsort(m, nm, sizeof(*m), cmp_mail);
+	*out = nm ? cz_xmalloc(nm * sizeof(**out)) : NULL;
+	for (i = 0; i < nm; i++) {
+		(*out)[i].path = NULL;
+		(*out)[i].subject = zab_patch_subject(m[i].start, "patch");
+		(*out)[i].touch = zab_patch_touches(m[i].start, src);
+	}
+	*n = nm;
+	ret = nm ? too_many(*out, nm, arg) : 0;
 	for (i = 0; i < nm && !ret; i++) {
-		char *subject = zab_patch_subject(m[i].start, "patch");
-		char *name = patch_name(i + 1, subject);
+		char *name;
 
+		if ((*out)[i].touch == ZAB_PATCH_NONE)
+			continue;
+		name = patch_name(i + 1, (*out)[i].subject);
 		ret = zab_blob_put(m[i].start, strlen(m[i].start), name, &path);
-		if (!ret) {
-			*out = cz_xrealloc(*out, (*n + 1) * sizeof(**out));
-			(*out)[*n].path = path;
-			(*out)[(*n)++].subject = subject;
-		} else {
-			free(subject);
-		}
+		(*out)[i].path = ret ? NULL : path;
 		free(name);
 	}
 	free(m);
@@ -362,9 +423,32 @@ static int read_mbox(const char *file, char *text, size_t len, struct zab_seq_pa
 	return ret ? -1 : 0;
 }
 
-int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **out, size_t *n)
+struct limit {
+	const char *where, *spec, *src;
+	size_t max;
+};
+
+/* More patches changing src than the experiment has room for steps: refused, before any work. */
+static int over_limit(const struct zab_seq_patch *p, size_t n, const void *arg)
 {
+	const struct limit *l = arg;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += p[i].touch != ZAB_PATCH_NONE;
+	if (k <= l->max)
+		return 0;
+	cz_err("%s: series %s: %zu of its %zu patches change %s: %zu steps, room for %zu here (an experiment holds %d variants at most)",
+	       l->where, l->spec, k, n, l->src, k + 1, l->max + 1, CZRES_MAX_ITEMS);
+	return -1;
+}
+
+int zab_series_read(const char *spec, const char *where, const char *src, size_t max,
+		    struct zab_seq_patch **out, size_t *n)
+{
+	const struct limit lim = { where, spec, src, max };
 	struct stat st;
+	const char *kind;
 	char *text, *series;
 	size_t len;
 	int ret;
@@ -378,21 +462,23 @@ int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **
 	if (S_ISDIR(st.st_mode)) {
 		series = cz_xasprintf("%s/series", spec);
 		if (access(series, F_OK)) {
-			ret = read_folder(spec, out, n);
-		} else if ((ret = slurp(series, &text, &len)) != 0) {
-			cz_err("%s: series %s: %s", where, series, strerror(-ret));
+			ret = read_folder(spec, src, out, n);
+		} else if ((ret = slurp(series, &text, &len, &kind)) != 0) {
+			cz_err("%s: series %s: %s", where, series, why(ret, kind));
 		} else {
-			ret = read_quilt(series, text, out, n);
+			ret = read_quilt(series, text, src, out, n);
 			free(text);
 		}
 		free(series);
+		if (!ret)
+			ret = over_limit(*out, *n, &lim);
 		if (ret)
 			zab_series_free(*out, *n);
 		return ret ? -1 : 0;
 	}
-	ret = slurp(spec, &text, &len);
+	ret = slurp(spec, &text, &len, &kind);
 	if (ret) {
-		cz_err("%s: series %s: %s", where, spec, strerror(-ret));
+		cz_err("%s: series %s: %s", where, spec, why(ret, kind));
 		return -1;
 	}
 	if (memchr(text, 0, len)) {
@@ -400,13 +486,15 @@ int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **
 		       where, spec);
 		ret = -1;
 	} else if (!strncmp(text, "From ", 5)) {
-		ret = read_mbox(spec, text, len, out, n);
+		ret = read_mbox(spec, text, len, src, over_limit, &lim, out, n);
 	} else if (has_diff(text)) {
 		cz_err("%s: series %s: a patch, not a series (give a quilt series file, a format-patch folder or an mbox; one patch: patch =)",
 		       where, spec);
 		ret = -1;
 	} else {
-		ret = read_quilt(spec, text, out, n);
+		ret = read_quilt(spec, text, src, out, n);
+		if (!ret)
+			ret = over_limit(*out, *n, &lim);
 	}
 	free(text);
 	if (ret)

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -99,32 +100,6 @@ void zab_seq_free(struct zab_seq *seqs, size_t n)
 	free(seqs);
 }
 
-/* The value of the first "--source=" word of a daemon's arguments (malloc'd), or NULL. */
-static char *source_arg(const char *dev_args, size_t *count)
-{
-	const char *p = dev_args;
-	char *first = NULL;
-
-	*count = 0;
-	while (p && (p = strstr(p, "--source=")) != NULL) {
-		if (p == dev_args || p[-1] == ' ') {
-			if (!*count)
-				first = cz_xasprintf("%.*s", (int)strcspn(p + 9, " "), p + 9);
-			++*count;
-		}
-		p += 9;
-	}
-	return first;
-}
-
-/* PATH[:SYMBOL...]: the length of PATH (a ':' followed by a '/' is the path's). */
-static size_t path_len(const char *spec)
-{
-	const char *colon = strrchr(spec, ':');
-
-	return colon && !strchr(colon, '/') ? (size_t)(colon - spec) : strlen(spec);
-}
-
 /* An absolute name for path (the current folder's, as the daemon would read it). */
 static char *absolute(const char *path)
 {
@@ -133,6 +108,72 @@ static char *absolute(const char *path)
 	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
 		return cz_xstrdup(path);
 	return cz_xasprintf("%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
+}
+
+char *zab_seq_escape(const char *s)
+{
+	char *out = cz_xmalloc(4 * strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			o += sprintf(o, "\\x%02x", c);
+		else
+			*o++ = (char)c;
+	}
+	*o = 0;
+	return out;
+}
+
+bool zab_seq_plain_name(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s <= 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * What a sequence found is data: a file it names must stand as one word of
+ * an experiment file and one daemon argument (no blank, no control
+ * character: refused, named), and a label or version is one line of text
+ * (a control character written as \xNN).
+ */
+static int seq_sanitize(const struct zab_variant *x, struct zab_seq *s)
+{
+	size_t k, j;
+	char *t;
+
+	for (k = 0; k < s->nstep; k++) {
+		struct zab_seq_step *st = &s->step[k];
+		const char *bad = st->source && !zab_seq_plain_name(st->source) ? st->source : NULL;
+
+		for (j = 0; !bad && j < st->npatches; j++)
+			if (!zab_seq_plain_name(st->patches[j]))
+				bad = st->patches[j];
+		if (bad) {
+			t = zab_seq_escape(bad);
+			cz_err("%s: variant '%s': step %zu: file name '%s' has a blank or control character (an experiment file cannot name it): rename it",
+			       x->where, x->name, k, t);
+			free(t);
+			return -1;
+		}
+		t = zab_seq_escape(st->label ? st->label : "");
+		free(st->label);
+		st->label = *cz_trim(t) ? cz_xstrdup(cz_trim(t)) : cz_xasprintf("step %zu", k);
+		free(t);
+		if (st->kversion) {
+			t = zab_seq_escape(st->kversion);
+			free(st->kversion);
+			st->kversion = t;
+		}
+		if (st->commit && strspn(st->commit, "0123456789abcdef") != strlen(st->commit)) {
+			cz_err("%s: variant '%s': step %zu: git gave no commit hash", x->where, x->name, k);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static struct zab_seq_step *add_step(struct zab_seq *s)
@@ -147,7 +188,8 @@ static struct zab_seq_step *add_step(struct zab_seq *s)
  * change it (a patch that changes other files only is no step), each
  * checked to apply after the ones before: the error names the patch.
  */
-static int build_series(const struct zab_variant *x, const char *file, struct zab_seq *s)
+static int build_series(const struct zab_variant *x, const char *file, size_t max,
+			struct zab_seq *s)
 {
 	struct zab_seq_patch *p = NULL;
 	struct zab_seq_step *st;
@@ -156,7 +198,7 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 	size_t np = 0, i, used = 0;
 	int ret = 0;
 
-	if (zab_series_read(x->series, x->where, &p, &np))
+	if (zab_series_read(x->series, x->where, file, max - 1, &p, &np))
 		return -1;
 	snprintf(dir, sizeof(dir), "%s/zab-series.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
@@ -170,6 +212,14 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 	st->label = cz_xstrdup("base");
 	snprintf(in, sizeof(in), "%s", file);
 	for (i = 0; i < np && !ret; i++) {
+		if (p[i].touch == ZAB_PATCH_NONE)
+			continue;       /* changes other files only: no step, nothing to run */
+		if (p[i].touch == ZAB_PATCH_DELETES) {
+			cz_err("%s: variant '%s': series %s: patch %zu/%zu '%s' (%s) deletes %s: a step needs the file (end the series before it)",
+			       x->where, x->name, x->series, i + 1, np, p[i].subject, p[i].path, file);
+			ret = -1;
+			break;
+		}
 		snprintf(out, sizeof(out), "%s/step%zu", dir, i);
 		ret = zero_ksrc_apply_patch(file, in, p[i].path, out, err, sizeof(err));
 		if (ret == -ENODATA) {
@@ -205,10 +255,11 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 	return ret ? -1 : 0;
 }
 
-int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
+int zab_seq_build(const struct zab_variant *x, size_t max, struct zab_seq *s)
 {
-	size_t nsrc, i;
-	char *src = source_arg(x->dev_args, &nsrc), *file;
+	const char *src;
+	size_t nsrc = zab_devarg_find(x, "--source=", &src), i;
+	char *file;
 	int ret, n = !!x->series + !!x->kernels + !!x->git;
 
 	memset(s, 0, sizeof(*s));
@@ -216,84 +267,87 @@ int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 		cz_err("%s: variant '%s': %s", x->where, x->name, n > 1 ?
 		       "one sequence per variant (series=, kernel= or git=)" :
 		       "a sequence (series=, kernel=, git=) needs one source= (the file it changes)");
-		free(src);
 		return -1;
 	}
-	if (x->series && x->dev_args && strstr(x->dev_args, "--patch=")) {
+	if (x->series && zab_devarg_find(x, "--patch=", NULL)) {
 		cz_err("%s: variant '%s': patch= beside series=: put the patch in the series",
 		       x->where, x->name);
-		free(src);
 		return -1;
 	}
 	s->name = cz_xstrdup(x->name);
 	s->kind = x->series ? "series" : x->kernels ? "kernel" : "git";
-	file = cz_xasprintf("%.*s", (int)path_len(src), src);
+	file = cz_xasprintf("%.*s", (int)zab_source_path_len(src), src);
 	if (x->series) {
 		char *abs = absolute(file);
 
-		ret = access(abs, R_OK) ? -1 : 0;
+		struct stat sb;
+
+		ret = access(abs, R_OK) || stat(abs, &sb) ? -1 : 0;
 		if (ret)
 			cz_err("%s: variant '%s': source %s: %s", x->where, x->name, file,
 			       strerror(errno));
+		else if (!S_ISREG(sb.st_mode) && (ret = -1))
+			cz_err("%s: variant '%s': source %s: %s, not a regular file", x->where,
+			       x->name, file, zab_file_kind(sb.st_mode));
 		else
-			ret = build_series(x, abs, s);
+			ret = build_series(x, abs, max, s);
 		free(abs);
 	} else if (x->kernels) {
-		ret = zab_seq_kernel(x->kernels, file, x->where, s);
+		ret = zab_seq_kernel(x->kernels, file, x->where, max, s);
 	} else {
-		ret = zab_seq_git(x->git, file, x->where, s);
+		ret = zab_seq_git(x->git, file, x->where, max, s);
 	}
 	free(file);
-	free(src);
 	for (i = 0; !ret && i < s->nstep; i++)
 		if (!s->step[i].kversion && s->step[i].source)
 			s->step[i].kversion = zab_tree_version(s->step[i].source);
+	if (!ret)
+		ret = seq_sanitize(x, s);
 	if (ret)
 		seq_clear(s);
 	return ret ? -1 : 0;
 }
 
-/* The daemon's arguments of step st: its --source (the original's :SYMBOL kept) and patches. */
-static char *step_args(const char *dev_args, const struct zab_seq_step *st)
+/* v's daemon arguments made step st's: its --source (the original's :SYMBOL kept) and patches. */
+static void step_args(struct zab_variant *v, const struct zab_seq_step *st)
 {
-	char *copy = cz_xstrdup(dev_args), *w, *save = NULL, *out = cz_xstrdup(""), *t;
-	size_t i;
+	char **old = v->dev_argv, *t;
+	size_t nold = v->ndev, i, j;
 
-	for (w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+	v->dev_argv = NULL;
+	v->ndev = 0;
+	for (i = 0; i < nold; i++) {
+		const char *w = old[i];
+
 		if (!strncmp(w, "--source=", 9)) {
-			t = cz_xasprintf("%s%s--source=%s%s", out, *out ? " " : "", st->source,
-					 w + 9 + path_len(w + 9));
-			free(out);
-			out = t;
-			for (i = 0; i < st->npatches; i++) {
-				t = cz_xasprintf("%s --patch=%s", out, st->patches[i]);
-				free(out);
-				out = t;
+			t = cz_xasprintf("--source=%s%s", st->source, w + 9 + zab_source_path_len(w + 9));
+			zab_devarg_add(v, t);
+			free(t);
+			for (j = 0; j < st->npatches; j++) {
+				t = cz_xasprintf("--patch=%s", st->patches[j]);
+				zab_devarg_add(v, t);
+				free(t);
 			}
-			continue;
-		}
-		if (!strncmp(w, "--patch=", 8)) {
+		} else if (!strncmp(w, "--patch=", 8)) {
 			char *abs = absolute(w + 8);
 
-			t = cz_xasprintf("%s%s--patch=%s", out, *out ? " " : "", abs);
+			t = cz_xasprintf("--patch=%s", abs);
+			zab_devarg_add(v, t);
+			free(t);
 			free(abs);
 		} else {
-			t = cz_xasprintf("%s%s%s", out, *out ? " " : "", w);
+			zab_devarg_add(v, w);
 		}
-		free(out);
-		out = t;
+		free(old[i]);
 	}
-	free(copy);
-	return out;
+	free(old);
 }
 
 void zab_seq_apply(struct zab_variant *v, const struct zab_seq *s, size_t k)
 {
 	const struct zab_seq_step *st = &s->step[k];
-	char *args = step_args(v->dev_args, st);
 
-	free(v->dev_args);
-	v->dev_args = args;
+	step_args(v, st);
 	free(v->name);
 	v->name = cz_xasprintf("%s@%zu", s->name, k);
 	free(v->series);

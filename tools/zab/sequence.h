@@ -25,6 +25,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "zab.h"
 
@@ -56,14 +57,22 @@ bool zab_seq_is(const struct zab_variant *x);
 /* Free x's sequence and provenance fields. */
 void zab_seq_variant_free(struct zab_variant *x);
 
-/* x's sequence, expanded into s (zab_seq_free): 0, or -1 after one line. */
-int zab_seq_build(const struct zab_variant *x, struct zab_seq *s);
+/*
+ * x's sequence, expanded into s (zab_seq_free): 0, or -1 after one line.
+ * More than max steps is refused before the work of building them.
+ */
+int zab_seq_build(const struct zab_variant *x, size_t max, struct zab_seq *s);
 void zab_seq_free(struct zab_seq *seqs, size_t n);
 /*
  * Make v (a copy of the sequence variant) step k of s: its name NAME@K,
  * its daemon's --source and --patch the step's files, its provenance.
  */
 void zab_seq_apply(struct zab_variant *v, const struct zab_seq *s, size_t k);
+
+/* s with each control character written as \xNN (malloc'd): data shown on one line. */
+char *zab_seq_escape(const char *s);
+/* Whether s has no blank and no control character (one word of an experiment file). */
+bool zab_seq_plain_name(const char *s);
 
 /* ---- seqexpand.c ---- */
 
@@ -81,17 +90,28 @@ int zab_cmd_expand(int argc, char **argv);
 
 /* ---- seqseries.c ---- */
 
-/* A patch of a series: its file (absolute) and its subject. */
+/* What a patch does to the sequence's file (zab_patch_touches). */
+enum { ZAB_PATCH_NONE, ZAB_PATCH_CHANGES, ZAB_PATCH_DELETES };
+
+/* A patch of a series: its file (absolute; NULL for an mbox message that changes no file of ours), its subject. */
 struct zab_seq_patch {
 	char *path, *subject;
+	int touch;           /* ZAB_PATCH_* for the sequence's file */
 };
 
 /*
  * The patches of spec (quilt series file, format-patch folder, mbox; an
- * mbox's messages written to the blob cache), in order.  0, or -1 after
- * one line (where: "FILE:LINE" of the key, for messages).
+ * mbox's messages that change src written to the blob cache), in order;
+ * more than max of them changing src is refused before any is written.
+ * 0, or -1 after one line (where: "FILE:LINE" of the key, for messages).
  */
-int zab_series_read(const char *spec, const char *where, struct zab_seq_patch **out, size_t *n);
+int zab_series_read(const char *spec, const char *where, const char *src, size_t max,
+		    struct zab_seq_patch **out, size_t *n);
+/*
+ * What a patch's text does to file (a header name that is a trailing part
+ * of it, as the patch is applied): ZAB_PATCH_NONE, _CHANGES or _DELETES.
+ */
+int zab_patch_touches(const char *text, const char *file);
 void zab_series_free(struct zab_seq_patch *p, size_t n);
 /* A patch's subject: Subject: without [PATCH k/N], else its first line, else its name. */
 char *zab_patch_subject(const char *text, const char *name);
@@ -111,13 +131,31 @@ int zab_run_capture(const char *const *argv, char **out, size_t *len, char *errl
  * after one line.
  */
 int zab_blob_put(const void *data, size_t len, const char *name, char **path);
+/*
+ * A file about to be used: when it is a blob (.../blobs/SHA256/NAME), its
+ * content checked against its name (a regular file of this user's or
+ * root's, no symbolic link).  0 (also for any other file), or -1 after one
+ * line.
+ */
+int zab_blob_check(const char *path);
+/* The SHA-256 a blob's path names (64 hex digits in it), or NULL when path is no blob. */
+const char *zab_blob_named(const char *path);
+/*
+ * Open path for reading when it is a regular file (a FIFO is not waited
+ * on): the descriptor, or -1 with errno (EINVAL: *kind says what it is).
+ */
+int zab_open_regular(const char *path, const char **kind);
+/* "a FIFO", "a symbolic link", ... for a file's mode. */
+const char *zab_file_kind(mode_t mode);
 /* The kernel version of the tree holding path (its top Makefile, or a linux-source-V folder); NULL. */
 char *zab_tree_version(const char *path);
 /* The kernel version a Makefile's text says (VERSION.PATCHLEVEL.SUBLEVEL EXTRAVERSION); NULL. */
 char *zab_makefile_version(const char *text);
 /* kernel = TOKENS for source rel: steps in version order.  0, or -1 after one line. */
-int zab_seq_kernel(const char *tokens, const char *rel, const char *where, struct zab_seq *s);
+int zab_seq_kernel(const char *tokens, const char *rel, const char *where, size_t max,
+		   struct zab_seq *s);
 /* git = REPO A..B for source rel: the base and one step per commit.  0, or -1 after one line. */
-int zab_seq_git(const char *spec, const char *rel, const char *where, struct zab_seq *s);
+int zab_seq_git(const char *spec, const char *rel, const char *where, size_t max,
+		struct zab_seq *s);
 
 #endif

@@ -105,7 +105,14 @@ struct zab_variant {
 	size_t nvars;
 	/* device settings: any of these set => a cusezero daemon per session */
 	bool device;
-	char *routine, *align, *align_point, *chunk, *frontend, *threads, *dev_args;
+	char *routine, *align, *align_point, *chunk, *frontend, *threads;
+	/*
+	 * The daemon's other arguments, one word each (cusezero-args= words,
+	 * --source=FILE, --patch=FILE ...): passed as its argv, never joined
+	 * into a string and split again, so a file name stays one argument.
+	 */
+	char **dev_argv;
+	size_t ndev;
 	char *where;         /* "FILE:LINE" or "--variant" (for errors) */
 	char *arch;          /* only on this machine (uname -m), e.g. x86_64, aarch64 */
 	struct zab_placement placement;   /* spec NULL: the experiment's */
@@ -173,6 +180,12 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec);
 /* Check names, substitutions, base; prints one line on error. */
 int zab_experiment_check(struct zab_experiment *e);
 void zab_experiment_free(struct zab_experiment *e);
+/* Append one word (copied) to a variant's daemon arguments. */
+void zab_devarg_add(struct zab_variant *x, const char *word);
+/* How many of x's daemon arguments start with opt ("--source="); *first the first one's value. */
+size_t zab_devarg_find(const struct zab_variant *x, const char *opt, const char **first);
+/* A --source value PATH[:SYMBOL...]: the length of PATH (the daemon's rule: the last ':', unless a '/' follows it). */
+size_t zab_source_path_len(const char *spec);
 /* Keep only the variants named in list ("A,B,...", each one of e's), in e's order: 0 or -1. */
 int zab_experiment_only(struct zab_experiment *e, const char *list);
 /* Expand {var} in tmpl; NULL with *bad = the unknown name (malloc'd) on error. */
