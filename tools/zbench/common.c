@@ -415,8 +415,17 @@ void zb_huge_status(enum zb_huge h, char *buf, size_t len)
 			 "THP cannot give 1GB pages", free_pages, hugetlb_pool_path(h));
 	else
 		snprintf(buf, len, "hugetlb 2MB pool: %ld free (%s); THP: %s "
-			 "(/sys/kernel/mm/transparent_hugepage/enabled)", free_pages,
-			 hugetlb_pool_path(h), thp);
+			 "(/sys/kernel/mm/transparent_hugepage/enabled)%s%s", free_pages,
+			 hugetlb_pool_path(h), thp, zb_thp_usable() ? "" : ", but ",
+			 zb_thp_usable() ? "" : ZERO_KREF_THP_DISABLED_WHY);
+}
+
+bool zb_thp_usable(void)
+{
+	char thp[32];
+
+	zero_kref_thp_mode(thp, sizeof(thp));
+	return strcmp(thp, "never") && strcmp(thp, "unavailable") && !zero_kref_thp_disabled();
 }
 
 static void *map_hugetlb(size_t len, enum zb_huge h, bool populate)
@@ -433,7 +442,7 @@ int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate
 		 char *why, size_t why_len)
 {
 	size_t hsz = zb_huge_bytes(huge), len = (size + hsz - 1) / hsz * hsz;
-	char thp[32], status[256];
+	char status[512];
 	uintptr_t base, aligned;
 	long kb;
 	void *m;
@@ -456,8 +465,7 @@ int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate
 		goto done;
 	}
 	zb_huge_status(huge, status, sizeof(status));
-	zero_kref_thp_mode(thp, sizeof(thp));
-	if (huge == ZB_HUGE_1GB || !strcmp(thp, "never") || !strcmp(thp, "unavailable")) {
+	if (huge == ZB_HUGE_1GB || !zb_thp_usable()) {
 		snprintf(why, why_len, "no %s pages available: %s",
 			 huge == ZB_HUGE_1GB ? "1GB" : "2MB", status);
 		return -ENOMEM;
