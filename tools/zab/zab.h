@@ -152,6 +152,7 @@ struct zab_experiment {
 	size_t nvar;
 	struct zab_seq *seqs;  /* the sequences expanded by zab_experiment_check (sequence.h) */
 	size_t nseqs;
+	char *arch_dropped;    /* "'a' (arch = aarch64), ...": the variants arch= left out here */
 };
 
 const char *zab_order_name(enum zab_order o);
