@@ -191,6 +191,16 @@ int zb_check_common(struct zb_common *cm)
 	const char *why;
 	uint64_t v;
 
+	/* zbench's own --source files first: their error is no perf benchmark's, so it comes
+	 * before perf's header, never after it (perf's own errors follow it, as in perf) */
+	if (cm->ksrc.n) {
+		char err[1024];
+
+		if (zero_ksrc_load_all(&cm->ksrc, cm->loaded, err, sizeof(err))) {
+			cz_err("%s", err);
+			return 1;
+		}
+	}
 	if (cm->format == CZ_FORMAT_DEFAULT)
 		printf("# Running 'mem/%s' benchmark:\n", cm->bench);
 	cz_stdout_flush();
@@ -215,14 +225,6 @@ int zb_check_common(struct zb_common *cm)
 			return 1;
 		}
 		cm->nr_loops = (unsigned)v;
-	}
-	if (cm->ksrc.n) {
-		char err[1024];
-
-		if (zero_ksrc_load_all(&cm->ksrc, cm->loaded, err, sizeof(err))) {
-			cz_err("%s", err);
-			return 1;
-		}
 	}
 	return 0;
 }
