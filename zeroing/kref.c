@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
@@ -34,6 +35,12 @@
 #define KREF_HUGE         (2u << 20)
 #define KREF_HUGE_PAGES   (KREF_HUGE / ZERO_KREF_CHUNK)   /* 512 pages cleared per fault */
 #define KREF_THP_ENABLED  "/sys/kernel/mm/transparent_hugepage/enabled"
+/* include/uapi/linux/prctl.h (Linux 6.18): PR_GET_THP_DISABLE answers 1 when THP is off for
+ * the process, 1 | PR_THP_DISABLE_EXCEPT_ADVISED (3) when only unadvised ranges lose it. */
+#ifndef PR_GET_THP_DISABLE
+#define PR_GET_THP_DISABLE 42
+#endif
+#define KREF_THP_DISABLE_EXCEPT_ADVISED (1 << 1)
 /*
  * Faults not kept before the timed ones: in a VM here the first few took
  * 1.5 to 40 times as long as the steady state they decayed to, as do the
@@ -362,6 +369,13 @@ void zero_kref_thp_mode(char *buf, size_t len)
 	fclose(f);
 }
 
+bool zero_kref_thp_disabled(void)
+{
+	int r = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+
+	return r > 0 && !(r & KREF_THP_DISABLE_EXCEPT_ADVISED);
+}
+
 long zero_kref_anon_huge_kb(const void *addr)
 {
 	FILE *f = fopen("/proc/self/smaps", "r");
@@ -441,6 +455,8 @@ static void thp_measure(struct zero_kref *k)
 	else if (!strcmp(k->thp_mode, "never"))
 		snprintf(k->thp.why, sizeof(k->thp.why), "transparent huge pages are off (%s: never)",
 			 KREF_THP_ENABLED);
+	else if (zero_kref_thp_disabled())
+		snprintf(k->thp.why, sizeof(k->thp.why), "%s", ZERO_KREF_THP_DISABLED_WHY);
 	else if (!x)
 		snprintf(k->thp.why, sizeof(k->thp.why), "out of memory");
 	else

@@ -100,5 +100,16 @@ json_t *zero_kref_json(const struct zero_kref *k);
 long zero_kref_anon_huge_kb(const void *addr);
 /* The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled, or "unavailable". */
 void zero_kref_thp_mode(char *buf, size_t len);
+/*
+ * True when THP is disabled for this process whatever that file says:
+ * prctl(PR_SET_THP_DISABLE), inherited across fork and execve, makes every
+ * fault take 4 KiB pages, madvise(MADV_HUGEPAGE) or not -- unless it was
+ * set with PR_THP_DISABLE_EXCEPT_ADVISED (Linux 6.18), which leaves the
+ * madvised ranges this project uses their huge pages.
+ */
+bool zero_kref_thp_disabled(void);
+#define ZERO_KREF_THP_DISABLED_WHY \
+	"transparent huge pages are disabled for this process (prctl PR_SET_THP_DISABLE; " \
+	"THP_enabled: 0 in /proc/self/status)"
 
 #endif

@@ -251,33 +251,21 @@ int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *
 	       zero_ksrc_add_config(o, arg, err, errlen);
 }
 
-int zero_ksrc_load_all(const struct zero_ksrc_set *s, const struct zero_routine **out,
-		       char *err, size_t errlen)
-{
-	unsigned i;
-	int ret;
-
-	for (i = 0; i < s->n; i++) {
-		ret = zero_ksrc_load(&s->o[i], &out[i], err, errlen);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
 /*
  * "clear_user.S:__arch_clear_user+0001-align.patch,MOPS-off": file, symbol,
  * patch, forced features and settings, shortened with a hash of the whole
- * to fit the stats' name field (CUSEZERO_STATS_NAME, 40 bytes).
+ * to fit the stats' name field (CUSEZERO_STATS_NAME, 40 bytes).  tree (the
+ * same file from two trees, zero_ksrc_load_all): "6.12.118/clear_user.S:...".
  */
-static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req *q)
+static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req *q, const char *tree)
 {
 	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
 	char full[1024];
 	size_t n, i;
 	uint64_t h = 0xcbf29ce484222325ull;
 
-	n = (size_t)snprintf(full, sizeof(full), "%s:%s", base, q->symbol);
+	n = (size_t)snprintf(full, sizeof(full), "%s%s%s:%s", tree ? tree : "", tree ? "/" : "",
+			     base, q->symbol);
 	for (i = 0; i < o->npatches && n < sizeof(full); i++)
 		n += (size_t)snprintf(full + n, sizeof(full) - n, "+%s",
 				      strrchr(o->patches[i], '/') ? strrchr(o->patches[i], '/') + 1 :
@@ -297,7 +285,7 @@ static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req 
 	return strdup(full);
 }
 
-static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q,
+static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q, const char *tree,
 			struct ksrc_image *im, struct zero_routine **out)
 {
 	struct zero_routine *r = calloc(1, sizeof(*r));
@@ -317,7 +305,7 @@ static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q
 		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "%s %s%s %s",
 				      i ? "," : "; alternatives:", im->alts[i].feature & CZ_KF_NOT ? "!" : "",
 				      ksrc_feat_name(im->alts[i].feature), im->alts[i].applied ? "patched" : "kept");
-	r->name = routine_name(o, q);
+	r->name = routine_name(o, q, tree);
 	r->desc = strdup(desc);
 	r->arch = ZERO_ARCH_ANY;
 #if defined(__x86_64__)
@@ -391,8 +379,9 @@ static int load_req(const struct zero_ksrc_opts *o, struct ksrc_req *q, char *er
 	return 0;
 }
 
-int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **out, char *err,
-		   size_t errlen)
+/* zero_ksrc_load(), its routine named with tree (NULL: none) before the file's name */
+static int load_one(const struct zero_ksrc_opts *o, const char *tree, const struct zero_routine **out,
+		    char *err, size_t errlen)
 {
 	struct ksrc_req q;
 	struct ksrc_image im;
@@ -420,7 +409,7 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	ksrc_blob_free(&blob);
 	if (ret)
 		return ret;
-	ret = make_routine(o, &q, &im, &r);
+	ret = make_routine(o, &q, tree, &im, &r);
 	/* the fault handler must know the table for the check's faults */
 	if (!ret)
 		ret = zero_fault_add_table((uintptr_t)im.map, im.text_len, im.extable, im.nextable);
@@ -447,4 +436,66 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	/* the image (and its table in the fault handler) stays for the life of the process */
 	*out = r;
 	return 0;
+}
+
+int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **out, char *err,
+		   size_t errlen)
+{
+	return load_one(o, NULL, out, err, errlen);
+}
+
+/*
+ * The requests of s whose routines would have one name (the same file name
+ * and symbol from two kernel trees, say): each gets the name of its tree
+ * (ksrc_tree_names) in tree[i], named[i] set.  A request that cannot be
+ * read is left to its load to say so.  0, or -EINVAL when two are the same.
+ */
+static int tree_names(const struct zero_ksrc_set *s, char (*tree)[KSRC_TREE_NAME_LEN],
+		      bool *named, char *err, size_t errlen)
+{
+	struct ksrc_req *q = calloc(s->n, sizeof(*q));
+	char *key[ZERO_KSRC_MAX_SOURCES] = { NULL }, scratch[512];
+	const char *paths[ZERO_KSRC_MAX_SOURCES];
+	char names[ZERO_KSRC_MAX_SOURCES][KSRC_TREE_NAME_LEN];
+	unsigned i, j, g[ZERO_KSRC_MAX_SOURCES], ng;
+	int ret = q ? 0 : -ENOMEM;
+
+	for (i = 0; q && i < s->n; i++)
+		if (!load_req(&s->o[i], &q[i], scratch, sizeof(scratch)))
+			key[i] = routine_name(&s->o[i], &q[i], NULL);
+	for (i = 0; !ret && i < s->n; i++) {
+		for (ng = 0, j = i; key[i] && !named[i] && j < s->n; j++)
+			if (key[j] && !strcmp(key[i], key[j])) {
+				paths[ng] = q[j].path;
+				g[ng++] = j;
+			}
+		if (ng < 2)
+			continue;
+		if (ksrc_tree_names(paths, ng, names)) {
+			snprintf(err, errlen, "--source %s: given twice (the same file, symbol, patches "
+				 "and settings)", s->o[g[1]].source);
+			ret = -EINVAL;
+		}
+		for (j = 0; !ret && j < ng; j++) {
+			memcpy(tree[g[j]], names[j], KSRC_TREE_NAME_LEN);
+			named[g[j]] = true;
+		}
+	}
+	for (i = 0; i < s->n; i++)
+		free(key[i]);
+	free(q);
+	return ret;
+}
+
+int zero_ksrc_load_all(const struct zero_ksrc_set *s, const struct zero_routine **out,
+		       char *err, size_t errlen)
+{
+	char tree[ZERO_KSRC_MAX_SOURCES][KSRC_TREE_NAME_LEN];
+	bool named[ZERO_KSRC_MAX_SOURCES] = { false };
+	unsigned i;
+	int ret = tree_names(s, tree, named, err, errlen);
+
+	for (i = 0; !ret && i < s->n; i++)
+		ret = load_one(&s->o[i], named[i] ? tree[i] : NULL, &out[i], err, errlen);
+	return ret;
 }

@@ -110,8 +110,12 @@ struct zero_ksrc_set {
 int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *err,
 		     size_t errlen);
 /*
- * Load every request of s (zero_ksrc_load) into out[0 .. s->n).  0, or
- * -errno with err.
+ * Load every request of s (zero_ksrc_load) into out[0 .. s->n).  The same
+ * file name and symbol from two kernel trees (and the same patches and
+ * settings) are two routines, each named with its tree before the file's
+ * name: the tree's release (its top Makefile) when they differ, else the
+ * nearest folder that tells the two apart ("6.12.118/clear_user.S:...").
+ * 0, or -errno with err (-EINVAL: the same request twice).
  */
 int zero_ksrc_load_all(const struct zero_ksrc_set *s, const struct zero_routine **out,
 		       char *err, size_t errlen);

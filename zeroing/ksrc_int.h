@@ -121,6 +121,19 @@ void ksrc_image_free(struct ksrc_image *im);
 int ksrc_check(zero_fn fn, const char *what, bool fault_safe, bool exact_fault, char *err,
 	       size_t errlen);
 
+/* ---- ksrc_tree.c: the tree of a kernel file, to tell two of one name apart */
+
+#define KSRC_TREE_NAME_LEN 64
+
+/* The release of the kernel tree holding path (its top Makefile): 0, or -1 when none is found. */
+int ksrc_tree_release(const char *path, char *out, size_t len);
+/*
+ * A name per path (n files of one name from several trees): their releases
+ * when they differ, else the nearest folder that differs.  0, or -1 when
+ * nothing tells them apart.
+ */
+int ksrc_tree_names(const char *const *paths, unsigned n, char (*names)[KSRC_TREE_NAME_LEN]);
+
 /* ---- registry.c: loaded routines join the built-in table ---------------- */
 
 int zero_register(const struct zero_routine *r);

@@ -43,6 +43,12 @@ printf '[variant x]\n[variant y]\n' >"$CZ_TMP/no-bench"
 bad_file no-bench "no-bench: no benchmark"
 printf '[benchmark b]\ncmd = true\n[variant only]\n' >"$CZ_TMP/one-variant"
 bad_file one-variant "need at least two variants"
+# arch = left out every variant: each named with its arch and this machine's
+m=$(uname -m)
+printf '[benchmark b]\ncmd = true\n[variant x]\narch = no_such_arch\n[variant y]\narch = other_arch\n' >"$CZ_TMP/arch-none"
+bad_file arch-none "need at least two variants to compare \(got 0; left out: 'x' \(arch = no_such_arch\), 'y' \(arch = other_arch\), not for this $m machine\)"
+printf '[benchmark b]\ncmd = true\n[variant x]\n[variant y]\narch = no_such_arch\n' >"$CZ_TMP/arch-one"
+bad_file arch-one "\(got 1; left out: 'y' \(arch = no_such_arch\), not for this $m machine\)"
 printf '[experiment]\nbase = nope\n%s\n' "$good" >"$CZ_TMP/bad-base"
 bad_file bad-base "base variant 'nope' is not defined"
 # a key given twice in one section: which one was meant?  (one line: key and lines)

@@ -7,7 +7,8 @@
 # --kernel-ref no and the experiment key kernel-ref = no leave it out, the
 # option overriding the key; bad values are one line, exit 2; zab report
 # --by sut-class shows it under the table per class (one run, the median of
-# several, "not recorded"); a /dev/zero that is not the kernel's is recorded
+# several, "not recorded") and its JSON and CSV carry it too (per class, and
+# on each row); a /dev/zero that is not the kernel's is recorded
 # as an error, the run going on.  Figures are only checked to be positive
 # and consistent.
 # Needs: none
@@ -106,6 +107,37 @@ closest=$(sed -n 's/^  neo: .*, like \([a-z0-9_]*\) .*/\1/p' "$CZ_TMP/by.txt")
 ok "  neo's routine ('$closest') is the one its run recorded" -- python3 -c "
 import json, sys
 sys.exit(json.load(open('$CZ_TMP/neo.json'))['environment']['kernel_ref']['closest'] != '$closest')"
+
+# the same reference in the view's JSON (per class, and on each row) and CSV
+"$ZAB" report --store "$url" --experiment kref --by sut-class --json "$CZ_TMP/by.json" \
+	--export-csv "$CZ_TMP/by.csv" >"$CZ_TMP/byj.txt" 2>&1
+rc=$?
+ok "report --by sut-class --json: exit $rc, kernel_ref per class as the text says it" -- python3 -c "
+import json, re, sys
+d = json.load(open('$CZ_TMP/by.json'))
+k = {c['sut_class']: c for c in d['kernel_ref']}
+run = json.load(open('$CZ_TMP/neo.json'))['environment']['kernel_ref']
+text = dict(re.findall(r'^  (\w+): (.*)\$', open('$CZ_TMP/by.txt').read(), re.M))
+sys.exit(not ($rc == 0 and sorted(k) == ['neo', 'sky', 'zen'] and
+              all(k[c]['kernel_ref'] == text[c] for c in k) and
+              k['neo']['kernel_runs'] == 1 and k['zen']['kernel_runs'] == 2 and k['sky']['kernel_runs'] == 0 and
+              abs(k['neo']['kernel_ns_per_chunk'] - run['kernel']['ns_per_chunk']) < 1e-9 and
+              k['neo']['kernel_like'] == run['closest'] and 'kernel_ns_per_chunk' not in k['sky']))"
+ok "  each row carries its class's reference" -- python3 -c "
+import json, sys
+d = json.load(open('$CZ_TMP/by.json'))
+k = {c['sut_class']: c for c in d['kernel_ref']}
+sys.exit(not (d['rows'] and all(r['kernel_ref'] == k[r['sut_class']]['kernel_ref'] and
+              r.get('kernel_ns_per_chunk') == k[r['sut_class']].get('kernel_ns_per_chunk') for r in d['rows'])))"
+ok "report --by sut-class --export-csv: the reference's columns, per class" -- python3 -c "
+import csv, json, sys
+k = {c['sut_class']: c for c in json.load(open('$CZ_TMP/by.json'))['kernel_ref']}
+rows = list(csv.DictReader(open('$CZ_TMP/by.csv')))
+sys.exit(not (rows and all(r['kernel_ref'] == k[r['sut_class']]['kernel_ref'] and
+              r['kernel_runs'] == str(k[r['sut_class']]['kernel_runs']) and
+              r['kernel_like'] == k[r['sut_class']].get('kernel_like', '') for r in rows) and
+              any(r['sut_class'] == 'neo' and float(r['kernel_ns_per_chunk']) > 0 for r in rows) and
+              all(r['kernel_ns_per_chunk'] == '' for r in rows if r['sut_class'] == 'sky')))"
 
 # /dev/zero replaced (as in cusezero run's namespace): recorded as an error, the run goes on.
 zf=$CZ_TMP/zero.bin

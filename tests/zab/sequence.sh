@@ -116,6 +116,11 @@ rc=$?
 ok "kernel (versions of CUSEZERO_KERNEL_SOURCES): exit $rc, $(labels "$CZ_TMP/kv.x")" -- \
 	eval '[ $rc -eq 0 ] && [ "$(labels "$CZ_TMP/kv.x")" = "6.1.158|6.12" ] &&
 	      grep -q "^source = $CZ_TMP/trees/x/$REL\$" "$CZ_TMP/kv.x"'
+expand kvv "source = $REL" "kernel = v6.12 v6.1"
+rc=$?
+ok "kernel = v6.12 v6.1 (a leading v, as kernel tags): exit $rc, $(labels "$CZ_TMP/kvv.x")$(head -n 1 "$CZ_TMP/kvv.err" | sed 's/^/: /')" -- \
+	eval '[ $rc -eq 0 ] && [ "$(labels "$CZ_TMP/kvv.x")" = "6.1.158|6.12" ] &&
+	      grep -q "^source = $CZ_TMP/trees/x/$REL\$" "$CZ_TMP/kvv.x"'
 
 # errors: one line naming the bad value, exit 2 (usage of the file)
 err() {	# err NAME WANT-GREP VARIANT-LINES...: zab expand fails with that line
@@ -140,6 +145,7 @@ err not-a-range "expected git = REPOSITORY A..B" "source = $REL" "git = $CZ_TMP/
 err not-in-repo "$REL.x is not in the repository" "source = $REL.x" "git = $CZ_TMP/repo base..HEAD"
 err kernel-unknown "kernel 9.9: no tree of that version (trees here: .*6.12.*6.1.158\|kernel 9.9: no tree of that version (trees here: .*6.1.158.*6.12" \
 	"source = $REL" "kernel = 6.1 9.9"
+err kernel-unknown-v "kernel v9.9: no tree of that version" "source = $REL" "kernel = v6.1 v9.9"
 err two-kinds "one sequence per variant" "source = $REL" "kernel = 6.1 6.12" "git = $CZ_TMP/repo base..HEAD"
 err no-source "needs one source=" "series = $CZ_TMP/fp"
 err patch-and-series "patch= beside series=" "source = $CZ_TMP/a/$REL" "patch = $CZ_TMP/fp/0001-x86-reword-the-loop-s-comment.patch" "series = $CZ_TMP/fp"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: zbench memset/mmap reject bad input as perf does: unknown
 # function -> "Unknown function: X" + the list; bad sizes -> "Invalid
-# size:X" on stderr; non-zero exit every time.
+# size:X" on stderr; non-zero exit every time.  zbench's own --source error
+# comes before perf's "# Running" header, not after it.
 . "$top_srcdir/tests/zbench/lib.sh"
 
 # expect_err NAME STDERR_LINE -- ARGS...: non-zero exit and that exact stderr line.
@@ -60,5 +61,14 @@ ok "mmap unknown function: lists demand and populate" -- \
 ok "unknown option: exit 129 (perf's usage exit)" -- test $? -eq 129
 "$ZBENCH" frobnicate >/dev/null 2>&1
 ok "unknown command: non-zero exit" -- test $? -ne 0
+
+# zbench's own --source error comes before perf's header: nothing on stdout
+for b in memset mmap; do
+	"$ZBENCH" $b -s 4KB --source "$CZ_TMP/absent/clear_user.S:__arch_clear_user" >"$CZ_TMP/out" 2>"$CZ_TMP/err"
+	rc=$?
+	ok "$b --source MISSING: exit $rc, no header, one line: $(head -n 1 "$CZ_TMP/err")$(head -n 1 "$CZ_TMP/out" | sed 's/^/; stdout: /')" -- \
+		sh -c "[ $rc -ne 0 ] && ! [ -s '$CZ_TMP/out' ] && [ \$(wc -l <'$CZ_TMP/err') -eq 1 ] &&
+		       grep -q 'absent/clear_user.S: No such file' '$CZ_TMP/err'"
+done
 
 done_testing

@@ -103,8 +103,13 @@ int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]
  * complete SUTs (0: no minimum) or the store cannot say.
  */
 int zab_report_fleet(FILE *f, const char *url, const char *experiment, const char *campaign, size_t min);
-/* report --by sut-class: one column group per SUT class (views.c); 0, or 1 when an output failed. */
-int zab_report_by_class(struct czres_result *const *r, size_t n, const char *json, const char *csv);
+/*
+ * report --by sut-class: one column group per SUT class (views.c), the
+ * classes' kernel references (zab_kref_classes, NULL: none) in its JSON and
+ * CSV; 0, or 1 when an output failed.
+ */
+int zab_report_by_class(struct czres_result *const *r, size_t n, const char *json, const char *csv,
+			const json_t *kref);
 /* Its table alone, to f (the report page). */
 void zab_by_class_text(FILE *f, struct czres_result *const *r, size_t n);
 /* zab history (history.c). */

@@ -206,9 +206,11 @@ static int report_show(struct czres_result **res, size_t n, const json_t *all, s
 		return 2;
 	}
 	if (by) {
-		ret = zab_report_by_class(res, n, oo->json.path, oo->csv.path);
-		zab_kref_by_class(zab_view_text(oo->json.path, oo->csv.path), res, n,
-				  json_object_get(all, "results"));
+		json_t *kref = zab_kref_classes(res, n, json_object_get(all, "results"));
+
+		ret = zab_report_by_class(res, n, oo->json.path, oo->csv.path, kref);
+		zab_kref_by_class(zab_view_text(oo->json.path, oo->csv.path), kref);
+		json_decref(kref);
 		return report_page(po, res, n, all, sutdocs, oo, by) && !ret ? 1 : ret;
 	}
 	if (zab_outputs_open(oo))

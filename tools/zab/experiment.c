@@ -736,22 +736,32 @@ char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **b
 static void variant_free(struct zab_variant *v);
 static int expand_sequences(struct zab_experiment *e);
 
-/* Drop the variants meant for another machine (arch=). */
+/* Drop the variants meant for another machine (arch=), named in e->arch_dropped. */
 static void filter_arch(struct zab_experiment *e)
 {
 	struct utsname u;
 	size_t i, j = 0;
+	char *list = NULL, *d;
 
 	if (uname(&u))
 		return;
 	for (i = 0; i < e->nvar; i++) {
 		if (e->var[i].arch && strcmp(e->var[i].arch, u.machine)) {
+			d = cz_xasprintf("%s%s'%s' (arch = %s)", list ? list : "", list ? ", " : "",
+					 e->var[i].name, e->var[i].arch);
+			free(list);
+			list = d;
 			variant_free(&e->var[i]);
 			continue;
 		}
 		e->var[j++] = e->var[i];
 	}
 	e->nvar = j;
+	if (list) {
+		free(e->arch_dropped);
+		e->arch_dropped = cz_xasprintf("%s, not for this %s machine", list, u.machine);
+		free(list);
+	}
 }
 
 /*
@@ -903,8 +913,9 @@ int zab_experiment_check(struct zab_experiment *e)
 		return -EINVAL;
 	}
 	if (e->nvar < 2) {
-		cz_err("%s: need at least two variants to compare (got %zu)",
-			e->file ? e->file : "command line", e->nvar);
+		cz_err("%s: need at least two variants to compare (got %zu%s%s)",
+			e->file ? e->file : "command line", e->nvar,
+			e->arch_dropped ? "; left out: " : "", e->arch_dropped ? e->arch_dropped : "");
 		return -EINVAL;
 	}
 	for (b = 0; b < e->nbench; b++)
@@ -1004,6 +1015,7 @@ void zab_experiment_free(struct zab_experiment *e)
 	free(e->prepare);
 	zab_placement_free(&e->placement);
 	zab_seq_free(e->seqs, e->nseqs);
+	free(e->arch_dropped);
 	memset(e, 0, sizeof(*e));
 }
 

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "kref.h"
 #include "stats.h"
+#include "util.h"
 #include "zab.h"
 
 /*
@@ -92,8 +93,8 @@ static const char *str(const json_t *o, const char *key)
 	return v ? v : "";
 }
 
-/* The reference of several runs of one class: medians, the range, the routine most found. */
-static void class_text(char *buf, size_t len, const json_t **refs, size_t n)
+/* The reference of several runs of one class into o: medians, the range, the routine most found. */
+static void class_summary(json_t *o, const json_t **refs, size_t n)
 {
 	double *ns = calloc(3 * n, sizeof(*ns)), *ratio = ns + n, *thp = ratio + n;
 	const char *best = NULL;
@@ -119,20 +120,61 @@ static void class_text(char *buf, size_t len, const json_t **refs, size_t n)
 		if (!strcmp(best, str(refs[i], "closest")))
 			ratio[m++] = num(refs[i], "ratio");
 	cz_summarize(ns, n, &s);
-	snprintf(buf, len, "kernel clear_user %.1f ns/4 KiB (median of %zu runs, %.1f to %.1f)",
-		 s.median, n, s.min, s.max);
-	if (best)
-		snprintf(buf + strlen(buf), len - strlen(buf), ", like %s (%.2fx, %zu of %zu runs)", best,
-			 cz_median(ratio, m), nb, n);
+	cz_jset(o, "kernel_ns_per_chunk", cz_jnum(s.median));
+	cz_jset(o, "kernel_ns_min", cz_jnum(s.min));
+	cz_jset(o, "kernel_ns_max", cz_jnum(s.max));
+	if (best) {
+		cz_jset(o, "kernel_like", cz_jstr(best));
+		cz_jset(o, "kernel_like_runs", json_integer((json_int_t)nb));
+		cz_jset(o, "kernel_ratio", cz_jnum(cz_median(ratio, m)));
+	}
 	if (nt)
-		snprintf(buf + strlen(buf), len - strlen(buf), "; THP fault %.1f ns/page", cz_median(thp, nt));
+		cz_jset(o, "kernel_thp_ns_per_page", cz_jnum(cz_median(thp, nt)));
 	free(ns);
 }
 
-/* One class's line: 0, or -1 when none of its runs recorded a reference. */
-static int class_line(char *buf, size_t len, const char *cls, const json_t *docs, const json_t **refs)
+/* One run's reference into o, as class_summary() gives several. */
+static void run_summary(json_t *o, const json_t *kref)
+{
+	const json_t *k = json_object_get(kref, "kernel"), *thp = json_object_get(kref, "thp");
+	const char *closest = json_string_value(json_object_get(kref, "closest"));
+
+	cz_jset(o, "kernel_ns_per_chunk", cz_jnum(num(k, "ns_per_chunk")));
+	cz_jset(o, "kernel_ci_lo", cz_jnum(num(k, "ci_lo")));
+	cz_jset(o, "kernel_ci_hi", cz_jnum(num(k, "ci_hi")));
+	if (closest) {
+		cz_jset(o, "kernel_like", cz_jstr(closest));
+		cz_jset(o, "kernel_like_runs", json_integer(1));
+		cz_jset(o, "kernel_ratio", cz_jnum(num(kref, "ratio")));
+	}
+	if (json_is_number(json_object_get(thp, "ns_per_page")))
+		cz_jset(o, "kernel_thp_ns_per_page", cz_jnum(num(thp, "ns_per_page")));
+}
+
+/* The line of several runs (o from class_summary()). */
+static void class_text(char *buf, size_t len, const json_t *o, size_t n)
+{
+	snprintf(buf, len, "kernel clear_user %.1f ns/4 KiB (median of %zu runs, %.1f to %.1f)",
+		 num(o, "kernel_ns_per_chunk"), n, num(o, "kernel_ns_min"), num(o, "kernel_ns_max"));
+	if (json_object_get(o, "kernel_like"))
+		snprintf(buf + strlen(buf), len - strlen(buf), ", like %s (%.2fx, %lld of %zu runs)",
+			 str(o, "kernel_like"), num(o, "kernel_ratio"),
+			 (long long)json_integer_value(json_object_get(o, "kernel_like_runs")), n);
+	if (json_object_get(o, "kernel_thp_ns_per_page"))
+		snprintf(buf + strlen(buf), len - strlen(buf), "; THP fault %.1f ns/page",
+			 num(o, "kernel_thp_ns_per_page"));
+}
+
+/*
+ * One class's reference: sut_class, kernel_runs (the runs with a figure),
+ * the figures (kernel_*) and kernel_ref, the line shown under the table;
+ * *recorded false when none of its runs recorded one.
+ */
+static json_t *class_ref(const char *cls, const json_t *docs, const json_t **refs, bool *recorded)
 {
 	const json_t *doc, *kref, *err = NULL;
+	json_t *o = cz_jobj();
+	char line[640];
 	size_t k, m = 0;
 
 	for (k = 0; k < json_array_size(docs); k++) {
@@ -145,32 +187,76 @@ static int class_line(char *buf, size_t len, const char *cls, const json_t *docs
 		else
 			err = kref;
 	}
-	if (m == 1)
-		zab_kref_text(buf, len, refs[0]);
-	else if (m)
-		class_text(buf, len, refs, m);
-	else if (err)
-		zab_kref_text(buf, len, err);
-	else
-		snprintf(buf, len, "not recorded (runs with kernel-ref = no, or older ones)");
-	return m || err ? 0 : -1;
+	cz_jset(o, "sut_class", cz_jstr(cls));
+	cz_jset(o, "kernel_runs", json_integer((json_int_t)m));
+	if (m == 1) {
+		run_summary(o, refs[0]);
+		zab_kref_text(line, sizeof(line), refs[0]);
+	} else if (m) {
+		class_summary(o, refs, m);
+		class_text(line, sizeof(line), o, m);
+	} else if (err) {
+		zab_kref_text(line, sizeof(line), err);
+	} else {
+		snprintf(line, sizeof(line), "not recorded (runs with kernel-ref = no, or older ones)");
+	}
+	cz_jset(o, "kernel_ref", cz_jstr(line));
+	*recorded = m || err;
+	return o;
 }
 
-void zab_kref_by_class(FILE *f, struct czres_result *const *r, size_t n, const json_t *docs)
+json_t *zab_kref_classes(struct czres_result *const *r, size_t n, const json_t *docs)
 {
 	const json_t **refs = calloc(json_array_size(docs) + 1, sizeof(*refs));
-	char (*line)[640] = calloc(n + 1, sizeof(*line));
+	json_t *arr = cz_jarr();
 	size_t i, shown = 0;
+	bool rec;
 
-	if (!refs || !line)
+	if (!refs)
 		abort();
-	for (i = 0; i < n; i++)
-		shown += !class_line(line[i], sizeof(line[i]), r[i]->sut, docs, refs);
-	/* nothing when no run recorded one: reports of older stores stay as they were */
-	if (shown)
-		fprintf(f, "\nkernel reference (environment.kernel_ref; routine/kernel in parentheses):\n");
-	for (i = 0; shown && i < n; i++)
-		fprintf(f, "  %s: %s\n", r[i]->sut, line[i]);
-	free(line);
+	for (i = 0; i < n; i++) {
+		cz_jpush(arr, class_ref(r[i]->sut, docs, refs, &rec));
+		shown += rec;
+	}
 	free(refs);
+	/* nothing when no run recorded one: reports of older stores stay as they were */
+	if (!shown) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+void zab_kref_by_class(FILE *f, const json_t *classes)
+{
+	const json_t *o;
+	size_t i;
+
+	if (!classes)
+		return;
+	fprintf(f, "\nkernel reference (environment.kernel_ref; routine/kernel in parentheses):\n");
+	json_array_foreach(classes, i, o)
+		fprintf(f, "  %s: %s\n", str(o, "sut_class"), str(o, "kernel_ref"));
+}
+
+/* Each row of a view's doc gets the figures of its class's reference (CSV columns too). */
+void zab_kref_rows(json_t *doc, const json_t *classes)
+{
+	static const char *const keys[] = { "kernel_ref", "kernel_runs", "kernel_ns_per_chunk",
+					    "kernel_like", "kernel_ratio", "kernel_thp_ns_per_page" };
+	json_t *row, *v;
+	const json_t *o;
+	size_t i, j, k;
+
+	if (!classes)
+		return;
+	cz_jset(doc, "kernel_ref", json_deep_copy(classes));
+	json_array_foreach(json_object_get(doc, "rows"), i, row)
+		json_array_foreach(classes, j, o) {
+			if (strcmp(str(o, "sut_class"), str(row, "sut_class")))
+				continue;
+			for (k = 0; k < CZ_ARRAY_SIZE(keys); k++)
+				if ((v = json_object_get(o, keys[k])))
+					cz_jset(row, keys[k], json_incref(v));
+		}
 }

@@ -642,7 +642,10 @@ static int kernel_step(const char *tok, const char *rel, const char *where,
 		st->source = cz_xasprintf("%s/%s", abs, rel);
 		free(abs);
 	} else {
-		for (i = 0; i < nt && !version_is(t[i].version, tok); i++)
+		/* v6.12, as kernel developers and the kernel's git tags write it, is 6.12 */
+		const char *v = tok[0] == 'v' && isdigit((unsigned char)tok[1]) ? tok + 1 : tok;
+
+		for (i = 0; i < nt && !version_is(t[i].version, v); i++)
 			;
 		if (i == nt) {
 			char list[1024] = "";

@@ -94,7 +94,10 @@ int zab_view_files(FILE *text, const char *json, const char *csv, const json_t *
 
 static const char *const byclass_cols[] = {
 	"benchmark", "source", "unit", "higher", "variant", "sut_class", "base_variant",
-	"base_mean", "base_n", "mean", "n", "ci_lo", "ci_hi", "change_pct", "flag", NULL
+	"base_mean", "base_n", "mean", "n", "ci_lo", "ci_hi", "change_pct", "flag",
+	/* the class's kernel reference (kref.c), empty when its runs recorded none */
+	"kernel_ref", "kernel_runs", "kernel_ns_per_chunk", "kernel_like", "kernel_ratio",
+	"kernel_thp_ns_per_page", NULL
 };
 
 /* The rows: every (result class, variant) of any SUT class, the base too when alone. */
@@ -310,13 +313,15 @@ void zab_by_class_text(FILE *f, struct czres_result *const *r, size_t n)
 	byclass_build(f, r, n, NULL);
 }
 
-int zab_report_by_class(struct czres_result *const *r, size_t n, const char *json, const char *csv)
+int zab_report_by_class(struct czres_result *const *r, size_t n, const char *json, const char *csv,
+			const json_t *kref)
 {
 	FILE *text = zab_view_text(json, csv);
 	json_t *doc = cz_jobj();
 	int ret;
 
 	byclass_build(text, r, n, doc);
+	zab_kref_rows(doc, kref);
 	ret = zab_view_files(text, json, csv, doc, byclass_cols);
 	json_decref(doc);
 	return ret;

@@ -159,6 +159,7 @@ struct zab_experiment {
 	size_t nvar;
 	struct zab_seq *seqs;  /* the sequences expanded by zab_experiment_check (sequence.h) */
 	size_t nseqs;
+	char *arch_dropped;    /* "'a' (arch = aarch64), ...": the variants arch= left out here */
 };
 
 const char *zab_order_name(enum zab_order o);
@@ -235,7 +236,15 @@ json_t *zab_kernel_ref(void);
 /* kernel-ref = yes | no (experiment key, --kernel-ref): *off; 0 or -EINVAL. */
 int zab_kref_parse(const char *s, bool *off);
 void zab_kref_text(char *buf, size_t len, const json_t *kref);
-void zab_kref_by_class(FILE *f, struct czres_result *const *r, size_t n, const json_t *docs);
+/*
+ * Per class of r (its runs among docs): {sut_class, kernel_runs, kernel_ref
+ * (the line), kernel_ns_per_chunk, kernel_like, kernel_ratio, ...}; NULL
+ * when no run of any class recorded one.  Shown under the table, and in the
+ * view's JSON ("kernel_ref", and each row's columns: zab_kref_rows).
+ */
+json_t *zab_kref_classes(struct czres_result *const *r, size_t n, const json_t *docs);
+void zab_kref_by_class(FILE *f, const json_t *classes);
+void zab_kref_rows(json_t *doc, const json_t *classes);
 
 /* ---- run ------------------------------------------------------------------ */
 

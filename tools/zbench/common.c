@@ -191,6 +191,16 @@ int zb_check_common(struct zb_common *cm)
 	const char *why;
 	uint64_t v;
 
+	/* zbench's own --source files first: their error is no perf benchmark's, so it comes
+	 * before perf's header, never after it (perf's own errors follow it, as in perf) */
+	if (cm->ksrc.n) {
+		char err[1024];
+
+		if (zero_ksrc_load_all(&cm->ksrc, cm->loaded, err, sizeof(err))) {
+			cz_err("%s", err);
+			return 1;
+		}
+	}
 	if (cm->format == CZ_FORMAT_DEFAULT)
 		printf("# Running 'mem/%s' benchmark:\n", cm->bench);
 	cz_stdout_flush();
@@ -215,14 +225,6 @@ int zb_check_common(struct zb_common *cm)
 			return 1;
 		}
 		cm->nr_loops = (unsigned)v;
-	}
-	if (cm->ksrc.n) {
-		char err[1024];
-
-		if (zero_ksrc_load_all(&cm->ksrc, cm->loaded, err, sizeof(err))) {
-			cz_err("%s", err);
-			return 1;
-		}
 	}
 	return 0;
 }
@@ -415,8 +417,17 @@ void zb_huge_status(enum zb_huge h, char *buf, size_t len)
 			 "THP cannot give 1GB pages", free_pages, hugetlb_pool_path(h));
 	else
 		snprintf(buf, len, "hugetlb 2MB pool: %ld free (%s); THP: %s "
-			 "(/sys/kernel/mm/transparent_hugepage/enabled)", free_pages,
-			 hugetlb_pool_path(h), thp);
+			 "(/sys/kernel/mm/transparent_hugepage/enabled)%s%s", free_pages,
+			 hugetlb_pool_path(h), thp, zb_thp_usable() ? "" : ", but ",
+			 zb_thp_usable() ? "" : ZERO_KREF_THP_DISABLED_WHY);
+}
+
+bool zb_thp_usable(void)
+{
+	char thp[32];
+
+	zero_kref_thp_mode(thp, sizeof(thp));
+	return strcmp(thp, "never") && strcmp(thp, "unavailable") && !zero_kref_thp_disabled();
 }
 
 static void *map_hugetlb(size_t len, enum zb_huge h, bool populate)
@@ -433,7 +444,7 @@ int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate
 		 char *why, size_t why_len)
 {
 	size_t hsz = zb_huge_bytes(huge), len = (size + hsz - 1) / hsz * hsz;
-	char thp[32], status[256];
+	char status[512];
 	uintptr_t base, aligned;
 	long kb;
 	void *m;
@@ -456,8 +467,7 @@ int zb_buf_alloc(struct zb_buf *b, size_t size, enum zb_huge huge, bool populate
 		goto done;
 	}
 	zb_huge_status(huge, status, sizeof(status));
-	zero_kref_thp_mode(thp, sizeof(thp));
-	if (huge == ZB_HUGE_1GB || !strcmp(thp, "never") || !strcmp(thp, "unavailable")) {
+	if (huge == ZB_HUGE_1GB || !zb_thp_usable()) {
 		snprintf(why, why_len, "no %s pages available: %s",
 			 huge == ZB_HUGE_1GB ? "1GB" : "2MB", status);
 		return -ENOMEM;

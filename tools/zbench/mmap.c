@@ -122,7 +122,7 @@ static void touch_pages(char *dst, size_t size, size_t page, bool random)
 static int choose_backing(const struct mmap_params *mp, enum mmap_backing *back)
 {
 	size_t len;
-	char status[320];
+	char status[512];
 	char *m;
 
 	*back = BACK_4KB;
@@ -135,7 +135,7 @@ static int choose_backing(const struct mmap_params *mp, enum mmap_backing *back)
 		return 0;
 	}
 	zb_huge_status(mp->huge, status, sizeof(status));
-	if (mp->huge == ZB_HUGE_2MB && !strstr(status, "THP: never") && !strstr(status, "THP: unavailable")) {
+	if (mp->huge == ZB_HUGE_2MB && zb_thp_usable()) {
 		*back = BACK_THP;
 		fprintf(stderr, "# zbench: no hugetlb pages for %s; using transparent huge pages (%s)\n",
 			mp->cm.size_str, status);
@@ -149,7 +149,7 @@ static int choose_backing(const struct mmap_params *mp, enum mmap_backing *back)
 /* Loop 1 on THP: did the range really get 2MB pages? 0 or -ENOMEM (said on stderr). */
 static int check_thp(const struct mmap_params *mp, const char *m)
 {
-	char status[320];
+	char status[512];
 
 	if (zero_kref_anon_huge_kb(m) > 0)
 		return 0;

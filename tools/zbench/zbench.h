@@ -145,6 +145,8 @@ void zb_buf_free(struct zb_buf *b);
 /* (kB of AnonHugePages of the VMA holding addr: zero_kref_anon_huge_kb(), zeroing/kref.h.) */
 /* Why 2MB/1GB pages may be unavailable: pool size and THP mode, one line. */
 void zb_huge_status(enum zb_huge h, char *buf, size_t len);
+/* THP can give this process 2MB pages: enabled (always or madvise) and not disabled for it. */
+bool zb_thp_usable(void);
 
 /* ---- routine names --------------------------------------------------------------- */
 

@@ -30,7 +30,8 @@
 # folder's parent not at all, and the work folder is ours with mode 0700.
 # Missing folders are made (0755 on the way, 0700 the work folder), each
 # only in a folder nobody else may write.
-# Refusals are one line "czsut: ..." on stderr, exit 3 (lock: exit 124).
+# Refusals are one line "czsut: ..." on stderr, exit 3 (lock: exit 124); so
+# is any other error (main() turns an unforeseen exception into that line).
 import errno, fcntl, hashlib, os, stat, subprocess, sys, time
 
 ND = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
@@ -45,13 +46,26 @@ def owner_ok(st):
     return st.st_uid in (0, os.geteuid())
 
 
-def opendir_at(fd, name, shown):
+def opendir_at(fd, name, shown, missing_ok=False):
+    """An fd on folder NAME in FD (no symlink followed); None when absent and MISSING_OK."""
     try:
         return os.open(name, ND, dir_fd=fd)
     except OSError as e:
         if e.errno in (errno.ELOOP, errno.ENOTDIR):
             die("%s: a symlink or not a folder: refused" % shown)
-        raise
+        if e.errno == errno.ENOENT:
+            if missing_ok:
+                return None
+            die("%s: no such folder" % shown)
+        die("%s: %s" % (shown, e.strerror))
+
+
+def text_of(data, shown):
+    """DATA (a shipped list) as text: refused unless it is UTF-8."""
+    try:
+        return data.decode()
+    except UnicodeDecodeError as e:
+        die("%s: not UTF-8 text (byte %d is 0x%02x): refused" % (shown, e.start, data[e.start]))
 
 
 def work_folder(path, create, mode=0o700):
@@ -66,14 +80,14 @@ def work_folder(path, create, mode=0o700):
         shown += "/" + p
         last = i == len(parts) - 1
         pst = os.fstat(fd)
-        try:
-            nfd = opendir_at(fd, p, shown)
-        except FileNotFoundError:
-            if not create:
-                die("%s: no such folder" % shown)
+        nfd = opendir_at(fd, p, shown, create)
+        if nfd is None:
             if pst.st_mode & 0o022:
                 die("%s: its parent is writable by others: refused" % shown)
-            os.mkdir(p, mode if last else 0o755, dir_fd=fd)
+            try:
+                os.mkdir(p, mode if last else 0o755, dir_fd=fd)
+            except OSError as e:
+                die("%s: cannot make it: %s" % (shown, e.strerror))
             nfd = opendir_at(fd, p, shown)
             os.fchmod(nfd, mode if last else 0o755)     # whatever the umask
         st = os.fstat(nfd)
@@ -94,7 +108,10 @@ def work_folder(path, create, mode=0o700):
 def prepare(workdir):
     wfd = work_folder(workdir, True)
     name = "run." + os.urandom(8).hex()
-    os.mkdir(name, 0o700, dir_fd=wfd)       # fresh: fails when it exists
+    try:
+        os.mkdir(name, 0o700, dir_fd=wfd)   # fresh: fails when it exists
+    except OSError as e:
+        die("%s/%s: %s" % (workdir.rstrip("/"), name, e.strerror))
     print(workdir.rstrip("/") + "/" + name)
 
 
@@ -142,10 +159,10 @@ def run_folder(rundir):
 
 def verify(rfd, sums):
     data = read_checked(rfd, "SHA256SUMS", "SHA256SUMS", sums)
-    for line in data.decode().splitlines():
+    for line in text_of(data, "SHA256SUMS").splitlines():
         want, _, name = line.partition("  ")
-        if not name or name.startswith("/") or ".." in name.split("/"):
-            die("SHA256SUMS: bad line %r" % line)
+        if not name or any(p in ("", ".", "..") for p in name.split("/")):
+            die("SHA256SUMS: bad line %r (an empty, . or .. path component)" % line)
         sub, parts = rfd, name.split("/")
         for d in parts[:-1]:                # one folder at a time, no symlink
             sub = opendir_at(sub, d, name)
@@ -159,7 +176,10 @@ def manifest(path):
         dfd = os.open(path, ND)
     except OSError as e:
         die("cz_ksrc_cache %s: %s" % (path, e.strerror))
-    names = sorted(os.listdir(dfd))
+    try:
+        names = sorted(os.listdir(dfd))
+    except OSError as e:
+        die("cz_ksrc_cache %s: %s" % (path, e.strerror))
     if not names:
         die("cz_ksrc_cache %s: no files" % path)
     lines = []
@@ -173,7 +193,7 @@ def manifest(path):
 
 def ksrc_cache(rfd, rundir, sums):
     """Check RUNDIR/ksrc-cache against KSRC256SUMS, the controller's list (SHA-256 SUMS)."""
-    text = read_checked(rfd, "KSRC256SUMS", "KSRC256SUMS", sums).decode()
+    text = text_of(read_checked(rfd, "KSRC256SUMS", "KSRC256SUMS", sums), "KSRC256SUMS")
     want = {}
     for line in text.splitlines():
         h, _, name = line.partition("  ")
@@ -199,8 +219,13 @@ def ksrc_cache(rfd, rundir, sums):
     os.close(cfd)
 
 
-def lock(wfd, timeout):
-    fd = os.open("lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600, dir_fd=wfd)
+def lock(wfd, timeout, shown):
+    try:
+        fd = os.open("lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600, dir_fd=wfd)
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            die("%s: a symlink: refused" % shown)
+        die("%s: %s" % (shown, e.strerror))
     if not stat.S_ISREG(os.fstat(fd).st_mode) or not owner_ok(os.fstat(fd)):
         die("lock: not a regular file of ours: refused")
     end = time.monotonic() + timeout
@@ -226,13 +251,15 @@ def kcompat(zab):
 
 
 def run(rundir, sums, timeout, argv):
+    if not timeout.isdigit():
+        die("timeout %r: not a whole number of seconds" % timeout)
     wfd, rfd = run_folder(rundir)
     verify(rfd, sums)
     if os.environ.get("CZ_KSRC_SUMS"):
         ksrc_cache(rfd, rundir, os.environ["CZ_KSRC_SUMS"])
     os.environ.pop("CZ_KSRC_SUMS", None)
     kcompat(argv[0])
-    lock(wfd, int(timeout))
+    lock(wfd, int(timeout), rundir.rstrip("/").rpartition("/")[0] + "/lock")
     os.fchdir(rfd)
     try:
         os.execvp(argv[0], argv)
@@ -251,6 +278,8 @@ def check(zab, version, device=""):
                              timeout=60).stdout.decode(errors="replace").strip()
     except OSError as e:
         die("zab %s: %s" % (zab, e.strerror), 127)
+    except subprocess.TimeoutExpired:
+        die("%s --version: no answer in 60 s" % zab, 4)
     words = out.split()
     if not words or words[0] != "zab" or len(words) < 3:
         die("%s --version: %r, not zab's answer" % (zab, out[:80]), 4)
@@ -274,4 +303,9 @@ def main(a):
             " check ZAB VERSION [fuse] | manifest DIR", 2)
 
 
-main(sys.argv[1:])
+try:
+    main(sys.argv[1:])
+except OSError as e:            # a path not foreseen above: still one line
+    die("%s: %s" % (e.filename if e.filename is not None else "error", e.strerror or e))
+except Exception as e:
+    die("%s: %s" % (type(e).__name__, e))
