@@ -277,7 +277,10 @@ static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req 
 	size_t n, i;
 	uint64_t h = 0xcbf29ce484222325ull;
 
-	n = (size_t)snprintf(full, sizeof(full), "%s:%s", base, q->symbol);
+	if (o->name)
+		n = (size_t)snprintf(full, sizeof(full), "%s", o->name);
+	else
+		n = (size_t)snprintf(full, sizeof(full), "%s:%s", base, q->symbol);
 	for (i = 0; i < o->npatches && n < sizeof(full); i++)
 		n += (size_t)snprintf(full + n, sizeof(full) - n, "+%s",
 				      strrchr(o->patches[i], '/') ? strrchr(o->patches[i], '/') + 1 :
@@ -301,13 +304,16 @@ static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q
 			struct ksrc_image *im, struct zero_routine **out)
 {
 	struct zero_routine *r = calloc(1, sizeof(*r));
-	char desc[600];
+	char desc[1200];
 	unsigned i;
 	size_t n;
 
 	if (!r)
 		return -ENOMEM;
-	n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s", q->path);
+	if (o->why)
+		n = (size_t)snprintf(desc, sizeof(desc), "%s", o->why);
+	else
+		n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s", q->path);
 	for (i = 0; i < o->npatches && n < sizeof(desc); i++)
 		n += (size_t)snprintf(desc + n, sizeof(desc) - n, " + %s", o->patches[i]);
 	if (n < sizeof(desc))
@@ -405,6 +411,8 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	int ret;
 
 	err[0] = 0;
+	if (!strncmp(o->source, "kpath:", 6))
+		return ksrc_kpath_source(o, out, err, errlen);
 	ret = load_req(o, &q, err, errlen);
 	if (!ret)
 		ret = forced_features(o, forced, forced_on, err, errlen);

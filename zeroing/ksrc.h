@@ -38,6 +38,8 @@ struct zero_ksrc_opts {
 	unsigned nalts;
 	const char *configs[ZERO_KSRC_MAX_SETTINGS];    /* CONFIG_X=y|n|VALUE */
 	unsigned nconfigs;
+	/* set by the release resolver (kpath.h): the routine's name and why it runs */
+	const char *name, *why;
 };
 
 /*

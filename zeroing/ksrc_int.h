@@ -121,6 +121,12 @@ void ksrc_image_free(struct ksrc_image *im);
 int ksrc_check(zero_fn fn, const char *what, bool fault_safe, bool exact_fault, char *err,
 	       size_t errlen);
 
+/* ---- kpath_load.c: --source kpath:TREE:PATH (kpath.h) -------------------- */
+
+struct zero_ksrc_opts;
+int ksrc_kpath_source(const struct zero_ksrc_opts *o, const struct zero_routine **out, char *err,
+		      size_t errlen);
+
 /* ---- registry.c: loaded routines join the built-in table ---------------- */
 
 int zero_register(const struct zero_routine *r);
