@@ -141,13 +141,10 @@ static int one(const struct kp_params *kp, const struct zero_kpath_cpu *cpu, con
 		return ret;
 	}
 	printf("%s\n", r->summary);
-	if (kp->verbose) {
-		printf("  runs: %s%s%s; contract: %s\n%s", r->is_inline ? r->insn : r->symbol,
-		       r->is_inline ? " (inline at " : " in ", r->is_inline ? r->site : r->file,
-		       r->contract, r->detail);
-		if (r->is_inline)
-			printf(")\n");
-	}
+	if (kp->verbose)
+		printf("  runs: %s %s %s; contract: %s\n%s", r->is_inline ? r->insn : r->symbol,
+		       r->is_inline ? "inline at" : "in", r->is_inline ? r->site : r->file, r->contract,
+		       r->detail);
 	if (kp->load) {
 		ret = zero_kpath_load(r, kp->alts, kp->nalts, &rt, err, sizeof(err));
 		if (ret)
