@@ -299,7 +299,7 @@ static int decide(const char *root, const struct site *s, const struct zero_kpat
 		  struct zero_kpath_res *r, char *code, size_t codelen, char *err, size_t errlen)
 {
 	unsigned i, n = n_repl(s->macro), chosen = 0;
-	char f[64], why[1500], text[256], reasons[2048] = "";
+	char f[64], why[1500], text[256], reasons[2048] = "", feats[160] = "";
 	bool not, on;
 	int ret;
 
@@ -331,6 +331,7 @@ static int decide(const char *root, const struct site *s, const struct zero_kpat
 			  on != not ? "patched in" : "kept out");
 		kpath_cat(reasons, sizeof(reasons), "%s%s%s %s (%s)", reasons[0] ? "; " : "",
 			  not ? "ALT_NOT " : "", f, on ? "on" : "off", why);
+		kpath_cat(feats, sizeof(feats), "%s%s %s", feats[0] ? ", " : "", f, on ? "on" : "off");
 		if (on != not) {
 			chosen = i;
 			snprintf(code, codelen, "%s", text);
@@ -339,6 +340,8 @@ static int decide(const char *root, const struct site *s, const struct zero_kpat
 	snprintf(r->summary, sizeof(r->summary), "%s %s: %s%s -- %s %s: %s", s->release,
 		 zero_kpath_path_name(r->path), strncmp(code, "call ", 5) ? "inline " : "", code,
 		 chosen ? "replacement" : "original", chosen ? "patched in" : "kept", reasons);
+	snprintf(r->brief, sizeof(r->brief), "%s%.100s (%.80s)", strncmp(code, "call ", 5) ? "inline " : "",
+		 code, feats);
 	snprintf(r->site, sizeof(r->site), "%s:%zu", s->file, s->line);
 	return 0;
 }

@@ -790,6 +790,8 @@ static int files_check(const struct zab_experiment *e)
 
 			if (!val)
 				continue;
+			if (!strncmp(val, "kpath:", 6))
+				val += 6;	/* kpath:TREE:PATH: the tree */
 			n = strlen(val);
 			if (w[2] == 's' && colon && !strchr(colon, '/'))
 				n = (size_t)(colon - val);   /* FILE:SYMBOL */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kpath.h"
 #include "ksrc.h"
 #include "sequence.h"
 #include "util.h"
@@ -205,6 +206,59 @@ static int build_series(const struct zab_variant *x, const char *file, struct za
 	return ret ? -1 : 0;
 }
 
+/*
+ * kernel = ... with source = kpath:PATH: each step runs what its release
+ * runs for PATH on this CPU (zeroing/kpath.h), its label saying what and
+ * why (the --alt= of the variant assumed).  A tree whose path cannot be
+ * resolved stops the expansion with the resolver's line.
+ */
+static int kpath_steps(const struct zab_variant *x, const char *path, struct zab_seq *s)
+{
+	struct zero_kpath_cpu cpu;
+	struct zero_kpath_res *r = cz_xmalloc(sizeof(*r));
+	enum zero_kpath_path p;
+	char err[1024], *copy, *w, *save = NULL;
+	size_t i;
+	int ret = zero_kpath_path_parse(path, &p);
+
+	if (ret)
+		cz_err("%s: variant '%s': source kpath:%s: expected kpath:clear_user or kpath:clear_page",
+		       x->where, x->name, path);
+	if (!ret && zero_kpath_cpu_host(&cpu, err, sizeof(err))) {
+		cz_err("%s: variant '%s': %s", x->where, x->name, err);
+		ret = -1;
+	}
+	copy = cz_xstrdup(x->dev_args ? x->dev_args : "");
+	for (w = strtok_r(copy, " ", &save); !ret && w; w = strtok_r(NULL, " ", &save))
+		if (!strncmp(w, "--alt=", 6) && zero_kpath_force(&cpu, w + 6, err, sizeof(err)) == -E2BIG)
+			ret = -1;	/* a feature no path reads is the file's alone */
+	free(copy);
+	if (!ret)
+		ret = zab_seq_kernel(x->kernels, "Makefile", x->where, s);
+	for (i = 0; !ret && i < s->nstep; i++) {
+		struct zab_seq_step *st = &s->step[i];
+		char *root = cz_xasprintf("%.*s", (int)(strlen(st->source) - 9), st->source);
+
+		if (strcmp(st->source + strlen(st->source) - 9, "/Makefile") ||
+		    strstr(st->source, "/cusezero/blobs/")) {
+			cz_err("%s: variant '%s': kernel %s: kpath:%s reads a tree, not a tarball",
+			       x->where, x->name, st->kversion ? st->kversion : st->source, path);
+			ret = -1;
+		} else if (zero_kpath_resolve(root, p, &cpu, r, err, sizeof(err))) {
+			cz_err("%s: variant '%s': %s", x->where, x->name, err);
+			ret = -1;
+		} else {
+			free(st->source);
+			st->source = cz_xasprintf("kpath:%s", root);
+			free(st->label);
+			st->label = cz_xasprintf("%s %s", st->kversion ? st->kversion : r->release, r->brief);
+		}
+		free(root);
+	}
+	free(r);
+	return ret ? -1 : 0;
+}
+
 int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 {
 	size_t nsrc, i;
@@ -238,6 +292,8 @@ int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 		else
 			ret = build_series(x, abs, s);
 		free(abs);
+	} else if (x->kernels && !strcmp(file, "kpath")) {
+		ret = kpath_steps(x, src + 6, s);
 	} else if (x->kernels) {
 		ret = zab_seq_kernel(x->kernels, file, x->where, s);
 	} else {
