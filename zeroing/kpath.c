@@ -54,7 +54,7 @@ const char *zero_kpath_path_name(enum zero_kpath_path p)
 }
 
 /* VERSION.PATCHLEVEL.SUBLEVEL of the tree's Makefile. */
-static int release_of(const char *root, char *out, size_t outlen, char *err, size_t errlen)
+int kpath_release(const char *root, char *out, size_t outlen, char *err, size_t errlen)
 {
 	static const char *const keys[] = { "VERSION = ", "PATCHLEVEL = ", "SUBLEVEL = " };
 	char path[4200], v[3][16] = { "", "", "" };
@@ -428,7 +428,7 @@ int zero_kpath_resolve(const char *root, enum zero_kpath_path path,
 	memset(r, 0, sizeof(*r));
 	memset(&s, 0, sizeof(s));
 	r->path = path;
-	ret = release_of(root, r->release, sizeof(r->release), err, errlen);
+	ret = kpath_release(root, r->release, sizeof(r->release), err, errlen);
 	if (ret)
 		return ret;
 	s.release = r->release;

@@ -19,6 +19,9 @@ struct kpath_text {
 int kpath_text_read(const char *path, struct kpath_text *t);
 void kpath_text_free(struct kpath_text *t);
 
+/* VERSION.PATCHLEVEL.SUBLEVEL of root's Makefile; -errno with one line. */
+int kpath_release(const char *root, char *out, size_t outlen, char *err, size_t errlen);
+
 /* Appending to a fixed buffer, silently cut at its end. */
 void kpath_cat(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

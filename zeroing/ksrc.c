@@ -301,7 +301,7 @@ static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req 
 }
 
 static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q,
-			struct ksrc_image *im, struct zero_routine **out)
+			struct ksrc_image *im, const char *tree, struct zero_routine **out)
 {
 	struct zero_routine *r = calloc(1, sizeof(*r));
 	char desc[1200];
@@ -323,6 +323,9 @@ static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q
 		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "%s %s%s %s",
 				      i ? "," : "; alternatives:", im->alts[i].feature & CZ_KF_NOT ? "!" : "",
 				      ksrc_feat_name(im->alts[i].feature), im->alts[i].applied ? "patched" : "kept");
+	if (im->nalts && n < sizeof(desc))
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, " (%s)", tree ?
+				      "features as the tree's release derives them" : "features from CPUID");
 	r->name = routine_name(o, q);
 	r->desc = strdup(desc);
 	r->arch = ZERO_ARCH_ANY;
@@ -407,7 +410,8 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	unsigned forced[ZERO_KSRC_MAX_SETTINGS];
 	bool forced_on[ZERO_KSRC_MAX_SETTINGS];
 	struct ksrc_blob blob = { 0 };
-	char why[480], shown[PATH_MAX + 64];
+	char why[480], shown[PATH_MAX + 64], tree[PATH_MAX];
+	bool in_tree;
 	int ret;
 
 	err[0] = 0;
@@ -421,14 +425,15 @@ int zero_ksrc_load(const struct zero_ksrc_opts *o, const struct zero_routine **o
 	if (ret)
 		return ret;
 	snprintf(shown, sizeof(shown), "%s%s", q.path, o->npatches ? " (patched)" : "");
+	in_tree = ksrc_feat_tree(q.path, tree, sizeof(tree));
 	lq = (struct ksrc_load_req){ .blob = &blob, .display = shown, .symbol = q.symbol,
 				     .label = q.label, .forced = forced, .forced_on = forced_on,
-				     .nforced = o->nalts };
+				     .nforced = o->nalts, .tree = in_tree ? tree : NULL };
 	ret = ksrc_image_load(&lq, &im, err, errlen);
 	ksrc_blob_free(&blob);
 	if (ret)
 		return ret;
-	ret = make_routine(o, &q, &im, &r);
+	ret = make_routine(o, &q, &im, in_tree ? tree : NULL, &r);
 	/* the fault handler must know the table for the check's faults */
 	if (!ret)
 		ret = zero_fault_add_table((uintptr_t)im.map, im.text_len, im.extable, im.nextable);

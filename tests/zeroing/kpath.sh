@@ -170,4 +170,17 @@ for a in "$T612 clear_user FSRS=on" "$T72 clear_page ERMS=on" "$T72 clear_page E
 	ok "zbench memset --source kpath:${1##*/}:$2 --alt $3 runs: $(echo "$out" | tail -n 1)" -- \
 		sh -c "echo '$out' | tail -n 1 | grep -q '^ *[0-9][0-9.]*\$'"
 done
+
+# 5. a file of a tree: its alternatives on the features its release derives
+# (6.12 memset_64.S's FSRS alternative; amd.c: FSRM implies FSRS)
+desc() { "$ZBENCH" memset -s 64KB -l 2 --source "$@" 2>&1 | sed -n "s/^# function '[^']*' (\(.*\))\$/\1/p"; }
+d=$(desc "$T612/arch/x86/lib/memset_64.S" --alt FSRM=on)
+if [ "$vendor" = AuthenticAMD ] || [ "$vendor" = HygonGenuine ]; then want="FSRS patched"; else want="FSRS kept"; fi
+[ "$vendor" = HygonGenuine ] && ! grep -q X86_FEATURE_FSRS "$T612/arch/x86/kernel/cpu/hygon.c" && want="FSRS kept"
+echo "$d" >"$CZ_TMP/desc"
+ok "6.12 memset_64.S with FSRM assumed on: $want ($d)" -- grep -q "$want (features as the tree's release derives them)" "$CZ_TMP/desc"
+cp "$T612/arch/x86/lib/memset_64.S" "$CZ_TMP/memset_64.S"
+d=$(desc "$CZ_TMP/memset_64.S" --alt FSRM=on)
+echo "$d" >"$CZ_TMP/desc"
+ok "the same file outside a tree: features from CPUID ($d)" -- grep -q "(features from CPUID)" "$CZ_TMP/desc"
 done_testing
