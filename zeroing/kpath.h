@@ -46,7 +46,8 @@ struct zero_kpath_cpu {
  */
 int zero_kpath_cpu_host(struct zero_kpath_cpu *c, char *err, size_t errlen);
 /*
- * "VENDOR:FAMILY[:FEAT,FEAT...]" (e.g. amd:0x17:erms,fsrm): a described CPU
+ * "VENDOR:FAMILY[/MODEL][:FEAT,FEAT...]" (e.g. amd:0x17:erms,fsrm,
+ * intel:6/0x8f:erms,fsrm): a described CPU
  * with exactly those CPUID bits.  0, or -EINVAL with one line.
  */
 int zero_kpath_cpu_parse(const char *s, struct zero_kpath_cpu *c, char *err, size_t errlen);

@@ -12,6 +12,7 @@
  *   6.1 .. 7.2 amd.c:        if (c->x86 >= 0x10) set_cpu_cap(c, X86_FEATURE_REP_GOOD);
  *
  * Conditions understood: c->x86 / c->x86_model compared with a number,
+ * c->x86_vfm with an asm/intel-family.h name (7.2 intel.c: IFM(6, 0x0D)),
  * cpu_has(c, X86_FEATURE_X) (decided the same way), !, &&, ||, and Intel's
  * IA32_MISC_ENABLE.FAST_STRING test, which user space cannot read: taken
  * as set (the firmware default), and said so.  A rule in a function called
@@ -177,8 +178,10 @@ int zero_kpath_cpu_parse(const char *s, struct zero_kpath_cpu *c, char *err, siz
 	}
 	snprintf(c->vendor, sizeof(c->vendor), "%.15s", buf);
 	c->family = fam ? (unsigned)strtoul(fam, &end, 0) : 0;
-	if (!fam || !*fam || *end || c->family > 0x1ff) {
-		snprintf(err, errlen, "--cpu %s: expected VENDOR:FAMILY[:FEAT,...] (e.g. amd:0x19:erms,fsrm)", s);
+	if (fam && *fam && *end == '/' && end[1])
+		c->model = (unsigned)strtoul(end + 1, &end, 0);
+	if (!fam || !*fam || *end || c->family > 0x1ff || c->model > 0xff) {
+		snprintf(err, errlen, "--cpu %s: expected VENDOR:FAMILY[/MODEL][:FEAT,...] (e.g. amd:0x19:erms,fsrm)", s);
 		return -EINVAL;
 	}
 	for (tok = feats ? strtok_r(feats, ",", &save) : NULL; tok; tok = strtok_r(NULL, ",", &save)) {

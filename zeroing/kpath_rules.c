@@ -110,6 +110,36 @@ static int compare(const char *p, unsigned have, bool *v, const char **end)
 	return 0;
 }
 
+/*
+ * NAME of arch/x86/include/asm/intel-family.h ("#define NAME IFM(F, M)")
+ * as family << 8 | model: c->x86_vfm's order for an Intel CPU (the vendor
+ * part of VFM_MAKE() is the same on both sides).  0, or -1 if not there.
+ */
+static int intel_vfm(const struct rules *R, const char *name, size_t n, unsigned *out)
+{
+	char path[4200], want[160];
+	struct kpath_text t;
+	unsigned f, m;
+	size_t i;
+	int ret = -1;
+
+	snprintf(path, sizeof(path), "%s/arch/x86/include/asm/intel-family.h", R->root);
+	snprintf(want, sizeof(want), "#define %.*s", (int)n, name);
+	if (kpath_text_read(path, &t))
+		return -1;
+	for (i = 0; i < t.n && ret; i++) {
+		const char *l = t.line[i];
+
+		if (!strncmp(l, want, strlen(want)) && isspace((unsigned char)l[strlen(want)]) &&
+		    sscanf(skip_ws(l + strlen(want)), "IFM(%u, %i)", &f, (int *)&m) == 2) {
+			*out = f << 8 | m;
+			ret = 0;
+		}
+	}
+	kpath_text_free(&t);
+	return ret;
+}
+
 static int atom(struct cond *C, bool *v)
 {
 	const char *p = skip_ws(C->p), *end = NULL;
@@ -121,6 +151,24 @@ static int atom(struct cond *C, bool *v)
 	} else if (!strncmp(p, "c->x86", 6) && !isalnum((unsigned char)p[6]) && p[6] != '_' &&
 		   !compare(p + 6, C->R->cpu->family, v, &end)) {
 		kpath_cat(C->why, C->whylen, " [family %#x]", C->R->cpu->family);
+	} else if (!strncmp(p, "c->x86_vfm ", 11) && !strcmp(C->R->cpu->vendor, "intel")) {
+		const char *q = skip_ws(p + 11), *name;
+		unsigned want, have = C->R->cpu->family << 8 | C->R->cpu->model;
+		char op[3] = "";
+
+		n = strspn(q, "<>=!");
+		if (n < 1 || n > 2)
+			return -1;
+		memcpy(op, q, n);
+		name = skip_ws(q + n);
+		n = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+		if (!n || intel_vfm(C->R, name, n, &want))
+			return -1;
+		*v = !strcmp(op, ">=") ? have >= want : !strcmp(op, ">") ? have > want :
+		     !strcmp(op, "<=") ? have <= want : !strcmp(op, "<") ? have < want :
+		     !strcmp(op, "==") ? have == want : !strcmp(op, "!=") ? have != want : false;
+		kpath_cat(C->why, C->whylen, " [family/model %#x vs %.*s %#x]", have, (int)n, name, want);
+		end = name + n;
 	} else if (!strncmp(p, "cpu_has(c, X86_FEATURE_", 23)) {
 		n = strspn(p + 23, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
 		if (p[23 + n] != ')')

@@ -100,6 +100,10 @@ runs "$T61" clear_user "inline rep stosb" --cpu intel:6:erms,fsrm
 runs "$T612" clear_user "call rep_stos_alternative" --cpu intel:6:erms,fsrm
 runs "$T612" clear_user "inline rep stosb" --cpu intel:6:erms,fsrm,fsrs
 runs "$T612" clear_page "call clear_page_erms" --cpu intel:6:erms,fsrm
+# 7.2 intel.c: REP_GOOD from INTEL_PENTIUM_M_DOTHAN on (asm/intel-family.h), fast strings taken as on
+runs "$T72" clear_page "inline rep stosb" --cpu intel:6/0x8f:erms,fsrm
+runs "$T72" clear_page "inline shrq \$3, %rcx; rep stosq" --cpu intel:6/0x8f
+runs "$T72" clear_page "call __clear_pages_unrolled" --cpu intel:6/0x9
 
 # 3. not resolved: one line naming the release and what is missing, exit 1
 refused() {	# refused DESCRIPTION PATTERN ARGS...
