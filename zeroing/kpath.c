@@ -119,7 +119,8 @@ static const char *split_args(struct site *s, const char *p)
 		if (str) {
 			if (*p == '\\' && p[1]) {
 				if (n + 2 < sizeof(s->args[0]))
-					s->args[s->nargs][n++] = *p++;
+					s->args[s->nargs][n++] = *p;
+				p++;
 			} else if (*p == '"') {
 				str = false;
 			}

@@ -119,9 +119,9 @@ static int intel_vfm(const struct rules *R, const char *name, size_t n, unsigned
 {
 	char path[4200], want[160];
 	struct kpath_text t;
-	unsigned f, m;
+	unsigned f;
+	int m, ret = -1;
 	size_t i;
-	int ret = -1;
 
 	snprintf(path, sizeof(path), "%s/arch/x86/include/asm/intel-family.h", R->root);
 	snprintf(want, sizeof(want), "#define %.*s", (int)n, name);
@@ -131,8 +131,8 @@ static int intel_vfm(const struct rules *R, const char *name, size_t n, unsigned
 		const char *l = t.line[i];
 
 		if (!strncmp(l, want, strlen(want)) && isspace((unsigned char)l[strlen(want)]) &&
-		    sscanf(skip_ws(l + strlen(want)), "IFM(%u, %i)", &f, (int *)&m) == 2) {
-			*out = f << 8 | m;
+		    sscanf(skip_ws(l + strlen(want)), "IFM(%u, %i)", &f, &m) == 2 && m >= 0) {
+			*out = f << 8 | (unsigned)m;
 			ret = 0;
 		}
 	}
