@@ -82,6 +82,11 @@ int kpath_release(const char *root, char *out, size_t outlen, char *err, size_t 
 	return 0;
 }
 
+int zero_kpath_release(const char *root, char *out, size_t outlen, char *err, size_t errlen)
+{
+	return kpath_release(root, out, outlen, err, errlen);
+}
+
 /* The body of "static ... name(...)\n{ ... }": first and last line index; false if none. */
 static bool find_function(const struct kpath_text *t, const char *name, size_t *open, size_t *close)
 {

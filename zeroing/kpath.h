@@ -71,6 +71,9 @@ struct zero_kpath_res {
 	char detail[4096];      /* lines: each alternative and each feature's rule */
 };
 
+/* The tree's release from its top Makefile ("6.12.118"); -errno with one line. */
+int zero_kpath_release(const char *root, char *out, size_t outlen, char *err, size_t errlen);
+
 /* "clear_user" / "clear_page" -> path; -EINVAL otherwise. */
 int zero_kpath_path_parse(const char *s, enum zero_kpath_path *p);
 const char *zero_kpath_path_name(enum zero_kpath_path p);

@@ -116,6 +116,8 @@ refused() {	# refused DESCRIPTION PATTERN ARGS...
 refused "family 0xf AMD: init_amd_k8's stepping rule" \
 	'^zbench: kpath: 6\.1\.[0-9]*: arch/x86/kernel/cpu/amd.c:[0-9]*: condition not understood: (level' \
 	--tree "$T61" --path clear_page --cpu amd:0xf
+refused "not a tree: one line for both paths" "^zbench: kpath: $CZ_TMP/none/Makefile: No such file or directory: not a kernel tree" \
+	--tree "$CZ_TMP/none" --cpu $zen3
 mk() {	# mk NAME: a copy of the 6.12 tree's files the resolver reads
 	mkdir -p "$CZ_TMP/$1/arch/x86/include/asm" "$CZ_TMP/$1/arch/x86/kernel/cpu" "$CZ_TMP/$1/arch/x86/lib"
 	cp "$T612/Makefile" "$CZ_TMP/$1/"

@@ -180,10 +180,19 @@ int zb_kpath_main(int argc, char **argv)
 		return ret == -EINVAL || ret == -E2BIG ? CZ_EXIT_USAGE : CZ_EXIT_FAILURE;
 	}
 	print_cpu(&cpu, &kp);
-	for (i = 0; i < kp.ntrees; i++)
+	for (i = 0; i < kp.ntrees; i++) {
+		char release[32];
+
+		/* not a tree: one line for it, not one per path */
+		if (zero_kpath_release(kp.trees[i], release, sizeof(release), err, sizeof(err))) {
+			cz_err("kpath: %s", err);
+			bad = 1;
+			continue;
+		}
 		for (p = 0; p < 2; p++)
 			if (kp.paths[p] && one(&kp, &cpu, kp.trees[i], (enum zero_kpath_path)p))
 				bad = 1;
+	}
 	if (cz_stdout_flush())
 		return CZ_EXIT_FAILURE;
 	return bad ? CZ_EXIT_FAILURE : CZ_EXIT_OK;
