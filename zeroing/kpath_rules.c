@@ -146,6 +146,7 @@ static int atom(struct cond *C, bool *v)
 	char feat[64], sub[200];
 	size_t n;
 
+	*v = false;
 	if (!strncmp(p, "c->x86_model", 12) && !compare(p + 12, C->R->cpu->model, v, &end)) {
 		kpath_cat(C->why, C->whylen, " [model %#x]", C->R->cpu->model);
 	} else if (!strncmp(p, "c->x86", 6) && !isalnum((unsigned char)p[6]) && p[6] != '_' &&
@@ -200,7 +201,8 @@ static int unary(struct cond *C, bool *v)
 	if (*C->p == '!') {
 		C->p++;
 		ret = unary(C, v);
-		*v = !*v;
+		if (!ret)
+			*v = !*v;
 		return ret;
 	}
 	if (*C->p == '(') {
@@ -217,7 +219,7 @@ static int unary(struct cond *C, bool *v)
 
 static int and_expr(struct cond *C, bool *v)
 {
-	bool w;
+	bool w = false;
 	int ret = unary(C, v);
 
 	while (!ret && !strncmp(skip_ws(C->p), "&&", 2)) {
@@ -230,7 +232,7 @@ static int and_expr(struct cond *C, bool *v)
 
 static int or_expr(struct cond *C, bool *v)
 {
-	bool w;
+	bool w = false;
 	int ret = and_expr(C, v);
 
 	while (!ret && !strncmp(skip_ws(C->p), "||", 2)) {
