@@ -323,6 +323,13 @@ static int decide(const char *root, const struct site *s, const struct zero_kpat
 			return -ENOTSUP;
 		}
 		why[0] = 0;
+		if (strcmp(f, "ALWAYS") && strcmp(f, "REP_GOOD") && strcmp(f, "ERMS") &&
+		    strcmp(f, "FSRM") && strcmp(f, "FSRS")) {
+			snprintf(err, errlen, "%s: %s:%zu: %s replacement %u: X86_FEATURE_%s is not a "
+				 "feature decided here (REP_GOOD, ERMS, FSRM, FSRS)", s->release, s->file,
+				 s->line, s->macro, i, f);
+			return -ENOTSUP;
+		}
 		if (!strcmp(f, "ALWAYS")) {
 			on = true;
 			snprintf(why, sizeof(why), "always");

@@ -141,6 +141,9 @@ refused "a vendor rule changed" '^zbench: kpath: 6\.12\.[0-9]*: arch/x86/kernel/
 mk novendor; rm "$CZ_TMP/novendor/arch/x86/kernel/cpu/amd.c"
 refused "no vendor file" '^zbench: kpath: 6\.12\.[0-9]*: arch/x86/kernel/cpu/amd.c: No such file.*FSRS' \
 	--tree "$CZ_TMP/novendor" --path clear_user --cpu $zen3
+mk feat; sed -i 's/ALT_NOT(X86_FEATURE_FSRS))/ALT_NOT(X86_FEATURE_FSRS_NEW))/' "$CZ_TMP/feat/arch/x86/include/asm/uaccess_64.h"
+refused "a feature not decided here" '^zbench: kpath: 6\.12\.[0-9]*: arch/x86/include/asm/uaccess_64.h:[0-9]*: ALTERNATIVE replacement 1: X86_FEATURE_FSRS_NEW is not a feature decided here' \
+	--tree "$CZ_TMP/feat" --path clear_user --cpu $zen3
 mk nosym; sed -i 's/(rep_stos_alternative)/(rep_stos_other)/' "$CZ_TMP/nosym/arch/x86/lib/clear_page_64.S"
 refused "the called function gone" '^zbench: kpath: 6\.12\.[0-9]*: rep_stos_alternative is defined in no arch/x86/lib/\*\.S' \
 	--tree "$CZ_TMP/nosym" --path clear_user --cpu amd:0x19:erms
