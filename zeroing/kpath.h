@@ -66,7 +66,7 @@ struct zero_kpath_res {
 	char site[160];         /* "arch/x86/include/asm/uaccess_64.h:192" */
 	char contract[160];     /* the asm's operands, as the header has them */
 	bool extable;           /* the site has _ASM_EXTABLE_UA(1b, 2b) */
-	char summary[512];      /* one line: what runs and the deciding reason */
+	char summary[900];      /* one line: what runs and the deciding reason */
 	char brief[200];        /* "call rep_stos_alternative (FSRS off)": for table labels */
 	char detail[4096];      /* lines: each alternative and each feature's rule */
 };

@@ -493,6 +493,9 @@ static int feature_of(struct rules *R, const char *feat, bool *on, char *why, si
 			return ret;
 		kpath_cat(R->detail, R->detaillen, "  %s: %s:%zu: %s --%s: %s\n", feat, R->file, i + 1,
 			  l, rwhy, v ? "applies" : "does not apply");
+		if (!v)
+			kpath_cat(why, whylen, "; %s:%zu %s does not apply:%s", R->file, i + 1,
+				  is_set ? "setting it" : "clearing it", rwhy);
 		if (v) {
 			*on = is_set;
 			snprintf(why, whylen, "%s:%zu %s%s%s", R->file, i + 1, is_set ? "sets it" : "clears it",

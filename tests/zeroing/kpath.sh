@@ -72,6 +72,9 @@ for t in "$T61" "$T612" "$T72"; do
 done
 rule "$T612" FSRS "set_cpu_cap(c, X86_FEATURE_FSRS);" "if (cpu_has(c, X86_FEATURE_FSRM))"
 rule "$T72" FSRS "set_cpu_cap(c, X86_FEATURE_FSRS);" "if (cpu_has(c, X86_FEATURE_FSRM))"
+ok "6.12 without FSRM: the FSRS rule is named as not applying" -- \
+	sh -c "kp() { \"$ZBENCH\" kpath \"\$@\"; }; kp --tree '$T612' --path clear_user --cpu amd:0x19:erms |
+	       grep -q 'FSRS off (described CPU lacks it; arch/x86/kernel/cpu/amd.c:[0-9]* setting it does not apply: arch/x86/kernel/cpu/amd.c:[0-9]* if (cpu_has(c, X86_FEATURE_FSRM)) \[FSRM off'"
 ok "6.12: FSRS comes from amd.c's FSRM rule, named with its line" -- \
 	sh -c "kp() { \"$ZBENCH\" kpath \"\$@\"; }; kp --tree '$T612' --path clear_user --cpu amd:0x19:erms,fsrm |
 	       grep -q 'FSRS on (arch/x86/kernel/cpu/amd.c:[0-9]* sets it, under arch/x86/kernel/cpu/amd.c:[0-9]* if (cpu_has(c, X86_FEATURE_FSRM))'"
