@@ -171,6 +171,22 @@ static int default_symbol(struct ksrc_req *q, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+int zero_ksrc_default_symbol(const char *path, char *out, size_t outlen)
+{
+	struct ksrc_req *q = calloc(1, sizeof(*q));
+	char err[256];
+	int ret;
+
+	if (!q)
+		return -ENOMEM;
+	snprintf(q->path, sizeof(q->path), "%s", path);
+	ret = default_symbol(q, err, sizeof(err));
+	if (!ret)
+		snprintf(out, outlen, "%s", q->symbol);
+	free(q);
+	return ret;
+}
+
 int zero_ksrc_add_alt(struct zero_ksrc_opts *o, const char *val, char *err, size_t errlen)
 {
 	unsigned f;

@@ -43,6 +43,13 @@ struct zero_ksrc_opts {
 };
 
 /*
+ * The function --source PATH runs when no :SYMBOL is named (the first of a
+ * well-known file's list the file defines: clear_page_64.S 6.1
+ * clear_user_original, 6.2+ rep_stos_alternative).  0, or -EINVAL.
+ */
+int zero_ksrc_default_symbol(const char *path, char *out, size_t outlen);
+
+/*
  * Option helpers for the programs: append --alt / --kconfig values after a
  * syntax check.  0, or -EINVAL / -E2BIG with a one-line reason in err.
  */

@@ -259,6 +259,37 @@ static int kpath_steps(const struct zab_variant *x, const char *path, struct zab
 	return ret ? -1 : 0;
 }
 
+/*
+ * kernel = ... over a file named without :SYMBOL: each step runs its file's
+ * default function (ksrc.h), which is not the same function in every
+ * release (clear_page_64.S: 6.1 clear_user_original, 6.12 and 7.2
+ * rep_stos_alternative).  Steps that would run different functions are
+ * refused, naming them, rather than compared silently.
+ */
+static int same_default(const struct zab_variant *x, const char *file, const struct zab_seq *s)
+{
+	char first[128] = "", sym[128], list[1024] = "";
+	bool differ = false;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nstep; i++) {
+		if (zero_ksrc_default_symbol(s->step[i].source, sym, sizeof(sym)))
+			return 0;	/* no default: the daemon says so, naming the file */
+		if (!i)
+			snprintf(first, sizeof(first), "%s", sym);
+		differ |= strcmp(first, sym) != 0;
+		if (n < sizeof(list))
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s: %s", i ? ", " : "",
+					      s->step[i].kversion ? s->step[i].kversion : s->step[i].source, sym);
+	}
+	if (!differ)
+		return 0;
+	cz_err("%s: variant '%s': kernel = %s: %s runs a different function per release when none "
+	       "is named (%s): name one (source = %s:SYMBOL) or run what each release runs "
+	       "(source = kpath:clear_user)", x->where, x->name, x->kernels, file, list, file);
+	return -1;
+}
+
 int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 {
 	size_t nsrc, i;
@@ -296,6 +327,8 @@ int zab_seq_build(const struct zab_variant *x, struct zab_seq *s)
 		ret = kpath_steps(x, src + 6, s);
 	} else if (x->kernels) {
 		ret = zab_seq_kernel(x->kernels, file, x->where, s);
+		if (!ret && path_len(src) == strlen(src))
+			ret = same_default(x, file, s);
 	} else {
 		ret = zab_seq_git(x->git, file, x->where, s);
 	}
