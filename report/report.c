@@ -448,6 +448,33 @@ static void preempted_note(FILE *f, const struct czres_result *r, const char *bu
 		fprintf(f, ".\n");
 }
 
+/*
+ * Variants running a kernel path (source = kpath:PATH with kernel = ...):
+ * what each release ran on this CPU and why, as zab expand resolved it.
+ */
+static void kpath_note(FILE *f, const struct czres_result *r, const char *bullet)
+{
+	const json_t *x;
+	bool first = true;
+	size_t i;
+
+	json_array_foreach(json_object_get(r->doc, "variants"), i, x) {
+		const json_t *rs = json_object_get(x, "routine_source");
+		const char *kind = json_string_value(json_object_get(rs, "kind"));
+		const char *res = json_string_value(json_object_get(rs, "resolved"));
+
+		if (first && kind && !strcmp(kind, "kernel path") && res)
+			fputs(bullet, f);
+		if (!kind || strcmp(kind, "kernel path") || !res)
+			continue;
+		fprintf(f, "%s %s: %s", first ? "Ran:" : ";", json_string_value(json_object_get(x, "name")),
+			res);
+		first = false;
+	}
+	if (!first)
+		fprintf(f, ".\n");
+}
+
 /* A pair's change and interval as the value's own change (the table's sign). */
 static void value_pct(struct czst_lpair *p, bool higher)
 {
@@ -588,6 +615,7 @@ static void footer(FILE *f, const struct czres_result *r, enum czrep_style st)
 	few_samples(f, r, bullet);
 	layout_notes(f, r, bullet);
 	preempted_note(f, r, bullet);
+	kpath_note(f, r, bullet);
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {
 			const struct czres_cell *c = czres_cell(r, b, v);

@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 #
 # kernel-sources.sh [DIR]: the kernel trees the tests load zeroing files
-# from, each reduced to arch/{x86,arm64}/{lib,include}, include/linux and
-# the top Makefile (its VERSION/PATCHLEVEL/SUBLEVEL: a `kernel =` sequence's
-# version, doc/kernel-changes.md)
+# from, each reduced to arch/{x86,arm64}/{lib,include}, include/linux, the
+# top Makefile (its VERSION/PATCHLEVEL/SUBLEVEL: a `kernel =` sequence's
+# version, doc/kernel-changes.md) and the x86 vendor files that derive CPU
+# features (arch/x86/kernel/cpu/{amd,intel,hygon,centaur,zhaoxin}.c: what
+# a release runs on a CPU, zeroing/kpath.h)
 # (about 20 s per tree to extract), in DIR (default
 # /var/cache/cusezero-ksrc): one folder per version, VERSION/linux-source-*/.
 #   6.1   Debian 12's linux-source-6.1 (bookworm)
@@ -22,22 +24,33 @@ dst=${1:-/var/cache/cusezero-ksrc}
 mirror=${CUSEZERO_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 mkdir -p "$dst" || exit 1
 
+# files added after a tree was first unpacked: taken from the tarball when missing
+later="Makefile arch/x86/kernel/cpu/amd.c arch/x86/kernel/cpu/intel.c
+arch/x86/kernel/cpu/hygon.c arch/x86/kernel/cpu/centaur.c arch/x86/kernel/cpu/zhaoxin.c"
+
+missing() {	# missing VERSION: the later files a complete tree lacks
+	for f in $later; do
+		[ -f "$dst/$1/linux-source-$1/$f" ] || echo "linux-source-$1/$f"
+	done
+}
+
 extract() {	# extract VERSION TARBALL
 	out=$dst/$1
 	if [ -f "$out/.complete" ]; then
-		# a tree unpacked before the top Makefile was kept: add it
-		[ -f "$out/linux-source-$1/Makefile" ] || [ ! -f "$2" ] ||
-			tar -xJf "$2" -C "$out" "linux-source-$1/Makefile" ||
-			echo "kernel-sources: no Makefile in $2" >&2
+		# a tree unpacked before the later files were kept: add them
+		m=$(missing "$1")
+		[ -z "$m" ] || [ ! -f "$2" ] || tar -xJf "$2" -C "$out" $m ||
+			echo "kernel-sources: not all of $m in $2" >&2
 		return 0
 	fi
 	echo "kernel-sources: extracting $2 -> $out" >&2
 	rm -rf "$out"
 	mkdir -p "$out"
+	# shellcheck disable=SC2046
 	tar -xJf "$2" -C "$out" --wildcards "linux-source-$1/arch/x86/lib/*" \
 		"linux-source-$1/arch/arm64/lib/*" "linux-source-$1/arch/x86/include/*" \
 		"linux-source-$1/arch/arm64/include/*" "linux-source-$1/include/linux/*" \
-		"linux-source-$1/Makefile" &&
+		$(for f in $later; do echo "linux-source-$1/$f"; done) &&
 		touch "$out/.complete"
 }
 
@@ -56,7 +69,7 @@ done
 
 # 7.2 from trixie-backports' index: Filename and SHA256 of linux-source-7.2.
 v=7.2
-if [ ! -f "$dst/$v/.complete" ]; then
+if [ ! -f "$dst/$v/.complete" ] || [ -n "$(missing "$v")" ]; then
 	tmp=$(mktemp -d)
 	idx=$mirror/dists/trixie-backports/main/binary-all/Packages.xz
 	if curl -fsS "$idx" -o "$tmp/Packages.xz" 2>/dev/null; then

@@ -171,6 +171,22 @@ static int default_symbol(struct ksrc_req *q, char *err, size_t errlen)
 	return -EINVAL;
 }
 
+int zero_ksrc_default_symbol(const char *path, char *out, size_t outlen)
+{
+	struct ksrc_req *q = calloc(1, sizeof(*q));
+	char err[256];
+	int ret;
+
+	if (!q)
+		return -ENOMEM;
+	snprintf(q->path, sizeof(q->path), "%s", path);
+	ret = default_symbol(q, err, sizeof(err));
+	if (!ret)
+		snprintf(out, outlen, "%s", q->symbol);
+	free(q);
+	return ret;
+}
+
 int zero_ksrc_add_alt(struct zero_ksrc_opts *o, const char *val, char *err, size_t errlen)
 {
 	unsigned f;
@@ -257,15 +273,18 @@ int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *
  * to fit the stats' name field (CUSEZERO_STATS_NAME, 40 bytes).  tree (the
  * same file from two trees, zero_ksrc_load_all): "6.12.118/clear_user.S:...".
  */
-static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req *q, const char *tree)
+static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req *q, const char *prefix)
 {
 	const char *base = strrchr(q->path, '/') ? strrchr(q->path, '/') + 1 : q->path;
 	char full[1024];
 	size_t n, i;
 	uint64_t h = 0xcbf29ce484222325ull;
 
-	n = (size_t)snprintf(full, sizeof(full), "%s%s%s:%s", tree ? tree : "", tree ? "/" : "",
-			     base, q->symbol);
+	if (o->name)
+		n = (size_t)snprintf(full, sizeof(full), "%s", o->name);
+	else
+		n = (size_t)snprintf(full, sizeof(full), "%s%s%s:%s", prefix ? prefix : "",
+				     prefix ? "/" : "", base, q->symbol);
 	for (i = 0; i < o->npatches && n < sizeof(full); i++)
 		n += (size_t)snprintf(full + n, sizeof(full) - n, "+%s",
 				      strrchr(o->patches[i], '/') ? strrchr(o->patches[i], '/') + 1 :
@@ -285,17 +304,21 @@ static char *routine_name(const struct zero_ksrc_opts *o, const struct ksrc_req 
 	return strdup(full);
 }
 
-static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q, const char *tree,
-			struct ksrc_image *im, struct zero_routine **out)
+/* prefix: the name's tree prefix (routine_name); ktree: the kernel tree whose features it got */
+static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q, const char *prefix,
+			struct ksrc_image *im, const char *ktree, struct zero_routine **out)
 {
 	struct zero_routine *r = calloc(1, sizeof(*r));
-	char desc[600];
+	char desc[1200];
 	unsigned i;
 	size_t n;
 
 	if (!r)
 		return -ENOMEM;
-	n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s", q->path);
+	if (o->why)
+		n = (size_t)snprintf(desc, sizeof(desc), "%s", o->why);
+	else
+		n = (size_t)snprintf(desc, sizeof(desc), "kernel source %s", q->path);
 	for (i = 0; i < o->npatches && n < sizeof(desc); i++)
 		n += (size_t)snprintf(desc + n, sizeof(desc) - n, " + %s", o->patches[i]);
 	if (n < sizeof(desc))
@@ -305,7 +328,10 @@ static int make_routine(const struct zero_ksrc_opts *o, const struct ksrc_req *q
 		n += (size_t)snprintf(desc + n, sizeof(desc) - n, "%s %s%s %s",
 				      i ? "," : "; alternatives:", im->alts[i].feature & CZ_KF_NOT ? "!" : "",
 				      ksrc_feat_name(im->alts[i].feature), im->alts[i].applied ? "patched" : "kept");
-	r->name = routine_name(o, q, tree);
+	if (im->nalts && n < sizeof(desc))
+		n += (size_t)snprintf(desc + n, sizeof(desc) - n, " (%s)", ktree ?
+				      "features as the tree's release derives them" : "features from CPUID");
+	r->name = routine_name(o, q, prefix);
 	r->desc = strdup(desc);
 	r->arch = ZERO_ARCH_ANY;
 #if defined(__x86_64__)
@@ -379,8 +405,8 @@ static int load_req(const struct zero_ksrc_opts *o, struct ksrc_req *q, char *er
 	return 0;
 }
 
-/* zero_ksrc_load(), its routine named with tree (NULL: none) before the file's name */
-static int load_one(const struct zero_ksrc_opts *o, const char *tree, const struct zero_routine **out,
+/* zero_ksrc_load(), its routine named with prefix (NULL: none) before the file's name */
+static int load_one(const struct zero_ksrc_opts *o, const char *prefix, const struct zero_routine **out,
 		    char *err, size_t errlen)
 {
 	struct ksrc_req q;
@@ -390,10 +416,13 @@ static int load_one(const struct zero_ksrc_opts *o, const char *tree, const stru
 	unsigned forced[ZERO_KSRC_MAX_SETTINGS];
 	bool forced_on[ZERO_KSRC_MAX_SETTINGS];
 	struct ksrc_blob blob = { 0 };
-	char why[480], shown[PATH_MAX + 64];
+	char why[480], shown[PATH_MAX + 64], ktree[PATH_MAX];
+	bool in_tree;
 	int ret;
 
 	err[0] = 0;
+	if (!strncmp(o->source, "kpath:", 6))
+		return ksrc_kpath_source(o, out, err, errlen);
 	ret = load_req(o, &q, err, errlen);
 	if (!ret)
 		ret = forced_features(o, forced, forced_on, err, errlen);
@@ -402,14 +431,15 @@ static int load_one(const struct zero_ksrc_opts *o, const char *tree, const stru
 	if (ret)
 		return ret;
 	snprintf(shown, sizeof(shown), "%s%s", q.path, o->npatches ? " (patched)" : "");
+	in_tree = ksrc_feat_tree(q.path, ktree, sizeof(ktree));
 	lq = (struct ksrc_load_req){ .blob = &blob, .display = shown, .symbol = q.symbol,
 				     .label = q.label, .forced = forced, .forced_on = forced_on,
-				     .nforced = o->nalts };
+				     .nforced = o->nalts, .tree = in_tree ? ktree : NULL };
 	ret = ksrc_image_load(&lq, &im, err, errlen);
 	ksrc_blob_free(&blob);
 	if (ret)
 		return ret;
-	ret = make_routine(o, &q, tree, &im, &r);
+	ret = make_routine(o, &q, prefix, &im, in_tree ? ktree : NULL, &r);
 	/* the fault handler must know the table for the check's faults */
 	if (!ret)
 		ret = zero_fault_add_table((uintptr_t)im.map, im.text_len, im.extable, im.nextable);

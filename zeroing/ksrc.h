@@ -38,6 +38,8 @@ struct zero_ksrc_opts {
 	unsigned nalts;
 	const char *configs[ZERO_KSRC_MAX_SETTINGS];    /* CONFIG_X=y|n|VALUE */
 	unsigned nconfigs;
+	/* set by the release resolver (kpath.h): the routine's name and why it runs */
+	const char *name, *why;
 };
 
 /*
@@ -50,6 +52,13 @@ struct zero_ksrc_opts {
  * cache and zab's blob cache trust.
  */
 int zero_safe_dir(const char *path, bool create, char *why, size_t wlen);
+
+/*
+ * The function --source PATH runs when no :SYMBOL is named (the first of a
+ * well-known file's list the file defines: clear_page_64.S 6.1
+ * clear_user_original, 6.2+ rep_stos_alternative).  0, or -EINVAL.
+ */
+int zero_ksrc_default_symbol(const char *path, char *out, size_t outlen);
 
 /*
  * Option helpers for the programs: append --alt / --kconfig values after a

@@ -413,7 +413,9 @@ static int apply_alts(struct obj *o, unsigned char *img, const struct ksrc_load_
 		if (!strcmp(ksrc_feat_name(feature), "unknown"))
 			return obj_err(o, "an alternative on feature %u, unknown to cusezero",
 				       feature & ~CZ_KF_NOT);
-		on = ksrc_feat_applies(feature, q->forced, q->forced_on, q->nforced);
+		if (ksrc_feat_applies(q->tree, feature, q->forced, q->forced_on, q->nforced, &on,
+				      o->err, o->errlen))
+			return -ENOTSUP;
 		if (on && !ksrc_feat_executable(feature & ~CZ_KF_NOT) && !(feature & CZ_KF_NOT))
 			return obj_err(o, "its %s alternative needs instructions this CPU lacks",
 				       ksrc_feat_name(feature));

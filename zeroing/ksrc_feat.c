@@ -6,6 +6,12 @@
  * x86-64, HWCAP2 on arm64), unless --alt FEATURE=on|off forces one side --
  * "patched or not" is itself an experiment.
  *
+ * A file in a kernel tree that has this CPU's vendor file
+ * (arch/x86/kernel/cpu/<vendor>.c) gets REP_GOOD, ERMS, FSRM and FSRS as
+ * that release derives them (kpath.h: CPUID, then the vendor's rules --
+ * 6.12 and 7.2 amd.c init_amd(): "AMD FSRM also implies FSRS", a flag
+ * /proc/cpuinfo does not show); elsewhere, as below.
+ *
  * Kernel-synthesised flags: X86_FEATURE_REP_GOOD is set by
  * arch/x86/kernel/cpu/intel.c for every family-6 Intel CPU and by amd.c for
  * family 0x10 and later, i.e. for every x86-64 CPU this runs on: it holds
@@ -16,10 +22,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "kcompat/include/cz/records.h"
 #include "ksrc.h"
 #include "ksrc_int.h"
+#include "kpath_int.h"
 
 struct feat {
 	unsigned id;
@@ -134,16 +142,73 @@ int ksrc_feat_parse(const char *s, unsigned *feature, bool *on, char *err, size_
 	return -EINVAL;
 }
 
-bool ksrc_feat_applies(unsigned feature, const unsigned *forced, const bool *forced_on,
-		       unsigned nforced)
+/* REP_GOOD, ERMS, FSRM, FSRS: the features a release's vendor rules decide (kpath.h). */
+static const char *release_feature(unsigned id)
+{
+#if defined(__x86_64__)
+	switch (id) {
+	case CZ_KF_X86_REP_GOOD: return "REP_GOOD";
+	case CZ_KF_X86_ERMS: return "ERMS";
+	case CZ_KF_X86_FSRM: return "FSRM";
+	case CZ_KF_X86_FSRS: return "FSRS";
+	}
+#endif
+	(void)id;
+	return NULL;
+}
+
+bool ksrc_feat_tree(const char *path, char *out, size_t outlen)
+{
+	const char *a = strstr(path, "/arch/x86/lib/");
+	struct zero_kpath_cpu cpu;
+	char probe[4200], err[256];
+
+	if (!a || (size_t)(a - path) >= outlen || zero_kpath_cpu_host(&cpu, err, sizeof(err)))
+		return false;
+	snprintf(out, outlen, "%.*s", (int)(a - path), path);
+	snprintf(probe, sizeof(probe), "%s/arch/x86/kernel/cpu/%s.c", out, cpu.vendor);
+	if (access(probe, R_OK))
+		return false;
+	snprintf(probe, sizeof(probe), "%s/Makefile", out);
+	return !access(probe, R_OK);
+}
+
+int ksrc_feat_applies(const char *tree, unsigned feature, const unsigned *forced,
+		      const bool *forced_on, unsigned nforced, bool *on, char *err, size_t errlen)
 {
 	unsigned id = feature & ~CZ_KF_NOT, i;
-	bool has = cpu_has(id);
+	const char *rf = release_feature(id);
+	bool has = cpu_has(id), is_forced = false;
 
 	for (i = 0; i < nforced; i++)
-		if (forced[i] == id)
+		if (forced[i] == id) {
 			has = forced_on[i];
-	return feature & CZ_KF_NOT ? !has : has;
+			is_forced = true;
+		}
+	if (tree && rf && !is_forced) {
+		/* as the release derives it: CPUID, then its vendor file (6.12 amd.c: FSRM -> FSRS) */
+		struct zero_kpath_cpu cpu;
+		char release[32], why[512], detail[1024] = "";
+		int ret = zero_kpath_cpu_host(&cpu, err, errlen);
+
+		for (i = 0; !ret && i < nforced; i++)
+			if (release_feature(forced[i])) {
+				char set[32];
+
+				snprintf(set, sizeof(set), "%s=%s", release_feature(forced[i]),
+					 forced_on[i] ? "on" : "off");
+				ret = zero_kpath_force(&cpu, set, err, errlen);
+			}
+		if (!ret)
+			ret = kpath_release(tree, release, sizeof(release), err, errlen);
+		if (!ret)
+			ret = kpath_feature(tree, release, &cpu, rf, &has, why, sizeof(why), detail,
+					    sizeof(detail), err, errlen);
+		if (ret)
+			return ret;
+	}
+	*on = feature & CZ_KF_NOT ? !has : has;
+	return 0;
 }
 
 void zero_ksrc_print_features(FILE *out)

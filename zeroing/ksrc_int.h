@@ -68,9 +68,20 @@ const char *ksrc_compat_dir(void);
 
 /* Parse FEATURE=on|off into a CZ_KF_* number and the forced state. */
 int ksrc_feat_parse(const char *s, unsigned *feature, bool *on, char *err, size_t errlen);
-/* Whether an alternative on `feature` (CZ_KF_NOT included) is applied here. */
-bool ksrc_feat_applies(unsigned feature, const unsigned *forced, const bool *forced_on,
-		       unsigned nforced);
+/*
+ * Whether an alternative on `feature` (CZ_KF_NOT included) is applied here:
+ * *on.  tree: the kernel tree the file is in when it has this CPU's vendor
+ * file -- REP_GOOD, ERMS, FSRM and FSRS are then decided by that release's
+ * rules (kpath.h), else by CPUID.  0, or -errno with one line in err.
+ */
+int ksrc_feat_applies(const char *tree, unsigned feature, const unsigned *forced,
+		      const bool *forced_on, unsigned nforced, bool *on, char *err, size_t errlen);
+/*
+ * The tree holding path (.../arch/x86/lib/FILE) when it has this CPU's
+ * vendor file (arch/x86/kernel/cpu/<vendor>.c) and a top Makefile: its
+ * root in out, true; false otherwise (x86-64 only).
+ */
+bool ksrc_feat_tree(const char *path, char *out, size_t outlen);
 /* Whether this CPU can execute code that needs the feature (MOPS: no, ERMS: any x86). */
 bool ksrc_feat_executable(unsigned feature);
 const char *ksrc_feat_name(unsigned feature);
@@ -105,6 +116,7 @@ struct ksrc_load_req {
 	const unsigned *forced;         /* --alt */
 	const bool *forced_on;
 	unsigned nforced;
+	const char *tree;               /* features by its release's rules, or NULL: CPUID */
 };
 
 int ksrc_image_load(const struct ksrc_load_req *q, struct ksrc_image *im, char *err,
@@ -133,6 +145,12 @@ int ksrc_tree_release(const char *path, char *out, size_t len);
  * nothing tells them apart.
  */
 int ksrc_tree_names(const char *const *paths, unsigned n, char (*names)[KSRC_TREE_NAME_LEN]);
+
+/* ---- kpath_load.c: --source kpath:TREE:PATH (kpath.h) -------------------- */
+
+struct zero_ksrc_opts;
+int ksrc_kpath_source(const struct zero_ksrc_opts *o, const struct zero_routine **out, char *err,
+		      size_t errlen);
 
 /* ---- registry.c: loaded routines join the built-in table ---------------- */
 

@@ -179,11 +179,19 @@ ok "zab-experiment(5) documents every sequence key ($(echo $keys | wc -w))${miss
 # Debian's trees, as scripts/kernel-sources.sh unpacks them.
 unset CUSEZERO_KERNEL_SOURCES
 if [ -d /var/cache/cusezero-ksrc/6.1 ] && [ -d /var/cache/cusezero-ksrc/6.12 ] && [ -d /var/cache/cusezero-ksrc/7.2 ]; then
-	expand deb "source = $REL" "kernel = 7.2 6.1 6.12"
+	# the file's default function is 6.1's clear_user_original, 6.12's and 7.2's
+	# rep_stos_alternative: never compared silently
+	err deb-default "kernel = 7.2 6.1 6.12: $REL runs a different function per release when none is named (6\.1\.[0-9]*: clear_user_original, 6\.12\.[0-9]*: rep_stos_alternative, 7\.2\.[0-9]*: rep_stos_alternative)" \
+		"source = $REL" "kernel = 7.2 6.1 6.12"
+	expand deb "source = $REL" "kernel = 7.2 6.12"
 	rc=$?
-	ok "kernel = 7.2 6.1 6.12 (Debian's trees): exit $rc, $(labels "$CZ_TMP/deb.x")" -- \
-		eval '[ $rc -eq 0 ] && [ "$(names "$CZ_TMP/deb.x")" = "deb@0 deb@1 deb@2" ] &&
-		      labels "$CZ_TMP/deb.x" | grep -q "^6\.1[.|].*6\.12[.|].*7\.2"'
+	ok "kernel = 7.2 6.12 (Debian's trees, one default function): exit $rc, $(labels "$CZ_TMP/deb.x")" -- \
+		eval '[ $rc -eq 0 ] && [ "$(names "$CZ_TMP/deb.x")" = "deb@0 deb@1" ] &&
+		      labels "$CZ_TMP/deb.x" | grep -q "^6\.12[.|].*7\.2"'
+	expand debsym "source = $REL:clear_page_orig" "kernel = 6.12 6.1"
+	rc=$?
+	ok "kernel = 6.12 6.1 with :clear_page_orig named: exit $rc, $(labels "$CZ_TMP/debsym.x")" -- \
+		eval '[ $rc -eq 0 ] && labels "$CZ_TMP/debsym.x" | grep -q "^6\.1[.|].*6\.12"'
 else
 	skip "no Debian 6.1, 6.12 and 7.2 trees (scripts/kernel-sources.sh)"
 fi

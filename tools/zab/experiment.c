@@ -841,7 +841,9 @@ static int files_check(const struct zab_experiment *e)
 
 			if (!val)
 				continue;
-			/* FILE:SYMBOL: the file */
+			if (!strncmp(val, "kpath:", 6))
+				val += 6;	/* kpath:TREE:PATH: the tree */
+			/* FILE:SYMBOL (TREE:PATH): the file */
 			n = w[2] == 's' ? zab_source_path_len(val) : strlen(val);
 			path = cz_xasprintf("%.*s", (int)n, val);
 			if (access(path, R_OK) || stat(path, &st)) {

@@ -160,7 +160,7 @@ static json_t *routine_source(const struct zab_variant *vv)
 {
 	const char *a = NULL;
 	json_t *o = cz_jobj();
-	char hex[65], *file, **patches, *kv;
+	char hex[65], *file, **patches, *kv, *colon;
 	size_t np, i;
 
 	if (!zab_devarg_find(vv, "--source=", &a)) {
@@ -169,6 +169,20 @@ static json_t *routine_source(const struct zab_variant *vv)
 		return o;
 	}
 	file = cz_xstrdup(a);
+	if (!strncmp(file, "kpath:", 6)) {
+		/* what the tree's release runs for the path (zeroing/kpath.h): the step's label */
+		colon = strrchr(file, ':');
+		cz_jset(o, "kind", cz_jstr("kernel path"));
+		cz_jset(o, "path", cz_jstr(colon + 1));
+		*colon = 0;
+		cz_jset(o, "tree", cz_jstr(file + 6));
+		if (vv->kversion)
+			cz_jset(o, "kernel_version", cz_jstr(vv->kversion));
+		if (vv->label)
+			cz_jset(o, "resolved", cz_jstr(vv->label));
+		free(file);
+		return o;
+	}
 	cz_jset(o, "kind", cz_jstr("kernel source"));
 	cz_jset(o, "file", cz_jstr(file));
 	file[zab_source_path_len(file)] = 0;       /* FILE:SYMBOL: the file's hash */

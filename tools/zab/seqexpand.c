@@ -75,7 +75,7 @@ static char *absolute(const char *v)
 {
 	char cwd[PATH_MAX];
 
-	if (v[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+	if (v[0] == '/' || !strncmp(v, "kpath:", 6) || !getcwd(cwd, sizeof(cwd)))
 		return cz_xstrdup(v);
 	return cz_xasprintf("%s/%s", cwd, v[0] == '.' && v[1] == '/' ? v + 2 : v);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kpath.h"
 #include "ksrc.h"
 #include "sequence.h"
 #include "util.h"
@@ -255,6 +256,92 @@ static int build_series(const struct zab_variant *x, const char *file, size_t ma
 	return ret ? -1 : 0;
 }
 
+/*
+ * kernel = ... with source = kpath:PATH: each step runs what its release
+ * runs for PATH on this CPU (zeroing/kpath.h), its label saying what and
+ * why (the --alt= of the variant assumed).  A tree whose path cannot be
+ * resolved stops the expansion with the resolver's line.
+ */
+static int kpath_steps(const struct zab_variant *x, const char *path, size_t max,
+		       struct zab_seq *s)
+{
+	struct zero_kpath_cpu cpu;
+	struct zero_kpath_res *r = cz_xmalloc(sizeof(*r));
+	enum zero_kpath_path p;
+	char err[1024];
+	size_t i;
+	int ret = zero_kpath_path_parse(path, &p);
+
+	if (ret)
+		cz_err("%s: variant '%s': source kpath:%s: expected kpath:clear_user or kpath:clear_page",
+		       x->where, x->name, path);
+	if (!ret && zero_kpath_cpu_host(&cpu, err, sizeof(err))) {
+		cz_err("%s: variant '%s': %s", x->where, x->name, err);
+		ret = -1;
+	}
+	for (i = 0; !ret && i < x->ndev; i++) {
+		const char *w = x->dev_argv[i];
+
+		if (!strncmp(w, "--alt=", 6) && zero_kpath_force(&cpu, w + 6, err, sizeof(err)) == -E2BIG)
+			ret = -1;	/* a feature no path reads is the file's alone */
+	}
+	if (!ret)
+		ret = zab_seq_kernel(x->kernels, "Makefile", x->where, max, s);
+	for (i = 0; !ret && i < s->nstep; i++) {
+		struct zab_seq_step *st = &s->step[i];
+		char *root = cz_xasprintf("%.*s", (int)(strlen(st->source) - 9), st->source);
+
+		if (strcmp(st->source + strlen(st->source) - 9, "/Makefile") ||
+		    strstr(st->source, "/cusezero/blobs/")) {
+			cz_err("%s: variant '%s': kernel %s: kpath:%s reads a tree, not a tarball",
+			       x->where, x->name, st->kversion ? st->kversion : st->source, path);
+			ret = -1;
+		} else if (zero_kpath_resolve(root, p, &cpu, r, err, sizeof(err))) {
+			cz_err("%s: variant '%s': %s", x->where, x->name, err);
+			ret = -1;
+		} else {
+			free(st->source);
+			st->source = cz_xasprintf("kpath:%s", root);
+			free(st->label);
+			st->label = cz_xasprintf("%s %s", st->kversion ? st->kversion : r->release, r->brief);
+		}
+		free(root);
+	}
+	free(r);
+	return ret ? -1 : 0;
+}
+
+/*
+ * kernel = ... over a file named without :SYMBOL: each step runs its file's
+ * default function (ksrc.h), which is not the same function in every
+ * release (clear_page_64.S: 6.1 clear_user_original, 6.12 and 7.2
+ * rep_stos_alternative).  Steps that would run different functions are
+ * refused, naming them, rather than compared silently.
+ */
+static int same_default(const struct zab_variant *x, const char *file, const struct zab_seq *s)
+{
+	char first[128] = "", sym[128], list[1024] = "";
+	bool differ = false;
+	size_t i, n = 0;
+
+	for (i = 0; i < s->nstep; i++) {
+		if (zero_ksrc_default_symbol(s->step[i].source, sym, sizeof(sym)))
+			return 0;	/* no default: the daemon says so, naming the file */
+		if (!i)
+			snprintf(first, sizeof(first), "%s", sym);
+		differ |= strcmp(first, sym) != 0;
+		if (n < sizeof(list))
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s: %s", i ? ", " : "",
+					      s->step[i].kversion ? s->step[i].kversion : s->step[i].source, sym);
+	}
+	if (!differ)
+		return 0;
+	cz_err("%s: variant '%s': kernel = %s: %s runs a different function per release when none "
+	       "is named (%s): name one (source = %s:SYMBOL) or run what each release runs "
+	       "(source = kpath:clear_user)", x->where, x->name, x->kernels, file, list, file);
+	return -1;
+}
+
 int zab_seq_build(const struct zab_variant *x, size_t max, struct zab_seq *s)
 {
 	const char *src;
@@ -292,8 +379,12 @@ int zab_seq_build(const struct zab_variant *x, size_t max, struct zab_seq *s)
 		else
 			ret = build_series(x, abs, max, s);
 		free(abs);
+	} else if (x->kernels && !strcmp(file, "kpath")) {
+		ret = kpath_steps(x, src + 6, max, s);
 	} else if (x->kernels) {
 		ret = zab_seq_kernel(x->kernels, file, x->where, max, s);
+		if (!ret && zab_source_path_len(src) == strlen(src))
+			ret = same_default(x, file, s);
 	} else {
 		ret = zab_seq_git(x->git, file, x->where, max, s);
 	}

@@ -7,6 +7,7 @@
  *   zbench mmap -p 4KB -f demand -s 1GB -l 5       perf bench mem mmap
  *   zbench align -f rep_stosb --offsets 0..63      code-alignment sweep
  *   zbench kernel                                  the running kernel as reference
+ *   zbench kpath --tree LINUX                      what that release runs here, and why
  *
  * `zbench mem memset ...` and `zbench --format simple memset ...` are
  * accepted too, so a perf command line only needs "perf bench" replaced.
@@ -32,6 +33,7 @@ static void usage(FILE *out)
 		"  mmap     time mmap + first touch of every page (perf bench mem mmap)\n"
 		"  align    place a routine at each code offset and compare throughput\n"
 		"  kernel   the running kernel's clear_user per 4 KiB chunk and the routine it is like\n"
+		"  kpath    what a kernel tree's release runs for clear_user and clear_page, and why\n"
 		"\n"
 		"  -f, --format FMT  output format of memset and mmap: default, simple, json\n"
 		"  -h, --help     this text\n"
@@ -53,6 +55,7 @@ static const struct {
 	{ "mmap",   zb_mmap_main,   ZB_FMT(DEFAULT) | ZB_FMT(SIMPLE) | ZB_FMT(JSON) },
 	{ "align",  zb_align_main,  ZB_FMT(DEFAULT) },
 	{ "kernel", zb_kernel_main, ZB_FMT(DEFAULT) | ZB_FMT(SIMPLE) | ZB_FMT(JSON) },
+	{ "kpath",  zb_kpath_main,  ZB_FMT(DEFAULT) },
 };
 
 /* Global options before the command; -1 to go on, else an exit status. */

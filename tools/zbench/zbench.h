@@ -169,6 +169,8 @@ int zb_memset_main(int argc, char **argv);
 int zb_mmap_main(int argc, char **argv);
 int zb_align_main(int argc, char **argv);
 int zb_kernel_main(int argc, char **argv);
+/* kpath.c: what each kernel release runs for clear_user / clear_page, and why */
+int zb_kpath_main(int argc, char **argv);
 /* plot.c: draw GB/s against offset (render/'s gnuplot); 0, -EINVAL (file kind), -EIO
  * (gnuplot failed) or -errno. */
 int zb_plot(const char *file, const char *title, const unsigned *offsets,

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a kernel release runs for clear_user and clear_page on an x86-64
+ * CPU, read from that release's own tree: the alternative construct of the
+ * header that inlines the path (arch/x86/include/asm/uaccess_64.h
+ * __clear_user, asm/page_64.h clear_page / clear_pages), its features
+ * decided as the release decides them (CPUID, then the vendor file's
+ * set_cpu_cap / clear_cpu_cap rules in arch/x86/kernel/cpu/<vendor>.c), the
+ * last alternative that applies winning (asm/alternative.h:
+ * "If CPU has feature2, function2 is used. Otherwise, if CPU has feature1,
+ * function1 is used."), and the result: a function of a .S file of the
+ * tree or an inline instruction sequence with the asm's register contract.
+ * Whatever the tree says in a way not understood here is one line naming
+ * the release and what is missing, never a guess.
+ *
+ *     --source kpath:TREE:PATH      (PATH: clear_user | clear_page)
+ *
+ * loads the resolved routine like any kernel file (ksrc.h); its --alt
+ * settings are the what-if CPU's features.
+ */
+#ifndef ZEROING_KPATH_H
+#define ZEROING_KPATH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "zeroing.h"
+
+#define ZERO_KPATH_MAX_FORCED 16
+
+/* The CPU a release is asked about: this one (CPUID) or one described. */
+struct zero_kpath_cpu {
+	char vendor[16];        /* amd, intel, hygon, centaur, zhaoxin, or "" */
+	unsigned family, model; /* as the kernel computes c->x86, c->x86_model */
+	bool erms, fsrm, fsrs;  /* the CPUID bits */
+	bool described;         /* from --cpu, not CPUID */
+	/* FEATURE=on|off: the kernel's final flag, whatever the rules say */
+	char forced[ZERO_KPATH_MAX_FORCED][16];
+	bool forced_on[ZERO_KPATH_MAX_FORCED];
+	unsigned nforced;
+};
+
+/*
+ * This CPU (x86-64 CPUID); -ENOTSUP elsewhere, with err.
+ */
+int zero_kpath_cpu_host(struct zero_kpath_cpu *c, char *err, size_t errlen);
+/*
+ * "VENDOR:FAMILY[/MODEL][:FEAT,FEAT...]" (e.g. amd:0x17:erms,fsrm,
+ * intel:6/0x8f:erms,fsrm): a described CPU
+ * with exactly those CPUID bits.  0, or -EINVAL with one line.
+ */
+int zero_kpath_cpu_parse(const char *s, struct zero_kpath_cpu *c, char *err, size_t errlen);
+/* FEATURE=on|off (REP_GOOD, ERMS, FSRM, FSRS, with or without X86_FEATURE_). */
+int zero_kpath_force(struct zero_kpath_cpu *c, const char *s, char *err, size_t errlen);
+
+enum zero_kpath_path { ZERO_KPATH_CLEAR_USER, ZERO_KPATH_CLEAR_PAGE };
+
+struct zero_kpath_res {
+	char release[32];       /* "6.12.118", from the tree's Makefile */
+	enum zero_kpath_path path;
+	bool is_inline;
+	char insn[256];         /* inline: the instructions ("rep stosb") */
+	char symbol[256];       /* else: the function called */
+	char file[4096];        /* its .S file, absolute */
+	char site[160];         /* "arch/x86/include/asm/uaccess_64.h:192" */
+	char contract[160];     /* the asm's operands, as the header has them */
+	bool extable;           /* the site has _ASM_EXTABLE_UA(1b, 2b) */
+	char summary[900];      /* one line: what runs and the deciding reason */
+	char brief[200];        /* "call rep_stos_alternative (FSRS off)": for table labels */
+	char detail[4096];      /* lines: each alternative and each feature's rule */
+};
+
+/* The tree's release from its top Makefile ("6.12.118"); -errno with one line. */
+int zero_kpath_release(const char *root, char *out, size_t outlen, char *err, size_t errlen);
+
+/* "clear_user" / "clear_page" -> path; -EINVAL otherwise. */
+int zero_kpath_path_parse(const char *s, enum zero_kpath_path *p);
+const char *zero_kpath_path_name(enum zero_kpath_path p);
+
+/*
+ * Resolve path in the tree at root for cpu.  0 and *r, or a negative errno
+ * with one line in err naming the release and what is missing.
+ */
+int zero_kpath_resolve(const char *root, enum zero_kpath_path path,
+		       const struct zero_kpath_cpu *cpu, struct zero_kpath_res *r, char *err,
+		       size_t errlen);
+
+/*
+ * Load r as a routine (zero_ksrc_load; an inline sequence is assembled as a
+ * function of its own with the site's contract and exception entry).
+ * alts: the --alt settings forwarded to the file's own alternatives.
+ */
+int zero_kpath_load(const struct zero_kpath_res *r, const char *const *alts, unsigned nalts,
+		    const struct zero_routine **out, char *err, size_t errlen);
+
+#endif
