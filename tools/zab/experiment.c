@@ -837,12 +837,15 @@ static int files_check(const struct zab_experiment *e)
 			const char *w = e->var[v].dev_argv[i];
 			const char *val = !strncmp(w, "--source=", 9) ? w + 9 :
 					  !strncmp(w, "--patch=", 8) ? w + 8 : NULL;
+			bool tree = false;
 			size_t n;
 
 			if (!val)
 				continue;
-			if (!strncmp(val, "kpath:", 6))
-				val += 6;	/* kpath:TREE:PATH: the tree */
+			if (!strncmp(val, "kpath:", 6)) {
+				val += 6;	/* kpath:TREE:PATH: the tree, a folder */
+				tree = true;
+			}
 			/* FILE:SYMBOL (TREE:PATH): the file */
 			n = w[2] == 's' ? zab_source_path_len(val) : strlen(val);
 			path = cz_xasprintf("%.*s", (int)n, val);
@@ -850,6 +853,12 @@ static int files_check(const struct zab_experiment *e)
 				cz_err("%s: variant '%s': %s %s: %s", e->var[v].where, e->var[v].name,
 				       w[2] == 's' ? "source" : "patch", path, strerror(errno));
 				ret = -EINVAL;
+			} else if (tree && !S_ISDIR(st.st_mode)) {
+				cz_err("%s: variant '%s': source kpath:%s: %s, not a kernel tree's folder",
+				       e->var[v].where, e->var[v].name, path, zab_file_kind(st.st_mode));
+				ret = -EINVAL;
+			} else if (tree) {
+				/* the resolver reads the tree's files itself */
 			} else if (!S_ISREG(st.st_mode)) {
 				/* a FIFO would hold the daemon (and the run) forever */
 				cz_err("%s: variant '%s': %s %s: %s, not a regular file", e->var[v].where,
