@@ -14,9 +14,9 @@ top=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 build=${2:-$top/build}
 
 # Files of the checkout a release tarball does not need, as patterns:
-#   .gitignore files, .ci/ (this repository's CI entry point): git's own;
+#   .gitignore files: git's own;
 #   m4/.gitkeep: keeps the empty m4/ folder in git (aclocal fills it).
-NOT_SHIPPED='.gitignore */.gitignore .ci/* m4/.gitkeep'
+NOT_SHIPPED='.gitignore */.gitignore m4/.gitkeep'
 
 command -v git >/dev/null && git -C "$top" rev-parse --git-dir >/dev/null 2>&1 || {
 	echo "check-dist: SKIP: $top is not a git checkout: nothing to compare the tarball with"
