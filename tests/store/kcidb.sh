@@ -11,7 +11,8 @@
 # architecture, a test per result class whose number is the stored
 # median, status DONE (ERROR for the failed cell), the verdict against the
 # base with its interval in misc; ids cusezero:..., sorted; the same file
-# twice.  A run with no kernel variant and --kcidb on store ls: one line.
+# twice; a run stored without run.uuid named by the store's UUID.  A run
+# with no kernel variant and --kcidb on store ls: one line.
 # Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 # python3-jsonschema (Debian; scripts/setup's PKG_TEST) validates the document
@@ -144,6 +145,15 @@ ok "paths cusezero.BENCHMARK.CLASS, the step's label in its checkout" -- check \
 	'tests["s@2:%s:x" % arch]["path"] == "cusezero.fakebench.x" and co["s@2"]["misc"]["label"] == "x86: patch 2" and co["s@2"]["misc"]["step"] == 2'
 "$ZAB" store export --kcidb --store "$STORE" --experiment kseq >"$CZ_TMP/k2.json" 2>/dev/null
 ok "the same document twice (to stdout this time)" -- cmp -s "$CZ_TMP/k.json" "$CZ_TMP/k2.json"
+
+# a file from before run.uuid: its ids carry the UUID the store derived for it
+python3 -c "import json; d = json.load(open('$CZ_TMP/r.json')); d.pop('run'); json.dump(d, open('$CZ_TMP/old.json', 'w'))"
+"$ZAB" store import --store "sqlite:$CZ_TMP/old.db" "$CZ_TMP/old.json" >/dev/null 2>&1
+old=$("$ZAB" store ls runs --store "sqlite:$CZ_TMP/old.db" --format csv | sed -n '2s/,.*//p')
+"$ZAB" store export --kcidb --store "sqlite:$CZ_TMP/old.db" -o "$CZ_TMP/old-k.json" 2>"$CZ_TMP/err"
+rc=$?
+ok "a run stored without run.uuid: exit $rc, ids cusezero:$old:...$(head -n 1 "$CZ_TMP/err" | sed 's/^/: /')" -- \
+	eval '[ $rc -eq 0 ] && [ -n "$old" ] && grep -q "\"id\": \"cusezero:$old:s@0\"" "$CZ_TMP/old-k.json"'
 
 # no kernel variant: one line, exit 1; --kcidb elsewhere: a usage error
 "$ZAB" run -b "x=$FAKE" -v a -v b -S 1 -R 2 --store "$STORE" --no-progress >/dev/null 2>&1

@@ -276,6 +276,40 @@ static int export_write(const struct store_cli *sc, json_t *out, size_t flags)
 	return ret ? 1 : 0;
 }
 
+/*
+ * Each run's UUID in its document (run.uuid), also for a file from before
+ * run.uuid, whose UUID the store derived from its content: both lists are
+ * in the store's order (r.id) and runs are only added, after those read.
+ */
+static int run_uuids(struct czs *s, const struct czs_filter *f, struct czres_result *r, size_t nr)
+{
+	char err[1024];
+	json_t *rows, *run;
+	const char *have, *uuid;
+	size_t i;
+
+	if (czs_list(s, CZS_RUNS, f, &rows, err, sizeof(err))) {
+		cz_err("store export --kcidb: %s", err);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		uuid = json_string_value(json_object_get(json_array_get(rows, i), "uuid"));
+		run = json_object_get(r[i].doc, "run");
+		have = json_string_value(json_object_get(run, "uuid"));
+		if (!uuid || (have && strcmp(have, uuid))) {
+			cz_err("store export --kcidb: the runs of %s changed while read: try again", czs_name(s));
+			json_decref(rows);
+			return -1;
+		}
+		if (!json_is_object(run))
+			run = cz_jset(r[i].doc, "run", cz_jobj());
+		if (!have)
+			cz_jset(run, "uuid", cz_jstr(uuid));
+	}
+	json_decref(rows);
+	return 0;
+}
+
 /* --kcidb: the matching runs' kernel variants as a KCIDB v5 document (kcidb.c). */
 static int export_kcidb(struct czs *s, const struct store_cli *sc)
 {
@@ -290,6 +324,8 @@ static int export_kcidb(struct czs *s, const struct store_cli *sc)
 	}
 	if (!nr)
 		cz_err("store export --kcidb: no run in %s matches", czs_name(s));
+	else if (run_uuids(s, &sc->f, r, nr))
+		nco = 0;
 	else if (!(out = zab_kcidb_doc(r, nr, &nco)) || !nco)
 		cz_err("store export --kcidb: none of the %zu matching runs in %s has a kernel change "
 		       "sequence step or a kernel source variant", nr, czs_name(s));
