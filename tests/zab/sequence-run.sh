@@ -9,7 +9,8 @@
 # and in its routine_source the file's SHA-256, patchset_hash (KCIDB's:
 # sha256sum of the patches in order, then of those lines), patchset_files
 # in order, git_commit and the tree's kernel version; zab store export
-# gives them back and zab report reads the stored run.  The routine is
+# gives them back, zab store export --kcidb as KCIDB checkouts the KCIDB
+# v5.3 schema accepts, and zab report reads the stored run.  The routine is
 # x86-64 code and needs an assembler: elsewhere a visible SKIP.
 # Needs: root fuse
 . "$top_srcdir/tests/zab/kseqlib.sh"
@@ -79,6 +80,25 @@ ok "zab store export: exit $rc, the steps' provenance back (step, label, patchse
 	eval '[ $rc -eq 0 ] && grep -q "\"label\": \"x86: an lfence in the loop\"" "$CZ_TMP/export.json" &&
 	      grep -q "\"patchset_hash\": \"$want\"" "$CZ_TMP/export.json" &&
 	      grep -q "\"git_commit\": \"$h\"" "$CZ_TMP/export.json" && grep -q "\"steps\": 3" "$CZ_TMP/export.json"'
+# KCIDB (tests/store/kcidb.sh has the rest): the real steps as checkouts the schema accepts.
+"$ZAB" store export --kcidb --store "$STORE" -o "$CZ_TMP/kcidb.json" 2>"$CZ_TMP/kc.err"
+rc=$?
+ok "zab store export --kcidb: exit $rc$(head -n 1 "$CZ_TMP/kc.err" | sed 's/^/: /')" -- [ $rc -eq 0 ]
+if command -v python3 >/dev/null && python3 -c 'import jsonschema' 2>/dev/null; then
+	ok "KCIDB: 8 checkouts, s@2's patchset_hash, g@3's commit, every in-device test measured" -- python3 -c "
+import json, sys
+d = json.load(open('$CZ_TMP/kcidb.json'))
+co = {c['misc']['variant']: c for c in d['checkouts']}
+dev = [t for t in d['tests'] if t['misc']['result_class'].endswith(' in-device')]
+sys.exit(not (len(co) == 8 and co['s@2']['patchset_hash'] == '$want' and co['g@3']['git_commit_hash'] == '$h'
+              and len(dev) == 8 and all(t['status'] == 'DONE' and t['number']['value'] > 0 for t in dev)))"
+	ok "KCIDB: the v5.3 schema accepts the document" -- python3 -c "
+import json, jsonschema
+jsonschema.Draft7Validator(json.load(open('$top_srcdir/tests/data/kcidb-v5.json'))).validate(json.load(open('$CZ_TMP/kcidb.json')))"
+else
+	skip "KCIDB checks: no python3-jsonschema (Debian: python3-jsonschema)"
+	skip "KCIDB schema: no python3-jsonschema"
+fi
 "$ZAB" report --store "$STORE" --experiment "sequence test" \
 	>"$CZ_TMP/rep.out" 2>"$CZ_TMP/rep.err"
 rc=$?

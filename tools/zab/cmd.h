@@ -125,6 +125,11 @@ FILE *zab_view_text(const char *json, const char *csv);
  */
 int zab_view_files(FILE *text, const char *json, const char *csv, const json_t *doc,
 		   const char *const *cols);
+/*
+ * zab store export --kcidb (kcidb.c): the runs r[0..n) as a KCIDB I/O
+ * schema v5.3 document; *ncheckouts: the kernel variants found (0: none).
+ */
+json_t *zab_kcidb_doc(const struct czres_result *r, size_t n, size_t *ncheckouts);
 void zab_out_init(struct out_opts *oo);
 /* An output option shared by run and report: 1 if c was one, 0 if not, -1 on a bad value. */
 int zab_output_option(int c, const char *arg, struct out_opts *oo);

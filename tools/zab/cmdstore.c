@@ -20,7 +20,7 @@
 #include "outfile.h"
 #include "zab.h"
 
-enum { OPT_STORE = 300, OPT_EXPERIMENT, OPT_CAMPAIGN, OPT_SUTCLASS, OPT_SUTNAME, OPT_RUN, OPT_FORMAT };
+enum { OPT_STORE = 300, OPT_EXPERIMENT, OPT_CAMPAIGN, OPT_SUTCLASS, OPT_SUTNAME, OPT_RUN, OPT_FORMAT, OPT_KCIDB };
 
 #define STORE_LONGOPTS							\
 	{ "store", required_argument, NULL, OPT_STORE },		\
@@ -37,6 +37,7 @@ struct store_cli {
 	const char *uuids[256];
 	const char *out;          /* export -o */
 	const char *format;       /* ls --format */
+	bool kcidb;               /* export --kcidb */
 };
 
 /* A store option shared by the subcommands: 1 taken, 0 not one, -1 bad. */
@@ -252,13 +253,99 @@ static int cmd_flush(const char *url)
 	return ret;
 }
 
-static int cmd_export(struct czs *s, const struct store_cli *sc)
+/* out (taken) to -o FILE or standard output: 0, or 1 after one line. */
+static int export_write(const struct store_cli *sc, json_t *out, size_t flags)
 {
 	struct cz_out o = { .f = stdout };
-	char err[1024];
-	json_t *docs, *out;
 	int ret;
 
+	/* -o FILE: 0600, a fresh file renamed onto FILE when whole, never through a link */
+	if (sc->out && strcmp(sc->out, "-") && (ret = cz_out_open(&o, sc->out, 0600))) {
+		cz_err("store export -o %s: %s", sc->out, strerror(-ret));
+		json_decref(out);
+		return 1;
+	}
+	ret = cz_json_dump(o.f, out, flags);
+	if (o.f != stdout && ret)
+		cz_out_discard(&o);
+	else if (o.f != stdout && cz_out_commit(&o))
+		ret = -1;
+	json_decref(out);
+	if (ret)
+		cz_err("store export: cannot write %s", sc->out ? sc->out : "standard output");
+	return ret ? 1 : 0;
+}
+
+/*
+ * Each run's UUID in its document (run.uuid), also for a file from before
+ * run.uuid, whose UUID the store derived from its content: both lists are
+ * in the store's order (r.id) and runs are only added, after those read.
+ */
+static int run_uuids(struct czs *s, const struct czs_filter *f, struct czres_result *r, size_t nr)
+{
+	char err[1024];
+	json_t *rows, *run;
+	const char *have, *uuid;
+	size_t i;
+
+	if (czs_list(s, CZS_RUNS, f, &rows, err, sizeof(err))) {
+		cz_err("store export --kcidb: %s", err);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		uuid = json_string_value(json_object_get(json_array_get(rows, i), "uuid"));
+		run = json_object_get(r[i].doc, "run");
+		have = json_string_value(json_object_get(run, "uuid"));
+		if (!uuid || (have && strcmp(have, uuid))) {
+			cz_err("store export --kcidb: the runs of %s changed while read: try again", czs_name(s));
+			json_decref(rows);
+			return -1;
+		}
+		if (!json_is_object(run))
+			run = cz_jset(r[i].doc, "run", cz_jobj());
+		if (!have)
+			cz_jset(run, "uuid", cz_jstr(uuid));
+	}
+	json_decref(rows);
+	return 0;
+}
+
+/* --kcidb: the matching runs' kernel variants as a KCIDB v5 document (kcidb.c). */
+static int export_kcidb(struct czs *s, const struct store_cli *sc)
+{
+	struct czres_result *r = NULL;
+	size_t nr = 0, nco = 0, i;
+	char err[1024];
+	json_t *out = NULL;
+
+	if (czs_load_results(s, &sc->f, &r, &nr, err, sizeof(err))) {
+		cz_err("store export --kcidb: %s", err);
+		return 1;
+	}
+	if (!nr)
+		cz_err("store export --kcidb: no run in %s matches", czs_name(s));
+	else if (run_uuids(s, &sc->f, r, nr))
+		nco = 0;
+	else if (!(out = zab_kcidb_doc(r, nr, &nco)) || !nco)
+		cz_err("store export --kcidb: none of the %zu matching runs in %s has a kernel change "
+		       "sequence step or a kernel source variant", nr, czs_name(s));
+	for (i = 0; i < nr; i++)
+		czres_result_free(&r[i]);
+	free(r);
+	if (!nco) {
+		json_decref(out);
+		return 1;
+	}
+	return export_write(sc, out, CZ_JSON_FLAGS | JSON_SORT_KEYS);
+}
+
+static int cmd_export(struct czs *s, const struct store_cli *sc)
+{
+	char err[1024];
+	json_t *docs, *out;
+
+	if (sc->kcidb)
+		return export_kcidb(s, sc);
 	if (czs_export(s, &sc->f, &docs, err, sizeof(err))) {
 		cz_err("store export: %s", err);
 		return 1;
@@ -277,21 +364,7 @@ static int cmd_export(struct czs *s, const struct store_cli *sc)
 		cz_jset(out, "results", json_incref(docs));
 	}
 	json_decref(docs);
-	/* -o FILE: 0600, a fresh file renamed onto FILE when whole, never through a link */
-	if (sc->out && strcmp(sc->out, "-") && (ret = cz_out_open(&o, sc->out, 0600))) {
-		cz_err("store export -o %s: %s", sc->out, strerror(-ret));
-		json_decref(out);
-		return 1;
-	}
-	ret = cz_json_dump(o.f, out, 0);
-	if (o.f != stdout && ret)
-		cz_out_discard(&o);
-	else if (o.f != stdout && cz_out_commit(&o))
-		ret = -1;
-	json_decref(out);
-	if (ret)
-		cz_err("store export: cannot write %s", sc->out ? sc->out : "standard output");
-	return ret ? 1 : 0;
+	return export_write(sc, out, 0);
 }
 
 /* A value as text for the table and CSV. */
@@ -365,6 +438,7 @@ int zab_cmd_store(int argc, char **argv)
 		STORE_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "kcidb", no_argument, NULL, OPT_KCIDB },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct store_cli sc;
@@ -401,6 +475,8 @@ int zab_cmd_store(int argc, char **argv)
 			sc.out = optarg;
 		else if (c == OPT_FORMAT)
 			sc.format = optarg;
+		else if (c == OPT_KCIDB)
+			sc.kcidb = true;
 		else if (c == 'h') {
 			zab_usage(stdout);
 			return 0;
@@ -408,6 +484,10 @@ int zab_cmd_store(int argc, char **argv)
 	}
 	if (strcmp(sub, "import") && optind < argc - (strcmp(sub, "ls") ? 0 : 1)) {
 		cz_err("store %s: unexpected argument '%s'", sub, argv[optind]);
+		return 2;
+	}
+	if (sc.kcidb && strcmp(sub, "export")) {
+		cz_err("store %s: --kcidb is an option of store export", sub);
 		return 2;
 	}
 	if (!strcmp(sub, "import"))
