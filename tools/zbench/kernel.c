@@ -204,6 +204,7 @@ static void print_table(const struct zero_kref *k)
 	for (i = 0; i < k->opts.nsizes; i++)
 		snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%s", i ? ", " : "",
 			 cz_format_size(k->opts.sizes[i], one, sizeof(one)));
+	zb_emul_note(CZ_FORMAT_DEFAULT);
 	printf("# zbench kernel: the running kernel's clear_user per 4 KiB chunk, the slope of\n"
 	       "# pread() time on /dev/zero over %s (drivers/char/mem.c read_zero)\n", sizes);
 	printf("# CPU: %s; kernel %s; %u rounds: median and its 95%% CI; routines in 4 KiB calls\n",
@@ -239,6 +240,7 @@ static void print_json(const struct zero_kref *k)
 	char cpu[128];
 
 	cz_jset(d, "benchmark", cz_jstr("kernel"));
+	zb_emul_json(d);
 	cz_jset(d, "cpu", cz_jstr(cpu_model(cpu, sizeof(cpu))));
 	if (!uname(&u))
 		cz_jset(d, "kernel_release", cz_jstr(u.release));
@@ -265,8 +267,10 @@ int zb_kernel_main(int argc, char **argv)
 		zero_kref_free(&k);
 		return ret == -EINVAL ? CZ_EXIT_USAGE : CZ_EXIT_FAILURE;
 	}
-	if (kp.format == CZ_FORMAT_SIMPLE)
+	if (kp.format == CZ_FORMAT_SIMPLE) {
+		zb_emul_note(CZ_FORMAT_SIMPLE);
 		printf("%.2f\n", k.kernel.ns);
+	}
 	else if (kp.format == CZ_FORMAT_JSON)
 		print_json(&k);
 	else
