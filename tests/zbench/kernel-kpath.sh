@@ -108,7 +108,7 @@ check_verdicts() {
 			next if $x->[0] <= $lo || $x->[0] > $hi;
 			($best, $d) = ($_, abs($x->[0] - $k->[0])) if !defined $d || abs($x->[0] - $k->[0]) < $d; }
 		$want = defined $best ? "DISAGREES: $best, told apart from it, lies between it and the kernel"
-		                      : "agrees with the kernel (no routine told apart from it is nearer)";
+		                      : "agrees with the kernel (no routine told apart from it lies between them)";
 	}
 	print STDERR "verdict: $vl" unless index($vl, $want) >= 0;
 	exit(index($vl, $want) >= 0 ? 0 : 1);' "$1" "$CZ_TMP/cu" 2>&1

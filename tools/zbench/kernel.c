@@ -322,7 +322,7 @@ static void print_verdicts(const struct zero_kref *k, const struct kernel_params
 		printf("agrees with the kernel (within its 95%% interval)\n");
 		break;
 	case ZERO_KREF_AGREES_NEAREST:
-		printf("agrees with the kernel (no routine told apart from it is nearer)\n");
+		printf("agrees with the kernel (no routine told apart from it lies between them)\n");
 		break;
 	case ZERO_KREF_DISAGREES:
 		zero_kref_compare(&k->kernel, &nearer->est, &c);
