@@ -576,6 +576,21 @@ static void layout_notes(FILE *f, const struct czres_result *r, const char *bull
 	}
 }
 
+/*
+ * A run measured on emulated hardware (environment.emulated, lib/emul.h):
+ * its figures time the emulator, and it holds no kernel reference.
+ */
+static void emulated_note(FILE *f, const struct czres_result *r, const char *bullet)
+{
+	const json_t *env = json_object_get(r->doc, "environment");
+	const char *why = json_string_value(json_object_get(env, "emulated_why"));
+
+	if (!json_is_true(json_object_get(env, "emulated")))
+		return;
+	fprintf(f, "%sEmulated: %s: the figures time the emulator, not the hardware "
+		"(no kernel reference taken).\n", bullet, why ? why : "?");
+}
+
 static void footer(FILE *f, const struct czres_result *r, enum czrep_style st)
 {
 	size_t b, v;
@@ -615,6 +630,7 @@ static void footer(FILE *f, const struct czres_result *r, enum czrep_style st)
 	few_samples(f, r, bullet);
 	layout_notes(f, r, bullet);
 	preempted_note(f, r, bullet);
+	emulated_note(f, r, bullet);
 	kpath_note(f, r, bullet);
 	for (b = 0; b < r->nb; b++)
 		for (v = 0; v < r->nv; v++) {

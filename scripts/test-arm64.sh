@@ -258,6 +258,11 @@ run_fleet_arm64_test() {
 # --- run the suite --------------------------------------------------------------
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
 export ASAN_OPTIONS
+# The tests check the tools' output formats, which on emulated hardware gain
+# an "emulated" line (lib/emul.h); that line has its own test
+# (tests/zbench/emul.sh, which detects without this and forces it on).
+CUSEZERO_EMULATED=${CUSEZERO_EMULATED:-0}
+export CUSEZERO_EMULATED
 status=0
 case $mode in
 binfmt*)

@@ -74,6 +74,27 @@ struct zero_kpath_res {
 /* The tree's release from its top Makefile ("6.12.118"); -errno with one line. */
 int zero_kpath_release(const char *root, char *out, size_t outlen, char *err, size_t errlen);
 
+/* The tree a running kernel is resolved with (zero_kpath_pick). */
+struct zero_kpath_pick {
+	char tree[4096];
+	char release[32];       /* the tree's */
+	bool own;               /* of the running release's MAJOR.MINOR */
+	char how[4400];         /* one line: which, and why that one */
+};
+
+/* "6.18.44-fc-v1300" -> {6, 18, 44} (parts absent 0); false without MAJOR.MINOR. */
+bool zero_kpath_version(const char *s, unsigned v[3]);
+/*
+ * The tree for a kernel of release running: dir is a tree (its top
+ * Makefile) or a folder of trees, itself or one level down
+ * (VERSION/linux-source-*, scripts/kernel-sources.sh).  The tree of
+ * running's MAJOR.MINOR when there is one (the newest of them), else the
+ * newest release below it.  0 and *p, or -ENOENT (none) / -EINVAL (running
+ * has no MAJOR.MINOR) with one line.
+ */
+int zero_kpath_pick(const char *dir, const char *running, struct zero_kpath_pick *p, char *err,
+		    size_t errlen);
+
 /* "clear_user" / "clear_page" -> path; -EINVAL otherwise. */
 int zero_kpath_path_parse(const char *s, enum zero_kpath_path *p);
 const char *zero_kpath_path_name(enum zero_kpath_path p);

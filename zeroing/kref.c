@@ -346,6 +346,8 @@ static void finish(struct zero_kref *k)
 	for (i = 0; i < k->nroutines; i++)
 		if (k->routines[i].est.ok && k->kernel.ok && k->kernel.ns > 0)
 			k->routines[i].ratio = k->routines[i].est.ns / k->kernel.ns;
+	if (k->resolved.r && k->resolved.est.ok && k->kernel.ok && k->kernel.ns > 0)
+		k->resolved.ratio = k->resolved.est.ns / k->kernel.ns;
 	if (k->kernel.ok)
 		k->closest = nearest(k, k->kernel.ns, &k->closest_ratio);
 	if (k->device.ok && k->kernel.ok && k->kernel.ns > 0)
@@ -477,7 +479,7 @@ static void thp_measure(struct zero_kref *k)
 /* The subjects: the kernel, the device, the routines; their sample arrays.  0 or -ENOMEM. */
 static int subjects(struct zero_kref *k, int kfd, int dfd, struct kref_subject **out, size_t *n)
 {
-	struct kref_subject *s = calloc(k->nroutines + 2, sizeof(*s));
+	struct kref_subject *s = calloc(k->nroutines + 3, sizeof(*s));
 	size_t i, m = 0;
 
 	if (!s)
@@ -490,6 +492,9 @@ static int subjects(struct zero_kref *k, int kfd, int dfd, struct kref_subject *
 			s[m++] = (struct kref_subject){ .fd = -1, .fn = k->routines[i].r->fn,
 							.name = k->routines[i].r->name,
 							.est = &k->routines[i].est };
+	if (k->resolved.r)
+		s[m++] = (struct kref_subject){ .fd = -1, .fn = k->resolved.r->fn,
+						.name = k->resolved.r->name, .est = &k->resolved.est };
 	*out = s;
 	*n = m;
 	for (i = 0; i < m; i++)
@@ -534,7 +539,8 @@ int zero_kref_measure(const struct zero_kref_opts *o, struct zero_kref *k, char 
 	char *buf = MAP_FAILED;
 
 	memset(k, 0, sizeof(*k));
-	k->closest_ratio = k->device_ratio = NAN;
+	k->closest_ratio = k->device_ratio = k->resolved.ratio = NAN;
+	k->resolved.r = o->resolved;
 	ret = fill_opts(o, &k->opts, err, len);
 	if (ret)
 		return ret;
@@ -590,12 +596,50 @@ static void est_json(json_t *o, const char *key, const struct zero_kref_est *e, 
 	cz_jset(o, count, cz_juint(e->n));
 }
 
-static void closest_json(json_t *o, const struct zero_routine *r, double ratio)
+static void cmp_json(json_t *o, const char *pct, const char *inside, const struct zero_kref_est *kernel,
+		     const struct zero_kref_est *x)
 {
-	if (!r)
+	struct zero_kref_cmp c;
+
+	zero_kref_compare(kernel, x, &c);
+	if (!c.ok)
 		return;
-	cz_jset(o, "closest", cz_jstr(r->name));
-	cz_jset(o, "ratio", cz_jfixed(ratio, 4));
+	cz_jset(o, pct, cz_jfixed(c.pct, 2));
+	cz_jset(o, inside, json_boolean(c.inside));
+}
+
+static void closest_json(json_t *o, const struct zero_kref *k)
+{
+	size_t i;
+
+	if (!k->closest)
+		return;
+	cz_jset(o, "closest", cz_jstr(k->closest->name));
+	cz_jset(o, "ratio", cz_jfixed(k->closest_ratio, 4));
+	for (i = 0; i < k->nroutines; i++)
+		if (k->routines[i].r == k->closest)
+			cmp_json(o, "closest_pct", "closest_inside", &k->kernel, &k->routines[i].est);
+}
+
+/* The resolved routine: its figure, distance and verdict (kref_cmp.c). */
+static void resolved_json(json_t *d, const struct zero_kref *k)
+{
+	const struct zero_kref_routine *nearer;
+	enum zero_kref_verdict v;
+	json_t *o;
+
+	if (!k->resolved.r)
+		return;
+	o = cz_jset(d, "resolved", cz_jobj());
+	cz_jset(o, "routine", cz_jstr(k->resolved.r->name));
+	est_json(o, "ns_per_chunk", &k->resolved.est, "rounds");
+	if (k->resolved.est.ok && !isnan(k->resolved.ratio))
+		cz_jset(o, "ratio", cz_jfixed(k->resolved.ratio, 4));
+	cmp_json(o, "pct", "inside", &k->kernel, &k->resolved.est);
+	v = zero_kref_verdict(k, &nearer);
+	cz_jset(o, "verdict", cz_jstr(zero_kref_verdict_name(v)));
+	if (nearer)
+		cz_jset(o, "nearer", cz_jstr(nearer->r->name));
 }
 
 json_t *zero_kref_json(const struct zero_kref *k)
@@ -613,7 +657,8 @@ json_t *zero_kref_json(const struct zero_kref *k)
 	cz_jset(d, "rounds", cz_juint(k->opts.rounds));
 	o = cz_jset(d, "kernel", cz_jobj());
 	est_json(o, "ns_per_chunk", &k->kernel, "rounds");
-	closest_json(d, k->closest, k->closest_ratio);
+	closest_json(d, k);
+	resolved_json(d, k);
 	o = cz_jset(d, "thp", cz_jobj());
 	cz_jset(o, "mode", cz_jstr(k->thp_mode));
 	if (k->thp.ok)
@@ -624,6 +669,7 @@ json_t *zero_kref_json(const struct zero_kref *k)
 	for (i = 0; i < k->nroutines; i++) {
 		o = cz_jpush(a, cz_jobj());
 		cz_jset(o, "routine", cz_jstr(k->routines[i].r->name));
+		cz_jset(o, "clear_user", json_boolean(k->routines[i].r->flags & ZERO_F_CLEAR_USER));
 		est_json(o, "ns_per_chunk", &k->routines[i].est, "rounds");
 		if (k->routines[i].est.ok)
 			cz_jset(o, "ratio", cz_jfixed(k->routines[i].ratio, 4));

@@ -51,6 +51,11 @@ struct zero_kref_opts {
 	/* the routines beside the kernel (NULL: every usable built-in one) */
 	const struct zero_routine *const *routines;
 	size_t nroutines;
+	/*
+	 * the routine the running kernel's release resolves to (kpath.h), timed
+	 * as the routines are, never a candidate for closest (NULL: none)
+	 */
+	const struct zero_routine *resolved;
 };
 
 /* One figure: ns per 4 KiB chunk (THP: per page), median over rounds, 95% CI of the median. */
@@ -76,6 +81,7 @@ struct zero_kref {
 	char thp_mode[32];                   /* /sys/kernel/mm/transparent_hugepage/enabled */
 	struct zero_kref_routine *routines;  /* in registry order */
 	size_t nroutines;
+	struct zero_kref_routine resolved;   /* opts.resolved's figure (r NULL: none) */
 	/* the routine nearest the kernel per chunk (|log ratio| smallest), its ratio; NULL: none */
 	const struct zero_routine *closest;
 	double closest_ratio;
@@ -96,6 +102,39 @@ int zero_kref_measure(const struct zero_kref_opts *o, struct zero_kref *k, char 
 void zero_kref_free(struct zero_kref *k);
 /* The figures as one JSON object (zbench kernel --format json, zab's environment.kernel_ref). */
 json_t *zero_kref_json(const struct zero_kref *k);
+/* How a figure stands to the kernel's. */
+struct zero_kref_cmp {
+	bool ok;                   /* both measured */
+	double pct;                /* (x / kernel - 1) * 100: > 0 slower, < 0 faster */
+	bool inside;               /* x within the kernel's 95% interval */
+};
+void zero_kref_compare(const struct zero_kref_est *kernel, const struct zero_kref_est *x,
+		       struct zero_kref_cmp *c);
+/* "1.0% faster than the kernel; inside the kernel's 95% interval" (or "not measured"). */
+void zero_kref_cmp_text(const struct zero_kref_cmp *c, char *buf, size_t len);
+
+/*
+ * The resolved routine against the kernel: it agrees when its figure is
+ * inside the kernel's 95% interval (ZERO_KREF_AGREES_INSIDE), or outside it
+ * with no other routine between the two figures that is told apart from
+ * it (their 95% intervals disjoint; a clear_user routine, or any when none
+ * was measured) -- ZERO_KREF_AGREES_NEAREST: the kernel's read path adds
+ * its own work per chunk (read_zero's loop, access_ok, STAC/CLAC), so the
+ * kernel is rarely exactly its routine, but a measurably different routine
+ * nearer on the same side explains it better.  It disagrees when there is
+ * one, *nearer the nearest such.  ZERO_KREF_UNKNOWN: nothing resolved, or a
+ * figure missing.
+ */
+enum zero_kref_verdict {
+	ZERO_KREF_UNKNOWN,
+	ZERO_KREF_AGREES_INSIDE,
+	ZERO_KREF_AGREES_NEAREST,
+	ZERO_KREF_DISAGREES,
+};
+enum zero_kref_verdict zero_kref_verdict(const struct zero_kref *k, const struct zero_kref_routine **nearer);
+/* The verdict as JSON's "verdict": "agrees", "disagrees", "unknown". */
+const char *zero_kref_verdict_name(enum zero_kref_verdict v);
+
 /* kB of AnonHugePages of the mapping holding addr (/proc/self/smaps), -1 if unknown. */
 long zero_kref_anon_huge_kb(const void *addr);
 /* The bracketed word of /sys/kernel/mm/transparent_hugepage/enabled, or "unavailable". */

@@ -211,6 +211,10 @@ vm_add_device_tests() {
 		echo "ZERO_ARCH='$arch'; export ZERO_ARCH"
 		# the reproducer's no-argument run (1e6 calls) takes about a minute in TCG
 		echo "CZ_LONG_RUN_MAX_S=150; export CZ_LONG_RUN_MAX_S"
+		# a TCG guest is emulated hardware (lib/emul.h): the tests check output
+		# formats, which would gain its "emulated" line; the caller's choice holds
+		[ -z "${CUSEZERO_EMULATED:-}" ] ||
+			echo "CUSEZERO_EMULATED='$CUSEZERO_EMULATED'; export CUSEZERO_EMULATED"
 		for v in CUSEZERO ZEROCTL PREAD_Z100K ZLOAD ZBENCH ZAB; do
 			eval "val=\${$v:-}"
 			[ -n "$val" ] || continue

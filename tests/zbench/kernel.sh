@@ -3,7 +3,7 @@
 # Description: zbench kernel prints the running kernel's clear_user per 4 KiB
 # chunk (the slope of pread on /dev/zero), a row for every usable routine, the
 # THP line (measured or why not) and the closest routine, one of the
-# registry's; --format simple is one positive number, --format json parses
+# registry's, with its distance and direction; --format simple is one positive number, --format json parses
 # with consistent figures; --device measures a zero file and refuses one that
 # is not; bad options are one line and exit 2.  No timing thresholds: the
 # figures are only checked to be positive, finite and consistent.
@@ -35,7 +35,7 @@ rows=$(while read -r r; do grep -Ec "^$r +$num +\[ *-?$num, +$num\] +$num\$" "$C
 ok "a row with its ratio for each of the $nr usable routines ($rows)" -- test "$rows" -eq "$nr"
 ok "the THP line: measured, or why not" -- \
 	grep -Eq "^kernel 2 MiB THP fault, per page +($num +\[|not measured: .+)" "$CZ_TMP/t"
-closest=$(sed -n "s/^# the kernel's clear_user is like \([a-z0-9_]*\): .*/\1/p" "$CZ_TMP/t")
+closest=$(sed -n "s/^# closest: \([a-z0-9_]*\), [0-9.]*% \(faster\|slower\) than the kernel; \(in\|out\)side the kernel's 95% interval\$/\1/p" "$CZ_TMP/t")
 ok "the closest routine ('$closest') is one of the registry's" -- \
 	grep -qx "$closest" "$CZ_TMP/routines"
 slope=$(sed -n 's/^kernel clear_user (\/dev\/zero) *\([0-9.]*\) .*/\1/p' "$CZ_TMP/t")

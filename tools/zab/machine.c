@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "emul.h"
 #include "zab.h"
 #include "util.h"
 #include "zeroing.h"
@@ -53,6 +54,7 @@ json_t *zab_environment(json_t *kernel_ref)
 	json_t *env = cz_jobj();
 	const struct zero_cpu *cpu = zero_cpu();
 	struct utsname u;
+	const char *why;
 	char *model = cz_xasprintf("%.*s", (int)czrep_trimmed_len(cpu->model), cpu->model);
 
 	/* CPUID brand strings are padded with blanks (AMD's to 48 bytes): not part of the name */
@@ -68,6 +70,10 @@ json_t *zab_environment(json_t *kernel_ref)
 	cpu_id(env);
 	cz_jset(env, "cores", cz_jnum((double)sysconf(_SC_NPROCESSORS_ONLN)));
 	cz_jset(env, "cusezero_version", cz_jstr(cz_version()));
+	if (cz_emulated(&why)) {
+		cz_jset(env, "emulated", json_true());
+		cz_jset(env, "emulated_why", cz_jstr(why));
+	}
 	/* the running kernel's clear_user and the routine it is like (kref.c) */
 	if (kernel_ref)
 		cz_jset(env, "kernel_ref", kernel_ref);
@@ -100,5 +106,12 @@ char *zab_default_sut(void)
 	while (d > s && d[-1] == ' ')
 		d--;
 	*d = 0;
+	/* figures of an emulator are no figures of that CPU: the class says so */
+	if (cz_emulated(NULL)) {
+		char *e = cz_xasprintf("%s (emulated)", s);
+
+		free(s);
+		s = e;
+	}
 	return s;
 }

@@ -115,6 +115,7 @@ static void print_table(const struct align_params *ap, const struct align_point 
 {
 	size_t i;
 
+	zb_emul_note(CZ_FORMAT_DEFAULT);
 	printf("# zbench align: routine '%s' (%s)\n", ap->r->name, ap->r->desc);
 	if (dev) {
 		zb_aligndev_describe(dev, ap, stdout);
@@ -149,6 +150,8 @@ static void csv_summary(const struct cz_summary *s)
 static void print_csv(const struct align_params *ap, const struct align_point *pts, bool dev)
 {
 	size_t i;
+
+	zb_emul_note(CZ_FORMAT_SIMPLE);
 
 	if (!dev) {
 		printf("offset,point_address,median_gbps,min_gbps,max_gbps,mean_gbps,cv,ci_lo_gbps,ci_hi_gbps,n\n");
@@ -186,6 +189,7 @@ static void print_json(const struct align_params *ap, const struct align_point *
 	size_t i;
 
 	cz_jset(d, "routine", cz_jstr(ap->r->name));
+	zb_emul_json(d);
 	cz_jset(d, "point", cz_jstr(ap->point == ZERO_POINT_LOOP ? "loop" : "entry"));
 	cz_jset(d, "mode", cz_jstr(dev ? "device" : "process"));
 	cz_jset(d, "size", cz_juint(ap->size));

@@ -190,6 +190,7 @@ int zb_aligncmp_run(const struct align_params *ap, struct align_dev *dev)
 		ret = 1;
 		goto out;
 	}
+	zb_emul_note(ap->csv ? CZ_FORMAT_SIMPLE : CZ_FORMAT_DEFAULT);
 	if (ap->csv)
 		printf("class,offset,a_median_gbps,b_median_gbps,ratio,ratio_ci_lo,ratio_ci_hi\n");
 	else

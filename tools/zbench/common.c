@@ -18,6 +18,7 @@
 
 #include "kref.h"
 #include "zbench.h"
+#include "emul.h"
 #include "util.h"
 
 #ifndef MAP_HUGE_SHIFT
@@ -201,6 +202,7 @@ int zb_check_common(struct zb_common *cm)
 			return 1;
 		}
 	}
+	zb_emul_note(cm->format);
 	if (cm->format == CZ_FORMAT_DEFAULT)
 		printf("# Running 'mem/%s' benchmark:\n", cm->bench);
 	cz_stdout_flush();
@@ -227,6 +229,28 @@ int zb_check_common(struct zb_common *cm)
 		cm->nr_loops = (unsigned)v;
 	}
 	return 0;
+}
+
+void zb_emul_note(enum cz_format format)
+{
+	const char *why;
+
+	if (!cz_emulated(&why) || format == CZ_FORMAT_JSON)
+		return;
+	if (format == CZ_FORMAT_DEFAULT)
+		printf("# emulated: %s; " ZB_EMUL_MEANS "\n", why);
+	else
+		fprintf(stderr, "zbench: emulated: %s; " ZB_EMUL_MEANS "\n", why);
+}
+
+void zb_emul_json(json_t *d)
+{
+	const char *why;
+
+	if (!cz_emulated(&why))
+		return;
+	cz_jset(d, "emulated", json_true());
+	cz_jset(d, "emulated_why", cz_jstr(why));
 }
 
 FILE *zb_unknown_function(const struct zb_common *cm)
@@ -257,6 +281,7 @@ void zb_json_begin(struct zb_common *cm, json_t *extra)
 	json_decref(extra);
 	cz_jset(d, "clock", cz_jstr(cm->cycles ? zb_ticks_name() : "CLOCK_MONOTONIC_RAW"));
 	cz_jset(d, "gb", cz_jnum(ZB_GB));
+	zb_emul_json(d);
 	cm->json_funcs = cz_jset(d, "functions", cz_jarr());
 }
 

@@ -93,6 +93,15 @@ FILE *zb_unknown_function(const struct zb_common *cm);
 /* Open the JSON document: perf's fields, then extra's members (extra is taken; NULL: none). */
 void zb_json_begin(struct zb_common *cm, json_t *extra);
 void zb_json_end(struct zb_common *cm);
+/*
+ * On emulated hardware (lib/emul.h) every figure output says so: a first
+ * "# emulated: WHY; ..." line in the default format, the same line on
+ * stderr in the others but JSON, whose document gets "emulated": true and
+ * "emulated_why" (zb_emul_json).  Nothing at all on hardware.
+ */
+#define ZB_EMUL_MEANS "the figures time the emulator, not this machine's hardware"
+void zb_emul_note(enum cz_format format);
+void zb_emul_json(json_t *d);
 /* "# function 'NAME' (DESC)" outside JSON. */
 void zb_print_function(const struct zb_common *cm, const char *name, const char *desc);
 /* perf's "# Memory allocation failed" line on stdout (not in JSON). */
