@@ -8,7 +8,9 @@
  * change_pct keeps the verdict's orientation, negative worse), the
  * (R)/(I) mark saying which is better.  The detailed view adds the
  * Mann-Whitney U p-value.  Column widths grow with the content; nothing is
- * truncated.
+ * truncated.  A change sequence's step is named with its label (the
+ * patch subject, kernel version or commit) beside NAME@K, a long one
+ * wrapped onto continuation lines of its cell.
  * Cells with fewer than ZAB_FEW samples get a warning under the table: a
  * t interval from three or four samples is wide and moves a lot with one
  * outlier.
