@@ -6,7 +6,8 @@
  * "median", "min", "max", "times", "exit_codes" and "parameters"), so
  * scripts written for hyperfine read zab's results.  One entry per cell
  * that holds samples and did not fail: "command" is "BENCHMARK / VARIANT"
- * (the SUT class first when there are several), "parameters" the variant's
+ * (the SUT class first when there are several; a sequence step's label after
+ * its name, "x / s@3 (LABEL)", as hyperfine's plotting scripts show "command"), "parameters" the variant's
  * {NAME} values (--parameter-list, var.NAME), "times" the samples in the
  * benchmark's "unit" (seconds when timed, as hyperfine's); "user" and
  * "system" are not measured, so not written.
@@ -46,14 +47,14 @@ static json_t *hf_cell(const struct czres_result *r, size_t b, size_t v, bool su
 	const struct czres_cell *c = czres_cell(r, b, v);
 	json_t *o = cz_jobj(), *times, *codes;
 	struct cz_summary s;
-	char *cmd;
+	char *cmd, *vt = czrep_variant_text(r, v, false);
 	size_t i;
 
 	cz_summarize(c->x, c->n, &s);
-	cmd = cz_xasprintf("%s%s%s / %s", sut ? r->sut : "", sut ? ": " : "", r->b[b].name,
-			   r->vname[v]);
+	cmd = cz_xasprintf("%s%s%s / %s", sut ? r->sut : "", sut ? ": " : "", r->b[b].name, vt);
 	cz_jset(o, "command", cz_jstr(cmd));
 	free(cmd);
+	free(vt);
 	cz_jset(o, "mean", cz_jnum(s.mean));
 	cz_jset(o, "stddev", c->n < 2 ? json_null() : cz_jnum(s.sd));
 	cz_jset(o, "median", cz_jnum(s.median));

@@ -8,7 +8,9 @@
  * change_pct keeps the verdict's orientation, negative worse), the
  * (R)/(I) mark saying which is better.  The detailed view adds the
  * Mann-Whitney U p-value.  Column widths grow with the content; nothing is
- * truncated.
+ * truncated.  A change sequence's step is named with its label (the
+ * patch subject, kernel version or commit) beside NAME@K, a long one
+ * wrapped onto continuation lines of its cell.
  * Cells with fewer than ZAB_FEW samples get a warning under the table: a
  * t interval from three or four samples is wide and moves a lot with one
  * outlier.
@@ -104,13 +106,132 @@ struct table {
 	size_t width[CZRES_MAX_ITEMS + 8];
 };
 
+/* The display width of the first n bytes of s (UTF-8: one column per character). */
+static size_t dwidthn(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (; n && *s; s++, n--)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* Line k of a cell ('\n' separates its lines): its start, its length at *len; "" past the last. */
+static const char *line_of(const char *s, size_t k, size_t *len)
+{
+	for (; k && *s; k--) {
+		const char *nl = strchr(s, '\n');
+
+		s = nl ? nl + 1 : s + strlen(s);
+	}
+	*len = strcspn(s, "\n");
+	return s;
+}
+
+static size_t nlines(const char *s)
+{
+	size_t n = 1;
+
+	for (; s && *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* The width of a cell: its widest line. */
 static size_t dwidth(const char *s)
 {
-	size_t n = 0;
+	size_t k, n = nlines(s), w = 0, len, x;
+	const char *l;
+
+	for (k = 0; k < n; k++) {
+		l = line_of(s, k, &len);
+		x = dwidthn(l, len);
+		w = x > w ? x : w;
+	}
+	return w;
+}
+
+/* ---- a variant's name and its step's label ---------------------------------------- */
+
+#define LABEL_WRAP 32   /* the columns a labelled variant's heading wraps at */
+
+/* A label is data: its control characters written as \xNN. */
+static char *visible(const char *s)
+{
+	char *out = cz_xmalloc(4 * strlen(s) + 1), *o = out;
 
 	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			o += sprintf(o, "\\x%02x", (unsigned char)*s);
+		else
+			*o++ = *s;
+	*o = 0;
+	return out;
+}
+
+char *czrep_variant_text(const struct czres_result *r, size_t v, bool base)
+{
+	char *l, *t;
+
+	if (!r->vlabel[v] || !strcmp(r->vlabel[v], r->vname[v]))
+		return base ? cz_xasprintf("%s (base)", r->vname[v]) : cz_xstrdup(r->vname[v]);
+	l = visible(r->vlabel[v]);
+	if (base && !strcmp(l, "base"))
+		t = cz_xasprintf("%s (base)", r->vname[v]);
+	else
+		t = cz_xasprintf("%s (%s%s)", r->vname[v], base ? "base: " : "", l);
+	free(l);
+	return t;
+}
+
+char *czrep_wrap(const char *s, size_t w)
+{
+	char *out = cz_xmalloc(2 * strlen(s) + 1), *o = out;
+	size_t col = 0, n, ww;
+
+	while (*s) {
+		n = strcspn(s, " ");
+		ww = dwidthn(s, n);
+		if (col && col + 1 + ww > w) {
+			*o++ = '\n';
+			col = 0;
+		} else if (col) {
+			*o++ = ' ';
+			col++;
+		}
+		/* a word wider than w: continued on the next lines, never cut */
+		for (; n; n--, s++) {
+			if (col == w && ((unsigned char)*s & 0xc0) != 0x80) {
+				*o++ = '\n';
+				col = 0;
+			}
+			col += ((unsigned char)*s & 0xc0) != 0x80;
+			*o++ = *s;
+		}
+		while (*s == ' ')
+			s++;
+	}
+	*o = 0;
+	return out;
+}
+
+/* A variant's heading: its name, and its step's label wrapped at LABEL_WRAP (unless flat). */
+static char *vhead(const struct czres_result *r, size_t v, bool base, const char *pre,
+		   const char *post, bool flat)
+{
+	char *t = czrep_variant_text(r, v, base), *h = cz_xasprintf("%s%s%s", pre, t, post), *w;
+	size_t nw;
+
+	free(t);
+	if (flat || !r->vlabel[v])
+		return h;
+	/* never narrower than the heading's words up to the name (kept on the first line) */
+	t = cz_xasprintf("%s%s%s", pre, r->vname[v], post);
+	nw = dwidth(t) + 2;
+	free(t);
+	w = czrep_wrap(h, nw > LABEL_WRAP ? nw : LABEL_WRAP);
+	free(h);
+	return w;
 }
 
 static void t_init(struct table *t, size_t ncol, size_t nrow)
@@ -157,22 +278,34 @@ static void pad(FILE *f, size_t n)
 		fputc(' ', f);
 }
 
-static void put_aligned(FILE *f, const char *s, size_t w, char align)
+static void put_aligned(FILE *f, const char *s, size_t len, size_t w, char align)
 {
-	size_t n = dwidth(s), l;
+	size_t n = dwidthn(s, len), l;
 
 	if (align == 'r') {
 		pad(f, w - n);
-		fputs(s, f);
+		fwrite(s, 1, len, f);
 	} else if (align == 'c') {
 		l = (w - n) / 2;
 		pad(f, l);
-		fputs(s, f);
+		fwrite(s, 1, len, f);
 		pad(f, w - n - l);
 	} else {
-		fputs(s, f);
+		fwrite(s, 1, len, f);
 		pad(f, w - n);
 	}
+}
+
+/* The lines of a row: its tallest cell's. */
+static size_t row_lines(const struct table *t, char *const *cells)
+{
+	size_t c, n = 1, k;
+
+	for (c = 0; c < t->ncol; c++) {
+		k = nlines(cells[c]);
+		n = k > n ? k : n;
+	}
+	return n;
 }
 
 static void rule(FILE *f, const struct table *t, const char *l, const char *fill, const char *mid,
@@ -192,17 +325,20 @@ static void rule(FILE *f, const struct table *t, const char *l, const char *fill
 static void row(FILE *f, const struct table *t, char *const *cells, const char *sep,
 		const char *head_align)
 {
-	size_t c;
+	size_t c, k, n = row_lines(t, cells), len;
+	const char *l;
 
-	fputs(sep, f);
-	for (c = 0; c < t->ncol; c++) {
-		fputc(' ', f);
-		put_aligned(f, cells[c] ? cells[c] : "", t->width[c],
-			    head_align ? head_align[c] : t->align[c]);
-		fputc(' ', f);
+	for (k = 0; k < n; k++) {
 		fputs(sep, f);
+		for (c = 0; c < t->ncol; c++) {
+			l = line_of(cells[c] ? cells[c] : "", k, &len);
+			fputc(' ', f);
+			put_aligned(f, l, len, t->width[c], head_align ? head_align[c] : t->align[c]);
+			fputc(' ', f);
+			fputs(sep, f);
+		}
+		fputc('\n', f);
 	}
-	fputc('\n', f);
 }
 
 static void render_box(FILE *f, struct table *t, bool unicode)
@@ -249,24 +385,67 @@ static void render_markdown(FILE *f, struct table *t)
 
 static void render_plain(FILE *f, struct table *t)
 {
-	size_t r, c;
+	size_t r, c, k, n, len;
+	const char *l;
 
 	for (r = 0; r <= t->nrow; r++) {
 		char **cells = r ? t_at(t, r - 1, 0) : t->head;
 
-		fputs("  ", f);
-		for (c = 0; c < t->ncol; c++) {
-			const char *s = cells[c] ? cells[c] : "";
+		for (k = 0, n = row_lines(t, cells); k < n; k++) {
+			size_t last = t->ncol;
 
-			if (c + 1 == t->ncol && t->align[c] == 'l')
-				fputs(s, f);   /* no trailing blanks */
-			else
-				put_aligned(f, s, t->width[c], t->align[c]);
-			if (c + 1 < t->ncol)
-				fputs("   ", f);
+			/* a continuation line ends after its last cell that goes on */
+			while (k && last > 1 && !*line_of(cells[last - 1] ? cells[last - 1] : "", k, &len))
+				last--;
+			fputs("  ", f);
+			for (c = 0; c < last; c++) {
+				l = line_of(cells[c] ? cells[c] : "", k, &len);
+				if (c + 1 == last && t->align[c] == 'l')
+					fwrite(l, 1, len, f);   /* no trailing blanks */
+				else
+					put_aligned(f, l, len, t->width[c], t->align[c]);
+				if (c + 1 < last)
+					fputs("   ", f);
+			}
+			fputc('\n', f);
 		}
-		fputc('\n', f);
 	}
+}
+
+/*
+ * Markdown: a cell is one line, its text data: the characters that would
+ * end the cell or become markup escaped with a backslash (CommonMark:
+ * any ASCII punctuation may be), a line break a blank.
+ */
+static char *md_text(const char *s)
+{
+	char *out = cz_xmalloc(2 * strlen(s) + 1), *o = out;
+
+	for (; *s; s++) {
+		if (strchr("\\|<>&*`[]", *s))
+			*o++ = '\\';
+		*o++ = *s == '\n' ? ' ' : *s;
+	}
+	*o = 0;
+	return out;
+}
+
+static void t_markdown(struct table *t)
+{
+	size_t i;
+	char *x;
+
+	for (i = 0; i < t->ncol; i++) {
+		x = md_text(t->head[i]);
+		free(t->head[i]);
+		t->head[i] = x;
+	}
+	for (i = 0; i < t->nrow * t->ncol; i++)
+		if (t->cell[i]) {
+			x = md_text(t->cell[i]);
+			free(t->cell[i]);
+			t->cell[i] = x;
+		}
 }
 
 /* ---- the main table --------------------------------------------------------------- */
@@ -281,12 +460,11 @@ static void main_table(const struct czres_result *r, struct table *t, enum czrep
 	t->head[1] = cz_xstrdup("Result Class");
 	t->align[0] = t->align[1] = 'l';
 	c = 2;
-	t->head[c] = st == CZREP_STYLE_GRID ? cz_xstrdup(r->vname[r->base]) :
-		     cz_xasprintf("%s (base)", r->vname[r->base]);
+	t->head[c] = vhead(r, r->base, st != CZREP_STYLE_GRID, "", "", st == CZREP_STYLE_MARKDOWN);
 	t->align[c++] = 'r';
 	for (v = 0; v < r->nv; v++)
 		if (v != r->base) {
-			t->head[c] = cz_xstrdup(r->vname[v]);
+			t->head[c] = vhead(r, v, false, "", "", st == CZREP_STYLE_MARKDOWN);
 			t->align[c++] = 'r';
 		}
 	for (b = 0; b < r->nb; b++) {
@@ -302,6 +480,8 @@ static void main_table(const struct czres_result *r, struct table *t, enum czrep
 			if (v != r->base)
 				*t_at(t, b, c++) = change_text(r, b, v);
 	}
+	if (st == CZREP_STYLE_MARKDOWN)
+		t_markdown(t);
 	t_widths(t);
 }
 
@@ -321,7 +501,7 @@ static void plain_table(const struct czres_result *r, struct table *t)
 	c = 2;
 	for (v = 0; v < r->nv; v++)
 		if (v != r->base) {
-			t->head[c] = cz_xasprintf("Change with %s", r->vname[v]);
+			t->head[c] = vhead(r, v, false, "Change with ", "", false);
 			t->align[c++] = 'r';
 		}
 	for (b = 0; b < r->nb; b++) {
@@ -356,8 +536,7 @@ static void detail_table(const struct czres_result *r, size_t b, struct table *t
 		v = i == 0 ? r->base : (i <= r->base ? i - 1 : i);
 		cell = czres_cell(r, b, v);
 		czst_cell_stat(r, b, v, &cs);
-		*t_at(t, i, 0) = v == r->base ? cz_xasprintf("%s (base)", r->vname[v]) :
-				 cz_xstrdup(r->vname[v]);
+		*t_at(t, i, 0) = vhead(r, v, v == r->base, "", "", false);
 		*t_at(t, i, 1) = cz_xasprintf("%zu", cell->n);
 		if (cell->failed || !cs.ok) {
 			*t_at(t, i, 2) = cz_xstrdup(cell->failed ? "FAILED" : "-");
@@ -709,8 +888,8 @@ static void bs_table(const struct czres_result *r, size_t v, struct table *t)
 
 	t_init(t, 4, 2 * r->nb);
 	t->head[0] = cz_xstrdup("name");
-	t->head[1] = cz_xasprintf("old (%s)", r->vname[r->base]);
-	t->head[2] = cz_xasprintf("new (%s)", r->vname[v]);
+	t->head[1] = vhead(r, r->base, false, "old (", ")", false);
+	t->head[2] = vhead(r, v, false, "new (", ")", false);
 	t->head[3] = cz_xstrdup("delta");
 	t->align[0] = t->align[3] = 'l';
 	t->align[1] = t->align[2] = 'r';
@@ -940,6 +1119,9 @@ static void csv_cell(FILE *f, const struct czres_result *r, size_t b, size_t v)
 		p = cz_mann_whitney_p(base->x, base->n, c->x, c->n);
 	csv_num(f, p);
 	csv_layouts(f, r, b, v);
+	/* last, so the columns before keep their places: a sequence step's label */
+	fputc(',', f);
+	czrep_csv_str(f, r->vlabel[v]);
 	fputc('\n', f);
 }
 
@@ -950,7 +1132,7 @@ void czrep_csv(FILE *f, struct czres_result *const *r, size_t n)
 	fputs("sut,group,result_class,unit,better,variant,base,n,mean,stddev,ci_low,ci_high,cv,"
 	      "median,min,max,change_pct,verdict,mann_whitney_p,layouts,layout_sensitivity_pct,"
 	      "layout_share,layout_best_offset,layout_worst_offset,better_layouts,worse_layouts,"
-	      "layout_means,layout_sensitive\n", f);
+	      "layout_means,layout_sensitive,variant_label\n", f);
 	for (i = 0; i < n; i++)
 		for (b = 0; b < r[i]->nb; b++)
 			for (v = 0; v < r[i]->nv; v++)

@@ -39,6 +39,16 @@ void czrep_csv_str(FILE *f, const char *s);
 /* One CSV row per cell: statistics, change and verdict (--export-csv). */
 void czrep_csv(FILE *f, struct czres_result *const *r, size_t n);
 
+/*
+ * Variant v's name with its sequence step's label (r->vlabel), control
+ * characters written as \xNN: "s@3 (x86: align the loop)", the base
+ * "s@0 (base: LABEL)" (base true); no label: the name (and " (base)").
+ */
+char *czrep_variant_text(const struct czres_result *r, size_t v, bool base);
+/* s wrapped at w display columns at its blanks, lines joined by '\n'; a longer word continues
+ * on the next line, never cut (malloc'd). */
+char *czrep_wrap(const char *s, size_t w);
+
 /* Length of s without trailing blanks (CPU model strings are padded); 1 for NULL ("?"). */
 size_t czrep_trimmed_len(const char *s);
 

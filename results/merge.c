@@ -184,7 +184,10 @@ static int merge(struct czres_result *dst, const struct czres_result *src, const
 		if (vmap[v] >= onv) {
 			dst->vname[vmap[v]] = cz_xstrdup(src->vname[v]);
 			dst->vset[vmap[v]] = cz_xstrdup(src->vset[v]);
+			dst->vlabel[vmap[v]] = src->vlabel[v] ? cz_xstrdup(src->vlabel[v]) : NULL;
 			dst->vfile[vmap[v]] = src->vfile[v];
+		} else if (!dst->vlabel[vmap[v]] && src->vlabel[v]) {
+			dst->vlabel[vmap[v]] = cz_xstrdup(src->vlabel[v]);
 		}
 	dst->nb = nb;
 	dst->nv = nv;

@@ -77,6 +77,7 @@ void czres_result_free(struct czres_result *r)
 		free(r->vname[i]);
 		free(r->vset[i]);
 		free(r->vparams[i]);
+		free(r->vlabel[i]);
 	}
 	free(r->cells);
 	free(r->sut);
@@ -230,6 +231,8 @@ static int result_variants(struct czres_result *r, const json_t *doc, const char
 		r->vname[i] = cz_xstrdup(s);
 		r->vset[i] = settings_of(json_array_get(arr, i), NULL);
 		r->vparams[i] = params_of(json_object_get(json_array_get(arr, i), "vars"));
+		s = json_string_value(json_object_get(json_array_get(arr, i), "label"));
+		r->vlabel[i] = s && *s ? cz_xstrdup(s) : NULL;
 		r->vfile[i] = file;
 		r->nv++;
 	}

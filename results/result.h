@@ -59,6 +59,7 @@ struct czres_result {
 	char *vset[CZRES_MAX_ITEMS];        /* read back: each variant's settings, as b[].settings */
 	const char *vfile[CZRES_MAX_ITEMS]; /* read back: the file each variant was read from */
 	char *vparams[CZRES_MAX_ITEMS];     /* each variant's {NAME} values: "NAME=VALUE" lines */
+	char *vlabel[CZRES_MAX_ITEMS];      /* a sequence step's label (its "label"), NULL: none */
 	bool mixed;          /* merged from files whose warm-ups or repeats differ */
 	bool paired;         /* verdict = paired (fixed placement): runs of one slot paired */
 	const char *clash;   /* merged: the first file whose verdict differed from the first's */

@@ -18,10 +18,10 @@ ok "export-json: a zab result" -- grep -q '"zab": 1' "$CZ_TMP/r.json"
 ok "export-json: re-renders to the same table" -- cmp -s "$CZ_TMP/out" "$CZ_TMP/again"
 ok "export-markdown: a Markdown table" -- grep -q '^| Benchmark ' "$CZ_TMP/r.md"
 ok "export-csv: the header" -- [ "$(head -1 "$CZ_TMP/r.csv")" = \
-	"sut,group,result_class,unit,better,variant,base,n,mean,stddev,ci_low,ci_high,cv,median,min,max,change_pct,verdict,mann_whitney_p,layouts,layout_sensitivity_pct,layout_share,layout_best_offset,layout_worst_offset,better_layouts,worse_layouts,layout_means,layout_sensitive" ]
+	"sut,group,result_class,unit,better,variant,base,n,mean,stddev,ci_low,ci_high,cv,median,min,max,change_pct,verdict,mann_whitney_p,layouts,layout_sensitivity_pct,layout_share,layout_best_offset,layout_worst_offset,better_layouts,worse_layouts,layout_means,layout_sensitive,variant_label" ]
 ok "export-csv: one row per cell (2 x 2), the old content gone" -- [ "$(wc -l <"$CZ_TMP/r.csv")" -eq 5 ]
-ok "export-csv: 28 fields per row (the 9 layout ones empty: fixed placement)" -- awk -F, 'NR > 1 && NF != 28 { bad = 1 } END { exit bad }' "$CZ_TMP/r.csv"
-ok "export-csv: the base row says base, n = 6" -- grep -q ',a,a,6,.*,base,,,,,,,,,,$' "$CZ_TMP/r.csv"
+ok "export-csv: 29 fields per row (the 9 layout ones empty: fixed placement; no step label)" -- awk -F, 'NR > 1 && NF != 29 { bad = 1 } END { exit bad }' "$CZ_TMP/r.csv"
+ok "export-csv: the base row says base, n = 6" -- grep -q ',a,a,6,.*,base,,,,,,,,,,,$' "$CZ_TMP/r.csv"
 # b is 1.5x a: flagged; x is higher-better (I), y lower-better (R)
 ok "export-csv: verdicts I (x, higher better) and R (y, lower better)" -- \
 	sh -c "grep -q ',x,bytes/sec,higher,b,a,6,.*,I,' '$CZ_TMP/r.csv' && grep -q ',y,,lower,b,a,6,.*,R,' '$CZ_TMP/r.csv'"

@@ -700,6 +700,9 @@ static int result_init(struct czres_result *r, const struct zab_experiment *e, c
 	for (v = 0; v < e->nvar; v++) {
 		r->vname[v] = cz_xstrdup(e->var[v].name);
 		r->vparams[v] = cz_xstrdup("");
+		/* a sequence step's label, as the document's (resultjson.c) */
+		if (e->var[v].seq && e->var[v].label && *e->var[v].label)
+			r->vlabel[v] = cz_xstrdup(e->var[v].label);
 		for (size_t i = 0; i < e->var[v].nvars; i++) {
 			char *t = cz_xasprintf("%s%s=%s\n", r->vparams[v], e->var[v].vars[i].key,
 					       e->var[v].vars[i].val);

@@ -201,7 +201,7 @@ static void zh_text(FILE *f, const json_t *rows, const char *by)
 {
 	const char *cls = NULL;
 	const json_t *row;
-	char ch[40];
+	char ch[40], *w, *nl;
 	size_t i;
 
 	json_array_foreach(rows, i, row) {
@@ -210,10 +210,12 @@ static void zh_text(FILE *f, const json_t *rows, const char *by)
 		double hi = json_number_value(json_object_get(row, "ci_hi"));
 
 		if (!cls || strcmp(cls, c)) {
-			fprintf(f, "%sSUT class %s: %s / %s [%s, %s is better]\n%-40s %5s %5s %12s %7s  %s\n",
+			/* CI: the 95% interval's half-width in per cent of the mean; no unit: none shown */
+			fprintf(f, "%sSUT class %s: %s / %s [%s%s%s is better]\n%-40s %5s %5s %12s  ±CI95%%  %s\n",
 				cls ? "\n" : "", c, zh_str(row, "benchmark"), zh_str(row, "variant"),
-				zh_str(row, "unit"), json_is_true(json_object_get(row, "higher")) ?
-				"higher" : "lower", by, "runs", "n", "mean", "CI", "change vs the step before");
+				zh_str(row, "unit"), *zh_str(row, "unit") ? ", " : "",
+				json_is_true(json_object_get(row, "higher")) ? "higher" : "lower", by, "runs", "n",
+				"mean", "change vs the step before");
 			cls = c;
 			ch[0] = 0;
 		} else if (json_is_number(json_object_get(row, "p"))) {
@@ -224,11 +226,17 @@ static void zh_text(FILE *f, const json_t *rows, const char *by)
 		} else {
 			snprintf(ch, sizeof(ch), "-");
 		}
-		fprintf(f, "%-40.40s %5lld %5lld %12.5g %6.1f%%  %s\n", zh_str(row, "step"),
+		/* a step wider than its column wrapped onto lines of its own, never cut */
+		w = czrep_wrap(zh_str(row, "step"), 40);
+		nl = strchr(w, '\n');
+		fprintf(f, "%-40.*s %5lld %5lld %12.5g %6.1f%%  %s\n", nl ? (int)(nl - w) : (int)strlen(w), w,
 			(long long)json_integer_value(json_object_get(row, "runs")),
 			(long long)json_integer_value(json_object_get(row, "n")), m,
 			m != 0 && json_is_number(json_object_get(row, "ci_hi")) ? 100 * (hi - m) / fabs(m) : 0.0,
 			ch);
+		if (nl)
+			fprintf(f, "%s\n", nl + 1);
+		free(w);
 	}
 	fprintf(f, "\n(R)/(I): two-sided Mann-Whitney p < %.2f against the step before (as zab compare)\n",
 		ZH_ALPHA);

@@ -21,6 +21,16 @@
 
 #define HS_CLASSES 256
 
+/* The display width of the first n bytes of s (UTF-8). */
+static size_t hs_width(const char *s, size_t n)
+{
+	size_t w = 0;
+
+	for (; n && *s; s++, n--)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
 struct hs_step {
 	double *x;           /* the observations: one per session of a run (its mean) */
 	size_t n, cap, runs, samples;
@@ -243,14 +253,33 @@ static json_t *hs_changes(const struct hs *h)
 	return out;
 }
 
+/* A step's line; a label wider than its column wrapped onto lines of its own under it. */
+static void hs_text_step(FILE *f, const char *at, const struct hs_step *s, const struct cz_summary *sm,
+			 const char *ch)
+{
+	char *w = czrep_wrap(s->label, 36), *l = w, *nl = strchr(w, '\n');
+	int len = nl ? (int)(nl - l) : (int)strlen(l);
+
+	fprintf(f, "%-7s %.*s%*s %4zu %5zu %12.5g %6.1f%%  %s\n", at, len, l, 36 - (int)hs_width(l, (size_t)len),
+		"", s->runs, s->n, sm->mean,
+		s->n > 1 && sm->mean != 0 ? 100 * (sm->ci_hi - sm->mean) / fabs(sm->mean) : 0.0, ch);
+	for (l = nl; l; l = nl) {
+		l++;
+		nl = strchr(l, '\n');
+		fprintf(f, "%-7s %.*s\n", "", nl ? (int)(nl - l) : (int)strlen(l), l);
+	}
+	free(w);
+}
+
 static void hs_text_class(FILE *f, const struct hs *h, const struct hs_class *c)
 {
 	size_t k;
 	char at[16], ch[96];
 
-	fprintf(f, "SUT class %s: %s / %s@K [%s, %s is better]\n%-7s %-36s %4s %5s %12s %7s  %s\n", c->cls,
-		c->bench, h->seq, c->unit, c->higher ? "higher" : "lower", "step", "label", "runs", "sess",
-		"mean", "CI", "change point");
+	/* CI: the 95% interval's half-width in per cent of the mean; no unit: none shown */
+	fprintf(f, "SUT class %s: %s / %s@K [%s%s%s is better]\n%-7s %-36s %4s %5s %12s  ±CI95%%  %s\n",
+		c->cls, c->bench, h->seq, c->unit, *c->unit ? ", " : "", c->higher ? "higher" : "lower",
+		"step", "label", "runs", "sess", "mean", "change point");
 	for (k = 0; k <= (size_t)h->last; k++) {
 		const struct hs_step *s = &c->st[k];
 		const struct czst_change *x = hs_change_at(c, k);
@@ -264,9 +293,7 @@ static void hs_text_class(FILE *f, const struct hs *h, const struct hs_class *c)
 		if (x)
 			snprintf(ch, sizeof(ch), "%+.2f%% (%s) 95%% CI %+.2f..%+.2f%%, p=%.3f", x->pct,
 				 hs_flag(c, x), x->ci_lo, x->ci_hi, x->p);
-		fprintf(f, "%-7s %-36.36s %4zu %5zu %12.5g %6.1f%%  %s\n", at, s->label, s->runs, s->n,
-			sm.mean, s->n > 1 && sm.mean != 0 ? 100 * (sm.ci_hi - sm.mean) / fabs(sm.mean) : 0.0,
-			ch);
+		hs_text_step(f, at, s, &sm, ch);
 	}
 	fputc('\n', f);
 }
@@ -281,8 +308,8 @@ static void hs_text(FILE *f, const struct hs *h, const json_t *changes)
 	fprintf(f, "Change points: E-Divisive means (Matteson & James 2014), %u permutations, seed %u, alpha %.2f\n",
 		CZST_CP_PERMS, CZST_CP_SEED, CZST_CP_ALPHA);
 	if (!json_array_size(changes))
-		fprintf(f, "  none: no step changes anything on any of %zu SUT class%s (%ld steps after the base)\n",
-			h->nc, h->nc == 1 ? "" : "es", h->last);
+		fprintf(f, "  none: no step changes anything on any of %zu SUT class%s (%ld step%s after the base)\n",
+			h->nc, h->nc == 1 ? "" : "es", h->last, h->last == 1 ? "" : "s");
 	json_array_foreach(changes, i, o) {
 		fprintf(f, "  step %lld/%ld %s:", (long long)json_integer_value(json_object_get(o, "step")),
 			h->last, json_string_value(json_object_get(o, "label")));

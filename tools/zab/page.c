@@ -174,16 +174,19 @@ static void pg_change_fig(struct pg *g, struct czres_result *const *r, size_t n,
 	for (i = 0; i < n; i++)
 		for (b = 0; b < r[i]->nb; b++)
 			for (v = 0; v < r[i]->nv; v++) {
-				char *label;
+				char *label, *vt;
 
 				flag = czst_change_ci(r[i], b, v, &pct, &lo, &hi);
 				if (flag == CZST_CHANGE_NONE)
 					continue;
 				pg_sut_count(ps, r[i]->sut, &r[i]->b[b], r[i]->vname[v], flag, &k, &m);
+				/* a sequence step named with its label: "s@3 (SUBJECT)" */
+				vt = czrep_variant_text(r[i], v, false);
 				label = cz_xasprintf("%s: %s%s%s%s / %s (%zu of %zu SUTs)", r[i]->sut,
 						     r[i]->b[b].name, *r[i]->b[b].unit ? " [" : "",
 						     r[i]->b[b].unit, *r[i]->b[b].unit ? "]" : "",
-						     r[i]->vname[v], k, m);
+						     vt, k, m);
+				free(vt);
 				czr_point_add(s, 0, pct, lo, hi, flag == -1 ? CZR_WORSE :
 					      flag == 1 ? CZR_BETTER : CZR_NONE, label);
 				free(label);
@@ -206,6 +209,18 @@ static char *pg_series_name(const struct pg_sut *ps, size_t i, const char *v)
 	if (k < ps->n)
 		return cz_xasprintf("%s/%s: %s", ps->cls[i], ps->name[i], v);
 	return ps->n > 1 ? cz_xasprintf("%s: %s", ps->name[i], v) : cz_xstrdup(v);
+}
+
+/* A cell's series in the layout figures: "CLASS: s@3 (LABEL)" (the class when several). */
+static char *pg_cell_name(struct czres_result *const *r, size_t n, size_t i, size_t v)
+{
+	char *vt = czrep_variant_text(r[i], v, false), *sn;
+
+	if (n < 2)
+		return vt;
+	sn = cz_xasprintf("%s: %s", r[i]->sut, vt);
+	free(vt);
+	return sn;
 }
 
 #define PG_MAX_POINTS 1000   /* per series: a figure of 10^6 points helps no reader */
@@ -256,10 +271,11 @@ static void pg_runs_figs(struct pg *g, const struct pg_sut *ps, const struct czr
 		b = czres_find_bench(r, rb);
 		for (v = 0; b < r->nb && v < r->nv; v++) {
 			const struct czres_cell *c = czres_cell(r, b, v);
-			char *name = pg_series_name(ps, i, r->vname[v]);
+			char *vt = czrep_variant_text(r, v, false), *name = pg_series_name(ps, i, vt);
 			struct czr_series *sr = czr_series_add(fr, name), *so = czr_series_add(fo, name);
 
 			free(name);
+			free(vt);
 			if (!c->failed)
 				pg_thin(sr, so, c);
 		}
@@ -342,7 +358,7 @@ static void pg_layouts_fig(struct pg *g, struct czres_result *const *r, size_t n
 			f->ref = 0;
 			f->caption = "One point per layout (code offset) both variants ran at: the "
 				     "spread is how much the verdict depends on placement.";
-			sn = n > 1 ? cz_xasprintf("%s: %s", r[i]->sut, r[i]->vname[v]) : cz_xstrdup(r[i]->vname[v]);
+			sn = pg_cell_name(r, n, i, v);
 			s = czr_series_add(f, sn);
 			free(sn);
 			for (j = 0; j < nb; j++)
@@ -387,7 +403,7 @@ static void pg_sweep_fig(struct pg *g, struct czres_result *const *r, size_t n,
 			f->cache_lines = true;
 			f->caption = "Mean per offset with its 95% interval (band); solid lines: 64-byte "
 				     "cache lines, dashed: 32-byte boundaries.";
-			sn = n > 1 ? cz_xasprintf("%s: %s", r[i]->sut, r[i]->vname[v]) : cz_xstrdup(r[i]->vname[v]);
+			sn = pg_cell_name(r, n, i, v);
 			s = czr_series_add(f, sn);
 			free(sn);
 			/* offsets in order: the band is drawn left to right */

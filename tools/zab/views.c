@@ -93,7 +93,7 @@ int zab_view_files(FILE *text, const char *json, const char *csv, const json_t *
 /* ---- report --by sut-class ---------------------------------------------------------- */
 
 static const char *const byclass_cols[] = {
-	"benchmark", "source", "unit", "higher", "variant", "sut_class", "base_variant",
+	"benchmark", "source", "unit", "higher", "variant", "variant_label", "sut_class", "base_variant",
 	"base_mean", "base_n", "mean", "n", "ci_lo", "ci_hi", "change_pct", "flag",
 	/* the class's kernel reference (kref.c), empty when its runs recorded none */
 	"kernel_ref", "kernel_runs", "kernel_ns_per_chunk", "kernel_like", "kernel_ratio",
@@ -104,6 +104,8 @@ static const char *const byclass_cols[] = {
 struct brow {
 	const struct czres_bench *b;
 	const char *v;
+	const struct czres_result *r;   /* the first class that has it (its step's label) */
+	size_t vi;
 };
 
 static size_t byclass_rows(struct czres_result *const *r, size_t n, struct brow *rows, size_t max)
@@ -119,7 +121,7 @@ static size_t byclass_rows(struct czres_result *const *r, size_t n, struct brow 
 							!strcmp(rows[k].v, r[i]->vname[v])); k++)
 					;
 				if (k == nr && nr < max)
-					rows[nr++] = (struct brow){ &r[i]->b[b], r[i]->vname[v] };
+					rows[nr++] = (struct brow){ &r[i]->b[b], r[i]->vname[v], r[i], v };
 			}
 	return nr;
 }
@@ -147,6 +149,8 @@ static json_t *byclass_cell(const struct czres_result *r, const struct brow *row
 	cz_jset(o, "unit", cz_jstr(row->b->unit ? row->b->unit : ""));
 	cz_jset(o, "higher", json_boolean(row->b->higher));
 	cz_jset(o, "variant", cz_jstr(row->v));
+	/* a sequence step's label (patch subject, kernel version, commit), "" when none */
+	cz_jset(o, "variant_label", cz_jstr(r->vlabel[v] ? r->vlabel[v] : ""));
 	cz_jset(o, "sut_class", cz_jstr(r->sut));
 	cz_jset(o, "base_variant", cz_jstr(r->vname[r->base]));
 	cz_jset(o, "base_mean", cz_jnum(bc->n && !bc->failed ? bs.mean : NAN));
@@ -188,13 +192,50 @@ static void byclass_group_text(char *buf, size_t len, const json_t *o)
 }
 
 /* "pread 100KB in-device [GB/s] / straddling": the result class's name (its class
- * already in it), its unit, the variant -- each once. */
-static void byclass_label(char *buf, size_t len, const struct brow *row)
+ * already in it), its unit, the variant -- each once -- and a sequence step's label,
+ * the whole wrapped at BC_LABEL columns (lines joined by '\n'). */
+#define BC_LABEL 64
+
+static char *byclass_label(const struct brow *row)
 {
 	const char *u = row->b->unit;
+	char *vt = czrep_variant_text(row->r, row->vi, false), *s, *w;
 
-	snprintf(buf, len, "%s%s%s%s / %s", row->b->name, u && *u ? " [" : "", u && *u ? u : "",
-		 u && *u ? "]" : "", row->v);
+	s = cz_xasprintf("%s%s%s%s / %s", row->b->name, u && *u ? " [" : "", u && *u ? u : "",
+			 u && *u ? "]" : "", vt);
+	free(vt);
+	if (!row->r->vlabel[row->vi] || strlen(s) <= BC_LABEL)
+		return s;
+	w = czrep_wrap(s, BC_LABEL);
+	free(s);
+	return w;
+}
+
+/* The display width of the first n bytes of s. */
+static int span_width(const char *s, size_t n)
+{
+	int w = 0;
+
+	for (; n && *s; s++, n--)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+/* The display width of the widest line of s. */
+static int lines_width(const char *s)
+{
+	int w = 0, n = 0;
+
+	for (;; s++) {
+		if (!*s || *s == '\n') {
+			w = n > w ? n : w;
+			n = 0;
+			if (!*s)
+				return w;
+		} else {
+			n += ((unsigned char)*s & 0xc0) != 0x80;
+		}
+	}
 }
 
 /*
@@ -251,11 +292,11 @@ static void byclass_text(FILE *f, struct czres_result *const *r, size_t n, const
 	const char *cols = getenv("COLUMNS");
 	size_t width = cols && atoi(cols) > 40 ? (size_t)atoi(cols) : 132, per, i0, i, k;
 	int lw = (int)strlen("benchmark [unit] / variant");
-	char label[400], g[BC_GROUP + 8];
+	char **label = cz_xmalloc((nr + 1) * sizeof(*label)), g[BC_GROUP + 8], *l, *nl;
 
 	for (k = 0; k < nr; k++) {
-		byclass_label(label, sizeof(label), &rows[k]);
-		lw = (int)strlen(label) > lw ? (int)strlen(label) : lw;
+		label[k] = byclass_label(&rows[k]);
+		lw = lines_width(label[k]) > lw ? lines_width(label[k]) : lw;
 	}
 	per = width > (size_t)lw + BC_GROUP ? (width - (size_t)lw) / BC_GROUP : 1;
 	for (i0 = 0; i0 < n; i0 += per) {
@@ -267,15 +308,26 @@ static void byclass_text(FILE *f, struct czres_result *const *r, size_t n, const
 			fprintf(f, " | %-9s %-11s %3s %5s", "base", "change", "n", "CI");
 		fputc('\n', f);
 		for (k = 0; k < nr; k++) {
-			byclass_label(label, sizeof(label), &rows[k]);
-			fprintf(f, "%-*s", lw, label);
-			for (i = i0; i < n && i < i0 + per; i++) {
-				byclass_group_text(g, sizeof(g), cells[k * n + i]);
-				fprintf(f, " | %s", g);
+			/* a wrapped label's further lines under it, the groups left empty */
+			for (l = label[k]; l; l = nl ? nl + 1 : NULL) {
+				size_t len;
+
+				nl = strchr(l, '\n');
+				len = nl ? (size_t)(nl - l) : strlen(l);
+				fprintf(f, "%.*s%*s", (int)len, l, lw - span_width(l, len), "");
+				for (i = i0; l == label[k] && i < n && i < i0 + per; i++) {
+					byclass_group_text(g, sizeof(g), cells[k * n + i]);
+					fprintf(f, " | %s", g);
+				}
+				for (i = i0; l != label[k] && i < n && i < i0 + per; i++)
+					fprintf(f, " |%*s", i + 1 < n && i + 1 < i0 + per ? BC_GROUP - 2 : 0, "");
+				fputc('\n', f);
 			}
-			fputc('\n', f);
 		}
 	}
+	for (k = 0; k < nr; k++)
+		free(label[k]);
+	free(label);
 	fprintf(f, "\nbase: the base variant's mean; change: the variant vs its own class's base in per cent of\n"
 		"the base's value (a time that grew reads +), (R)/(I) by the table's rule; n: the variant's\n"
 		"samples; CI: its mean's 95%% half-width.\n");
