@@ -8,9 +8,11 @@
  * holding both variants (a full sweep, an earlier probe) when there is
  * one, else `zab run EXPERIMENT --only-variants NAME@0,NAME@k` recorded in
  * the store: zab's own runner, so a later history or sweep reuses it.  A
- * stored run is matched by experiment name, SUT class, the variants' names
- * and, where the sequence labels its steps, their labels (a git range's
- * carry the commit).
+ * stored run is matched by experiment name, SUT class and the variants'
+ * names, and used only when report would pool it with a run of this file
+ * (czres_pool_check against zab_run_frame: the benchmark's command, the
+ * variants' settings, labels and routine sources -- a git range's carry
+ * the commit); the runs left out are counted in one line.
  * The search assumes that once a step changes the figure, the later ones
  * do too (as git bisect assumes of commits); the change hunted is the one
  * the last step shows (bs_like_end).
@@ -46,10 +48,10 @@ struct bs {
 	struct bs_opts o;
 	char *title, *seq;
 	long last;                   /* N: the steps after the base */
-	char *label[CZRES_MAX_ITEMS];  /* each step's label in the experiment (NULL: none) */
+	json_t *frame;                 /* what a run of the file records (zab_run_frame) */
 	struct czs *s;
 	struct czres_result *r;        /* the experiment's stored runs (oldest first) */
-	size_t nr;
+	size_t nr, refused, told;      /* told: the runs left out the last line counted */
 	unsigned ran, reused;
 };
 
@@ -72,16 +74,72 @@ static void bs_free_results(struct bs *b)
 	b->nr = 0;
 }
 
+/*
+ * Whether run r pools with a run of this file by report's rule: 0, or 1
+ * with why.  A benchmark whose measure its first run decides takes the
+ * run's decision (timed: seconds, lower is better).
+ */
+static int bs_foreign(const struct bs *b, const struct czres_result *r, char *why, size_t len)
+{
+	json_t *doc = json_deep_copy(b->frame), *o, *x;
+	struct czres_result ref;
+	const char *dfile;
+	size_t i, j;
+	int ret;
+
+	json_array_foreach(json_object_get(doc, "benchmarks"), i, o) {
+		if (strcmp(json_string_value(json_object_get(o, "measure")) ?: "", "auto"))
+			continue;
+		json_object_del(o, "measure");
+		json_array_foreach(json_object_get(r->doc, "benchmarks"), j, x)
+			if (json_equal(json_object_get(x, "name"), json_object_get(o, "name")) &&
+			    json_is_string(json_object_get(x, "measure"))) {
+				cz_jset(o, "measure", json_deep_copy(json_object_get(x, "measure")));
+				cz_jset(o, "unit", json_deep_copy(json_object_get(x, "unit")));
+				cz_jset(o, "better", json_deep_copy(json_object_get(x, "better")));
+			}
+	}
+	memset(&ref, 0, sizeof(ref));
+	if (czres_result_from_json(&ref, doc, b->o.file)) {
+		snprintf(why, len, "this file's frame unreadable");
+		ret = 1;
+	} else {
+		ret = czres_pool_check(&ref, r, &dfile, why, len) ? 1 : 0;
+	}
+	czres_result_free(&ref);
+	return ret;
+}
+
+/* The stored runs of class cls (NULL: all) that pool with this file's; those left out in one line. */
 static int bs_load(struct bs *b, const char *cls)
 {
 	struct czs_filter f = { .experiment = b->title, .sut_class = cls };
-	char err[1024];
+	char err[1024], why[400], first[480] = "";
+	size_t i, n = 0;
 
 	bs_free_results(b);
 	if (czs_load_results(b->s, &f, &b->r, &b->nr, err, sizeof(err))) {
 		cz_err("bisect: %s", err);
 		return -1;
 	}
+	b->refused = 0;
+	for (i = 0; i < b->nr; i++) {
+		if (!bs_foreign(b, &b->r[i], why, sizeof(why))) {
+			b->r[n++] = b->r[i];
+			continue;
+		}
+		if (!b->refused++)
+			snprintf(first, sizeof(first), "%s run %.8s: %s", b->r[i].sut,
+				 json_string_value(json_object_get(json_object_get(b->r[i].doc, "run"),
+								   "uuid")) ?: "?", why);
+		czres_result_free(&b->r[i]);
+	}
+	b->nr = n;
+	if (b->refused && b->refused != b->told)
+		cz_err("bisect: %zu stored run%s of '%s' not used: zab report would not pool %s with a run of %s (%s)",
+		       b->refused, b->refused == 1 ? "" : "s", b->title, b->refused == 1 ? "it" : "them",
+		       b->o.file, first);
+	b->told = b->refused;
 	return 0;
 }
 
@@ -98,10 +156,8 @@ static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_pro
 		size_t bi = zab_step_bench(r, b->o.result), base = r->base;
 		const json_t *run = json_object_get(r->doc, "run");
 
-		if (strcmp(r->sut, cls) || i0 == r->nv || ik == r->nv || bi == r->nb ||
-		    (b->label[0] && strcmp(zab_step_label(r, v0), b->label[0])) ||
-		    (b->label[k] && strcmp(zab_step_label(r, vk), b->label[k])))
-			continue;       /* another class, another step, or its code since changed */
+		if (strcmp(r->sut, cls) || i0 == r->nv || ik == r->nv || bi == r->nb)
+			continue;       /* another class or another step */
 		r->base = i0;
 		p->verdict = czst_change(r, bi, ik, &p->pct);
 		r->base = base;
@@ -276,8 +332,6 @@ static int bs_sequence(struct bs *b)
 		k = zab_step_of(e.var[v].name, b->seq, NULL);
 		if (k >= 0 && k < 63) {
 			seen |= 1L << k;
-			if (e.var[v].label && *e.var[v].label && !b->label[k])
-				b->label[k] = cz_xstrdup(e.var[v].label);
 			if (k > b->last)
 				b->last = k;
 		}
@@ -288,7 +342,7 @@ static int bs_sequence(struct bs *b)
 	else if (b->last < 1 || seen != (1L << (b->last + 1)) - 1)
 		cz_err("bisect: sequence %s of %s: expected steps %s@0..%s@N, N >= 1, none missing", b->seq,
 		       b->o.file, b->seq, b->seq);
-	else
+	else if ((b->frame = zab_run_frame(b->o.file)))
 		ret = 0;
 out:
 	zab_experiment_free(&e);
@@ -411,7 +465,6 @@ out:
 	free(cls);
 	free(b.title);
 	free(b.seq);
-	for (size_t k = 0; k < CZRES_MAX_ITEMS; k++)
-		free(b.label[k]);
+	json_decref(b.frame);
 	return ret;
 }

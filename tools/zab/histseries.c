@@ -5,7 +5,11 @@
  * and the change points over the whole sequence by E-Divisive means
  * (stats/changepoint.h): each named by its step, sized against the
  * segment before with a 95% interval, and gathered over the classes, so
- * one line says where a step changed things and where it did not.
+ * one line says where a step changed things and where it did not.  A
+ * class pools only runs that report would pool (czres_pool_check): the
+ * newest run of a class decides, an older one that differs from it (the
+ * benchmark's command, a step's settings or routine source) is left out,
+ * and the runs left out are counted in one line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +46,13 @@ struct hs {
 	bool full;           /* a class left out (HS_CLASSES) */
 	char *seq;
 };
+
+static const char *hs_uuid(const struct czres_result *r)
+{
+	const char *u = json_string_value(json_object_get(json_object_get(r->doc, "run"), "uuid"));
+
+	return u ? u : "?";
+}
 
 static struct hs_class *hs_class(struct hs *h, const struct czres_result *r, size_t b)
 {
@@ -345,9 +356,38 @@ static int hs_output(const struct hs *h, const struct zab_series_opts *o)
 	return ret;
 }
 
+/*
+ * Which runs pool (use[i]), by report's rule: in each class the newest run
+ * first, an older one kept when it pools with every run kept before it.
+ * The runs left out in one line.
+ */
+static void hs_poolable(const struct czres_result *r, size_t nr, bool *use)
+{
+	char why[400], first[480] = "";
+	const char *dfile;
+	size_t i, j, left = 0;
+
+	for (i = nr; i-- > 0;) {
+		use[i] = true;
+		for (j = i + 1; j < nr && use[i]; j++) {
+			if (!use[j] || strcmp(r[i].sut, r[j].sut) ||
+			    !czres_pool_check(&r[j], &r[i], &dfile, why, sizeof(why)))
+				continue;
+			use[i] = false;
+			if (!left++)
+				snprintf(first, sizeof(first), "%s run %.8s: %s", r[i].sut,
+					 hs_uuid(&r[i]), why);
+		}
+	}
+	if (left)
+		cz_err("history: %zu of %zu stored runs left out: zab report would not pool %s with a newer run of %s class (%s)",
+		       left, nr, left == 1 ? "it" : "them", left == 1 ? "its" : "their", first);
+}
+
 int zab_history_series(struct czres_result *r, size_t nr, const struct zab_series_opts *o)
 {
 	struct hs *h = cz_xmalloc(sizeof(*h));
+	bool *use = cz_xmalloc((nr ? nr : 1) * sizeof(*use));
 	size_t i, k;
 	int ret = 2;
 
@@ -357,8 +397,10 @@ int zab_history_series(struct czres_result *r, size_t nr, const struct zab_serie
 	h->seq = o->seq ? cz_xstrdup(o->seq) : NULL;
 	for (i = 0; i < nr && !h->seq; i++)
 		h->seq = zab_step_seq(&r[i]);
+	hs_poolable(r, nr, use);
 	for (i = 0; h->seq && i < nr; i++)
-		hs_add(h, &r[i], o->benchmark);
+		if (use[i])
+			hs_add(h, &r[i], o->benchmark);
 	if (!h->seq)
 		cz_err("history: no run of experiment '%s' has a sequence (variants NAME@0, NAME@1 ...)",
 		       o->experiment);
@@ -383,5 +425,6 @@ int zab_history_series(struct czres_result *r, size_t nr, const struct zab_serie
 	}
 	free(h->seq);
 	free(h);
+	free(use);
 	return ret;
 }
