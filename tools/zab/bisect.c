@@ -18,11 +18,15 @@
  * the last step shows (bs_like_end).
  *
  * Exit: 0 a first change found, 1 no change (the last step is as the
- * base), 125 could not decide (a probe failed or is missing), 2 usage.
+ * base), 125 could not decide (a probe failed or is missing), 2 usage,
+ * 128 + the signal when SIGTERM, SIGINT or SIGHUP stopped it: the signal
+ * goes on to the probe's zab run, which stops its daemons and stores
+ * nothing, and bisect waits for it before it exits.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -38,6 +42,33 @@
 #define BS_FOUND 0
 #define BS_NONE 1
 #define BS_UNDECIDED 125
+#define BS_STOPPED (-1)
+
+static volatile sig_atomic_t bs_signal;
+static volatile pid_t bs_child;    /* the probe's zab run while it runs */
+
+/* SIGTERM (timeout's), SIGINT, SIGHUP: noted, and passed on to the probe's run. */
+static void bs_on_signal(int sig)
+{
+	bs_signal = sig;
+	if (bs_child > 0)
+		kill(bs_child, sig);
+}
+
+static void bs_signals(sigset_t *set)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = bs_on_signal;
+	sigemptyset(set);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		sigaction(sigs[i], &sa, NULL);
+		sigaddset(set, sigs[i]);
+	}
+}
 
 struct bs_opts {
 	const char *file, *seq, *result, *store, *sut, *seed, *cusezero;
@@ -53,6 +84,8 @@ struct bs {
 	struct czres_result *r;        /* the experiment's stored runs (oldest first) */
 	size_t nr, refused, told;      /* told: the runs left out the last line counted */
 	unsigned ran, reused;
+	sigset_t sigs;                 /* the signals passed on to a probe's run */
+	char *stopped;                 /* stopped by a signal: what became of the probe */
 };
 
 /* What a probe said: verdict as czst_change (CZST_CHANGE_NONE: no verdict), its facts. */
@@ -174,12 +207,13 @@ static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_pro
 }
 
 /* zab run EXPERIMENT --only-variants NAME@0,NAME@k, recorded; its table on stderr: 0 or -1. */
-static int bs_run(const struct bs *b, const char *cls, long k)
+static int bs_run(struct bs *b, const char *cls, long k)
 {
 	char *only = cz_xasprintf("%s@0,%s@%ld", b->seq, b->seq, k), *base = cz_xasprintf("%s@0", b->seq);
 	const char *argv[24];
 	int n = 0, st;
-	pid_t pid;
+	sigset_t old;
+	pid_t pid, w = -1;
 
 	argv[n++] = "zab";
 	argv[n++] = "run";
@@ -205,20 +239,40 @@ static int bs_run(const struct bs *b, const char *cls, long k)
 	argv[n++] = b->o.file;
 	argv[n] = NULL;
 	fflush(NULL);
-	pid = fork();
+	/* a signal from here until bs_child is set waits, then goes on to the child */
+	sigprocmask(SIG_BLOCK, &b->sigs, &old);
+	pid = bs_signal ? -2 : fork();
 	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		dup2(2, 1);
 		execv("/proc/self/exe", (char *const *)argv);
 		cz_err("bisect: cannot run zab run: %s", strerror(errno));
 		_exit(127);
 	}
+	bs_child = pid;
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(only);
 	free(base);
-	if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+	if (pid == -2) {
+		bs_child = 0;
+		return -1;
+	}
+	while (pid > 0 && (w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+		;
+	bs_child = 0;
+	if (pid < 0 || w < 0) {
 		cz_err("bisect: cannot run zab run: %s", strerror(errno));
 		return -1;
 	}
-	return WIFEXITED(st) && WEXITSTATUS(st) <= 1 ? 0 : -1;
+	if (bs_signal)
+		b->stopped = WIFSIGNALED(st) ?
+			     cz_xasprintf("; the probe of step %ld/%ld stopped, its run not stored", k, b->last) :
+			     cz_xasprintf("; the probe of step %ld/%ld had ended first (zab run exit %d)", k,
+					  b->last, WEXITSTATUS(st));
+	return WIFEXITED(st) && WEXITSTATUS(st) <= 1 && !bs_signal ? 0 : -1;
 }
 
 /* One probe: 1 changed, 0 not, -1 no verdict (failed, not stored, not comparable). */
@@ -229,7 +283,7 @@ static int bs_probe(struct bs *b, const char *cls, long k, struct bs_probe *p)
 	if (have) {
 		b->reused++;
 	} else if (!b->o.stored) {
-		if (bs_run(b, cls, k) || bs_load(b, b->o.stored ? NULL : cls))
+		if (bs_run(b, cls, k) || bs_signal || bs_load(b, b->o.stored ? NULL : cls))
 			return -1;
 		b->ran++;
 		fresh = true;
@@ -276,6 +330,8 @@ static int bs_search(struct bs *b, const char *cls)
 	long lo = 0, hi = b->last, mid;
 	int c = bs_probe(b, cls, hi, &end);
 
+	if (bs_signal)
+		return BS_STOPPED;
 	if (c < 0) {
 		printf("could not decide on %s: step %ld/%ld has no verdict\n", cls, hi, b->last);
 		return BS_UNDECIDED;
@@ -290,6 +346,8 @@ static int bs_search(struct bs *b, const char *cls)
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
 		c = bs_probe(b, cls, mid, &p);
+		if (bs_signal)
+			return BS_STOPPED;
 		if (c < 0) {
 			printf("could not decide on %s: step %ld/%ld has no verdict (first change in %ld..%ld)\n",
 			       cls, mid, b->last, lo + 1, hi);
@@ -383,7 +441,8 @@ static int bs_parse(int argc, char **argv, struct bs_opts *o)
 			       "from the base's by the experiment's verdict rule, by binary search; each probe an\n"
 			       "A/B of step k vs the base, a stored run when there is one, else run and stored.\n"
 			       "--stored: no new runs, one answer per SUT class in the store.\n"
-			       "Exit: 0 a change found, 1 none, 125 could not decide, 2 usage.\n");
+			       "Exit: 0 a change found, 1 none, 125 could not decide, 2 usage,\n"
+			       "128 + the signal (143 SIGTERM, 130 SIGINT): the probe's run stopped, waited for.\n");
 			return 1;
 		default:
 			zab_bad_option(c, argv, bad, sizeof(bad));
@@ -424,8 +483,9 @@ static int bs_all_stored(struct bs *b)
 		return 2;
 	}
 	for (i = 0; i < nc; i++) {
-		r = bs_search(b, cls[i]);
-		if (r == BS_FOUND || (r == BS_UNDECIDED && ret == BS_NONE))
+		r = bs_signal ? BS_STOPPED : bs_search(b, cls[i]);
+		if (r == BS_STOPPED || (ret != BS_STOPPED && (r == BS_FOUND ||
+		    (r == BS_UNDECIDED && ret == BS_NONE))))
 			ret = r;
 		free(cls[i]);
 	}
@@ -443,6 +503,7 @@ int zab_cmd_bisect(int argc, char **argv)
 	ret = bs_parse(argc, argv, &b.o);
 	if (ret)
 		return ret > 0 ? 0 : 2;
+	bs_signals(&b.sigs);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ret = 2;
 	if (bs_sequence(&b) || !(b.s = zab_store_open(b.o.store)))
@@ -455,7 +516,10 @@ int zab_cmd_bisect(int argc, char **argv)
 			ret = bs_search(&b, cls);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	if (ret != 2)
+	if (bs_signal) {
+		cz_err("bisect: stopped by signal %d%s", (int)bs_signal, b.stopped ? b.stopped : "");
+		ret = 128 + bs_signal;
+	} else if (ret != 2)
 		cz_err("bisect: %u probe%s run, %u from the store, %.1f s", b.ran, b.ran == 1 ? "" : "s",
 		       b.reused, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 out:
@@ -466,5 +530,6 @@ out:
 	free(b.title);
 	free(b.seq);
 	json_decref(b.frame);
+	free(b.stopped);
 	return ret;
 }
