@@ -7,9 +7,9 @@
 # change hunted; an A/A sequence: no change, exit 1; a last step that fails: could not
 # decide, exit 125; --stored answers per SUT class from a full sweep of
 # one file (one class with the slowdown, one without) without running
-# anything; bad usage exits 2 with one line; zab run --only-variants runs
-# the variants named and refuses a name that is none or a set without the
-# base.
+# anything, and with no stored run cannot decide (125); bad usage exits 2
+# with one line; zab run --only-variants runs the variants named and
+# refuses a name that is none or a set without the base.
 # Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 . "$top_srcdir/tests/zab/seqlib.sh"
@@ -68,6 +68,10 @@ ok "--stored over two classes: exit $rc, one answer each" -- sh -c "[ $rc -eq 0 
 	grep -qx 'first change: step 9/16 s@9: -[23][0-9.]*% (R) in x on zen' '$CZ_TMP/w.out' &&
 	grep -q '^no change on sky: step 16/16' '$CZ_TMP/w.out' && [ \$(wc -l <'$CZ_TMP/w.out') -eq 2 ]"
 ok "--stored ran nothing" -- grep -q '^zab: bisect: 0 probes run' "$CZ_TMP/w.err"
+url="sqlite:$CZ_TMP/none.db"
+bisect n --stored "$CZ_TMP/fleet.ini"
+ok "--stored, no stored run of the experiment: exit $rc (125, could not decide), $(cat "$CZ_TMP/n.out")" -- \
+	sh -c "[ $rc -eq 125 ] && grep -q '^could not decide: no stored run of experiment .bsseq.' '$CZ_TMP/n.out'"
 bisect e
 ok "no experiment file: exit $rc, one line: $(cat "$CZ_TMP/e.err")" -- \
 	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/e.err') -eq 1 ]"

@@ -477,10 +477,11 @@ static int bs_all_stored(struct bs *b)
 		if (j == nc && nc < 64)
 			cls[nc++] = cz_xstrdup(b->r[i].sut);
 	}
-	if (!nc) {
-		cz_err("bisect: no stored run of experiment '%s'%s%s in %s", b->title,
-		       b->o.sut ? " on SUT class " : "", b->o.sut ? b->o.sut : "", czs_name(b->s));
-		return 2;
+	if (!nc) {      /* nothing to test: as a git bisect run script that cannot */
+		printf("could not decide: no stored run of experiment '%s'%s%s%s in %s\n", b->title,
+		       b->refused ? " that pools with this file's" : "", b->o.sut ? " on SUT class " : "",
+		       b->o.sut ? b->o.sut : "", czs_name(b->s));
+		return BS_UNDECIDED;
 	}
 	for (i = 0; i < nc; i++) {
 		r = bs_signal ? BS_STOPPED : bs_search(b, cls[i]);
