@@ -84,6 +84,9 @@ struct bs {
 	struct czres_result *r;        /* the experiment's stored runs (oldest first) */
 	size_t nr, refused, told;      /* told: the runs left out the last line counted */
 	unsigned ran, reused;
+	long probed[CZRES_MAX_ITEMS];  /* the steps compared with the base, in order (this class) */
+	size_t nprobed;
+	bool paired;                   /* the probes' verdict rule */
 	sigset_t sigs;                 /* the signals passed on to a probe's run */
 	char *stopped;                 /* stopped by a signal: what became of the probe */
 };
@@ -93,7 +96,8 @@ struct bs_probe {
 	int verdict;
 	double pct;
 	char label[256], bench[256], uuid[40];
-	bool indev;
+	bool indev, paired;
+	bool base_bad, step_bad;     /* the base's / the step's cell failed or has no sample */
 };
 
 static void bs_free_results(struct bs *b)
@@ -199,6 +203,9 @@ static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_pro
 		snprintf(p->uuid, sizeof(p->uuid), "%.8s",
 			 json_string_value(json_object_get(run, "uuid")) ?: "?");
 		p->indev = r->b[bi].kind != CZRES_RK_CMD;
+		p->paired = r->paired;
+		p->base_bad = czres_cell(r, bi, i0)->failed || !czres_cell(r, bi, i0)->n;
+		p->step_bad = czres_cell(r, bi, ik)->failed || !czres_cell(r, bi, ik)->n;
 		found = true;
 	}
 	free(v0);
@@ -294,9 +301,12 @@ static int bs_probe(struct bs *b, const char *cls, long k, struct bs_probe *p)
 		       b->o.stored ? "no stored run holds it and the base" : "the run holds no verdict");
 		return -1;
 	}
+	b->probed[b->nprobed++ % CZRES_MAX_ITEMS] = k;
+	b->paired = p->paired;
 	if (p->verdict == CZST_CHANGE_NONE) {
-		cz_err("bisect: %s: step %ld/%ld %s: no verdict (a cell failed or has no samples)", cls, k,
-		       b->last, p->label);
+		cz_err("bisect: %s: step %ld/%ld %s: no verdict (%s)", cls, k, b->last, p->label,
+		       p->base_bad ? "the base failed or has no samples: nothing to compare with" :
+		       p->step_bad ? "the step failed or has no samples" : "too few samples to compare");
 		return -1;
 	}
 	cz_err("bisect: %s: step %ld/%ld %s vs the base: %+.2f%%%s (%s run %s)", cls, k, b->last,
@@ -323,17 +333,48 @@ static bool bs_like_end(const struct bs_probe *p, const struct bs_probe *end)
 	return p->verdict == end->verdict && fabs(p->pct) >= fabs(p->pct - end->pct);
 }
 
+/* Which comparisons the answer of class cls rests on (history --by series makes others). */
+static void bs_compared(const struct bs *b, const char *cls, int first)
+{
+	size_t i;
+
+	if (!b->nprobed || first > 0)
+		return;         /* a change at step N: the search goes on, told at its end */
+	fprintf(stderr, "zab: bisect: %s: compared step", cls);
+	for (i = 0; i < b->nprobed && i < CZRES_MAX_ITEMS; i++)
+		fprintf(stderr, "%s%ld", i ? ", " : " ", b->probed[i]);
+	fprintf(stderr, " each with the base %s@0 within one run (verdict %s); history --by series pools every run's sessions per step instead\n",
+		b->seq, b->paired ? "paired" : "overlap");
+}
+
+/* "has no verdict", and why when it is the base's. */
+static void bs_no_verdict(const struct bs *b, const char *cls, long k, const struct bs_probe *p, long lo,
+			  long hi)
+{
+	printf("could not decide on %s: step %ld/%ld has no verdict%s", cls, k, b->last,
+	       p->base_bad ? ": the base failed (no sample to compare with)" :
+	       p->step_bad ? ": the step failed" : "");
+	if (lo >= 0)
+		printf(" (first change in %ld..%ld)", lo + 1, hi);
+	putchar('\n');
+}
+
 /* The binary search over class cls: BS_FOUND, BS_NONE or BS_UNDECIDED. */
 static int bs_search(struct bs *b, const char *cls)
 {
 	struct bs_probe p, end, first;
 	long lo = 0, hi = b->last, mid;
-	int c = bs_probe(b, cls, hi, &end);
+	int c;
 
+	memset(&p, 0, sizeof(p));
+	memset(&end, 0, sizeof(end));
+	b->nprobed = 0;
+	c = bs_probe(b, cls, hi, &end);
 	if (bs_signal)
 		return BS_STOPPED;
+	bs_compared(b, cls, c);
 	if (c < 0) {
-		printf("could not decide on %s: step %ld/%ld has no verdict\n", cls, hi, b->last);
+		bs_no_verdict(b, cls, hi, &end, -1, 0);
 		return BS_UNDECIDED;
 	}
 	if (!c) {
@@ -349,8 +390,8 @@ static int bs_search(struct bs *b, const char *cls)
 		if (bs_signal)
 			return BS_STOPPED;
 		if (c < 0) {
-			printf("could not decide on %s: step %ld/%ld has no verdict (first change in %ld..%ld)\n",
-			       cls, mid, b->last, lo + 1, hi);
+			bs_compared(b, cls, -1);
+			bs_no_verdict(b, cls, mid, &p, lo, hi);
 			return BS_UNDECIDED;
 		}
 		if (c && !bs_like_end(&p, &end)) {
@@ -365,6 +406,7 @@ static int bs_search(struct bs *b, const char *cls)
 			lo = mid;
 		}
 	}
+	bs_compared(b, cls, -1);
 	bs_first(b, cls, hi, &first);
 	return BS_FOUND;
 }
