@@ -55,18 +55,24 @@ static void bs_on_signal(int sig)
 		kill(bs_child, sig);
 }
 
+static const int bs_sigs[] = { SIGTERM, SIGINT, SIGHUP };
+static struct sigaction bs_sig_was[3];   /* as bisect found them: the probe's again */
+
+/* Caught, but for one ignored when bisect started (nohup): ignored it stays. */
 static void bs_signals(sigset_t *set)
 {
-	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
 	struct sigaction sa;
 	size_t i;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = bs_on_signal;
 	sigemptyset(set);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		sigaction(sigs[i], &sa, NULL);
-		sigaddset(set, sigs[i]);
+	for (i = 0; i < 3; i++) {
+		sigaction(bs_sigs[i], NULL, &bs_sig_was[i]);
+		if (bs_sig_was[i].sa_handler == SIG_IGN)
+			continue;
+		sigaction(bs_sigs[i], &sa, NULL);
+		sigaddset(set, bs_sigs[i]);
 	}
 }
 
@@ -250,9 +256,8 @@ static int bs_run(struct bs *b, const char *cls, long k)
 	sigprocmask(SIG_BLOCK, &b->sigs, &old);
 	pid = bs_signal ? -2 : fork();
 	if (pid == 0) {
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
+		for (size_t i = 0; i < 3; i++)
+			sigaction(bs_sigs[i], &bs_sig_was[i], NULL);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		dup2(2, 1);
 		execv("/proc/self/exe", (char *const *)argv);
