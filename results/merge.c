@@ -98,32 +98,42 @@ static int settings_diff(const char *a, const char *b, char *why, size_t len)
 	return 0;
 }
 
-/*
- * Samples are pooled only under one meaning: a benchmark (its command,
- * unit, direction, result class) or a variant (its command, environment,
- * device settings) that differs between the files is refused, naming both
- * files and the first field that differs.  0 or -EINVAL.
- */
-static int merge_check(const struct czres_result *dst, const struct czres_result *src,
-		       const size_t *bmap, const size_t *vmap, const char *file)
+int czres_pool_check(const struct czres_result *dst, const struct czres_result *src,
+		     const char **dfile, char *why, size_t len)
 {
-	char why[256];
-	size_t i;
+	char d[256];
+	size_t i, j;
 
-	for (i = 0; i < src->nb; i++)
-		if (bmap[i] < dst->nb &&
-		    settings_diff(dst->b[bmap[i]].settings, src->b[i].settings, why, sizeof(why))) {
-			cz_err("report: %s and %s: benchmark '%s' differs in %s; not pooled (rename it, or give one file --sut CLASS)",
-			       dst->b[bmap[i]].file, file, src->b[i].name, why);
+	for (i = 0; i < src->nb; i++) {
+		for (j = 0; j < dst->nb && strcmp(dst->b[j].name, src->b[i].name); j++)
+			;
+		if (j < dst->nb && settings_diff(dst->b[j].settings, src->b[i].settings, d, sizeof(d))) {
+			snprintf(why, len, "benchmark '%s' differs in %s", src->b[i].name, d);
+			*dfile = dst->b[j].file;
 			return -EINVAL;
 		}
-	for (i = 0; i < src->nv; i++)
-		if (vmap[i] < dst->nv && settings_diff(dst->vset[vmap[i]], src->vset[i], why, sizeof(why))) {
-			cz_err("report: %s and %s: variant '%s' differs in %s; not pooled (rename it, or give one file --sut CLASS)",
-			       dst->vfile[vmap[i]], file, src->vname[i], why);
+	}
+	for (i = 0; i < src->nv; i++) {
+		j = czres_name_index(dst->vname, dst->nv, src->vname[i]);
+		if (j < dst->nv && settings_diff(dst->vset[j], src->vset[i], d, sizeof(d))) {
+			snprintf(why, len, "variant '%s' differs in %s", src->vname[i], d);
+			*dfile = dst->vfile[j];
 			return -EINVAL;
 		}
+	}
 	return 0;
+}
+
+/* The pooling rule (czres_pool_check) on a merge: 0, or -EINVAL after one line naming both files. */
+static int merge_check(const struct czres_result *dst, const struct czres_result *src, const char *file)
+{
+	const char *dfile = NULL;
+	char why[400];
+
+	if (!czres_pool_check(dst, src, &dfile, why, sizeof(why)))
+		return 0;
+	cz_err("report: %s and %s: %s; not pooled (rename it, or give one file --sut CLASS)", dfile, file, why);
+	return -EINVAL;
 }
 
 /*
@@ -167,7 +177,7 @@ static int merge(struct czres_result *dst, const struct czres_result *src, const
 		       CZRES_MAX_ITEMS);
 		return -E2BIG;
 	}
-	if (merge_check(dst, src, bmap, vmap, file))
+	if (merge_check(dst, src, file))
 		return -EINVAL;
 	for (b = 0; b < src->nb; b++) {
 		if (bmap[b] < onb)

@@ -84,6 +84,17 @@ int czres_result_from_json(struct czres_result *r, json_t *doc, const char *file
  */
 int czres_merge(struct czres_result **res, size_t *n, struct czres_result *r, json_t *arr,
 		const char *sut, const char *file);
+/*
+ * The pooling rule, the one report, history and bisect apply: the samples
+ * of src may join dst's only when every benchmark (its command, unit,
+ * direction, result class, the experiment's {NAME} values) and every
+ * variant (its command, environment, device settings, routine source:
+ * file_sha256, patchset_hash, git commit ...) the two share by name has
+ * the same settings in both.  0, or -EINVAL with why ("benchmark 'x'
+ * differs in cmd: A vs B") and *dfile the file dst's side came from.
+ */
+int czres_pool_check(const struct czres_result *dst, const struct czres_result *src,
+		     const char **dfile, char *why, size_t len);
 /* The same result class (name, kind, unit, direction); its index in r, r->nb when absent. */
 bool czres_same_bench(const struct czres_bench *a, const struct czres_bench *b);
 size_t czres_find_bench(const struct czres_result *r, const struct czres_bench *b);

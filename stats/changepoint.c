@@ -24,6 +24,8 @@
 #include "changepoint.h"
 #include "stats.h"
 
+#define CZST_CP_NEEDED_STEPS 4096
+
 struct cp_work {
 	const size_t *start;
 	size_t nsteps;
@@ -241,4 +243,37 @@ size_t czst_edivisive(const double *x, const size_t *start, size_t nsteps,
 	free(w.wl);
 	free(w.wr);
 	return found;
+}
+
+double czst_cp_floor(const size_t *start, size_t nsteps, size_t t)
+{
+	size_t n = start[nsteps] - start[0], L = start[t] - start[0], k;
+	double logc, mirror = 0;
+
+	if (!L || L >= n)
+		return 1;
+	for (k = 1; k < nsteps; k++)
+		if (start[k] - start[0] == n - L)
+			mirror = 1;
+	logc = lgamma((double)n + 1) - lgamma((double)L + 1) - lgamma((double)(n - L) + 1);
+	return fmin(1, (1 + mirror) * exp(-logc));
+}
+
+unsigned czst_cp_needed(size_t nsteps, double alpha)
+{
+	size_t start[CZST_CP_NEEDED_STEPS + 1], k, t;
+	unsigned m;
+	bool ok;
+
+	if (nsteps < 2 || nsteps > CZST_CP_NEEDED_STEPS)
+		return 0;
+	for (m = 1; m < 100000; m++) {
+		for (k = 0; k <= nsteps; k++)
+			start[k] = k * m;
+		for (ok = true, t = 1; t < nsteps && ok; t++)
+			ok = czst_cp_floor(start, nsteps, t) <= CZST_CP_REACH * alpha;
+		if (ok)
+			return m;
+	}
+	return 0;
 }

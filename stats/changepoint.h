@@ -44,4 +44,23 @@ struct czst_change {
 size_t czst_edivisive(const double *x, const size_t *start, size_t nsteps,
 		      const struct czst_cp_opts *o, struct czst_change *out, size_t max);
 
+/*
+ * What the permutation test can reach.  A split before step t (1..nsteps-1)
+ * puts L observations before it and n - L after; its exact permutation p
+ * is at least that of a perfect separation (every value before the split
+ * apart from every value after): the arrangements as extreme are the
+ * observed one and its mirror (when a step boundary falls at n - L), of
+ * C(n, L), so
+ *     floor = (1 + mirror) / C(n, L).
+ * The test samples its permutations, so it lands below alpha for a clear
+ * change only when the floor is well below alpha: CZST_CP_REACH x alpha
+ * (at alpha / 2, 999 permutations find a perfect separation below alpha
+ * with probability 0.93; at the floor alpha itself, 0.33: binomial over
+ * 999 draws, at most 8 of them as extreme).
+ */
+#define CZST_CP_REACH 0.5
+double czst_cp_floor(const size_t *start, size_t nsteps, size_t t);
+/* The fewest observations per step (all steps alike) for which every split of nsteps can reach alpha. */
+unsigned czst_cp_needed(size_t nsteps, double alpha);
+
 #endif

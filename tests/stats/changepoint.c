@@ -115,6 +115,28 @@ static void planted(void)
 	tap_ok(czst_edivisive(x, start, 1, NULL, c, CZST_CP_MAX) == 0, "one step: nothing to split");
 }
 
+/* The floor of the permutation p, checked against counts by hand, and the sessions needed. */
+static void reach(void)
+{
+	static const size_t two3[] = { 0, 3, 6 }, three3[] = { 0, 3, 6, 9 }, uneven[] = { 0, 10, 12 };
+	struct czst_change c[CZST_CP_MAX];
+	double x[6] = { 1000, 1001, 999, 700, 701, 699 };
+
+	tap_ok(fabs(czst_cp_floor(two3, 2, 1) - 2.0 / 20) < 1e-12,
+	       "2 steps x 3: smallest p 2/C(6,3) = 0.100 (%.4f)", czst_cp_floor(two3, 2, 1));
+	tap_ok(fabs(czst_cp_floor(three3, 3, 1) - 2.0 / 84) < 1e-12 &&
+	       fabs(czst_cp_floor(three3, 3, 2) - 2.0 / 84) < 1e-12,
+	       "3 steps x 3: smallest p 2/C(9,3) = 0.024 at either split (%.4f)", czst_cp_floor(three3, 3, 1));
+	tap_ok(fabs(czst_cp_floor(uneven, 2, 1) - 1.0 / 66) < 1e-12,
+	       "10 + 2 observations: no mirror split, 1/C(12,2) (%.4f)", czst_cp_floor(uneven, 2, 1));
+	tap_ok(czst_cp_needed(2, CZST_CP_ALPHA) == 6 && czst_cp_needed(3, CZST_CP_ALPHA) == 4 &&
+	       czst_cp_needed(17, CZST_CP_ALPHA) == 2,
+	       "sessions needed: 2 steps %u, 3 steps %u, 17 steps %u", czst_cp_needed(2, CZST_CP_ALPHA),
+	       czst_cp_needed(3, CZST_CP_ALPHA), czst_cp_needed(17, CZST_CP_ALPHA));
+	tap_ok(czst_edivisive(x, two3, 2, NULL, c, CZST_CP_MAX) == 0,
+	       "a -30%% change, 2 steps x 3: not found, as the floor says");
+}
+
 int main(int argc, char **argv)
 {
 	unsigned sims = 200, alarms;
@@ -135,6 +157,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	planted();
+	reach();
 	rate = aa_rate(sims, 0, &alarms);
 	/* 1% expected: 2 of 200; 8 or more has probability < 0.001 */
 	tap_ok(alarms < 8, "A/A false alarms: %u of %u sequences (%.1f%%; alpha %.2f)", alarms, sims,

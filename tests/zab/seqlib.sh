@@ -6,14 +6,15 @@
 #     noise, steps s@PLANT..s@N 30% slower (FAKE_SCALE 0.7: a patch that
 #     stays in the series), PLANT 0: none (A/A); EXTRA: a line added to the
 #     last step (e.g. a cmd= that fails); $SEQ_BLIP K:SCALE: step K alone
-#     at that scale (a one-step blip); $SEQ_LABELS a file: line K+1 is step
-#     K's label, with the provenance keys zab expand writes (sequence,
-#     sequence-kind series, step, steps, label); $SEQ_UNIT the unit
-#     (default bytes/sec; empty: none)
+#     at that scale (a one-step blip); $SEQ_MEAN the benchmark's mean
+#     (default 1000: another makes another command); $SEQ_LABELS a file:
+#     line K+1 is step K's label, with the provenance keys zab expand
+#     writes (sequence, sequence-kind series, step, steps, label);
+#     $SEQ_UNIT the unit (default bytes/sec; empty: none)
 seq_file() {
 	{
 		printf '[experiment]\nname = %s\nsessions = 2\nrepeats = 3\n\n' "$2"
-		printf '[benchmark x]\ncmd = %s --sd 0.01 --mean 1000\nbetter = higher\n' "$FAKE"
+		printf '[benchmark x]\ncmd = %s --sd 0.01 --mean %s\nbetter = higher\n' "$FAKE" "${SEQ_MEAN:-1000}"
 		[ -z "${SEQ_UNIT-bytes/sec}" ] || printf 'unit = %s\n' "${SEQ_UNIT-bytes/sec}"
 		k=0
 		while [ "$k" -le "$3" ]; do

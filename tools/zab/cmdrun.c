@@ -719,6 +719,41 @@ static int result_init(struct czres_result *r, const struct zab_experiment *e, c
 	return 0;
 }
 
+/*
+ * What a run of the experiment file would record but its samples and the
+ * facts of the run: its benchmarks' and variants' settings as zab run
+ * writes them (the routine sources hashed now), so a stored run can be
+ * held against the file by the pooling rule (czres_pool_check).  The
+ * command's row of a benchmark whose measure its first run decides (no
+ * unit, no measure) says "measure": "auto".  NULL after one line.
+ */
+json_t *zab_run_frame(const char *file)
+{
+	struct run_cli *cli = cz_xmalloc(sizeof(*cli));
+	struct zab_experiment e = { .sessions = 1 };
+	struct czres_result r = { 0 };
+	json_t *doc = NULL;
+	size_t b;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->file = file;
+	cli->sut = "frame";
+	if (!run_build(&e, cli) && !result_init(&r, &e, cli)) {
+		for (b = 0; b < r.nb; b++)
+			r.b[b].timed = r.b[b].kind == CZRES_RK_CMD &&
+				       e.bench[r.b[b].src].measure == ZAB_MEASURE_TIME;
+		doc = zab_result_json(&r, &e, cz_jobj(), NULL, NULL, 0);
+		for (b = 0; b < r.nb; b++)
+			if (r.b[b].kind == CZRES_RK_CMD && e.bench[r.b[b].src].measure == ZAB_MEASURE_AUTO)
+				cz_jset(json_array_get(json_object_get(doc, "benchmarks"), b), "measure",
+					cz_jstr("auto"));
+	}
+	czres_result_free(&r);
+	zab_experiment_free(&e);
+	free(cli);
+	return doc;
+}
+
 static void announce(const struct czres_result *r, const struct zab_experiment *e, uint64_t seed)
 {
 	cz_err("%s: %zu benchmark%s x %zu variants, %u session%s x (%u warm-up%s + %u repeat%s) = %zu runs; order %s, seed %llu (replay: --seed %llu)",

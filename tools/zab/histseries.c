@@ -5,7 +5,11 @@
  * and the change points over the whole sequence by E-Divisive means
  * (stats/changepoint.h): each named by its step, sized against the
  * segment before with a 95% interval, and gathered over the classes, so
- * one line says where a step changed things and where it did not.
+ * one line says where a step changed things and where it did not.  A
+ * class pools only runs that report would pool (czres_pool_check): the
+ * newest run of a class decides, an older one that differs from it (the
+ * benchmark's command, a step's settings or routine source) is left out,
+ * and the runs left out are counted in one line.
  */
 #include <math.h>
 #include <stdio.h>
@@ -34,6 +38,7 @@ static size_t hs_width(const char *s, size_t n)
 struct hs_step {
 	double *x;           /* the observations: one per session of a run (its mean) */
 	size_t n, cap, runs, samples;
+	size_t failed;       /* runs whose cell of the step failed or has no sample */
 	char *label;
 };
 
@@ -43,6 +48,10 @@ struct hs_class {
 	struct hs_step st[CZRES_MAX_ITEMS];
 	struct czst_change ch[CZST_CP_MAX];
 	size_t nch;
+	/* what the test cannot reach: steps where a change could not get below alpha */
+	size_t undec[CZRES_MAX_ITEMS], nundec, fewest;   /* fewest: sessions of the thinnest step */
+	double floor;        /* the largest smallest-p among them */
+	unsigned needed;     /* sessions per step every step needs (0: cannot say) */
 };
 
 struct hs {
@@ -52,6 +61,26 @@ struct hs {
 	bool full;           /* a class left out (HS_CLASSES) */
 	char *seq;
 };
+
+/* The most measured steps of any class. */
+static size_t hs_measured(const struct hs *h)
+{
+	size_t i, k, n, most = 0;
+
+	for (i = 0; i < h->nc; i++) {
+		for (n = 0, k = 0; k < CZRES_MAX_ITEMS; k++)
+			n += h->c[i].st[k].n > 0;
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
+static const char *hs_uuid(const struct czres_result *r)
+{
+	const char *u = json_string_value(json_object_get(json_object_get(r->doc, "run"), "uuid"));
+
+	return u ? u : "?";
+}
 
 static struct hs_class *hs_class(struct hs *h, const struct czres_result *r, size_t b)
 {
@@ -115,9 +144,17 @@ static void hs_add(struct hs *h, const struct czres_result *r, const char *bench
 		const struct czres_cell *cell = czres_cell(r, b, v);
 		struct hs_step *s;
 
-		if (k < 0 || k >= CZRES_MAX_ITEMS || cell->failed || !cell->n)
+		if (k < 0 || k >= CZRES_MAX_ITEMS)
 			continue;
 		s = &c->st[k];
+		if (!s->label)
+			s->label = cz_xstrdup(zab_step_label(r, r->vname[v]));
+		if (k > h->last)
+			h->last = k;
+		if (cell->failed || !cell->n) {
+			s->failed++;    /* listed as failed, not taken for "no change" */
+			continue;
+		}
 		if (s->n + cell->n > s->cap) {
 			s->cap = (s->n + cell->n) * 2;
 			s->x = cz_xrealloc(s->x, s->cap * sizeof(*s->x));
@@ -129,12 +166,10 @@ static void hs_add(struct hs *h, const struct czres_result *r, const char *bench
 		else
 			hs_session_means(cell, s);
 		s->runs++;
-		if (!s->label)
-			s->label = cz_xstrdup(zab_step_label(r, r->vname[v]));
-		if (k > h->last)
-			h->last = k;
 	}
 }
+
+static const struct czst_change *hs_change_at(const struct hs_class *c, size_t k);
 
 /* The change points of one class over its measured steps (steps with no sample left out). */
 static void hs_find(struct hs_class *c)
@@ -158,6 +193,22 @@ static void hs_find(struct hs_class *c)
 	c->nch = czst_edivisive(x, start, ns, NULL, c->ch, CZST_CP_MAX);
 	for (i = 0; i < c->nch; i++)
 		c->ch[i].step = idx[c->ch[i].step];
+	/* before reading "no change": could a change at each step have reached alpha at all? */
+	c->nundec = 0;
+	c->floor = 0;
+	c->fewest = ns ? c->st[idx[0]].n : 0;
+	for (i = 0; i < ns; i++)
+		if (c->st[idx[i]].n < c->fewest)
+			c->fewest = c->st[idx[i]].n;
+	for (i = 1; i < ns; i++) {
+		double f = czst_cp_floor(start, ns, i);
+
+		if (f > CZST_CP_REACH * CZST_CP_ALPHA && !hs_change_at(c, idx[i])) {
+			c->undec[c->nundec++] = idx[i];
+			c->floor = fmax(c->floor, f);
+		}
+	}
+	c->needed = czst_cp_needed(ns, CZST_CP_ALPHA);
 	free(x);
 }
 
@@ -169,6 +220,31 @@ static const struct czst_change *hs_change_at(const struct hs_class *c, size_t k
 		if (c->ch[i].step == k)
 			return &c->ch[i];
 	return NULL;
+}
+
+/* A change at step k could not have been told in c: its base has no sample, or the test cannot reach alpha there. */
+static bool hs_undecided_at(const struct hs_class *c, size_t k)
+{
+	size_t i;
+
+	if (!c->st[0].n)
+		return true;
+	for (i = 0; i < c->nundec; i++)
+		if (c->undec[i] == k)
+			return true;
+	return false;
+}
+
+/* Every class could tell a change at every step, and none lacks a step: "none" may be said. */
+static bool hs_all_decided(const struct hs *h)
+{
+	size_t i, k;
+
+	for (i = 0; i < h->nc; i++)
+		for (k = 0; k <= (size_t)h->last; k++)
+			if (!h->c[i].st[k].n || (k && hs_undecided_at(&h->c[i], k)))
+				return false;
+	return true;
 }
 
 static const char *hs_flag(const struct hs_class *c, const struct czst_change *ch)
@@ -216,7 +292,7 @@ static json_t *hs_changes(const struct hs *h)
 	size_t k, i;
 
 	for (k = 1; k <= (size_t)h->last; k++) {
-		json_t *in = cz_jarr(), *not = cz_jarr(), *o;
+		json_t *in = cz_jarr(), *not = cz_jarr(), *und = cz_jarr(), *o;
 		const char *label = NULL;
 
 		for (i = 0; i < h->nc; i++) {
@@ -225,7 +301,7 @@ static json_t *hs_changes(const struct hs *h)
 
 			if (!ch) {
 				if (h->c[i].st[k].n)
-					cz_jpush(not, cz_jstr(h->c[i].cls));
+					cz_jpush(hs_undecided_at(&h->c[i], k) ? und : not, cz_jstr(h->c[i].cls));
 				continue;
 			}
 			label = h->c[i].st[k].label;
@@ -241,6 +317,7 @@ static json_t *hs_changes(const struct hs *h)
 		if (!json_array_size(in)) {
 			json_decref(in);
 			json_decref(not);
+			json_decref(und);
 			continue;
 		}
 		o = cz_jobj();
@@ -248,6 +325,7 @@ static json_t *hs_changes(const struct hs *h)
 		cz_jset(o, "label", cz_jstr(label));
 		cz_jset(o, "classes", in);
 		cz_jset(o, "unchanged_classes", not);
+		cz_jset(o, "undecided_classes", und);
 		cz_jpush(out, o);
 	}
 	return out;
@@ -285,10 +363,13 @@ static void hs_text_class(FILE *f, const struct hs *h, const struct hs_class *c)
 		const struct czst_change *x = hs_change_at(c, k);
 		struct cz_summary sm;
 
-		if (!s->n)
-			continue;
-		cz_summarize(s->x, s->n, &sm);
 		snprintf(at, sizeof(at), "%zu/%ld", k, h->last);
+		if (!s->n) {
+			fprintf(f, "%-7s %-36.36s %4zu %5s %12s %7s  %s\n", at, s->label ? s->label : "", s->failed,
+				"-", "-", "-", s->failed ? "failed: no sample" : "missing: not run");
+			continue;
+		}
+		cz_summarize(s->x, s->n, &sm);
 		ch[0] = 0;
 		if (x)
 			snprintf(ch, sizeof(ch), "%+.2f%% (%s) 95%% CI %+.2f..%+.2f%%, p=%.3f", x->pct,
@@ -296,6 +377,58 @@ static void hs_text_class(FILE *f, const struct hs *h, const struct hs_class *c)
 		hs_text_step(f, at, s, &sm, ch);
 	}
 	fputc('\n', f);
+}
+
+/* "k/N, k/N ..." of up to 8 steps, then how many more. */
+static void hs_steps_text(FILE *f, const struct hs *h, const size_t *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < 8; i++)
+		fprintf(f, "%s%zu/%ld", i ? ", " : "", k[i], h->last);
+	if (n > 8)
+		fprintf(f, " and %zu more", n - 8);
+}
+
+/*
+ * What "none" cannot be said of: per class, the steps that failed or were
+ * never run (a failed base: nothing compared with it), the steps where no
+ * change could have reached alpha, and the sessions per step that would.
+ */
+static void hs_text_trust(FILE *f, const struct hs *h, bool any)
+{
+	size_t i, k, fl[CZRES_MAX_ITEMS], ms[CZRES_MAX_ITEMS], nf, nm;
+
+	for (i = 0; i < h->nc; i++) {
+		const struct hs_class *c = &h->c[i];
+
+		for (nf = nm = 0, k = 0; k <= (size_t)h->last; k++)
+			if (!c->st[k].n && c->st[k].failed)
+				fl[nf++] = k;
+			else if (!c->st[k].n)
+				ms[nm++] = k;
+		if (!c->st[0].n) {
+			fprintf(f, "  undecided on %s: the base step 0/%ld %s: no step compared with it\n", c->cls,
+				h->last, c->st[0].failed ? "failed" : "was not run");
+		} else if (c->nundec) {
+			fprintf(f, "  undecided on %s: needs >= %u sessions per step (with %zu, a change at step ",
+				c->cls, c->needed, c->fewest);
+			hs_steps_text(f, h, c->undec, c->nundec);
+			fprintf(f, " cannot reach p < %.2f: its smallest p is %.3f)\n", CZST_CP_ALPHA, c->floor);
+		} else if (!any && !hs_all_decided(h) && !c->nch) {
+			fprintf(f, "  none on %s: no measured step changes anything\n", c->cls);
+		}
+		if (nf) {
+			fprintf(f, "  failed on %s: step ", c->cls);
+			hs_steps_text(f, h, fl, nf);
+			fprintf(f, " (no sample in any run)\n");
+		}
+		if (nm) {
+			fprintf(f, "  missing on %s: step ", c->cls);
+			hs_steps_text(f, h, ms, nm);
+			fprintf(f, " (no run holds it)\n");
+		}
+	}
 }
 
 static void hs_text(FILE *f, const struct hs *h, const json_t *changes)
@@ -307,7 +440,9 @@ static void hs_text(FILE *f, const struct hs *h, const json_t *changes)
 		hs_text_class(f, h, &h->c[i]);
 	fprintf(f, "Change points: E-Divisive means (Matteson & James 2014), %u permutations, seed %u, alpha %.2f\n",
 		CZST_CP_PERMS, CZST_CP_SEED, CZST_CP_ALPHA);
-	if (!json_array_size(changes))
+	fprintf(f, "Compared: per class, the session means of every pooled run's steps, each segment of steps\n"
+		"against the one before it (zab bisect instead compares one step with the base in one run)\n");
+	if (!json_array_size(changes) && hs_all_decided(h))
 		fprintf(f, "  none: no step changes anything on any of %zu SUT class%s (%ld step%s after the base)\n",
 			h->nc, h->nc == 1 ? "" : "es", h->last, h->last == 1 ? "" : "s");
 	json_array_foreach(changes, i, o) {
@@ -320,11 +455,40 @@ static void hs_text(FILE *f, const struct hs *h, const json_t *changes)
 				json_number_value(json_object_get(x, "ci_lo")),
 				json_number_value(json_object_get(x, "ci_hi")),
 				json_string_value(json_object_get(x, "sut_class")));
-		x = json_object_get(o, "unchanged_classes");
-		json_array_foreach(x, k, o)
-			fprintf(f, "%s%s", k ? ", " : "; no change on ", json_string_value(o));
+		json_array_foreach(json_object_get(o, "unchanged_classes"), k, x)
+			fprintf(f, "%s%s", k ? ", " : "; no change on ", json_string_value(x));
+		json_array_foreach(json_object_get(o, "undecided_classes"), k, x)
+			fprintf(f, "%s%s", k ? ", " : "; undecided on ", json_string_value(x));
 		fputc('\n', f);
 	}
+	hs_text_trust(f, h, json_array_size(changes) > 0);
+}
+
+/* Per class what its answer rests on: the base, the steps it could not decide, failed or missing. */
+static json_t *hs_classes_json(const struct hs *h)
+{
+	json_t *out = cz_jarr();
+	size_t i, k;
+
+	for (i = 0; i < h->nc; i++) {
+		const struct hs_class *c = &h->c[i];
+		json_t *o = cz_jpush(out, cz_jobj()), *u = cz_jarr(), *fl = cz_jarr(), *ms = cz_jarr();
+
+		for (k = 0; k < c->nundec; k++)
+			cz_jpush(u, json_integer((json_int_t)c->undec[k]));
+		for (k = 0; k <= (size_t)h->last; k++)
+			if (!c->st[k].n)
+				cz_jpush(c->st[k].failed ? fl : ms, json_integer((json_int_t)k));
+		cz_jset(o, "sut_class", cz_jstr(c->cls));
+		cz_jset(o, "base", cz_jstr(c->st[0].n ? "measured" : c->st[0].failed ? "failed" : "missing"));
+		cz_jset(o, "undecided_steps", u);
+		cz_jset(o, "smallest_p", cz_jnum(c->nundec ? c->floor : NAN));
+		cz_jset(o, "sessions", json_integer((json_int_t)c->fewest));
+		cz_jset(o, "sessions_needed", json_integer((json_int_t)c->needed));
+		cz_jset(o, "failed_steps", fl);
+		cz_jset(o, "missing_steps", ms);
+	}
+	return out;
 }
 
 static const char *const hs_cols[] = { "sut_class", "step", "steps", "label", "variant", "runs",
@@ -352,6 +516,7 @@ static int hs_output(const struct hs *h, const struct zab_series_opts *o)
 	cz_jset(doc, "sequence", cz_jstr(h->seq));
 	cz_jset(doc, "method", m);
 	cz_jset(doc, "changes", changes);
+	cz_jset(doc, "classes", hs_classes_json(h));
 	cz_jset(doc, "rows", rows);
 	hs_text(text, h, changes);
 	ret = zab_view_files(text, o->json, o->csv, doc, hs_cols);
@@ -372,9 +537,38 @@ static int hs_output(const struct hs *h, const struct zab_series_opts *o)
 	return ret;
 }
 
+/*
+ * Which runs pool (use[i]), by report's rule: in each class the newest run
+ * first, an older one kept when it pools with every run kept before it.
+ * The runs left out in one line.
+ */
+static void hs_poolable(const struct czres_result *r, size_t nr, bool *use)
+{
+	char why[400], first[480] = "";
+	const char *dfile;
+	size_t i, j, left = 0;
+
+	for (i = nr; i-- > 0;) {
+		use[i] = true;
+		for (j = i + 1; j < nr && use[i]; j++) {
+			if (!use[j] || strcmp(r[i].sut, r[j].sut) ||
+			    !czres_pool_check(&r[j], &r[i], &dfile, why, sizeof(why)))
+				continue;
+			use[i] = false;
+			if (!left++)
+				snprintf(first, sizeof(first), "%s run %.8s: %s", r[i].sut,
+					 hs_uuid(&r[i]), why);
+		}
+	}
+	if (left)
+		cz_err("history: %zu of %zu stored runs left out: zab report would not pool %s with a newer run of %s class (%s)",
+		       left, nr, left == 1 ? "it" : "them", left == 1 ? "its" : "their", first);
+}
+
 int zab_history_series(struct czres_result *r, size_t nr, const struct zab_series_opts *o)
 {
 	struct hs *h = cz_xmalloc(sizeof(*h));
+	bool *use = cz_xmalloc((nr ? nr : 1) * sizeof(*use));
 	size_t i, k;
 	int ret = 2;
 
@@ -384,12 +578,14 @@ int zab_history_series(struct czres_result *r, size_t nr, const struct zab_serie
 	h->seq = o->seq ? cz_xstrdup(o->seq) : NULL;
 	for (i = 0; i < nr && !h->seq; i++)
 		h->seq = zab_step_seq(&r[i]);
+	hs_poolable(r, nr, use);
 	for (i = 0; h->seq && i < nr; i++)
-		hs_add(h, &r[i], o->benchmark);
+		if (use[i])
+			hs_add(h, &r[i], o->benchmark);
 	if (!h->seq)
 		cz_err("history: no run of experiment '%s' has a sequence (variants NAME@0, NAME@1 ...)",
 		       o->experiment);
-	else if (h->last < 1)
+	else if (hs_measured(h) < 2)
 		cz_err("history: no run of experiment '%s' has two measured steps of %s%s%s", o->experiment,
 		       h->seq, o->benchmark ? " in " : "", o->benchmark ? o->benchmark : "");
 	else {
@@ -410,5 +606,6 @@ int zab_history_series(struct czres_result *r, size_t nr, const struct zab_serie
 	}
 	free(h->seq);
 	free(h);
+	free(use);
 	return ret;
 }

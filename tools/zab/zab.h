@@ -223,6 +223,12 @@ int zab_cmd_compare(int argc, char **argv);
 /* Build a result (and its JSON document) from a finished experiment. */
 json_t *zab_result_json(const struct czres_result *r, const struct zab_experiment *e,
 			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);
+/*
+ * cmdrun.c: the document a run of the experiment file would start from:
+ * its benchmarks and variants as recorded, no samples ("measure": "auto"
+ * where the first run decides).  NULL after one line.
+ */
+json_t *zab_run_frame(const char *file);
 /* The machine, and the kernel reference (taken; NULL: not measured) as its kernel_ref. */
 json_t *zab_environment(json_t *kernel_ref);
 char *zab_default_sut(void);
