@@ -244,34 +244,6 @@ static int ksrc_key(struct zab_variant *x, const char *k, const char *v)
 	return 0;
 }
 
-void zab_devarg_add(struct zab_variant *x, const char *word)
-{
-	x->dev_argv = cz_xrealloc(x->dev_argv, (x->ndev + 1) * sizeof(*x->dev_argv));
-	x->dev_argv[x->ndev++] = cz_xstrdup(word);
-}
-
-size_t zab_devarg_find(const struct zab_variant *x, const char *opt, const char **first)
-{
-	size_t i, n = 0, len = strlen(opt);
-
-	if (first)
-		*first = NULL;
-	for (i = 0; i < x->ndev; i++) {
-		if (strncmp(x->dev_argv[i], opt, len))
-			continue;
-		if (!n++ && first)
-			*first = x->dev_argv[i] + len;
-	}
-	return n;
-}
-
-size_t zab_source_path_len(const char *spec)
-{
-	const char *colon = strrchr(spec, ':');
-
-	return colon && !strchr(colon, '/') ? (size_t)(colon - spec) : strlen(spec);
-}
-
 /* cusezero-args = WORDS: the daemon's own options, as the user wrote them, one word each. */
 static void dev_words(struct zab_variant *x, const char *v)
 {

@@ -111,30 +111,6 @@ static char *absolute(const char *path)
 	return cz_xasprintf("%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
 }
 
-char *zab_seq_escape(const char *s)
-{
-	char *out = cz_xmalloc(4 * strlen(s) + 1), *o = out;
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			o += sprintf(o, "\\x%02x", c);
-		else
-			*o++ = (char)c;
-	}
-	*o = 0;
-	return out;
-}
-
-bool zab_seq_plain_name(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s <= 0x20 || *s == 0x7f)
-			return false;
-	return true;
-}
-
 /*
  * What a sequence found is data: a file it names must stand as one word of
  * an experiment file and one daemon argument (no blank, no control
