@@ -549,7 +549,7 @@ int main(int argc, char **argv)
 		char err[1024];
 
 		/* before the daemon forks or starts a thread: the check forks */
-		if (zero_ksrc_load_all(&cz_ksrc, loaded, err, sizeof(err))) {
+		if (zero_sources_load(&cz_ksrc, loaded, err, sizeof(err))) {
 			cz_err("%s", err);
 			return 1;
 		}

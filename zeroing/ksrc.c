@@ -421,8 +421,11 @@ static int load_one(const struct zero_ksrc_opts *o, const char *prefix, const st
 	int ret;
 
 	err[0] = 0;
-	if (!strncmp(o->source, "kpath:", 6))
-		return ksrc_kpath_source(o, out, err, errlen);
+	if (!strncmp(o->source, "kpath:", 6)) {
+		/* kpath_load.c resolves it and loads the result here: zero_sources_load() */
+		snprintf(err, errlen, "--source %s: a kernel path, loaded by zero_sources_load()", o->source);
+		return -EINVAL;
+	}
 	ret = load_req(o, &q, err, errlen);
 	if (!ret)
 		ret = forced_features(o, forced, forced_on, err, errlen);
@@ -526,6 +529,7 @@ int zero_ksrc_load_all(const struct zero_ksrc_set *s, const struct zero_routine 
 	int ret = tree_names(s, tree, named, err, errlen);
 
 	for (i = 0; !ret && i < s->n; i++)
-		ret = load_one(&s->o[i], named[i] ? tree[i] : NULL, &out[i], err, errlen);
+		if (strncmp(s->o[i].source, "kpath:", 6))	/* kernel paths: zero_sources_load() */
+			ret = load_one(&s->o[i], named[i] ? tree[i] : NULL, &out[i], err, errlen);
 	return ret;
 }

@@ -119,7 +119,7 @@ struct zero_ksrc_set {
 int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *err,
 		     size_t errlen);
 /*
- * Load every request of s (zero_ksrc_load) into out[0 .. s->n).  The same
+ * Load every request of s (zero_ksrc_load) but kernel paths into out[0 .. s->n).  The same
  * file name and symbol from two kernel trees (and the same patches and
  * settings) are two routines, each named with its tree before the file's
  * name: the tree's release (its top Makefile) when they differ, else the
@@ -128,6 +128,13 @@ int zero_ksrc_option(struct zero_ksrc_set *s, int which, const char *arg, char *
  */
 int zero_ksrc_load_all(const struct zero_ksrc_set *s, const struct zero_routine **out,
 		       char *err, size_t errlen);
+/*
+ * What the programs call: zero_ksrc_load_all() for kernel files, then each
+ * kernel path (kpath:TREE:PATH, kpath.h) resolved and loaded (srcload.c;
+ * zero_ksrc_load_all leaves those to it).
+ */
+int zero_sources_load(const struct zero_ksrc_set *s, const struct zero_routine **out, char *err,
+		      size_t errlen);
 
 /* One line per supported feature name, for --alt help. */
 void zero_ksrc_print_features(FILE *out);

@@ -197,7 +197,7 @@ int zb_check_common(struct zb_common *cm)
 	if (cm->ksrc.n) {
 		char err[1024];
 
-		if (zero_ksrc_load_all(&cm->ksrc, cm->loaded, err, sizeof(err))) {
+		if (zero_sources_load(&cm->ksrc, cm->loaded, err, sizeof(err))) {
 			cz_err("%s", err);
 			return 1;
 		}
