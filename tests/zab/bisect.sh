@@ -37,6 +37,15 @@ ok "every probe stored ($runs runs)" -- sh -c "grep -q '^zab: bisect: $runs prob
 bisect p2 --sut zen "$CZ_TMP/plant.ini"
 ok "a second bisect: the same answer, every probe from the store" -- sh -c "[ $rc -eq 0 ] &&
 	cmp -s '$CZ_TMP/p.out' '$CZ_TMP/p2.out' && grep -q ' 0 probes run, [1-5] from the store' '$CZ_TMP/p2.err'"
+# The equivalence band: the 30% change of step 9 inside a 50% band is none,
+# said on stderr (from the stored probes: nothing runs again).
+bisect band --sut zen --band 50 "$CZ_TMP/plant.ini"
+ok "--band 50: the -30% step counts as no change: exit $rc, $(cat "$CZ_TMP/band.out")" -- \
+	sh -c "[ $rc -eq 1 ] && grep -q '^no change on zen: step 16/16 .*inside the +-50.0% band' '$CZ_TMP/band.out' &&
+	grep -q 'inside the +-50.0% band: counted as no change' '$CZ_TMP/band.err'"
+bisect bandbad --sut zen --band 2x "$CZ_TMP/plant.ini"
+ok "--band 2x: exit $rc, one line naming it: $(cat "$CZ_TMP/bandbad.err")" -- \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$CZ_TMP/bandbad.err') -eq 1 ] && grep -q -- '--band 2x' '$CZ_TMP/bandbad.err'"
 bisect b --sut zen "$CZ_TMP/blip.ini"
 ok "a -7% blip at step 8 (flagged) is not the -30% hunted: $(cat "$CZ_TMP/b.out")" -- sh -c "[ $rc -eq 0 ] &&
 	grep -q '^first change: step 9/16' '$CZ_TMP/b.out' && grep -q 'step 8/16 is nearer the base' '$CZ_TMP/b.err'"

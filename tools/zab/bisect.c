@@ -76,9 +76,20 @@ static void bs_signals(sigset_t *set)
 	}
 }
 
+/*
+ * The equivalence band: a probe marked (R)/(I) whose change is smaller
+ * than this (per cent, either way) counts as no change.  A sequence's
+ * steps are measured in one run against the base, and on a busy machine an
+ * A/A step came out -1.18% (R) and a comment-only commit +1.49% (I): marks
+ * from the machine's noise, not from the step, which a verdict must not
+ * name as the culprit.  --band sets it (0: every mark counts).
+ */
+#define BS_BAND_PCT 2.0
+
 struct bs_opts {
 	const char *file, *seq, *result, *store, *sut, *seed, *cusezero;
 	bool stored;
+	double band;
 };
 
 struct bs {
@@ -104,6 +115,7 @@ struct bs_probe {
 	char label[256], bench[256], uuid[40];
 	bool indev, paired;
 	bool base_bad, step_bad;     /* the base's / the step's cell failed or has no sample */
+	bool banded;                 /* marked, but inside the band: counted as no change */
 };
 
 static void bs_free_results(struct bs *b)
@@ -317,6 +329,12 @@ static int bs_probe(struct bs *b, const char *cls, long k, struct bs_probe *p)
 	cz_err("bisect: %s: step %ld/%ld %s vs the base: %+.2f%%%s (%s run %s)", cls, k, b->last,
 	       p->label, p->pct, p->verdict < 0 ? " (R)" : p->verdict > 0 ? " (I)" : ", no change",
 	       fresh ? "new" : "stored", p->uuid);
+	if (p->verdict && fabs(p->pct) < b->o.band) {
+		cz_err("bisect: %s: step %ld/%ld: %+.2f%% is inside the +-%.1f%% band: counted as no change",
+		       cls, k, b->last, p->pct, b->o.band);
+		p->verdict = 0;
+		p->banded = true;
+	}
 	return p->verdict != 0;
 }
 
@@ -383,8 +401,13 @@ static int bs_search(struct bs *b, const char *cls)
 		return BS_UNDECIDED;
 	}
 	if (!c) {
-		printf("no change on %s: step %ld/%ld %s is as the base (%+.2f%%, no (R)/(I) in %s)\n", cls,
-		       hi, b->last, end.label, end.pct, end.indev ? "device" : end.bench);
+		if (end.banded)
+			printf("no change on %s: step %ld/%ld %s is as the base (%+.2f%%, inside the +-%.1f%% "
+			       "band in %s)\n", cls, hi, b->last, end.label, end.pct, b->o.band,
+			       end.indev ? "device" : end.bench);
+		else
+			printf("no change on %s: step %ld/%ld %s is as the base (%+.2f%%, no (R)/(I) in %s)\n",
+			       cls, hi, b->last, end.label, end.pct, end.indev ? "device" : end.bench);
 		return BS_NONE;
 	}
 	first = end;
@@ -465,6 +488,7 @@ static int bs_parse(int argc, char **argv, struct bs_opts *o)
 		{ "seed", required_argument, NULL, 's' },
 		{ "cusezero", required_argument, NULL, 'z' },
 		{ "stored", no_argument, NULL, 'o' },
+		{ "band", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -481,13 +505,25 @@ static int bs_parse(int argc, char **argv, struct bs_opts *o)
 		case 's': o->seed = optarg; break;
 		case 'z': o->cusezero = optarg; break;
 		case 'o': o->stored = true; break;
+		case 'b': {
+			char *end;
+
+			errno = 0;
+			o->band = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->band >= 0 && o->band < 100)) {
+				cz_err("bisect: --band %s: not a per cent from 0 to 100", optarg);
+				return -1;
+			}
+			break;
+		}
 		case 'h':
 			printf("Usage: zab bisect EXPERIMENT_FILE [--variant NAME] [--result CLASS] [--store URL]\n"
-			       "         [--sut CLASS] [--seed N] [--cusezero PATH] [--stored]\n"
+			       "         [--sut CLASS] [--seed N] [--cusezero PATH] [--stored] [--band PCT]\n"
 			       "The first step of sequence NAME (NAME@0 the base .. NAME@N) whose figure differs\n"
 			       "from the base's by the experiment's verdict rule, by binary search; each probe an\n"
 			       "A/B of step k vs the base, a stored run when there is one, else run and stored.\n"
 			       "--stored: no new runs, one answer per SUT class in the store.\n"
+			       "--band PCT: a marked change smaller than PCT per cent is no change (default 2).\n"
 			       "Exit: 0 a change found, 1 none, 125 could not decide, 2 usage,\n"
 			       "128 + the signal (143 SIGTERM, 130 SIGINT): the probe's run stopped, waited for.\n");
 			return 1;
@@ -548,6 +584,7 @@ int zab_cmd_bisect(int argc, char **argv)
 	int ret;
 
 	memset(&b, 0, sizeof(b));
+	b.o.band = BS_BAND_PCT;
 	ret = bs_parse(argc, argv, &b.o);
 	if (ret)
 		return ret > 0 ? 0 : 2;
