@@ -131,21 +131,20 @@ static void mp_mount_fields(char *rest, struct mp_mount *m)
 }
 
 /*
- * The topmost mount at path (the last mountinfo line naming it): true with
- * its type ("fuse.cusezero"), source and super options, false if nothing is
- * mounted there.
+ * Each mountinfo line: fn(mount point (unescaped), the fields after " - ",
+ * arg) until it returns true.  True when one did.
  */
-static bool mp_mount_at(const char *path, struct mp_mount *m)
+static bool mp_mounts_each(bool (*fn)(const char *mp, char *rest, void *arg), void *arg)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char *line = NULL, *save, *tok, *dash;
 	size_t cap = 0;
-	bool found = false;
+	bool stop = false;
 	int i;
 
 	if (!f)
 		return false;
-	while (getline(&line, &cap, f) > 0) {
+	while (!stop && getline(&line, &cap, f) > 0) {
 		dash = strstr(line, " - ");
 		if (!dash)
 			continue;
@@ -156,14 +155,41 @@ static bool mp_mount_at(const char *path, struct mp_mount *m)
 		if (!tok)
 			continue;
 		mp_unescape(tok);
-		if (strcmp(tok, path))
-			continue;
-		mp_mount_fields(dash + 3, m);
-		found = true;
+		stop = fn(tok, dash + 3, arg);
 	}
 	free(line);
 	fclose(f);
-	return found;
+	return stop;
+}
+
+struct mp_at {
+	const char *path;
+	struct mp_mount *m;
+	bool found;
+};
+
+static bool mp_at_line(const char *mp, char *rest, void *arg)
+{
+	struct mp_at *a = arg;
+
+	if (!strcmp(mp, a->path)) {
+		mp_mount_fields(rest, a->m);
+		a->found = true;
+	}
+	return false;	/* on: the last line naming it is the topmost */
+}
+
+/*
+ * The topmost mount at path (the last mountinfo line naming it): true with
+ * its type ("fuse.cusezero"), source and super options, false if nothing is
+ * mounted there.
+ */
+static bool mp_mount_at(const char *path, struct mp_mount *m)
+{
+	struct mp_at a = { path, m, false };
+
+	mp_mounts_each(mp_at_line, &a);
+	return a.found;
 }
 
 /* Read len bytes from fd (or up to EOF) before the deadline: the count, or -ETIMEDOUT. */
@@ -207,6 +233,12 @@ static bool mp_under(const char *mp, const char *path)
 	return !strncmp(path, mp, n) && (path[n] == '\0' || path[n] == '/');
 }
 
+/* A FUSE mount (fuse, fuse.*, fuseblk) at mount point mp holding the path arg? */
+static bool mp_fuse_line(const char *mp, char *rest, void *arg)
+{
+	return !strncmp(rest, "fuse", 4) && mp_under(mp, arg);
+}
+
 /*
  * Is there a FUSE mount (fuse, fuse.*, fuseblk) on path's way, as the mount
  * table shows it?  path is taken as written (made absolute with the working
@@ -215,11 +247,8 @@ static bool mp_under(const char *mp, const char *path)
  */
 static bool mp_fuse_on_path(const char *path)
 {
-	char abs[PATH_MAX], norm[PATH_MAX], *line = NULL, *save, *tok, *dash, *c;
-	FILE *f;
-	size_t cap = 0, n = 0;
-	bool found = false;
-	int i;
+	char abs[PATH_MAX], norm[PATH_MAX], *save, *c;
+	size_t n = 0;
 
 	if (path[0] == '/')
 		snprintf(abs, sizeof(abs), "%s", path);
@@ -243,25 +272,9 @@ static bool mp_fuse_on_path(const char *path)
 	}
 	if (!norm[0])
 		snprintf(norm, sizeof(norm), "/");
-	f = fopen("/proc/self/mountinfo", "re");
-	if (!f)
-		return true;
-	while (!found && getline(&line, &cap, f) > 0) {
-		dash = strstr(line, " - ");
-		if (!dash || strncmp(dash + 3, "fuse", 4))
-			continue;
-		*dash = '\0';
-		tok = strtok_r(line, " ", &save);
-		for (i = 1; tok && i < 5; i++)	/* field 5: the mount point */
-			tok = strtok_r(NULL, " ", &save);
-		if (!tok)
-			continue;
-		mp_unescape(tok);
-		found = mp_under(tok, norm);
-	}
-	free(line);
-	fclose(f);
-	return found;
+	if (access("/proc/self/mountinfo", R_OK))
+		return true;	/* cannot tell: as before, blame the mount */
+	return mp_mounts_each(mp_fuse_line, norm);
 }
 
 /* A killed probe: reaped if it exits within MP_REAP_MS. */
