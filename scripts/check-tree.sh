@@ -18,7 +18,11 @@
 #   5. a test script that starts cusezero (--fuse, --cusezero, the
 #      tests/cuse/ helpers) or zload (zload-lib.sh) declares it on its
 #      "# Needs:" line (tests/needs.sh: what scripts/test-arm64.sh sends to
-#      the arm64 VM and what the test skips on), in the words it knows.
+#      the arm64 VM and what the test skips on), in the words it knows;
+#   6. a test's scratch directory variable is set before it is used;
+#   7. every test script registered in make check (a tests/*.sh named in a
+#      *TESTS variable of Makefile.am or a local.am) says what it checks in
+#      a "Description:" comment among its first 10 lines.
 # Works from a git checkout (git ls-files) or an unpacked tarball (find).
 set -u
 
@@ -126,6 +130,25 @@ bad=$(for f in $(printf '%s\n' "$files" | grep -E '^tests/.*\.sh$'); do
 done)
 if [ -z "$bad" ]; then ok "every scratch directory a test uses is set (\$CZ_TMP)"
 else not_ok "every scratch directory a test uses is set (\$CZ_TMP)"
+	printf '%s\n' "$bad" | sed 's/^/# /'
+fi
+
+# 7. every registered test script has a Description: line.  The list is the
+# .am files' *TESTS assignments, continuation lines joined.
+bad=$(for f in $(printf '%s\n' "$files" | grep -E '(^|/)(Makefile|local)[.]am$'); do
+	[ -f "$f" ] && cat "$f"
+done | awk '
+	{ line = cont ? line " " $0 : $0; cont = sub(/\\$/, "", line) }
+	cont { next }
+	line ~ /^[A-Z_]*TESTS[ \t]*[+]?=/ {
+		n = split(line, w, /[ \t]+/)
+		for (i = 1; i <= n; i++) if (w[i] ~ /^tests\/.*[.]sh$/) print w[i]
+	}' | sort -u | while read -r t; do
+	if [ ! -f "$t" ]; then echo "$t: registered but not in the tree"
+	elif ! head -10 "$t" | grep -q '^# Description: '; then echo "$t: no '# Description:' line among its first 10"; fi
+done)
+if [ -z "$bad" ]; then ok "every test script in make check has a Description: line"
+else not_ok "every test script in make check has a Description: line"
 	printf '%s\n' "$bad" | sed 's/^/# /'
 fi
 

@@ -1,7 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-#
-# cuse-vm.sh: the cusezero daemon as a REAL CUSE device in a REAL kernel
+# Description: the cusezero daemon as a REAL CUSE device in a REAL kernel
 # of the architecture it was built for: x86-64 (Debian's amd64 kernel under
 # qemu-system-x86_64) or arm64 (Debian's arm64 kernel under
 # qemu-system-aarch64 -M virt -cpu max), both TCG, one boot each.

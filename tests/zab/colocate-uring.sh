@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Co-location on the io_uring transport: in a zab run with --colocate 0 and
+# Description: Co-location on the io_uring transport: in a zab run with --colocate 0 and
 # `--transport uring` daemons, the benchmark runs on CPU 0 and the daemon has
 # a queue thread pinned to each CPU (the kernel hands a request to the queue
 # of the reader's CPU, pinned there by design).  The daemons switch

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Co-location is really applied: read back from /proc during the runs, the
+# Description: Co-location is really applied: read back from /proc during the runs, the
 # benchmark process and every serving thread of the session's daemon (all but
 # the cz-guard watchdog) may run on exactly the session's CPU, the daemons
 # started with --cpu N; sessions rotate over the allowed CPUs; --colocate off

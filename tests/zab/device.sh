@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# End to end: experiments/quick-alignment (shortened) through real cusezero
+# Description: End to end: experiments/quick-alignment (shortened) through real cusezero
 # daemons (FUSE front end) and pread_z100k.  Needs root, $CUSEZERO, $PREAD_Z100K.
 # Needs: root fuse
 . "$top_srcdir/tests/tap.sh"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# zab's bad input: experiment files (unknown keys, bad values, unknown {vars},
+# Description: zab's bad input: experiment files (unknown keys, bad values, unknown {vars},
 # bad sections), bad options, garbage from a benchmark, failing benchmarks
 # (reported with command and output, retried, cell FAILED: never dropped).
 . "$top_srcdir/tests/zab/lib.sh"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# zab's output files (--export-zab/--export-markdown/--export-csv, hyperfine's
+# Description: zab's output files (--export-zab/--export-markdown/--export-csv, hyperfine's
 # names, any together beside the table), the warning for cells with fewer than
 # five samples, and CPU names without their CPUID padding.
 . "$top_srcdir/tests/zab/lib.sh"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# In-device figures: the daemon's counters are exact deltas over a run (N reads
+# Description: In-device figures: the daemon's counters are exact deltas over a run (N reads
 # of S bytes are N x S bytes cleared, as pread_z100k --device-share and zeroctl
 # report them), and zab turns them into "in-device" result classes for device
 # variants: one sample per measured run, none for variants without a device.

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Placement as a factor (placement = random|sweep), with the fake benchmark:
+# Description: Placement as a factor (placement = random|sweep), with the fake benchmark:
 #  - each run's offset is the one drawn ($ZAB_OFFSET), the one recorded, and
 #    the same for every variant of a slot (paired);
 #  - a planted layout effect and no code effect: no difference over layouts,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# zab's run order: a random order is printed with its seed and --seed replays it
+# Description: zab's run order: a random order is printed with its seed and --seed replays it
 # exactly; interleave is ABAB; warm-ups run but are discarded; sessions x repeats
 # samples per cell; the benchmark sees ZAB_* and variant environment.
 . "$top_srcdir/tests/zab/lib.sh"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# verdict = paired (fixed placement): (R)/(I) from the runs of one slot
+# Description: verdict = paired (fixed placement): (R)/(I) from the runs of one slot
 # paired, on result files with planted numbers read back by zab report, and
 # on a live run.  Runs move by x1 or x2 at random, the same for A and B of a
 # slot (a machine's slow mode lasting seconds):

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# placement = rotate end to end: two device variants (FUSE daemons), two
+# Description: placement = rotate end to end: two device variants (FUSE daemons), two
 # sessions of short pread_z100k runs.  Each daemon was set rotating over the
 # set before its runs (read back: the offsets, the stats' offset -2, one
 # seed per session shared by the variants); every cell records the set as

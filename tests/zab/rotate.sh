@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# placement = rotate, the statistics (doc/layouts.md, "Rotation"), on result
+# Description: placement = rotate, the statistics (doc/layouts.md, "Rotation"), on result
 # files with planted numbers read back by zab report (the reader and the
 # verdicts both): every run holds every layout, runs move by x1 or x2 at
 # random (a machine slow mode, the same for A and B of a slot):

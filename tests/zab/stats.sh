@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Statistical honesty of zab's (R)/(I) flags, with a deterministic fake benchmark:
+# Description: Statistical honesty of zab's (R)/(I) flags, with a deterministic fake benchmark:
 #  - A/A: two identical variants over many simulated experiments -> flag rate <= 5%
 #  - a known +3% shift with low noise -> flagged in the right direction, % change
 #    within 0.5 points of the truth, for higher- and lower-is-better benchmarks.

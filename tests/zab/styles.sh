@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# zab's tables: golden files for every style (deterministic input: saved JSON
+# Description: zab's tables: golden files for every style (deterministic input: saved JSON
 # results of two SUT classes re-rendered by "zab report"), JSON round trip,
 # pooling of same-class files, --sut, and column widths that grow with content.
 . "$top_srcdir/tests/tap.sh"
