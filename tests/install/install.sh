@@ -22,6 +22,9 @@ installed() { find "$D/root" -path "*$1" | head -n 1; }
 for f in bin/zbench bin/zab bin/pread_z100k include/cusezero.h \
 	 man/man1/zbench.1 man/man1/zab.1 man/man1/pread_z100k.1 man/man1/cusezero.1 \
 	 man/man1/zeroctl.1 man/man1/zload.1 man/man4/cusezero.4 man/man5/zab-experiment.5 \
+	 man/man1/zab-run.1 man/man1/zab-report.1 man/man1/zab-compare.1 man/man1/zab-history.1 \
+	 man/man1/zab-bisect.1 man/man1/zab-expand.1 man/man1/zab-pack.1 man/man1/zab-hyperfine.1 \
+	 man/man1/zab-store.1 man/man1/zab-fleet.1 \
 	 cusezero/experiments/quick-alignment cusezero/experiments/clear_user-alignment \
 	 cusezero/experiments/clear_pages-memset cusezero/experiments/README.md \
 	 cusezero/experiments/layout-or-code cusezero/experiments/quick-routine \
@@ -41,7 +44,7 @@ done
 # man renders every installed page by name, from the installed tree only.
 mandir=$(dirname "$(dirname "$(installed /man1/zab.1)")")
 if command -v man >/dev/null 2>&1; then
-	for page in cusezero zeroctl zload pread_z100k zbench zab "4 cusezero" zab-experiment; do
+	for page in cusezero zeroctl zload pread_z100k zbench zab zab-run "4 cusezero" zab-experiment; do
 		# shellcheck disable=SC2086
 		out=$(MANPATH=$mandir MANWIDTH=80 man -P cat $page 2>&1)
 		ok "man $page: renders from the installed tree (NAME, EXAMPLES)" -- \

@@ -43,7 +43,7 @@ for src in "$top_srcdir"/man/*.[145]; do
 	page=$(basename "$src")
 	bin=$top_builddir/${page%.[145]}
 	case $page in
-	zab-experiment.5|zab-store.1|zab-fleet.1|cusezero.4) bin=$top_builddir/zab ;;
+	zab-*.[15]|cusezero.4) bin=$top_builddir/zab ;;
 	pread_z100k.1) bin=$top_builddir/pread_z100k/pread_z100k ;;
 	esac
 	[ -x "$bin" ] || { skip "$page: $(basename "$bin") not built here"; continue; }

@@ -19,6 +19,15 @@ zab $ZAB --help
 LIST
 }
 
+# zab's commands, each documented in man/zab-CMD.1 (git's style): the
+# synopsis lines of zab --help, "usage: zab CMD ..." and "       zab CMD ...".
+zab_commands() {
+	"$ZAB" --help 2>/dev/null | sed -n 's/^\(usage:\)\{0,1\} *zab \([a-z][a-z-]*\).*/\2/p' | sort -u
+}
+
+# man_pages PAGE...: the pages as one plain text (man_text of each).
+man_pages() { for p in "$@"; do man_text "$p"; done; }
+
 # The long options a --help text names ("--iodepth_batch_submit", "--poll-us");
 # "--export-*" names a family, not an option.
 long_options() { grep -oE -- '--[a-z][a-z0-9_-]*[a-z0-9](-\*)?' | grep -v '\*$' | sort -u; }

@@ -526,6 +526,7 @@ static int bs_parse(int argc, char **argv, struct bs_opts *o)
 			       "--band PCT: a marked change smaller than PCT per cent is no change (default 2).\n"
 			       "Exit: 0 a change found, 1 none, 125 could not decide, 2 usage,\n"
 			       "128 + the signal (143 SIGTERM, 130 SIGINT): the probe's run stopped, waited for.\n");
+			zab_help_end(stdout, "bisect");
 			return 1;
 		default:
 			zab_bad_option(c, argv, bad, sizeof(bad));

@@ -74,7 +74,10 @@ struct out_opts {
 	struct out_file json, md, csv, hf;
 };
 
+/* usage.c: zab --help, ending "See zab(1)."; a command's --help ends naming its page */
 void zab_usage(FILE *f);
+void zab_usage_of(FILE *f, const char *cmd);	/* zab --help's text, then "See zab-CMD(1)." */
+void zab_help_end(FILE *f, const char *cmd);	/* "See zab-CMD(1)." */
 /* getopt's '?' (unknown option) or ':' (its value missing, "::" optstrings): one line. */
 void zab_bad_option(int c, char **argv, char *buf, size_t len);
 int zab_cmd_run(int argc, char **argv);

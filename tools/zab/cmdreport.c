@@ -286,7 +286,7 @@ int zab_cmd_report(int argc, char **argv)
 			if (k < 0)
 				goto out;
 		} else if (c == 'h') {
-			zab_usage(stdout);
+			zab_usage_of(stdout, "report");
 			ret = 0;
 			goto out;
 		} else if (c == 1) {

@@ -358,7 +358,7 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		ro->progress = c == OPT_PROGRESS;
 		return 0;
 	case 'h':
-		zab_usage(stdout);
+		zab_usage_of(stdout, "run");
 		return 1;
 	}
 	return -1;

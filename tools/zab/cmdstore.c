@@ -451,7 +451,7 @@ int zab_cmd_store(int argc, char **argv)
 	if (!sub || (strcmp(sub, "import") && strcmp(sub, "export") && strcmp(sub, "ls") &&
 		     strcmp(sub, "flush"))) {
 		if (sub && (!strcmp(sub, "-h") || !strcmp(sub, "--help"))) {
-			zab_usage(stdout);
+			zab_usage_of(stdout, "store");
 			return 0;
 		}
 		cz_err("store: expected import, export, ls or flush%s%s", sub ? ", not " : "", sub ? sub : "");
@@ -478,7 +478,7 @@ int zab_cmd_store(int argc, char **argv)
 		else if (c == OPT_KCIDB)
 			sc.kcidb = true;
 		else if (c == 'h') {
-			zab_usage(stdout);
+			zab_usage_of(stdout, "store");
 			return 0;
 		}
 	}

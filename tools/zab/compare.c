@@ -238,6 +238,7 @@ static int zc_parse(int argc, char **argv, struct zc_opts *o)
 			       "benchstat-style: per benchmark, result class and variant in both,\n"
 			       "old and new mean ± 95%% CI, the change when Mann-Whitney p < %.2f, else ~.\n",
 			       ZC_ALPHA);
+			zab_help_end(stdout, "compare");
 			return 1;
 		}
 		if (a[0] == '-' && a[1] && !next) {

@@ -33,8 +33,8 @@ static void fleet_usage(void)
 	printf("usage: zab fleet EXPERIMENT -i INVENTORY [--store URL] [--campaign ID] [--name NAME]\n"
 	       "                 [--forks N] [--serial N] [--limit PATTERN] [--timeout SECONDS]\n"
 	       "                 [--install none|prefix|deb] [--package FILE] [--results DIR]\n"
-	       "                 [--min-per-class N] [--html FILE] [--dry-run] [-- ZAB-RUN-OPTIONS...]\n"
-	       "(man zab-fleet)\n");
+	       "                 [--min-per-class N] [--html FILE] [--dry-run] [-- ZAB-RUN-OPTIONS...]\n");
+	zab_help_end(stdout, "fleet");
 }
 
 static int whole(const char *opt, const char *v, unsigned max, unsigned *out)

@@ -285,6 +285,7 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 			       "--by series: a change sequence's steps (--variant NAME: NAME@0..NAME@K, default\n"
 			       "the first), change points over the whole sequence by E-Divisive means.\n",
 			       ZH_ALPHA);
+			zab_help_end(stdout, "history");
 			return 1;
 		case 'B':
 			for (k = 0; k < 4 && strcmp(optarg, bys[k]); k++)

@@ -23,6 +23,7 @@
 
 #include "alloc.h"
 #include "cli.h"
+#include "cmd.h"
 #include "pack.h"
 #include "sequence.h"
 
@@ -465,6 +466,7 @@ int zab_cmd_pack(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		printf("usage: zab pack EXPERIMENT DIR   (the experiment and every file it names, as DIR)\n");
+		zab_help_end(stdout, "pack");
 		return 0;
 	}
 	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-') {

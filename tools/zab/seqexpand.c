@@ -307,6 +307,7 @@ int zab_cmd_expand(int argc, char **argv)
 			       "  the experiment with every change sequence (series=, kernel=, git=)\n"
 			       "  written out as [variant NAME@K] sections naming concrete files\n"
 			       "  -o, --output FILE   write it to FILE (default: standard output)\n");
+			zab_help_end(stdout, "expand");
 			return 0;
 		default:
 			zab_bad_option(c, argv, buf, sizeof(buf));

@@ -43,7 +43,7 @@ static void usage_commands(FILE *f)
 "                  [--benchmark B] [--variant V] [--sut-class C]\n"
 "       zab history --by series ...   (a change sequence's steps, change points)\n"
 "       zab bisect EXPERIMENT_FILE [--variant NAME] [--result CLASS] [--store URL] ...\n"
-"         (the first step of a sequence that changes the figure vs its base; man zab)\n"
+"         (the first step of a sequence that changes the figure vs its base)\n"
 "       report, compare, history: --html FILE (a page: tables and figures, drawn by gnuplot)\n"
 "         --plot FILE.svg|png [--figure NAME] (one figure: change, runs, order, layouts, sweep,\n"
 "         history; NAME-2 ... for a second benchmark or class)\n"
@@ -58,7 +58,13 @@ static void usage_commands(FILE *f)
 	      f);
 }
 
-void zab_usage(FILE *f)
+/* The last line of a command's --help: the page that documents it. */
+void zab_help_end(FILE *f, const char *cmd)
+{
+	fprintf(f, "See zab-%s(1).\n", cmd);
+}
+
+static void usage_all(FILE *f)
 {
 	usage_commands(f);
 	fputs(
@@ -141,6 +147,19 @@ void zab_usage(FILE *f)
 	usage_files(f);
 }
 
+void zab_usage(FILE *f)
+{
+	usage_all(f);
+	fputs("\nSee zab(1), and zab-COMMAND(1) for each command.\n", f);
+}
+
+void zab_usage_of(FILE *f, const char *cmd)
+{
+	usage_all(f);
+	fputc('\n', f);
+	zab_help_end(f, cmd);
+}
+
 /* The experiment file, the commands' placeholders, the verdict, an example. */
 static void usage_files(FILE *f)
 {
@@ -211,4 +230,5 @@ void zab_hf_usage(FILE *f)
 "Times are wall-clock seconds; the shell's start-up time is not subtracted.\n"
 "Exit: 0 ok, 1 a command failed (or an export), 2 bad usage.\n",
 	      f);
+	zab_help_end(f, "hyperfine");
 }
