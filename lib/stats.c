@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The statistics of zab's tables, hand-written (doc/DESIGN.md, "Libraries":
+ * The statistics of zab's tables, hand-written (doc/modules.md, "Libraries":
  * why not GSL): the regularized incomplete beta function gives both the F
  * tail and Student's t quantile; the Mann-Whitney U test is exact for small
  * samples without ties, the normal approximation with tie correction else.
