@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "samplestat.h"
 #include "report.h"
 
 /* "NAME=VALUE" lines as a JSON object. */

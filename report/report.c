@@ -22,7 +22,7 @@
 
 #include "devstats.h"
 #include "report.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "stats/cellstat.h"
 #include "stats/verdict.h"
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cellstat.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "verdict.h"
 
 

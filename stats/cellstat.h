@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "results/result.h"
-#include "stats.h"
+#include "samplestat.h"
 
 struct czst_cstat {
 	struct cz_summary s;

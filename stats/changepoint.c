@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "changepoint.h"
-#include "stats.h"
+#include "samplestat.h"
 
 #define CZST_CP_NEEDED_STEPS 4096
 

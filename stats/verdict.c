@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "samplestat.h"
 #include "verdict.h"
 #include "zeroing.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Description: lib/stats.c's distributions against published values:
+ * Description: lib/samplestat.c's distributions against published values:
  * Student's t 97.5% quantiles (NIST/SEMATECH e-Handbook, table 1.3.6.7.2:
  * df 1, 2, 5, 10, 30, 35, 40, 60, 100 and the normal limit), which a
  * table with linear interpolation between rows misses at df 35 (2.0315
@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "stats.h"
+#include "samplestat.h"
 #include "../tap.h"
 
 int main(void)

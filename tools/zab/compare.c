@@ -24,7 +24,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "czstore.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "zab.h"
 
 #define ZC_ALPHA	0.05

@@ -24,7 +24,7 @@
 #include "zab.h"
 #include "cli.h"
 #include "jsonout.h"
-#include "stats.h"
+#include "samplestat.h"
 
 /*
  * Words of s (shell-like: '...', "...", \x), NULL-terminated, the text in

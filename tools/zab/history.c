@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "czstore.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "steps.h"
 #include "zab.h"
 

@@ -18,7 +18,7 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "stats/changepoint.h"
 #include "steps.h"
 #include "zab.h"

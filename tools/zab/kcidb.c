@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "cmd.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "stats/cellstat.h"
 #include "util.h"
 #include "zab.h"

@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "emul.h"
 #include "kref.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "util.h"
 #include "zab.h"
 

@@ -25,7 +25,7 @@
 #include "outfile.h"
 #include "cmd.h"
 #include "czrender.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "zab.h"
 
 #define PG_MAX_FIGS 64

@@ -18,7 +18,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "outfile.h"
-#include "stats.h"
+#include "samplestat.h"
 #include "zab.h"
 
 /* ---- JSON and CSV of a view -------------------------------------------------------- */

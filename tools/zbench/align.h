@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "zbench.h"
-#include "stats.h"
+#include "samplestat.h"
 
 #define ALIGN_MAX_OFFSETS (ZERO_PLACE_MAX_OFFSET + 1)
 

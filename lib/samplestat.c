@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats.h"
+#include "samplestat.h"
 
 /*
  * The k-th smallest of c[0..n) (0-based), c partly reordered: Hoare's

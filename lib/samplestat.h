@@ -4,8 +4,8 @@
  * mean, sample standard deviation, median, CV, Student-t 95% confidence
  * interval, and the Mann-Whitney U test.  Inputs are not modified.
  */
-#ifndef LIB_STATS_H
-#define LIB_STATS_H
+#ifndef LIB_SAMPLESTAT_H
+#define LIB_SAMPLESTAT_H
 
 #include <stdbool.h>
 #include <stddef.h>
