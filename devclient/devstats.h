@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "cusezero.h"
+#include "czlimits.h"	/* CZ_PREEMPT_FACTOR */
 
 struct cz_devdelta {
 	uint64_t requests, bytes, routine_ns, errors;
@@ -39,7 +40,6 @@ double cz_hist_quantile(const uint64_t *hist, double q);
  * a context switch pair and that task's slice, so it lands far above.
  * -1 when the histogram is empty.
  */
-#define CZ_PREEMPT_FACTOR 2.0
 double cz_hist_preempted(const uint64_t *hist);
 
 /* GET_STATS on fd: 0, or -errno (-ENOTTY/-ENOSYS: not a cusezero device). */

@@ -17,10 +17,11 @@
  */
 #include <ctype.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "devstats.h"
+#include "czlimits.h"
 #include "report.h"
 #include "samplestat.h"
 #include "stats/cellstat.h"

@@ -13,8 +13,8 @@
 
 #include "cli.h"
 #include "cusezero.h"
+#include "czlimits.h"
 #include "result.h"
-#include "zeroing.h"
 
 int czres_verdict_parse(const char *s, bool *paired)
 {

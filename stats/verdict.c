@@ -22,9 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "czlimits.h"
 #include "samplestat.h"
 #include "verdict.h"
-#include "zeroing.h"
 
 static int cmp_uint(const void *a, const void *b)
 {

@@ -19,6 +19,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "czlimits.h"
+
 typedef size_t (*zero_fn)(void *dst, size_t n);
 
 enum zero_arch {
@@ -89,7 +91,7 @@ enum zero_point {
 	ZERO_POINT_LOOP,        /* the head of its main loop */
 };
 
-#define ZERO_PLACE_MAX_OFFSET 4095u
+/* ZERO_PLACE_MAX_OFFSET, the largest offset, is in czlimits.h (lib/) */
 /*
  * Placed points keep instructions aligned: any byte offset on x86-64, a
  * multiple of 4 on arm64 (a misaligned PC faults with SIGBUS).
