@@ -5,6 +5,7 @@
 # both files, from two machines; a file against itself changes nothing; a
 # benchmark whose unit differs is listed as only in one file, never compared;
 # bad input is one line and exit 1 or 2.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 A=$top_srcdir/tests/zab/golden/sut-a.json
 B=$top_srcdir/tests/zab/golden/sut-b.json

@@ -3,6 +3,7 @@
 # Description: zab's bad input: experiment files (unknown keys, bad values, unknown {vars},
 # bad sections), bad options, garbage from a benchmark, failing benchmarks
 # (reported with command and output, retried, cell FAILED: never dropped).
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 
 # bad_file NAME EXPECTED_REGEX: run zab on $CZ_TMP/NAME; want exit 2 and ONE stderr line matching

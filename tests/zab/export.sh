@@ -3,6 +3,7 @@
 # Description: zab's output files (--export-zab/--export-markdown/--export-csv, hyperfine's
 # names, any together beside the table), the warning for cells with fewer than
 # five samples, and CPU names without their CPUID padding.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 
 echo stale >"$CZ_TMP/r.csv"	# an existing file is replaced, not appended to

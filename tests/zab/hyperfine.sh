@@ -6,6 +6,7 @@
 # variants with {NAME} substituted; --prepare runs before each run, unmeasured;
 # --export-hyperfine writes hyperfine's JSON field names; the default gives
 # n >= 3 per cell.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 
 # zrun OUT ARGS...: zab run, the table in OUT, stderr in OUT.err, exit status in $rc

@@ -7,6 +7,7 @@
 #    a large and significant layout sensitivity;
 #  - a planted code effect and no layout effect: the reverse.
 # Deterministic (seeded fake numbers): no timing involved.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 . "$top_srcdir/tests/zab/samelib.sh"
 command -v python3 >/dev/null || skip_all "python3 not found (reads the JSON)"

@@ -3,6 +3,7 @@
 # Description: zab's run order: a random order is printed with its seed and --seed replays it
 # exactly; interleave is ABAB; warm-ups run but are discarded; sessions x repeats
 # samples per cell; the benchmark sees ZAB_* and variant environment.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 
 run() {	# run LOG [zab options...]: the order of the runs goes to LOG

@@ -14,6 +14,7 @@
 #  - zab run --verdict paired / verdict = paired records "verdict" in the
 #    JSON and says the rule under the table.
 # Deterministic (seeded numbers): no timing involved.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 command -v python3 >/dev/null || skip_all "python3 not found (writes the result files)"
 

@@ -7,6 +7,7 @@
 # twice; a merge past the limit of benchmarks or variants is one error line
 # (not a crash); endless or binary input ends with an error.  A benchmark
 # printing a hex number is a failed run, not 16.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 
 # result FILE NB NV [SAMPLE] [EXTRA_EXPERIMENT_MEMBER]: a result file with

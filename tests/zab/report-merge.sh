@@ -6,6 +6,7 @@
 # settings such as chunk or routine) differ, is refused with one line naming
 # both files and the field; files that agree are pooled and the footer
 # counts the runs the cells really hold.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 
 # run FILE ARGS...: a quick experiment (1 session x 2 repeats) written to FILE

@@ -16,6 +16,7 @@
 #  - refused placements (65 offsets, c_store_loop by its loop, a variant
 #    without a device): one line, exit 2.
 # Deterministic (seeded numbers): no timing involved.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 . "$top_srcdir/tests/zab/samelib.sh"
 command -v python3 >/dev/null || skip_all "python3 not found (writes the result files)"

@@ -4,6 +4,7 @@
 #  - A/A: two identical variants over many simulated experiments -> flag rate <= 5%
 #  - a known +3% shift with low noise -> flagged in the right direction, % change
 #    within 0.5 points of the truth, for higher- and lower-is-better benchmarks.
+# Needs: none
 . "$top_srcdir/tests/zab/lib.sh"
 
 # --- A/A ------------------------------------------------------------------------

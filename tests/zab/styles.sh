@@ -3,6 +3,7 @@
 # Description: zab's tables: golden files for every style (deterministic input: saved JSON
 # results of two SUT classes re-rendered by "zab report"), JSON round trip,
 # pooling of same-class files, --sut, and column widths that grow with content.
+# Needs: none
 . "$top_srcdir/tests/tap.sh"
 ZAB=${ZAB:-$top_builddir/zab}
 G=$top_srcdir/tests/zab/golden

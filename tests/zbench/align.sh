@@ -4,6 +4,7 @@
 # placed address really is that offset mod 4096; --csv rows parse; --plot
 # writes a non-empty SVG (gnuplot) or says clearly that gnuplot is missing;
 # non-relocatable routines and bad offsets are refused.
+# Needs: none
 . "$top_srcdir/tests/zbench/lib.sh"
 
 # align -f help lists the routines zero_place() can move; sweep the first.

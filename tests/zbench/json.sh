@@ -3,6 +3,7 @@
 # Description: zbench --json output is valid JSON holding every sample.
 # Checked with whichever JSON parser exists: perl's JSON::PP (perl is
 # needed by automake anyway), python3, or jq; none -> a visible SKIP.
+# Needs: none
 . "$top_srcdir/tests/zbench/lib.sh"
 
 # json_count FILE: prints "<functions> <samples of the first function>".

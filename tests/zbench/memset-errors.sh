@@ -4,6 +4,7 @@
 # function -> "Unknown function: X" + the list; bad sizes -> "Invalid
 # size:X" on stderr; non-zero exit every time.  zbench's own --source error
 # comes before perf's "# Running" header, not after it.
+# Needs: none
 . "$top_srcdir/tests/zbench/lib.sh"
 
 # expect_err NAME STDERR_LINE -- ARGS...: non-zero exit and that exact stderr line.

@@ -3,6 +3,7 @@
 # Description: zbench memset prints perf bench mem memset's lines (default,
 # simple and cycles formats; -f all); when perf is installed, the same
 # checker is run on perf's own output, proving the expressions are perf's.
+# Needs: none
 . "$top_srcdir/tests/zbench/lib.sh"
 
 "$ZBENCH" memset -s 4KB -f default -l 100 >"$CZ_TMP/d" 2>"$CZ_TMP/e"

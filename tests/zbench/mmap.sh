@@ -3,6 +3,7 @@
 # Description: zbench mmap prints perf bench mem mmap's lines for 4KB pages
 # (demand, populate, randomized offsets); 2MB pages either work or the
 # command says why not and fails.
+# Needs: none
 . "$top_srcdir/tests/zbench/lib.sh"
 
 "$ZBENCH" mmap -p 4KB -f demand -s 4MB -l 2 >"$CZ_TMP/d" 2>"$CZ_TMP/e"
