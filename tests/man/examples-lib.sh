@@ -20,7 +20,7 @@ ex_tmp=$(mktemp -d "$top_builddir/examples-test.XXXXXX" 2>/dev/null ||
 	mktemp -d "${TMPDIR:-/tmp}/examples-test.XXXXXX") || exit 1
 trap '[ -n "${EX_KEEP:-}" ] || rm -rf "$ex_tmp"' EXIT
 PATH=$top_builddir:$top_builddir/pread_z100k:$PATH
-# zab finds experiments by name here, as installed ones (zab(1)).
+# zab finds experiments by name here, as installed ones (zab-run(1)).
 ZAB_EXPERIMENT_PATH=$top_srcdir/experiments
 export PATH ZAB_EXPERIMENT_PATH
 
