@@ -137,7 +137,8 @@ int bs_compare(struct bs *b, const char *cls, struct bs_cmp *c)
 		czst_decide(x, n, b->o.band, &c->d);
 		if (c->d.answer != CZST_UNDECIDED || b->o.stored || c->failed || n == had)
 			return 0;
-		if (n >= b->o.max_sessions || (b->o.budget > 0 && bs_elapsed(b) >= b->o.budget)) {
+		/* the first run always; more while the budget lasts */
+		if (n && (n >= b->o.max_sessions || (b->o.budget > 0 && bs_elapsed(b) >= b->o.budget))) {
 			c->capped = true;
 			return 0;
 		}
