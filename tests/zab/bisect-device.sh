@@ -62,5 +62,5 @@ ok "history --by series over the sweep: step 5 alone flagged ($flags)" -- [ "$fl
 "$ZAB" bisect --store "$url" --sut sweep --stored "$CZ_TMP/plant.ini" >"$CZ_TMP/s.out" 2>"$CZ_TMP/s.err"
 rc=$?
 ok "bisect --stored on the sweep: step 5, nothing run ($(cat "$CZ_TMP/s.out"))" -- sh -c "[ $rc -eq 0 ] &&
-	grep -q '^first change: step 5/8' '$CZ_TMP/s.out' && grep -q ' 0 probes run' '$CZ_TMP/s.err'"
+	grep -q '^first change: step 5/8' '$CZ_TMP/s.out' && grep -q ' 0 runs made' '$CZ_TMP/s.err'"
 done_testing

@@ -289,6 +289,8 @@ static void bs_undecided(const struct bs *b, const char *cls, long k, const stru
 		printf("undecided on %s: step %ld/%ld %s vs the base: %s, neither beyond nor within +-%.1f%%%s",
 		       cls, k, b->last, c->label, bs_cmp_text(c, txt, sizeof(txt)), b->o.band,
 		       c->capped ? " (the budget ran out)" : "");
+	if (c->d.sessions && c->failed)
+		printf("; a run failed: %s", c->err);
 	if (lo >= 0)
 		printf("; the first change is in steps %ld..%ld", lo + 1, hi);
 	putchar('\n');
