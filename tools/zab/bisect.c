@@ -45,7 +45,7 @@
 #include "cmd.h"
 #include "steps.h"
 
-volatile sig_atomic_t bs_signal;
+static volatile sig_atomic_t bs_signal;
 static volatile pid_t bs_child;    /* the probe's zab run while it runs */
 
 /* SIGTERM (timeout's), SIGINT, SIGHUP: noted, and passed on to the probe's run. */
@@ -133,7 +133,7 @@ static int bs_foreign(const struct bs *b, const struct czres_result *r, char *wh
 }
 
 /* The stored runs of class cls (NULL: all) that pool with this file's; those left out in one line. */
-int bs_load(struct bs *b, const char *cls)
+static int bs_load(struct bs *b, const char *cls)
 {
 	struct czs_filter f = { .experiment = b->title, .sut_class = cls };
 	char err[1024], why[400], first[480] = "";
@@ -170,7 +170,7 @@ int bs_load(struct bs *b, const char *cls)
  * the store, or with c->json to its next JSON file; sessions 0: the
  * file's; its table on stderr: 0 or -1.
  */
-int bs_zabrun(struct bs *b, const char *cls, const struct bs_cmp *c, unsigned sessions)
+static int bs_zabrun(struct bs *b, const char *cls, const struct bs_cmp *c, unsigned sessions)
 {
 	char *only = cz_xasprintf("%s,%s", c->a, c->v), *ns = cz_xasprintf("%u", sessions);
 	char *json = c->json ? cz_xasprintf("%s.%u", c->json, c->njson) : NULL, *seed = NULL;
@@ -521,6 +521,9 @@ int zab_cmd_bisect(int argc, char **argv)
 	memset(&b, 0, sizeof(b));
 	b.o.band = BS_BAND_PCT;
 	b.o.max_sessions = BS_MAX_SESSIONS;
+	b.signal = &bs_signal;
+	b.load = bs_load;
+	b.run = bs_zabrun;
 	b.o.budget = BS_BUDGET_S;
 	ret = bs_parse(argc, argv, &b.o);
 	if (ret)

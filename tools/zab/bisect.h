@@ -34,21 +34,6 @@ struct bs_opts {
 	double budget;       /* seconds, 0: none */
 };
 
-struct bs {
-	struct bs_opts o;
-	char *title, *seq;
-	long last;                   /* N: the steps after the base */
-	bool series;                 /* the sequence is a patch series (the revert check) */
-	json_t *frame;                 /* what a run of the file records (zab_run_frame) */
-	struct czs *s;
-	struct czres_result *r;        /* the experiment's stored runs (oldest first) */
-	size_t nr, refused, told;      /* told: the runs left out the last line counted */
-	unsigned ran, reused;
-	struct timespec t0;
-	sigset_t sigs;                 /* the signals passed on to a probe's run */
-	char *stopped;                 /* stopped by a signal: what became of the probe */
-};
-
 /* One comparison: variant v against the reference a, decided with added sessions. */
 struct bs_cmp {
 	const char *file;            /* the experiment file its runs run */
@@ -66,11 +51,26 @@ struct bs_cmp {
 	bool indev;
 };
 
-extern volatile sig_atomic_t bs_signal;
+struct bs {
+	struct bs_opts o;
+	char *title, *seq;
+	long last;                   /* N: the steps after the base */
+	bool series;                 /* the sequence is a patch series (the revert check) */
+	json_t *frame;                 /* what a run of the file records (zab_run_frame) */
+	struct czs *s;
+	struct czres_result *r;        /* the experiment's stored runs (oldest first) */
+	size_t nr, refused, told;      /* told: the runs left out the last line counted */
+	unsigned ran, reused;
+	struct timespec t0;
+	sigset_t sigs;                 /* the signals passed on to a probe's run */
+	char *stopped;                 /* stopped by a signal: what became of the probe */
+	/* bisect.c's, for bisectverify.c: the signal that stopped it (0: none), */
+	volatile sig_atomic_t *signal;
+	/* the store's runs of class cls that pool (0 or -1), one zab run for c (0 or -1) */
+	int (*load)(struct bs *b, const char *cls);
+	int (*run)(struct bs *b, const char *cls, const struct bs_cmp *c, unsigned sessions);
+};
 
-/* bisect.c: the store's runs of class cls that pool (0 or -1); one zab run (0 or -1). */
-int bs_load(struct bs *b, const char *cls);
-int bs_zabrun(struct bs *b, const char *cls, const struct bs_cmp *c, unsigned sessions);
 /* bisectverify.c */
 int bs_compare(struct bs *b, const char *cls, struct bs_cmp *c);
 void bs_cmp_init(struct bs_cmp *c, const char *file, const char *a, const char *v);

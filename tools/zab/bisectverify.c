@@ -145,13 +145,13 @@ int bs_compare(struct bs *b, const char *cls, struct bs_cmp *c)
 		/* as many sessions again (the file's at first), not past the maximum */
 		add = n ? (unsigned)(n < b->o.max_sessions - n ? n : b->o.max_sessions - n) : 0;
 		had = n;
-		if (bs_zabrun(b, cls, c, add))
+		if (b->run(b, cls, c, add))
 			return -1;
 		c->ran++;
 		b->ran++;
 		if (c->json)
 			c->njson++;
-		else if (bs_load(b, cls))
+		else if (b->load(b, cls))
 			return -1;
 	}
 }
@@ -264,7 +264,7 @@ static bool bs_fresh(struct bs *b, const char *cls, long a, long v, enum czst_an
 	bs_cmp_init(&c, b->o.file, sa, sv);
 	c.from = b->nr;         /* runs of this check only */
 	c.order = "abba";
-	if (bs_compare(b, cls, &c) || bs_signal)
+	if (bs_compare(b, cls, &c) || *b->signal)
 		return false;
 	ok = c.d.answer == want && (want != CZST_CHANGED || (c.d.pct < 0) == (first->d.pct < 0));
 	printf("  check %s: step %ld/%ld vs step %ld/%ld in fresh runs (order abba): %s: %s%s -- %s\n",
@@ -298,7 +298,7 @@ static int bs_revert(struct bs *b, const char *cls, long k)
 	}
 	bs_cmp_init(&c, rev, "base", what);
 	c.json = json;
-	if (bs_compare(b, cls, &c) || bs_signal)
+	if (bs_compare(b, cls, &c) || *b->signal)
 		goto out;
 	if (c.failed && !c.d.sessions) {
 		printf("  check without patch %ld: not checked: step %ld/%ld without patch %ld does not run "
@@ -331,13 +331,13 @@ int bs_verify(struct bs *b, const char *cls, long k, long lo, const struct bs_cm
 	bool parent = bs_fresh(b, cls, k - 1, k, CZST_CHANGED, first, "vs its parent");
 	int rev = 1;
 
-	if (bs_signal)
+	if (*b->signal)
 		return BS_STOPPED;
 	if (parent && b->series)
 		rev = bs_revert(b, cls, k);
 	else if (parent && k < b->last)
 		rev = bs_fresh(b, cls, k, b->last, CZST_SAME, first, "of the last step against it");
-	if (bs_signal)
+	if (*b->signal)
 		return BS_STOPPED;
 	if (!parent) {
 		printf("unverified on %s: the figure changes between step %ld/%ld and step 0 (the base), "
