@@ -141,7 +141,8 @@ for s in plant aa; do
 		   [ "$s" = plant ] && [ "$named" = "$plant" ] || wrong=$((wrong + 1)) ;;
 		*) und=$((und + 1)) ;;
 		esac
-		runs=$((runs + $(sed -n 's/^zab: bisect: \([0-9]*\) runs\{0,1\} made.*/\1/p' "$o.err" | tail -n 1)))
+		r=$(sed -n 's/^zab: bisect: \([0-9]*\) runs\{0,1\} made.*/\1/p' "$o.err" | tail -n 1)
+		runs=$((runs + ${r:-0}))
 		c=$(grep -c ' sessions\{0,1\}: \(changed\|same\|undecided\)' "$o.out" "$o.err" | awk -F: '{ n += $2 } END { print n }')
 		cmps=$((cmps + c))
 		sess=$((sess + $(grep -ho '[0-9]* sessions\{0,1\}: \(changed\|same\|undecided\)' "$o.out" "$o.err" |
