@@ -310,7 +310,7 @@ static int bs_revert(struct bs *b, const char *cls, long k)
 	       k, b->last, b->last, k, bs_cmp_text(&c, txt, sizeof(txt)), czst_answer_name(c.d.answer),
 	       c.capped ? " within the budget" : "", ret ? "verified" : "FAILED");
 out:
-	for (j = 0; j < c.njson; j++) {
+	for (j = 0; j <= c.njson; j++) {      /* and a failed run's file */
 		char *p = cz_xasprintf("%s.%u", json, j);
 
 		unlink(p);
