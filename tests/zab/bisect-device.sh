@@ -6,7 +6,13 @@
 # (see $slow), as a patch that slows the loop down and stays in the
 # series.  zab bisect names step 5 (exit 0); an A/A
 # sequence (the default routine at every step) has no change (exit 1);
-# history --by series over one sweep of every step flags step 5 alone.
+# history --by series over one sweep of every step flags step 5 alone;
+# bisect --stored on that sweep runs nothing and names step 5, or, where
+# the sweep's sessions cannot show a step the same as the base within 2%,
+# says undecided with a range holding step 5 (exit 125), never another step.
+# The band is 5%: the non-temporal routine's sessions spread by 3-4% on a
+# loaded machine, so that step 8 vs step 5 (the same code) took 32
+# sessions to stay undecided within +-2%; the change hunted is -40%.
 # Needs: root fuse
 . "$top_srcdir/tests/tap.sh"
 ZAB=${ZAB:-$top_builddir/zab}
@@ -43,12 +49,12 @@ dev_seq() {
 dev_seq "$CZ_TMP/plant.ini" devplant 5
 dev_seq "$CZ_TMP/aa.ini" devaa 0
 
-"$ZAB" bisect --store "$url" --sut dev --seed 1 --cusezero "$CUSEZERO" "$CZ_TMP/plant.ini" \
+"$ZAB" bisect --store "$url" --sut dev --seed 1 --band 5 --cusezero "$CUSEZERO" "$CZ_TMP/plant.ini" \
 	>"$CZ_TMP/p.out" 2>"$CZ_TMP/p.err"
 rc=$?
 ok "planted at step 5: exit $rc, $(cat "$CZ_TMP/p.out")" -- sh -c "[ $rc -eq 0 ] &&
 	grep -qx 'first change: step 5/8 s@5: -[0-9.]*% (R) in device on dev' '$CZ_TMP/p.out'"
-"$ZAB" bisect --store "$url" --sut dev --seed 2 --cusezero "$CUSEZERO" "$CZ_TMP/aa.ini" \
+"$ZAB" bisect --store "$url" --sut dev --seed 2 --band 5 --cusezero "$CUSEZERO" "$CZ_TMP/aa.ini" \
 	>"$CZ_TMP/a.out" 2>"$CZ_TMP/a.err"
 rc=$?
 ok "A/A sequence: exit $rc, $(cat "$CZ_TMP/a.out")" -- sh -c "[ $rc -eq 1 ] &&
@@ -61,6 +67,9 @@ flags=$(awk -F, 'NR > 1 && $NF != "" { print $2 ":" $NF }' "$CZ_TMP/h.csv" | tr 
 ok "history --by series over the sweep: step 5 alone flagged ($flags)" -- [ "$flags" = "5:R " ]
 "$ZAB" bisect --store "$url" --sut sweep --stored "$CZ_TMP/plant.ini" >"$CZ_TMP/s.out" 2>"$CZ_TMP/s.err"
 rc=$?
-ok "bisect --stored on the sweep: step 5, nothing run ($(cat "$CZ_TMP/s.out"))" -- sh -c "[ $rc -eq 0 ] &&
-	grep -q '^first change: step 5/8' '$CZ_TMP/s.out' && grep -q ' 0 probes run' '$CZ_TMP/s.err'"
+lo=$(sed -n 's/.*the first change is in steps \([0-9]*\)\.\.\([0-9]*\)$/\1/p' "$CZ_TMP/s.out")
+hi=$(sed -n 's/.*the first change is in steps \([0-9]*\)\.\.\([0-9]*\)$/\2/p' "$CZ_TMP/s.out")
+ok "bisect --stored on the sweep: step 5 or a range holding it, nothing run ($(cat "$CZ_TMP/s.out"))" -- sh -c "
+	grep -q ' 0 runs made' '$CZ_TMP/s.err' && { { [ $rc -eq 0 ] && grep -q '^first change: step 5/8' '$CZ_TMP/s.out'; } ||
+	{ [ $rc -eq 125 ] && [ '${lo:-9}' -le 5 ] && [ '${hi:-0}' -ge 5 ]; }; }"
 done_testing

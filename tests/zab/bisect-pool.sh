@@ -48,12 +48,13 @@ ok "one line: 1 run left out, report's reason: $(grep 'not used' "$CZ_TMP/s.err"
 bisect p "$CZ_TMP/new.ini"
 ok "probing: step 3, exit $rc, $(cat "$CZ_TMP/p.out")" -- sh -c "[ $rc -eq 0 ] &&
 	grep -qx 'first change: step 3/16 s@3: -[23][0-9.]*% (R) in x on zen' '$CZ_TMP/p.out' &&
-	grep -q '^zab: bisect: [1-9] probes run, 0 from the store' '$CZ_TMP/p.err' &&
+	grep -q '^zab: bisect: [1-9][0-9]* runs made, 0 stored runs pooled' '$CZ_TMP/p.err' &&
 	[ \$(grep -c 'not used' '$CZ_TMP/p.err') -eq 1 ]"
 bisect p2 "$CZ_TMP/new.ini"
 ok "a second bisect reuses its own probes, not the old sweep: $(tail -1 "$CZ_TMP/p2.err")" -- sh -c "
 	[ $rc -eq 0 ] && cmp -s '$CZ_TMP/p.out' '$CZ_TMP/p2.out' &&
-	grep -q ' 0 probes run, [1-9] from the store' '$CZ_TMP/p2.err'"
+	grep -q ' runs\\? made, [1-9][0-9]* stored runs\\? pooled' '$CZ_TMP/p2.err' &&
+	! grep -q ' vs the base: .*([1-9][0-9]* runs\\? new' '$CZ_TMP/p2.err'"
 
 # history: the new file's sweep the newest run of the class
 url="sqlite:$CZ_TMP/h.db"

@@ -13,12 +13,19 @@
  * (czres_pool_check against zab_run_frame: the benchmark's command, the
  * variants' settings, labels and routine sources -- a git range's carry
  * the commit); the runs left out are counted in one line.
- * The search assumes that once a step changes the figure, the later ones
- * do too (as git bisect assumes of commits); the change hunted is the one
- * the last step shows (bs_like_end).
+ * Each probe ends as changed, same (within the equivalence band) or
+ * undecided (stats/decide.h: per-session ratios, 95% interval); an
+ * undecided one gets more sessions, doubling, up to --max-sessions and
+ * --budget-seconds.  The ends are decided first (step N vs the base), the
+ * search assumes that once a step changes the figure the later ones do
+ * too (as git bisect assumes of commits), and the culprit is verified
+ * (bisectverify.c): against its parent in fresh runs in ABBA order and,
+ * for a patch series, by the last step without its patch.
  *
- * Exit: 0 a first change found, 1 no change (the last step is as the
- * base), 125 could not decide (a probe failed or is missing), 2 usage,
+ * Exit: 0 a first change found and verified, 1 no change (the last step
+ * the same as the base within the band), 3 a change found but a check of
+ * the culprit failed (a range printed), 125 undecided (a probe undecided
+ * within the budget, failed or missing), 2 usage,
  * 128 + the signal when SIGTERM, SIGINT or SIGHUP stopped it: the signal
  * goes on to the probe's zab run, which stops its daemons and stores
  * nothing, and bisect waits for it before it exits.
@@ -33,16 +40,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bisect.h"
 #include "cli.h"
 #include "cmd.h"
-#include "czstore.h"
 #include "steps.h"
-#include "zab.h"
-
-#define BS_FOUND 0
-#define BS_NONE 1
-#define BS_UNDECIDED 125
-#define BS_STOPPED (-1)
 
 static volatile sig_atomic_t bs_signal;
 static volatile pid_t bs_child;    /* the probe's zab run while it runs */
@@ -77,46 +78,12 @@ static void bs_signals(sigset_t *set)
 }
 
 /*
- * The equivalence band: a probe marked (R)/(I) whose change is smaller
- * than this (per cent, either way) counts as no change.  A sequence's
- * steps are measured in one run against the base, and on a busy machine an
- * A/A step came out -1.18% (R) and a comment-only commit +1.49% (I): marks
- * from the machine's noise, not from the step, which a verdict must not
- * name as the culprit.  --band sets it (0: every mark counts).
+ * The equivalence band: a change smaller than this (per cent, either way)
+ * is the same.  On a busy machine an A/A step came out -1.18% and a
+ * comment-only commit +1.49% against the base: the machine's noise, not
+ * the step.  --band sets it.
  */
 #define BS_BAND_PCT 2.0
-
-struct bs_opts {
-	const char *file, *seq, *result, *store, *sut, *seed, *cusezero;
-	bool stored;
-	double band;
-};
-
-struct bs {
-	struct bs_opts o;
-	char *title, *seq;
-	long last;                   /* N: the steps after the base */
-	json_t *frame;                 /* what a run of the file records (zab_run_frame) */
-	struct czs *s;
-	struct czres_result *r;        /* the experiment's stored runs (oldest first) */
-	size_t nr, refused, told;      /* told: the runs left out the last line counted */
-	unsigned ran, reused;
-	long probed[CZRES_MAX_ITEMS];  /* the steps compared with the base, in order (this class) */
-	size_t nprobed;
-	bool paired;                   /* the probes' verdict rule */
-	sigset_t sigs;                 /* the signals passed on to a probe's run */
-	char *stopped;                 /* stopped by a signal: what became of the probe */
-};
-
-/* What a probe said: verdict as czst_change (CZST_CHANGE_NONE: no verdict), its facts. */
-struct bs_probe {
-	int verdict;
-	double pct;
-	char label[256], bench[256], uuid[40];
-	bool indev, paired;
-	bool base_bad, step_bad;     /* the base's / the step's cell failed or has no sample */
-	bool banded;                 /* marked, but inside the band: counted as no change */
-};
 
 static void bs_free_results(struct bs *b)
 {
@@ -198,44 +165,16 @@ static int bs_load(struct bs *b, const char *cls)
 	return 0;
 }
 
-/* Step k vs the base in the newest stored run of class cls holding both: true when found. */
-static bool bs_stored(const struct bs *b, const char *cls, long k, struct bs_probe *p)
+/*
+ * zab run FILE --only-variants A,V --base A for comparison c: recorded in
+ * the store, or with c->json to its next JSON file; sessions 0: the
+ * file's; its table on stderr: 0 or -1.
+ */
+static int bs_zabrun(struct bs *b, const char *cls, const struct bs_cmp *c, unsigned sessions)
 {
-	char *v0 = cz_xasprintf("%s@0", b->seq), *vk = cz_xasprintf("%s@%ld", b->seq, k);
-	bool found = false;
-	size_t i;
-
-	for (i = b->nr; i-- > 0 && !found;) {
-		struct czres_result *r = &b->r[i];
-		size_t i0 = czres_name_index(r->vname, r->nv, v0), ik = czres_name_index(r->vname, r->nv, vk);
-		size_t bi = zab_step_bench(r, b->o.result), base = r->base;
-		const json_t *run = json_object_get(r->doc, "run");
-
-		if (strcmp(r->sut, cls) || i0 == r->nv || ik == r->nv || bi == r->nb)
-			continue;       /* another class or another step */
-		r->base = i0;
-		p->verdict = czst_change(r, bi, ik, &p->pct);
-		r->base = base;
-		snprintf(p->label, sizeof(p->label), "%s", zab_step_label(r, vk));
-		snprintf(p->bench, sizeof(p->bench), "%s", r->b[bi].name);
-		snprintf(p->uuid, sizeof(p->uuid), "%.8s",
-			 json_string_value(json_object_get(run, "uuid")) ?: "?");
-		p->indev = r->b[bi].kind != CZRES_RK_CMD;
-		p->paired = r->paired;
-		p->base_bad = czres_cell(r, bi, i0)->failed || !czres_cell(r, bi, i0)->n;
-		p->step_bad = czres_cell(r, bi, ik)->failed || !czres_cell(r, bi, ik)->n;
-		found = true;
-	}
-	free(v0);
-	free(vk);
-	return found;
-}
-
-/* zab run EXPERIMENT --only-variants NAME@0,NAME@k, recorded; its table on stderr: 0 or -1. */
-static int bs_run(struct bs *b, const char *cls, long k)
-{
-	char *only = cz_xasprintf("%s@0,%s@%ld", b->seq, b->seq, k), *base = cz_xasprintf("%s@0", b->seq);
-	const char *argv[24];
+	char *only = cz_xasprintf("%s,%s", c->a, c->v), *ns = cz_xasprintf("%u", sessions);
+	char *json = c->json ? cz_xasprintf("%s.%u", c->json, c->njson) : NULL, *seed = NULL;
+	const char *argv[32];
 	int n = 0, st;
 	sigset_t old;
 	pid_t pid, w = -1;
@@ -245,23 +184,36 @@ static int bs_run(struct bs *b, const char *cls, long k)
 	argv[n++] = "--only-variants";
 	argv[n++] = only;
 	argv[n++] = "--base";
-	argv[n++] = base;
+	argv[n++] = c->a;
 	argv[n++] = "--sut";
 	argv[n++] = cls;
 	argv[n++] = "--no-progress";
-	if (b->o.store) {
+	if (sessions) {
+		argv[n++] = "--sessions";
+		argv[n++] = ns;
+	}
+	if (c->order) {
+		argv[n++] = "--order";
+		argv[n++] = c->order;
+	}
+	if (json) {
+		argv[n++] = "--no-store";
+		argv[n++] = "--json";
+		argv[n++] = json;
+	} else if (b->o.store) {
 		argv[n++] = "--store";
 		argv[n++] = b->o.store;
 	}
-	if (b->o.seed) {
+	if (b->o.seed) {        /* the sessions added: seeds of their own */
+		seed = cz_xasprintf("%llu", strtoull(b->o.seed, NULL, 10) + c->ran);
 		argv[n++] = "--seed";
-		argv[n++] = b->o.seed;
+		argv[n++] = seed;
 	}
 	if (b->o.cusezero) {
 		argv[n++] = "--cusezero";
 		argv[n++] = b->o.cusezero;
 	}
-	argv[n++] = b->o.file;
+	argv[n++] = c->file;
 	argv[n] = NULL;
 	fflush(NULL);
 	/* a signal from here until bs_child is set waits, then goes on to the child */
@@ -279,7 +231,9 @@ static int bs_run(struct bs *b, const char *cls, long k)
 	bs_child = pid;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	free(only);
-	free(base);
+	free(ns);
+	free(json);
+	free(seed);
 	if (pid == -2) {
 		bs_child = 0;
 		return -1;
@@ -293,150 +247,100 @@ static int bs_run(struct bs *b, const char *cls, long k)
 	}
 	if (bs_signal)
 		b->stopped = WIFSIGNALED(st) ?
-			     cz_xasprintf("; the probe of step %ld/%ld stopped, its run not stored", k, b->last) :
-			     cz_xasprintf("; the probe of step %ld/%ld had ended first (zab run exit %d)", k,
-					  b->last, WEXITSTATUS(st));
+			     cz_xasprintf("; the probe of %s stopped, its run not stored", c->v) :
+			     cz_xasprintf("; the probe of %s had ended first (zab run exit %d)", c->v,
+					  WEXITSTATUS(st));
 	return WIFEXITED(st) && WEXITSTATUS(st) <= 1 && !bs_signal ? 0 : -1;
 }
 
-/* One probe: 1 changed, 0 not, -1 no verdict (failed, not stored, not comparable). */
-static int bs_probe(struct bs *b, const char *cls, long k, struct bs_probe *p)
+/* Step k vs the base, decided: its answer, or -1 (failed, not stored, stopped). */
+static int bs_probe(struct bs *b, const char *cls, long k, struct bs_cmp *c)
 {
-	bool have = bs_stored(b, cls, k, p), fresh = false;
+	char a[160], v[160], txt[200];
 
-	if (have) {
-		b->reused++;
-	} else if (!b->o.stored) {
-		if (bs_run(b, cls, k) || bs_signal || bs_load(b, b->o.stored ? NULL : cls))
-			return -1;
-		b->ran++;
-		fresh = true;
-		have = bs_stored(b, cls, k, p);
-	}
-	if (!have) {
+	snprintf(a, sizeof(a), "%s@0", b->seq);
+	snprintf(v, sizeof(v), "%s@%ld", b->seq, k);
+	bs_cmp_init(c, b->o.file, a, v);
+	if (bs_compare(b, cls, c) || bs_signal)
+		return -1;
+	b->reused += c->reused;
+	if (!c->d.sessions) {
 		cz_err("bisect: %s: step %ld/%ld: %s", cls, k, b->last,
-		       b->o.stored ? "no stored run holds it and the base" : "the run holds no verdict");
+		       c->failed ? c->err : b->o.stored ? "no stored run holds it and the base" :
+		       "the run holds no session of both");
 		return -1;
 	}
-	b->probed[b->nprobed++ % CZRES_MAX_ITEMS] = k;
-	b->paired = p->paired;
-	if (p->verdict == CZST_CHANGE_NONE) {
-		cz_err("bisect: %s: step %ld/%ld %s: no verdict (%s)", cls, k, b->last, p->label,
-		       p->base_bad ? "the base failed or has no samples: nothing to compare with" :
-		       p->step_bad ? "the step failed or has no samples" : "too few samples to compare");
-		return -1;
-	}
-	cz_err("bisect: %s: step %ld/%ld %s vs the base: %+.2f%%%s (%s run %s)", cls, k, b->last,
-	       p->label, p->pct, p->verdict < 0 ? " (R)" : p->verdict > 0 ? " (I)" : ", no change",
-	       fresh ? "new" : "stored", p->uuid);
-	if (p->verdict && fabs(p->pct) < b->o.band) {
-		cz_err("bisect: %s: step %ld/%ld: %+.2f%% is inside the +-%.1f%% band: counted as no change",
-		       cls, k, b->last, p->pct, b->o.band);
-		p->verdict = 0;
-		p->banded = true;
-	}
-	return p->verdict != 0;
+	cz_err("bisect: %s: step %ld/%ld %s vs the base: %s: %s%s (%u run%s new, %u stored)", cls, k,
+	       b->last, c->label, bs_cmp_text(c, txt, sizeof(txt)), czst_answer_name(c->d.answer),
+	       c->capped ? " within the budget" : "", c->ran, c->ran == 1 ? "" : "s", c->reused);
+	return (int)c->d.answer;
 }
 
-static void bs_first(const struct bs *b, const char *cls, long k, const struct bs_probe *p)
+/* "undecided on CLASS: step k/N ...", the range still open when lo >= 0. */
+static void bs_undecided(const struct bs *b, const char *cls, long k, const struct bs_cmp *c, long lo,
+			 long hi)
 {
-	printf("first change: step %ld/%ld %s: %+.2f%% (%s) in %s on %s\n", k, b->last, p->label, p->pct,
-	       p->verdict < 0 ? "R" : "I", p->indev ? "device" : p->bench, cls);
-}
+	char txt[200];
 
-/*
- * A probe that says "changed" still counts as the base when its change is
- * nearer the base's figure than the last step's, or of the other sign: the
- * change hunted is the one the last step shows (a 9% blip of a noisy
- * probe is not the -85% the search is after; history --by series shows
- * every change point).
- */
-static bool bs_like_end(const struct bs_probe *p, const struct bs_probe *end)
-{
-	return p->verdict == end->verdict && fabs(p->pct) >= fabs(p->pct - end->pct);
-}
-
-/* Which comparisons the answer of class cls rests on (history --by series makes others). */
-static void bs_compared(const struct bs *b, const char *cls, int first)
-{
-	size_t i;
-
-	if (!b->nprobed || first > 0)
-		return;         /* a change at step N: the search goes on, told at its end */
-	fprintf(stderr, "zab: bisect: %s: compared step", cls);
-	for (i = 0; i < b->nprobed && i < CZRES_MAX_ITEMS; i++)
-		fprintf(stderr, "%s%ld", i ? ", " : " ", b->probed[i]);
-	fprintf(stderr, " each with the base %s@0 within one run (verdict %s); history --by series pools every run's sessions per step instead\n",
-		b->seq, b->paired ? "paired" : "overlap");
-}
-
-/* "has no verdict", and why when it is the base's. */
-static void bs_no_verdict(const struct bs *b, const char *cls, long k, const struct bs_probe *p, long lo,
-			  long hi)
-{
-	printf("could not decide on %s: step %ld/%ld has no verdict%s", cls, k, b->last,
-	       p->base_bad ? ": the base failed (no sample to compare with)" :
-	       p->step_bad ? ": the step failed" : "");
+	if (!c->d.sessions)
+		printf("could not decide on %s: step %ld/%ld has no session to compare with the base%s%s", cls,
+		       k, b->last, c->failed ? ": " : "", c->failed ? c->err : "");
+	else
+		printf("undecided on %s: step %ld/%ld %s vs the base: %s, neither beyond nor within +-%.1f%%%s",
+		       cls, k, b->last, c->label, bs_cmp_text(c, txt, sizeof(txt)), b->o.band,
+		       c->capped ? " (the budget ran out)" : "");
+	if (c->d.sessions && c->failed)
+		printf("; a run failed: %s", c->err);
 	if (lo >= 0)
-		printf(" (first change in %ld..%ld)", lo + 1, hi);
+		printf("; the first change is in steps %ld..%ld", lo + 1, hi);
 	putchar('\n');
 }
 
-/* The binary search over class cls: BS_FOUND, BS_NONE or BS_UNDECIDED. */
+/* The ends, the search and the checks over class cls: a BS_ exit code. */
 static int bs_search(struct bs *b, const char *cls)
 {
-	struct bs_probe p, end, first;
+	struct bs_cmp end, p, first;
 	long lo = 0, hi = b->last, mid;
+	char txt[200];
 	int c;
 
-	memset(&p, 0, sizeof(p));
-	memset(&end, 0, sizeof(end));
-	b->nprobed = 0;
 	c = bs_probe(b, cls, hi, &end);
 	if (bs_signal)
 		return BS_STOPPED;
-	bs_compared(b, cls, c);
-	if (c < 0) {
-		bs_no_verdict(b, cls, hi, &end, -1, 0);
+	if (c != CZST_CHANGED && c != CZST_SAME) {
+		bs_undecided(b, cls, hi, &end, -1, 0);
 		return BS_UNDECIDED;
 	}
-	if (!c) {
-		if (end.banded)
-			printf("no change on %s: step %ld/%ld %s is as the base (%+.2f%%, inside the +-%.1f%% "
-			       "band in %s)\n", cls, hi, b->last, end.label, end.pct, b->o.band,
-			       end.indev ? "device" : end.bench);
-		else
-			printf("no change on %s: step %ld/%ld %s is as the base (%+.2f%%, no (R)/(I) in %s)\n",
-			       cls, hi, b->last, end.label, end.pct, end.indev ? "device" : end.bench);
+	if (c == CZST_SAME) {
+		printf("no change on %s: step %ld/%ld %s is the same as the base within +-%.1f%% in %s: %s\n",
+		       cls, hi, b->last, end.label, b->o.band, end.indev ? "device" : end.bench,
+		       bs_cmp_text(&end, txt, sizeof(txt)));
 		return BS_NONE;
 	}
 	first = end;
-	/* the base (lo) is unchanged, step hi changed: narrow down to adjacent steps */
+	/* the base (lo) is the same, step hi changed: narrow down to adjacent steps */
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;
 		c = bs_probe(b, cls, mid, &p);
 		if (bs_signal)
 			return BS_STOPPED;
-		if (c < 0) {
-			bs_compared(b, cls, -1);
-			bs_no_verdict(b, cls, mid, &p, lo, hi);
+		if (c != CZST_CHANGED && c != CZST_SAME) {
+			bs_undecided(b, cls, mid, &p, lo, hi);
 			return BS_UNDECIDED;
 		}
-		if (c && !bs_like_end(&p, &end)) {
-			cz_err("bisect: %s: step %ld/%ld is nearer the base than step %ld/%ld (%+.2f%%): counted as the base",
-			       cls, mid, b->last, b->last, b->last, end.pct);
-			c = 0;
-		}
-		if (c) {
+		if (c == CZST_CHANGED) {
 			hi = mid;
 			first = p;
 		} else {
 			lo = mid;
 		}
 	}
-	bs_compared(b, cls, -1);
-	bs_first(b, cls, hi, &first);
-	return BS_FOUND;
+	printf("first change: step %ld/%ld %s: %+.2f%% (%s) in %s on %s\n", hi, b->last, first.label,
+	       first.d.pct, first.d.pct < 0 ? "R" : "I", first.indev ? "device" : first.bench, cls);
+	printf("  vs the base: %s\n", bs_cmp_text(&first, txt, sizeof(txt)));
+	if (b->o.stored)
+		printf("  not verified: --stored runs nothing (bisect without it checks the culprit)\n");
+	return b->o.stored ? BS_FOUND : bs_verify(b, cls, hi, lo, &first);
 }
 
 /* The sequence of the experiment file: its name, N, and every step present. */
@@ -464,6 +368,9 @@ static int bs_sequence(struct bs *b)
 				b->last = k;
 		}
 	}
+	for (v = 0; b->seq && v < e.nvar; v++)
+		if (zab_step_of(e.var[v].name, b->seq, NULL) == b->last && e.var[v].seq_kind)
+			b->series = !strcmp(e.var[v].seq_kind, "series");
 	if (!b->seq)
 		cz_err("bisect: %s has no sequence%s%s (variants NAME@0, NAME@1 ...)", b->o.file,
 		       b->o.seq ? " named " : "", b->o.seq ? b->o.seq : "");
@@ -475,6 +382,30 @@ static int bs_sequence(struct bs *b)
 out:
 	zab_experiment_free(&e);
 	return ret;
+}
+
+/* --band PCT, --max-sessions N, --budget-seconds S: 0, or -1 after one line. */
+static int bs_number(int c, const char *arg, struct bs_opts *o)
+{
+	const char *name = c == 'b' ? "--band" : c == 'm' ? "--max-sessions" : "--budget-seconds";
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(arg, &end);
+	if (errno || end == arg || *end || !(x >= 0) || (c == 'b' && !(x < 100)) ||
+	    (c == 'm' && (x < 2 || x > BS_MAXX || x != floor(x))) || (c == 'B' && !(x < 1e9))) {
+		cz_err("bisect: %s %s: %s", name, arg, c == 'b' ? "not a per cent from 0 to 100" :
+		       c == 'm' ? "not a whole number of sessions from 2 to 1024" : "not a number of seconds");
+		return -1;
+	}
+	if (c == 'b')
+		o->band = x;
+	else if (c == 'm')
+		o->max_sessions = (unsigned)x;
+	else
+		o->budget = x;
+	return 0;
 }
 
 /* The options: 0, 1 (--help shown) or -1 after one line. */
@@ -489,6 +420,8 @@ static int bs_parse(int argc, char **argv, struct bs_opts *o)
 		{ "cusezero", required_argument, NULL, 'z' },
 		{ "stored", no_argument, NULL, 'o' },
 		{ "band", required_argument, NULL, 'b' },
+		{ "max-sessions", required_argument, NULL, 'm' },
+		{ "budget-seconds", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -505,26 +438,28 @@ static int bs_parse(int argc, char **argv, struct bs_opts *o)
 		case 's': o->seed = optarg; break;
 		case 'z': o->cusezero = optarg; break;
 		case 'o': o->stored = true; break;
-		case 'b': {
-			char *end;
-
-			errno = 0;
-			o->band = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->band >= 0 && o->band < 100)) {
-				cz_err("bisect: --band %s: not a per cent from 0 to 100", optarg);
+		case 'b':
+		case 'm':
+		case 'B':
+			if (bs_number(c, optarg, o))
 				return -1;
-			}
 			break;
-		}
 		case 'h':
 			printf("Usage: zab bisect EXPERIMENT_FILE [--variant NAME] [--result CLASS] [--store URL]\n"
 			       "         [--sut CLASS] [--seed N] [--cusezero PATH] [--stored] [--band PCT]\n"
+			       "         [--max-sessions N] [--budget-seconds S]\n"
 			       "The first step of sequence NAME (NAME@0 the base .. NAME@N) whose figure differs\n"
-			       "from the base's by the experiment's verdict rule, by binary search; each probe an\n"
-			       "A/B of step k vs the base, a stored run when there is one, else run and stored.\n"
-			       "--stored: no new runs, one answer per SUT class in the store.\n"
-			       "--band PCT: a marked change smaller than PCT per cent is no change (default 2).\n"
-			       "Exit: 0 a change found, 1 none, 125 could not decide, 2 usage,\n"
+			       "from the base's, by binary search; each probe step k vs the base over sessions\n"
+			       "(stored runs when there are, else run and stored): changed (its 95%% interval\n"
+			       "beyond +-PCT), same (inside) or undecided, which gets more sessions, doubling.\n"
+			       "The culprit is checked against its parent (ABBA) and, for a series, by the\n"
+			       "last step without its patch.\n"
+			       "--stored: no new runs, one answer per SUT class in the store, unverified.\n"
+			       "--band PCT: the equivalence band, per cent (default 2).\n"
+			       "--max-sessions N: per comparison (default 32); --budget-seconds S: no sessions\n"
+			       "added after S seconds (default 540, 0: none).\n"
+			       "Exit: 0 a change found and verified, 1 none, 3 a check of the culprit failed\n"
+			       "(a range printed), 125 undecided, 2 usage,\n"
 			       "128 + the signal (143 SIGTERM, 130 SIGINT): the probe's run stopped, waited for.\n");
 			zab_help_end(stdout, "bisect");
 			return 1;
@@ -586,11 +521,17 @@ int zab_cmd_bisect(int argc, char **argv)
 
 	memset(&b, 0, sizeof(b));
 	b.o.band = BS_BAND_PCT;
+	b.o.max_sessions = BS_MAX_SESSIONS;
+	b.signal = &bs_signal;
+	b.load = bs_load;
+	b.run = bs_zabrun;
+	b.o.budget = BS_BUDGET_S;
 	ret = bs_parse(argc, argv, &b.o);
 	if (ret)
 		return ret > 0 ? 0 : 2;
 	bs_signals(&b.sigs);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	b.t0 = t0;
 	ret = 2;
 	if (bs_sequence(&b) || !(b.s = zab_store_open(b.o.store)))
 		goto out;
@@ -606,8 +547,8 @@ int zab_cmd_bisect(int argc, char **argv)
 		cz_err("bisect: stopped by signal %d%s", (int)bs_signal, b.stopped ? b.stopped : "");
 		ret = 128 + bs_signal;
 	} else if (ret != 2)
-		cz_err("bisect: %u probe%s run, %u from the store, %.1f s", b.ran, b.ran == 1 ? "" : "s",
-		       b.reused, (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+		cz_err("bisect: %u run%s made, %u stored run%s pooled, %.1f s", b.ran, b.ran == 1 ? "" : "s",
+		       b.reused, b.reused == 1 ? "" : "s", (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
 out:
 	fflush(stdout);
 	bs_free_results(&b);

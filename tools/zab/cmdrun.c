@@ -166,7 +166,7 @@ static int setting_option(struct run_cli *cli, int c, const char *arg)
 		cli->has_order = true;
 		if (!zab_order_parse(arg, &cli->order))
 			return 0;
-		cz_err("--order '%s': expected random, interleave or sequential", arg);
+		cz_err("--order '%s': expected random, interleave, sequential or abba", arg);
 		return -1;
 	case OPT_COLOCATE:
 		cli->has_coloc = true;

@@ -4,7 +4,7 @@
  *
  *   # comment                    ; comment
  *   [experiment]                 name= sessions= warmups= repeats= retries= timeout=
- *                                order=random|interleave|sequential colocate=auto|off|CPU
+ *                                order=random|interleave|sequential|abba colocate=auto|off|CPU
  *                                base= var.NAME= placement=
  *   [benchmark NAME]             cmd= unit= better=higher|lower group= in-device=auto|yes|no
  *   [variant NAME]               cmd= env.NAME= var.NAME= routine= align=
@@ -40,7 +40,7 @@ static const char *const builtin_vars[] = {
 const char *zab_order_name(enum zab_order o)
 {
 	return o == ZAB_ORDER_INTERLEAVE ? "interleave" :
-	       o == ZAB_ORDER_SEQUENTIAL ? "sequential" : "random";
+	       o == ZAB_ORDER_SEQUENTIAL ? "sequential" : o == ZAB_ORDER_ABBA ? "abba" : "random";
 }
 
 int zab_order_parse(const char *s, enum zab_order *o)
@@ -51,6 +51,8 @@ int zab_order_parse(const char *s, enum zab_order *o)
 		*o = ZAB_ORDER_INTERLEAVE;
 	else if (!strcmp(s, "sequential"))
 		*o = ZAB_ORDER_SEQUENTIAL;
+	else if (!strcmp(s, "abba"))
+		*o = ZAB_ORDER_ABBA;
 	else
 		return -EINVAL;
 	return 0;

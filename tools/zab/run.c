@@ -95,6 +95,10 @@ void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned
 	size_t i, j, t;
 
 	for (i = 0; i < nvar; i++)
+		perm[i] = nvar - 1 - i;
+	if (o == ZAB_ORDER_ABBA && (session + round) % 2)
+		return;         /* abba: every other round reversed, A B, B A, A B ... */
+	for (i = 0; i < nvar; i++)
 		perm[i] = i;
 	if (o != ZAB_ORDER_RANDOM)
 		return;

@@ -123,7 +123,7 @@ struct zab_variant {
 	unsigned step, steps;
 };
 
-enum zab_order { ZAB_ORDER_RANDOM, ZAB_ORDER_INTERLEAVE, ZAB_ORDER_SEQUENTIAL };
+enum zab_order { ZAB_ORDER_RANDOM, ZAB_ORDER_INTERLEAVE, ZAB_ORDER_SEQUENTIAL, ZAB_ORDER_ABBA };
 
 /*
  * Co-location: every run of a session and its daemons' serving threads on
