@@ -94,6 +94,9 @@ bool zero_kpath_version(const char *s, unsigned v[3]);
  */
 int zero_kpath_pick(const char *dir, const char *running, struct zero_kpath_pick *p, char *err,
 		    size_t errlen);
+/* The same over several such dirs (where: how the line names them). */
+int zero_kpath_pick_dirs(const char *const *dirs, size_t ndirs, const char *where,
+			 const char *running, struct zero_kpath_pick *p, char *err, size_t errlen);
 
 /* "clear_user" / "clear_page" -> path; -EINVAL otherwise. */
 int zero_kpath_path_parse(const char *s, enum zero_kpath_path *p);
@@ -114,5 +117,8 @@ int zero_kpath_resolve(const char *root, enum zero_kpath_path path,
  */
 int zero_kpath_load(const struct zero_kpath_res *r, const char *const *alts, unsigned nalts,
 		    const struct zero_routine **out, char *err, size_t errlen);
+/* The same registered as name (NULL: "RELEASE:PATH"): one release loaded twice, with other --alt. */
+int zero_kpath_load_as(const struct zero_kpath_res *r, const char *const *alts, unsigned nalts,
+		       const char *name, const struct zero_routine **out, char *err, size_t errlen);
 
 #endif
