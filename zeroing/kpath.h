@@ -98,6 +98,16 @@ int zero_kpath_pick(const char *dir, const char *running, struct zero_kpath_pick
 int zero_kpath_pick_dirs(const char *const *dirs, size_t ndirs, const char *where,
 			 const char *running, struct zero_kpath_pick *p, char *err, size_t errlen);
 
+/*
+ * The files of the tree at root the resolver reads (names relative to
+ * root: the Makefile, the paths' headers, every vendor's rules file, every
+ * .S of arch/x86/lib; those present), so that a copy of them alone resolves
+ * as the tree does (zab pack).  0 and *out (free with
+ * zero_kpath_files_free), or -errno with one line (no Makefile: -ENOENT).
+ */
+int zero_kpath_tree_files(const char *root, char ***out, size_t *n, char *err, size_t errlen);
+void zero_kpath_files_free(char **f, size_t n);
+
 /* "clear_user" / "clear_page" -> path; -EINVAL otherwise. */
 int zero_kpath_path_parse(const char *s, enum zero_kpath_path *p);
 const char *zero_kpath_path_name(enum zero_kpath_path p);
