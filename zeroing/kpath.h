@@ -108,6 +108,15 @@ int zero_kpath_pick_dirs(const char *const *dirs, size_t ndirs, const char *wher
 int zero_kpath_tree_files(const char *root, char ***out, size_t *n, char *err, size_t errlen);
 void zero_kpath_files_free(char **f, size_t n);
 
+/*
+ * The routine a device runs when none is named: the built-in routine that
+ * is what the running kernel runs for clear_user on this CPU (its
+ * release's tree, else the nearest below, among $CUSEZERO_KERNEL_SOURCES
+ * and /var/cache/cusezero-ksrc), else zero_default(); why (may be NULL)
+ * gets one line saying which and why.  Decided once per process.
+ */
+const struct zero_routine *zero_device_default(char *why, size_t len);
+
 /* "clear_user" / "clear_page" -> path; -EINVAL otherwise. */
 int zero_kpath_path_parse(const char *s, enum zero_kpath_path *p);
 const char *zero_kpath_path_name(enum zero_kpath_path p);
