@@ -30,6 +30,7 @@
 
 #include "cusezero.h"
 #include "ksrc.h"
+#include "kpath.h"
 #include "front_cuse.h"
 #include "front_fuse.h"
 #include "fuse_uring_daemon.h"
@@ -54,7 +55,8 @@ static void cz_usage(FILE *out)
 "                       (automatic at /run/cusezero/NAME when CUSE is unavailable);\n"
 "                       an empty directory where nothing is mounted\n"
 "  --force-mount        mount over a directory that is not empty or is a mount point\n"
-"  --routine NAME       zeroing routine (default: the best usable one, or the first --source)\n"
+"  --routine NAME       zeroing routine (default: the first --source, else what the running\n"
+"                       kernel runs for clear_user here, else the best usable one; -d says which)\n"
 ZERO_KSRC_USAGE
 "  --align K            place the routine's code so its align point is at K mod 4096\n"
 "  --align-point P      entry | loop (default loop)\n"
@@ -502,7 +504,15 @@ static void cz_check_routine(void)
 	char val[32];
 	int ret;
 
-	r = cz_params.routine ? zero_lookup(cz_params.routine) : zero_default();
+	if (!cz_params.routine) {
+		/* none named: what the running kernel runs for clear_user here, where decided */
+		char how[2048];
+
+		r = zero_device_default(how, sizeof(how));
+		cz_params.routine = r->name;
+		cz_debug("routine %s (no --routine): %s", r->name, how);
+	}
+	r = zero_lookup(cz_params.routine);
 	if (!r)
 		cz_bad("--routine", cz_params.routine, "unknown routine (see cusezero --routine help)");
 	if (!zero_usable(r, &why))

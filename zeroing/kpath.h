@@ -94,6 +94,28 @@ bool zero_kpath_version(const char *s, unsigned v[3]);
  */
 int zero_kpath_pick(const char *dir, const char *running, struct zero_kpath_pick *p, char *err,
 		    size_t errlen);
+/* The same over several such dirs (where: how the line names them). */
+int zero_kpath_pick_dirs(const char *const *dirs, size_t ndirs, const char *where,
+			 const char *running, struct zero_kpath_pick *p, char *err, size_t errlen);
+
+/*
+ * The files of the tree at root the resolver reads (names relative to
+ * root: the Makefile, the paths' headers, every vendor's rules file, every
+ * .S of arch/x86/lib; those present), so that a copy of them alone resolves
+ * as the tree does (zab pack).  0 and *out (free with
+ * zero_kpath_files_free), or -errno with one line (no Makefile: -ENOENT).
+ */
+int zero_kpath_tree_files(const char *root, char ***out, size_t *n, char *err, size_t errlen);
+void zero_kpath_files_free(char **f, size_t n);
+
+/*
+ * The routine a device runs when none is named: the built-in routine that
+ * is what the running kernel runs for clear_user on this CPU (its
+ * release's tree, else the nearest below, among $CUSEZERO_KERNEL_SOURCES
+ * and /var/cache/cusezero-ksrc), else zero_default(); why (may be NULL)
+ * gets one line saying which and why.  Decided once per process.
+ */
+const struct zero_routine *zero_device_default(char *why, size_t len);
 
 /* "clear_user" / "clear_page" -> path; -EINVAL otherwise. */
 int zero_kpath_path_parse(const char *s, enum zero_kpath_path *p);
@@ -114,5 +136,8 @@ int zero_kpath_resolve(const char *root, enum zero_kpath_path path,
  */
 int zero_kpath_load(const struct zero_kpath_res *r, const char *const *alts, unsigned nalts,
 		    const struct zero_routine **out, char *err, size_t errlen);
+/* The same registered as name (NULL: "RELEASE:PATH"): one release loaded twice, with other --alt. */
+int zero_kpath_load_as(const struct zero_kpath_res *r, const char *const *alts, unsigned nalts,
+		       const char *name, const struct zero_routine **out, char *err, size_t errlen);
 
 #endif

@@ -50,6 +50,12 @@ static int write_inline(const struct zero_kpath_res *r, const char *path, char *
 int zero_kpath_load(const struct zero_kpath_res *r, const char *const *alts, unsigned nalts,
 		    const struct zero_routine **out, char *err, size_t errlen)
 {
+	return zero_kpath_load_as(r, alts, nalts, NULL, out, err, errlen);
+}
+
+int zero_kpath_load_as(const struct zero_kpath_res *r, const char *const *alts, unsigned nalts,
+		       const char *as, const struct zero_routine **out, char *err, size_t errlen)
+{
 	struct zero_ksrc_opts o;
 	char name[64], src[4400], dir[] = "/tmp/cz-kpath.XXXXXX", file[64];
 	unsigned i;
@@ -59,7 +65,7 @@ int zero_kpath_load(const struct zero_kpath_res *r, const char *const *alts, uns
 	for (i = 0; i < nalts && i < ZERO_KSRC_MAX_SETTINGS; i++)
 		o.alts[o.nalts++] = alts[i];
 	snprintf(name, sizeof(name), "%s:%s", r->release, zero_kpath_path_name(r->path));
-	o.name = name;
+	o.name = as ? as : name;
 	o.why = r->summary;
 	if (!r->is_inline) {
 		snprintf(src, sizeof(src), "%s:%s", r->file, r->symbol);

@@ -104,10 +104,16 @@ static const struct pick_cand *choose(const struct pick_cand *c, size_t n, const
 int zero_kpath_pick(const char *dir, const char *running, struct zero_kpath_pick *p, char *err,
 		    size_t errlen)
 {
+	return zero_kpath_pick_dirs(&dir, 1, dir, running, p, err, errlen);
+}
+
+int zero_kpath_pick_dirs(const char *const *dirs, size_t ndirs, const char *where,
+			 const char *running, struct zero_kpath_pick *p, char *err, size_t errlen)
+{
 	struct pick_cand *c;
 	const struct pick_cand *best;
 	unsigned run[3];
-	size_t n = 0;
+	size_t n = 0, i;
 
 	memset(p, 0, sizeof(*p));
 	if (!zero_kpath_version(running, run)) {
@@ -118,14 +124,16 @@ int zero_kpath_pick(const char *dir, const char *running, struct zero_kpath_pick
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	if (is_tree(dir))
-		add(c, &n, dir);
-	else
-		scan(dir, c, &n, 0);
+	for (i = 0; i < ndirs; i++) {
+		if (is_tree(dirs[i]))
+			add(c, &n, dirs[i]);
+		else
+			scan(dirs[i], c, &n, 0);
+	}
 	best = choose(c, n, run);
 	if (!best) {
 		snprintf(err, errlen, "no kernel tree of release %u.%u or below in %s (%zu tree%s read)",
-			 run[0], run[1], dir, n, n == 1 ? "" : "s");
+			 run[0], run[1], where, n, n == 1 ? "" : "s");
 		free(c);
 		return -ENOENT;
 	}
@@ -136,7 +144,7 @@ int zero_kpath_pick(const char *dir, const char *running, struct zero_kpath_pick
 		snprintf(p->how, sizeof(p->how), "%s's own tree (%s)", running, best->release);
 	else
 		snprintf(p->how, sizeof(p->how), "%s, the nearest release at or below %s in %s "
-			 "(no %u.%u tree)", best->release, running, dir, run[0], run[1]);
+			 "(no %u.%u tree)", best->release, running, where, run[0], run[1]);
 	free(c);
 	return 0;
 }

@@ -311,6 +311,24 @@ static int pick_routines(struct zero_kref *k)
 	return 0;
 }
 
+/* The checks (opts.checks), measured as the resolved routine is. */
+static int pick_checks(struct zero_kref *k)
+{
+	size_t i;
+
+	if (!k->opts.nchecks)
+		return 0;
+	k->checks = calloc(k->opts.nchecks, sizeof(*k->checks));
+	if (!k->checks)
+		return -ENOMEM;
+	for (i = 0; i < k->opts.nchecks; i++) {
+		k->checks[i].r = k->opts.checks[i];
+		k->checks[i].ratio = NAN;
+	}
+	k->nchecks = k->opts.nchecks;
+	return 0;
+}
+
 /*
  * The routine whose figure is nearest ns (|log ratio| smallest), its ratio
  * routine / ns: among the clear_user routines (ZERO_F_CLEAR_USER, what the
@@ -348,6 +366,9 @@ static void finish(struct zero_kref *k)
 			k->routines[i].ratio = k->routines[i].est.ns / k->kernel.ns;
 	if (k->resolved.r && k->resolved.est.ok && k->kernel.ok && k->kernel.ns > 0)
 		k->resolved.ratio = k->resolved.est.ns / k->kernel.ns;
+	for (i = 0; i < k->nchecks; i++)
+		if (k->checks[i].est.ok && k->kernel.ok && k->kernel.ns > 0)
+			k->checks[i].ratio = k->checks[i].est.ns / k->kernel.ns;
 	if (k->kernel.ok)
 		k->closest = nearest(k, k->kernel.ns, &k->closest_ratio);
 	if (k->device.ok && k->kernel.ok && k->kernel.ns > 0)
@@ -479,7 +500,7 @@ static void thp_measure(struct zero_kref *k)
 /* The subjects: the kernel, the device, the routines; their sample arrays.  0 or -ENOMEM. */
 static int subjects(struct zero_kref *k, int kfd, int dfd, struct kref_subject **out, size_t *n)
 {
-	struct kref_subject *s = calloc(k->nroutines + 3, sizeof(*s));
+	struct kref_subject *s = calloc(k->nroutines + k->nchecks + 3, sizeof(*s));
 	size_t i, m = 0;
 
 	if (!s)
@@ -495,6 +516,9 @@ static int subjects(struct zero_kref *k, int kfd, int dfd, struct kref_subject *
 	if (k->resolved.r)
 		s[m++] = (struct kref_subject){ .fd = -1, .fn = k->resolved.r->fn,
 						.name = k->resolved.r->name, .est = &k->resolved.est };
+	for (i = 0; i < k->nchecks; i++)
+		s[m++] = (struct kref_subject){ .fd = -1, .fn = k->checks[i].r->fn,
+						.name = k->checks[i].r->name, .est = &k->checks[i].est };
 	*out = s;
 	*n = m;
 	for (i = 0; i < m; i++)
@@ -546,7 +570,7 @@ int zero_kref_measure(const struct zero_kref_opts *o, struct zero_kref *k, char 
 		return ret;
 	for (i = 0; i < k->opts.nsizes; i++)
 		max = k->opts.sizes[i] > max ? k->opts.sizes[i] : max;
-	if (pick_routines(k))
+	if (pick_routines(k) || pick_checks(k))
 		return snprintf(err, len, "out of memory"), -ENOMEM;
 	kfd = open_zero(KREF_DEV_ZERO, true, err, len);
 	if (kfd < 0)
@@ -578,6 +602,9 @@ void zero_kref_free(struct zero_kref *k)
 	free(k->routines);
 	k->routines = NULL;
 	k->nroutines = 0;
+	free(k->checks);
+	k->checks = NULL;
+	k->nchecks = 0;
 }
 
 /* ---- JSON ------------------------------------------------------------------------------------ */
@@ -621,25 +648,38 @@ static void closest_json(json_t *o, const struct zero_kref *k)
 			cmp_json(o, "closest_pct", "closest_inside", &k->kernel, &k->routines[i].est);
 }
 
-/* The resolved routine: its figure, distance and verdict (kref_cmp.c). */
-static void resolved_json(json_t *d, const struct zero_kref *k)
+/* A resolved routine or check: its figure, distance and verdict (kref_cmp.c) into o. */
+static void verdict_json(json_t *o, const struct zero_kref *k, const struct zero_kref_routine *x)
 {
 	const struct zero_kref_routine *nearer;
 	enum zero_kref_verdict v;
-	json_t *o;
+	char text[1024];
 
-	if (!k->resolved.r)
-		return;
-	o = cz_jset(d, "resolved", cz_jobj());
-	cz_jset(o, "routine", cz_jstr(k->resolved.r->name));
-	est_json(o, "ns_per_chunk", &k->resolved.est, "rounds");
-	if (k->resolved.est.ok && !isnan(k->resolved.ratio))
-		cz_jset(o, "ratio", cz_jfixed(k->resolved.ratio, 4));
-	cmp_json(o, "pct", "inside", &k->kernel, &k->resolved.est);
-	v = zero_kref_verdict(k, &nearer);
+	cz_jset(o, "routine", cz_jstr(x->r->name));
+	est_json(o, "ns_per_chunk", &x->est, "rounds");
+	if (x->est.ok && !isnan(x->ratio))
+		cz_jset(o, "ratio", cz_jfixed(x->ratio, 4));
+	cmp_json(o, "pct", "inside", &k->kernel, &x->est);
+	v = zero_kref_verdict_of(k, x, &nearer);
 	cz_jset(o, "verdict", cz_jstr(zero_kref_verdict_name(v)));
 	if (nearer)
 		cz_jset(o, "nearer", cz_jstr(nearer->r->name));
+	zero_kref_verdict_text(k, x, text, sizeof(text));
+	cz_jset(o, "verdict_text", cz_jstr(text));
+}
+
+static void resolved_json(json_t *d, const struct zero_kref *k)
+{
+	json_t *a;
+	size_t i;
+
+	if (k->resolved.r)
+		verdict_json(cz_jset(d, "resolved", cz_jobj()), k, &k->resolved);
+	if (!k->nchecks)
+		return;
+	a = cz_jset(d, "checks", cz_jarr());
+	for (i = 0; i < k->nchecks; i++)
+		verdict_json(cz_jpush(a, cz_jobj()), k, &k->checks[i]);
 }
 
 json_t *zero_kref_json(const struct zero_kref *k)

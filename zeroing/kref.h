@@ -56,6 +56,13 @@ struct zero_kref_opts {
 	 * as the routines are, never a candidate for closest (NULL: none)
 	 */
 	const struct zero_routine *resolved;
+	/*
+	 * more routines checked against the kernel as resolved is (an
+	 * experiment's kernel paths of the running release), never candidates
+	 * for closest either (NULL: none)
+	 */
+	const struct zero_routine *const *checks;
+	size_t nchecks;
 };
 
 /* One figure: ns per 4 KiB chunk (THP: per page), median over rounds, 95% CI of the median. */
@@ -82,6 +89,8 @@ struct zero_kref {
 	struct zero_kref_routine *routines;  /* in registry order */
 	size_t nroutines;
 	struct zero_kref_routine resolved;   /* opts.resolved's figure (r NULL: none) */
+	struct zero_kref_routine *checks;    /* opts.checks' figures, in their order */
+	size_t nchecks;
 	/* the routine nearest the kernel per chunk (|log ratio| smallest), its ratio; NULL: none */
 	const struct zero_routine *closest;
 	double closest_ratio;
@@ -100,7 +109,11 @@ struct zero_kref {
  */
 int zero_kref_measure(const struct zero_kref_opts *o, struct zero_kref *k, char *err, size_t len);
 void zero_kref_free(struct zero_kref *k);
-/* The figures as one JSON object (zbench kernel --format json, zab's environment.kernel_ref). */
+/*
+ * The figures as one JSON object (zbench kernel --format json, zab's
+ * environment.kernel_ref); the checks as "checks": [{routine, ns_per_chunk,
+ * ..., pct, inside, verdict, nearer, verdict_text}].
+ */
 json_t *zero_kref_json(const struct zero_kref *k);
 /* How a figure stands to the kernel's. */
 struct zero_kref_cmp {
@@ -132,6 +145,16 @@ enum zero_kref_verdict {
 	ZERO_KREF_DISAGREES,
 };
 enum zero_kref_verdict zero_kref_verdict(const struct zero_kref *k, const struct zero_kref_routine **nearer);
+/* The same for x, the resolved routine or one of the checks. */
+enum zero_kref_verdict zero_kref_verdict_of(const struct zero_kref *k, const struct zero_kref_routine *x,
+					    const struct zero_kref_routine **nearer);
+/*
+ * The verdict as one phrase, x's distance first: "19.5% faster than the
+ * kernel; outside the kernel's 95% interval; agrees with the kernel (...)"
+ * or "...; DISAGREES: rep_stosb, told apart from it, lies between ...".
+ */
+void zero_kref_verdict_text(const struct zero_kref *k, const struct zero_kref_routine *x, char *buf,
+			    size_t len);
 /* The verdict as JSON's "verdict": "agrees", "disagrees", "unknown". */
 const char *zero_kref_verdict_name(enum zero_kref_verdict v);
 

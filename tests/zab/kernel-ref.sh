@@ -97,13 +97,15 @@ rc=$?
 num='[0-9]+\.[0-9]'
 ok "report --by sut-class: exit $rc, the reference block under the table" -- \
 	sh -c "[ $rc -eq 0 ] && grep -q '^kernel reference (environment.kernel_ref' '$CZ_TMP/by.txt'"
-ok "  neo: its run's figure, interval and closest routine" -- grep -Eq \
-	"^  neo: kernel clear_user $num ns/4 KiB \[$num, $num\], like [a-z0-9_]+ \($num+x\)" "$CZ_TMP/by.txt"
+pct="$num% (faster|slower) than the kernel"
+ok "  neo: its run's figure, interval, closest routine: distance, direction, interval" -- grep -Eq \
+	"^  neo: kernel clear_user $num ns/4 KiB \[$num, $num\]; closest: [a-z0-9_]+, $pct; (inside|outside) the kernel's 95% interval" \
+	"$CZ_TMP/by.txt"
 ok "  zen: the median of its 2 runs and their range" -- grep -Eq \
-	"^  zen: kernel clear_user $num ns/4 KiB \(median of 2 runs, $num to $num\), like [a-z0-9_]+ \($num+x, [12] of 2 runs\)" \
+	"^  zen: kernel clear_user $num ns/4 KiB \(median of 2 runs, $num to $num\); closest: [a-z0-9_]+, $pct \(median; closest in [12] of 2 runs\)" \
 	"$CZ_TMP/by.txt"
 ok "  sky: not recorded" -- grep -q '^  sky: not recorded' "$CZ_TMP/by.txt"
-closest=$(sed -n 's/^  neo: .*, like \([a-z0-9_]*\) .*/\1/p' "$CZ_TMP/by.txt")
+closest=$(sed -n 's/^  neo: kernel clear_user .*; closest: \([a-z0-9_]*\),.*/\1/p' "$CZ_TMP/by.txt")
 ok "  neo's routine ('$closest') is the one its run recorded" -- python3 -c "
 import json, sys
 sys.exit(json.load(open('$CZ_TMP/neo.json'))['environment']['kernel_ref']['closest'] != '$closest')"
@@ -117,7 +119,7 @@ import json, re, sys
 d = json.load(open('$CZ_TMP/by.json'))
 k = {c['sut_class']: c for c in d['kernel_ref']}
 run = json.load(open('$CZ_TMP/neo.json'))['environment']['kernel_ref']
-text = dict(re.findall(r'^  (\w+): (.*)\$', open('$CZ_TMP/by.txt').read(), re.M))
+text = dict(re.findall(r'^  (\w+): ((?:kernel clear_user|not recorded).*)\$', open('$CZ_TMP/by.txt').read(), re.M))
 sys.exit(not ($rc == 0 and sorted(k) == ['neo', 'sky', 'zen'] and
               all(k[c]['kernel_ref'] == text[c] for c in k) and
               k['neo']['kernel_runs'] == 1 and k['zen']['kernel_runs'] == 2 and k['sky']['kernel_runs'] == 0 and

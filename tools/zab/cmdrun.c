@@ -850,7 +850,7 @@ int zab_cmd_run(int argc, char **argv)
 		announce(&r, &e, ro.seed);
 		/* before the sessions, once: no daemon of the run is up yet */
 		if (!e.no_kernel_ref)
-			kref = zab_kernel_ref();
+			kref = zab_kernel_ref(&e);
 	}
 	ret = zab_run(&e, &ro, &r, devinfo, sessinfo);
 	if (ret < 0 || ro.dry_run) {

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kpath.h"
 #include "sequence.h"
 #include "zab.h"
 #include "util.h"
@@ -779,7 +780,7 @@ static int placement_check(const struct zab_experiment *e)
 			return -EINVAL;
 		if (zab_var_placement(e, v)->mode == ZAB_PLACE_FIXED || !x->device)
 			continue;
-		r = x->routine ? zero_lookup(x->routine) : zero_default();
+		r = x->routine ? zero_lookup(x->routine) : zero_device_default(NULL, 0);
 		if (r && !r->code_start) {
 			cz_err("%s: variant '%s': routine %s cannot be placed (placement=%s): %s",
 				x->where, x->name, r->name, zab_var_placement(e, v)->spec,

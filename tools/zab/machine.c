@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kpath.h"
 #include "emul.h"
 #include "zab.h"
 #include "util.h"
@@ -55,7 +56,7 @@ json_t *zab_environment(json_t *kernel_ref)
 	const struct zero_cpu *cpu = zero_cpu();
 	struct utsname u;
 	const char *why;
-	char *model = cz_xasprintf("%.*s", (int)czrep_trimmed_len(cpu->model), cpu->model);
+	char dwhy[2048], *model = cz_xasprintf("%.*s", (int)czrep_trimmed_len(cpu->model), cpu->model);
 
 	/* CPUID brand strings are padded with blanks (AMD's to 48 bytes): not part of the name */
 	cz_jset(env, "cpu", cz_jstr(model[0] ? model : "unknown"));
@@ -66,7 +67,8 @@ json_t *zab_environment(json_t *kernel_ref)
 		cz_jset(env, "machine", cz_jstr(u.machine));
 		cz_jset(env, "hostname", cz_jstr(u.nodename));
 	}
-	cz_jset(env, "default_routine", cz_jstr(zero_default()->name));
+	cz_jset(env, "default_routine", cz_jstr(zero_device_default(dwhy, sizeof(dwhy))->name));
+	cz_jset(env, "default_routine_why", cz_jstr(dwhy));
 	cpu_id(env);
 	cz_jset(env, "cores", cz_jnum((double)sysconf(_SC_NPROCESSORS_ONLN)));
 	cz_jset(env, "cusezero_version", cz_jstr(cz_version()));

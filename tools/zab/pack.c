@@ -6,7 +6,10 @@
  * files/SHA256.EXT, other lines are kept as written.  A name that is not
  * absolute is relative to the experiment file's folder.  Content-addressed:
  * a file named twice is shipped once, and a SUT checks every file against
- * SHA256SUMS before it runs anything.
+ * SHA256SUMS before it runs anything.  A kernel path (source =
+ * kpath:TREE:PATH, zeroing/kpath.h) ships the files of TREE the resolver
+ * reads as files/kpath-SHA256/ in the tree's layout (SHA256 of their
+ * "SHA256  NAME" list), so that a SUT resolves the path on its own CPU.
  */
 #include <ftw.h>
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include "alloc.h"
 #include "cli.h"
 #include "cmd.h"
+#include "kpath.h"
 #include "pack.h"
 #include "sequence.h"
 
@@ -204,12 +208,105 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 	return ret ? -1 : 0;
 }
 
+/* One file of a tree, read: its SHA-256 into hex and its bytes (malloc).  0, or -1 after one line. */
+static int tree_file(struct pack *p, const char *root, const char *rel, char **buf, size_t *len,
+		     char hex[65])
+{
+	char *path = cz_xasprintf("%s/%s", root, rel);
+	int ret = read_all(path, buf, len);
+
+	if (ret)
+		cz_err("%s: kpath tree file %s: %s", p->where, path, ret == -EFBIG ?
+		       "not a regular file under 256 MiB" : strerror(-ret));
+	else
+		zab_sha256_hex(*buf, *len, hex);
+	free(path);
+	return ret ? -1 : 0;
+}
+
+/*
+ * kpath:TREE:PATH: the tree's files the resolver reads shipped under
+ * files/kpath-SHA256/ (SHA256 of their "SHA256  NAME" lines), *shipped that
+ * folder's name.  0, or -1 after one line.
+ */
+static int ship_tree(struct pack *p, const char *root, char **shipped)
+{
+	char err[512], (*hex)[65], sum[65], *list = cz_xstrdup(""), *t, *buf, *dst, **rel, *full;
+	size_t n, i, len;
+	int ret;
+
+	full = root[0] == '/' ? cz_xstrdup(root) : cz_xasprintf("%s/%s", p->expdir, root);
+	if (zero_kpath_tree_files(full, &rel, &n, err, sizeof(err))) {
+		cz_err("%s: source kpath:%s: %s", p->where, root, err);
+		free(full);
+		free(list);
+		return -1;
+	}
+	hex = cz_xmalloc((n + 1) * sizeof(*hex));
+	for (i = 0, ret = 0; i < n && !ret; i++) {
+		ret = tree_file(p, full, rel[i], &buf, &len, hex[i]);
+		if (!ret) {
+			t = cz_xasprintf("%s%s  %s\n", list, hex[i], rel[i]);
+			free(list);
+			list = t;
+			free(buf);
+		}
+	}
+	zab_sha256_hex(list, strlen(list), sum);
+	*shipped = cz_xasprintf("files/kpath-%s", sum);
+	for (i = 0; i < n && !ret; i++) {
+		dst = cz_xasprintf("%s/%s/%s", p->dir, *shipped, rel[i]);
+		ret = tree_file(p, full, rel[i], &buf, &len, hex[i]);
+		if (!ret && ((ret = mkdir_parents(dst)) || (ret = write_new(dst, buf, len))))
+			cz_err("%s: %s", dst, strerror(-ret));
+		fflush(p->sums);
+		if (!ret && (!p->sumsbuf || !strstr(p->sumsbuf, dst + strlen(p->dir) + 1)))
+			fprintf(p->sums, "%s  %s/%s\n", hex[i], *shipped, rel[i]);
+		if (!ret)
+			free(buf);
+		free(dst);
+	}
+	t = cz_xasprintf("kpath:%s", full);
+	if (!ret && !shipped_before(p->files, "source", t))
+		json_array_append_new(p->files, json_pack("{s:s, s:s, s:s}", "key", "source", "path", t,
+							  "sha256", sum));
+	free(t);
+	zero_kpath_files_free(rel, n);
+	free(hex);
+	free(list);
+	free(full);
+	if (ret) {
+		free(*shipped);
+		*shipped = NULL;
+	}
+	return ret ? -1 : 0;
+}
+
 /* One word of a file-valued key (source = FILE[:SYMBOL...]): its rewrite appended to *out. */
 static int pack_word(struct pack *p, const char *key, const char *w, char **out)
 {
 	/* FILE:SYMBOL as zab run and the daemon split it: the last ':', unless a '/' follows */
 	size_t n = strcmp(key, "source") ? strlen(w) : zab_source_path_len(w);
-	char *name = cz_xasprintf("%.*s", (int)n, w), *shipped, *t;
+	char *name, *shipped, *t;
+	const char *colon;
+
+	if (!strcmp(key, "source") && !strncmp(w, "kpath:", 6) && (colon = strrchr(w + 6, ':'))) {
+		/* kpath:TREE:PATH: the tree's files, the path kept */
+		name = cz_xasprintf("%.*s", (int)(colon - w - 6), w + 6);
+		if (!*name || ship_tree(p, name, &shipped)) {
+			if (!*name)
+				cz_err("%s: source %s with no tree", p->where, w);
+			free(name);
+			return -1;
+		}
+		t = cz_xasprintf("%s kpath:%s%s", *out, shipped, colon);
+		free(*out);
+		*out = t;
+		free(shipped);
+		free(name);
+		return 0;
+	}
+	name = cz_xasprintf("%.*s", (int)n, w);
 
 	if (!*name) {
 		cz_err("%s: %s with no file", p->where, key);

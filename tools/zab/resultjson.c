@@ -11,6 +11,7 @@
 #include <nettle/sha2.h>
 
 #include "cli.h"
+#include "kpath.h"
 #include "sequence.h"
 #include "zab.h"
 #include "util.h"
@@ -165,7 +166,7 @@ static json_t *routine_source(const struct zab_variant *vv)
 
 	if (!zab_devarg_find(vv, "--source=", &a)) {
 		cz_jset(o, "kind", cz_jstr("built-in"));
-		cz_jset(o, "name", cz_jstr(vv->routine ? vv->routine : zero_default()->name));
+		cz_jset(o, "name", cz_jstr(vv->routine ? vv->routine : zero_device_default(NULL, 0)->name));
 		return o;
 	}
 	file = cz_xstrdup(a);

@@ -414,7 +414,7 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 	memset(d, 0, sizeof(*d));
 	args[n++] = (char *)cusezero;
 #define OPT(flag, val) do { if (val) { args[n++] = (char *)(flag); args[n++] = (val); } } while (0)
-	/* routine = default: the daemon's own choice (zero_default()), as a device variant */
+	/* routine = default: the daemon's own choice (zero_device_default()), as a device variant */
 	if (v->routine && strcmp(v->routine, "default"))
 		OPT("--routine", v->routine);
 	OPT("--align", v->align);

@@ -97,7 +97,7 @@ static const char *const byclass_cols[] = {
 	"base_mean", "base_n", "mean", "n", "ci_lo", "ci_hi", "change_pct", "flag",
 	/* the class's kernel reference (kref.c), empty when its runs recorded none */
 	"kernel_ref", "kernel_runs", "kernel_ns_per_chunk", "kernel_like", "kernel_ratio",
-	"kernel_thp_ns_per_page", NULL
+	"kernel_thp_ns_per_page", "kernel_path", "kernel_verdict", "kernel_disagrees", NULL
 };
 
 /* The rows: every (result class, variant) of any SUT class, the base too when alone. */

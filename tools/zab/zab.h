@@ -238,10 +238,16 @@ char *zab_default_sut(void);
  * --by sut-class's lines under the table, one per class with a reference
  * among docs (every run's document, their "sut" the class).
  */
-json_t *zab_kernel_ref(void);
+json_t *zab_kernel_ref(const struct zab_experiment *e);
 /* kernel-ref = yes | no (experiment key, --kernel-ref): *off; 0 or -EINVAL. */
 int zab_kref_parse(const char *s, bool *off);
 void zab_kref_text(char *buf, size_t len, const json_t *kref);
+/*
+ * The reference's verdict lines: the running kernel's path ("kernel path:
+ * HOW: WHAT RUNS: ...; agrees ..." or "... DISAGREES ..."), then each
+ * kpath variant checked ("variant 'NAME' (LABEL): ..."); [] for older runs.
+ */
+json_t *zab_kref_verdicts(const json_t *kref);
 /*
  * Per class of r (its runs among docs): {sut_class, kernel_runs, kernel_ref
  * (the line), kernel_ns_per_chunk, kernel_like, kernel_ratio, ...}; NULL
