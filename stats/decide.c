@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "decide.h"
-#include "stats.h"
+#include "samplestat.h"
 
 /* The mean of the samples of cell c in session s (1-based), NaN when none. */
 static double session_mean(const struct czres_cell *c, unsigned s)
