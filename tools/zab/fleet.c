@@ -26,7 +26,7 @@
 #include "zab.h"
 
 enum { F_STORE = 400, F_CAMPAIGN, F_NAME, F_FORKS, F_SERIAL, F_LIMIT, F_TIMEOUT, F_INSTALL,
-       F_PACKAGE, F_RESULTS, F_DRY, F_MIN, F_HTML };
+       F_PACKAGE, F_RESULTS, F_DRY, F_MIN, F_HTML, F_BISECT };
 
 static void fleet_usage(void)
 {
@@ -34,6 +34,8 @@ static void fleet_usage(void)
 	       "                 [--forks N] [--serial N] [--limit PATTERN] [--timeout SECONDS]\n"
 	       "                 [--install none|prefix|deb] [--package FILE] [--results DIR]\n"
 	       "                 [--min-per-class N] [--html FILE] [--dry-run] [-- ZAB-RUN-OPTIONS...]\n"
+	       "       zab fleet --bisect EXPERIMENT -i INVENTORY [...] [-- ZAB-BISECT-OPTIONS...]\n"
+	       "(--bisect: zab bisect on one SUT of each class, all classes at once, one answer each)\n"
 	       "(man zab-fleet)\n");
 }
 
@@ -62,6 +64,7 @@ static int fleet_option(struct fleet *f, int c, const char *v)
 	case F_RESULTS: f->results = v; return 0;
 	case F_HTML: f->html = v; return 0;
 	case F_DRY: f->dry = true; return 0;
+	case F_BISECT: f->bisect = true; return 0;
 	case F_FORKS: return whole("--forks", v, 100000, &f->forks);
 	case F_SERIAL: return whole("--serial", v, 100000, &f->serial);
 	case F_TIMEOUT: return whole("--timeout", v, 100000000, &f->timeout);
@@ -81,6 +84,7 @@ static int fleet_options(struct fleet *f, int argc, char **argv)
 		{ "install", required_argument, NULL, F_INSTALL }, { "package", required_argument, NULL, F_PACKAGE },
 		{ "results", required_argument, NULL, F_RESULTS }, { "dry-run", no_argument, NULL, F_DRY },
 		{ "min-per-class", required_argument, NULL, F_MIN }, { "html", required_argument, NULL, F_HTML },
+		{ "bisect", no_argument, NULL, F_BISECT },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	int c, end;
@@ -263,7 +267,8 @@ static int fleet_derive(struct fleet *f)
 		if (campaign_sum(f, sum))
 			return -1;
 		dir = sanitize(f->name);
-		f->campaign = f->own_campaign = cz_xasprintf("%s-%s", dir, sum);
+		/* a bisect's probes are no sweep's runs: a campaign of their own */
+		f->campaign = f->own_campaign = cz_xasprintf("%s-%s%s", dir, sum, f->bisect ? "-bisect" : "");
 		free(dir);
 	}
 	if (!f->results) {
@@ -299,7 +304,7 @@ static void fleet_clean(const struct fleet *f)
 }
 
 /* ansible-playbook over the SUTs still to run: -1 when it could not start. */
-static int fleet_play(struct fleet *f, size_t todo)
+int fleet_play(struct fleet *f, size_t todo)
 {
 	char *vars = cz_xasprintf("%s/vars.yml", f->results), *evars = cz_xasprintf("@%s", vars);
 	char *book = cz_xasprintf("%s/fleet.yml", f->ansible_dir), forks[16];
@@ -357,6 +362,10 @@ static int fleet_go(struct fleet *f)
 	s = zab_store_open(f->store);
 	if (!s)
 		return 1;
+	if (f->bisect) {
+		ret = fleet_bisect(f, s);
+		goto out;
+	}
 	if (fleet_mark_stored(f, s, false))
 		goto out;
 	for (h = 0; h < f->nhosts; h++)
