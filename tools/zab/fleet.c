@@ -304,7 +304,7 @@ static void fleet_clean(const struct fleet *f)
 }
 
 /* ansible-playbook over the SUTs still to run: -1 when it could not start. */
-int fleet_play(struct fleet *f, size_t todo)
+static int fleet_play(struct fleet *f, size_t todo)
 {
 	char *vars = cz_xasprintf("%s/vars.yml", f->results), *evars = cz_xasprintf("@%s", vars);
 	char *book = cz_xasprintf("%s/fleet.yml", f->ansible_dir), forks[16];
@@ -363,7 +363,8 @@ static int fleet_go(struct fleet *f)
 	if (!s)
 		return 1;
 	if (f->bisect) {
-		ret = fleet_bisect(f, s);
+		todo = fleet_bisect_pick(f);
+		ret = fleet_play(f, todo) ? 1 : f->dry ? 0 : fleet_bisect_collect(f, s, todo);
 		goto out;
 	}
 	if (fleet_mark_stored(f, s, false))

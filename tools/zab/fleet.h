@@ -47,10 +47,6 @@ struct fleet {
 	size_t nhosts;
 };
 
-/* ---- fleet.c ------------------------------------------------------------- */
-/* Pack, write the vars, ansible-playbook over the todo SUTs: -1 when it could not start. */
-int fleet_play(struct fleet *f, size_t todo);
-
 /* ---- fleetproc.c -------------------------------------------------------- */
 /* argv[0] on PATH (or a path): 0 when it is an executable file. */
 int fleet_which(const char *prog);
@@ -78,8 +74,10 @@ int fleet_summary(struct fleet *f, struct czs *s);
 void fleet_report(const struct fleet *f);
 
 /* ---- fleetbisect.c ------------------------------------------------------ */
-/* --bisect: one SUT per class bisects, its probes stored, one answer per class; the exit status. */
-int fleet_bisect(struct fleet *f, struct czs *s);
+/* --bisect: one SUT per class to run (the others marked done), said; how many. */
+size_t fleet_bisect_pick(struct fleet *f);
+/* After the play: the probes into the store, one answer per class; the exit status. */
+int fleet_bisect_collect(struct fleet *f, struct czs *s, size_t todo);
 
 int zab_cmd_fleet(int argc, char **argv);
 

@@ -84,11 +84,10 @@ static size_t fb_pick(struct fleet *f)
 	return todo;
 }
 
-int fleet_bisect(struct fleet *f, struct czs *s)
+size_t fleet_bisect_pick(struct fleet *f)
 {
-	size_t h, todo = fb_pick(f), answered = 0;
+	size_t h, todo = fb_pick(f);
 	char *path;
-	int rc, ret = 0;
 
 	printf("zab fleet: bisect on %zu class%s:", todo, todo == 1 ? "" : "es");
 	for (h = 0; h < f->nhosts; h++)
@@ -100,10 +99,14 @@ int fleet_bisect(struct fleet *f, struct czs *s)
 		unlink(path);
 		free(path);
 	}
-	if (fleet_play(f, todo))
-		return 1;
-	if (f->dry)
-		return 0;
+	return todo;
+}
+
+int fleet_bisect_collect(struct fleet *f, struct czs *s, size_t todo)
+{
+	size_t h, answered = 0;
+	int rc, ret = 0;
+
 	for (h = 0; h < f->nhosts; h++)
 		if (!f->hosts[h].done)
 			fb_tag(f, &f->hosts[h]);
