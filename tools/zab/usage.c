@@ -55,6 +55,7 @@ static void usage_commands(FILE *f)
 "       zab expand EXPERIMENT [-o FILE]   (change sequences -- series=, kernel=, git= --\n"
 "         written out as variants NAME@K naming concrete files)\n"
 "       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
+"       zab fleet --bisect EXPERIMENT -i INVENTORY ...   (zab bisect on one SUT per class)\n"
 "       zab pack EXPERIMENT DIR   (the experiment and every file it names, as one folder)\n"
 "       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
 "         hyperfine's options and meanings; zab hyperfine --help)\n",
