@@ -257,7 +257,8 @@ def kcompat(zab):
         os.environ["CUSEZERO_KCOMPAT"] = d
 
 
-def run(rundir, sums, timeout, argv):
+def enter(rundir, sums, timeout, zab):
+    """The run folder checked against SUMS, the kernel-file cache, the lock taken; into it."""
     if not timeout.isdigit():
         die("timeout %r: not a whole number of seconds" % timeout)
     wfd, rfd = run_folder(rundir)
@@ -265,9 +266,14 @@ def run(rundir, sums, timeout, argv):
     if os.environ.get("CZ_KSRC_SUMS"):
         ksrc_cache(rfd, rundir, os.environ["CZ_KSRC_SUMS"])
     os.environ.pop("CZ_KSRC_SUMS", None)
-    kcompat(argv[0])
+    kcompat(zab)
     lock(wfd, int(timeout), rundir.rstrip("/").rpartition("/")[0] + "/lock")
     os.fchdir(rfd)
+    return rfd
+
+
+def run(rundir, sums, timeout, argv):
+    enter(rundir, sums, timeout, argv[0])
     try:
         os.execvp(argv[0], argv)
     except OSError as e:
@@ -276,16 +282,7 @@ def run(rundir, sums, timeout, argv):
 
 def bisect(rundir, sums, timeout, argv):
     """run's checks and lock, then zab bisect as a child and its stored probes exported."""
-    if not timeout.isdigit():
-        die("timeout %r: not a whole number of seconds" % timeout)
-    wfd, rfd = run_folder(rundir)
-    verify(rfd, sums)
-    if os.environ.get("CZ_KSRC_SUMS"):
-        ksrc_cache(rfd, rundir, os.environ["CZ_KSRC_SUMS"])
-    os.environ.pop("CZ_KSRC_SUMS", None)
-    kcompat(argv[0])
-    lock(wfd, int(timeout), rundir.rstrip("/").rpartition("/")[0] + "/lock")
-    os.fchdir(rfd)
+    rfd = enter(rundir, sums, timeout, argv[0])
     store = "sqlite:" + rundir.rstrip("/") + "/bisect.db"
     fd = os.open("bisect.txt", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                  0o600, dir_fd=rfd)
