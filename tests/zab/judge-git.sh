@@ -7,7 +7,8 @@
 # 64-byte loop of rep_stos_alternative (several times slower).  git bisect
 # run with zab judge --good on the first commit names the planted one.  A
 # revision without the routine is skipped (125); bad usage is one line and
-# exit 255 (git bisect run stops rather than marking revisions bad).
+# exit 255 (git bisect run stops rather than marking revisions bad); SIGTERM
+# stops the measurement and removes its folder (exit 143).
 # In process (zbench memset --source): no device, no root.
 # Needs: none
 . "$top_srcdir/tests/tap.sh"
@@ -86,4 +87,16 @@ rc=$?
 ok "outside a work tree: exit $rc, one line: $(cat "$CZ_TMP/e")" -- \
 	sh -c "[ $rc -eq 255 ] && [ \$(wc -l <'$CZ_TMP/e') -eq 1 ]"
 ok "no folder left behind in TMPDIR" -- sh -c "! ls -d '$CZ_TMP'/zab-judge.* 2>/dev/null"
+
+# SIGTERM while it measures (a long run: 100 sessions): passed on, folder removed, exit 143
+(cd "$repo" && exec "$ZAB" judge --source "$f:rep_stos_alternative" --good base --sessions 100) \
+	>/dev/null 2>"$CZ_TMP/t.err" &
+jp=$!
+n=0
+while ! ls "$CZ_TMP"/zab-judge.*/judge.ini >/dev/null 2>&1 && [ $n -lt 1200 ]; do sleep 0.1; n=$((n + 1)); done
+kill -TERM $jp
+wait $jp
+rc=$?
+ok "SIGTERM: exit $rc (143), said in one line, the folder removed" -- sh -c "[ $rc -eq 143 ] &&
+	grep -q '^zab: judge: stopped by signal 15' '$CZ_TMP/t.err' && ! ls -d '$CZ_TMP'/zab-judge.* 2>/dev/null"
 done_testing

@@ -15,11 +15,14 @@
  * sessions could not decide).  A usage or set-up error (a bad option, a
  * --good that is no commit, a good side that does not run) is one line
  * and exit 255, which makes git bisect run stop: no revision could be
- * judged by a broken command.
+ * judged by a broken command.  SIGINT, SIGTERM or SIGHUP goes on to the
+ * run, the private folder is removed, and judge exits 128 + the signal
+ * (git bisect run stops too).
  */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +45,31 @@
 
 /* As seqgit.c runs git: no transport, no fsmonitor (a repository's config runs nothing). */
 #define JD_GIT "git", "-c", "protocol.allow=never", "-c", "core.fsmonitor=false"
+
+static volatile sig_atomic_t jd_signal;
+static volatile pid_t jd_child;     /* zab run while it runs */
+
+static void jd_on_signal(int sig)
+{
+	jd_signal = sig;
+	if (jd_child > 0)
+		kill(jd_child, sig);
+}
+
+/* Caught (passed on to the run), but for one ignored when judge started (nohup). */
+static void jd_signals(void)
+{
+	static const int sigs[] = { SIGTERM, SIGINT, SIGHUP };
+	struct sigaction sa, was;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = jd_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		if (!sigaction(sigs[i], NULL, &was) && was.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
 
 struct jd {
 	const char *source, *good, *size, *seed;
@@ -340,15 +368,24 @@ static int jd_run(const struct jd *j, const char *exp, const char *json)
 	argv[n++] = exp;
 	argv[n] = NULL;
 	fflush(NULL);
-	pid = fork();
+	pid = jd_signal ? -1 : fork();
 	if (pid == 0) {
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		dup2(2, 1);
 		execv("/proc/self/exe", (char *const *)argv);
 		cz_err("judge: cannot run zab run: %s", strerror(errno));
 		_exit(127);
 	}
+	jd_child = pid;
+	if (pid > 0 && jd_signal)
+		kill(pid, jd_signal);      /* it came between fork and jd_child */
 	while (pid > 0 && (w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
 		;
+	jd_child = 0;
+	if (jd_signal)
+		return -1;
 	if (pid < 0 || !WIFEXITED(st)) {
 		cz_err("judge: zab run %s", pid < 0 ? strerror(errno) : "was stopped by a signal");
 		return -1;
@@ -449,6 +486,8 @@ static int jd_go(struct jd *j)
 			break;
 		}
 		rc = jd_run(j, exp, json);
+		if (jd_signal)
+			break;
 		if (rc < 0 || rc > 1) {
 			cz_err("judge: cannot test %s: zab run exit %d", j->head, rc);
 			ret = rc < 0 ? JD_SKIP : JD_ABORT;
@@ -469,7 +508,12 @@ int zab_cmd_judge(int argc, char **argv)
 
 	if (ret)
 		return ret > 0 ? 0 : JD_ABORT;
+	jd_signals();
 	ret = jd_go(&j);
+	if (jd_signal) {
+		cz_err("judge: stopped by signal %d: nothing judged", (int)jd_signal);
+		ret = 128 + jd_signal;
+	}
 	fflush(stdout);
 	jd_clean(&j);
 	free(j.top);
