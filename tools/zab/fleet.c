@@ -126,6 +126,9 @@ static int fleet_check_usage(const struct fleet *f)
 		cz_err("fleet: no inventory (-i INVENTORY: an Ansible INI or YAML file)");
 	else if (strcmp(f->install, "none") && strcmp(f->install, "prefix") && strcmp(f->install, "deb"))
 		cz_err("fleet: --install '%s': expected none, prefix or deb", f->install);
+	else if (f->bisect && (f->html || f->min_per_class))
+		cz_err("fleet: --bisect answers per class: no %s (a sweep's report)",
+		       f->html ? "--html" : "--min-per-class");
 	else if (strcmp(f->install, "none") && !f->pkg)
 		cz_err("fleet: --install %s: --package FILE (the %s) needed", f->install,
 		       strcmp(f->install, "deb") ? "prefix tarball" : "Debian package");
