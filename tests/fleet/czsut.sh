@@ -6,7 +6,9 @@
 # an empty path component, one naming a folder that is not there, a
 # SHA256SUMS that is not UTF-8, a KSRC256SUMS that is not UTF-8, a lock
 # that is a symlink, a run folder that is not there, a timeout that is not
-# a number.  A good run folder still runs its command.
+# a number.  A good run folder still runs its command.  bisect (zab fleet
+# --bisect) makes the same checks, keeps the answer and bisect's exit
+# status in bisect.txt, and refuses an exit that is no answer.
 # Needs: none
 . "$top_srcdir/tests/tap.sh"
 PY=$top_srcdir/ansible/roles/cusezero_sut/files/czsut.py
@@ -52,6 +54,30 @@ rm "$R/KSRC256SUMS"
 
 refused "a timeout that is not a number" "timeout 'soon'" run "$R" "$s" soon echo ran
 refused "a run folder that is not there" "$W/run.gone: no such folder" run "$W/run.gone" "$s" 5 echo ran
+
+# bisect: a stand-in zab (bisect prints an answer and exits $FZ_RC; store export writes the file)
+cat >"$T/fz" <<'FZ'
+#!/bin/sh
+case $1 in
+bisect) echo "first change: step 3/4 s@3: -30.00% (R) in x on c"; echo "$*" >"$FZ_ARGS"; exit "$FZ_RC" ;;
+store) shift 4; [ "$1" = -o ] && echo '{"results": []}' >"$2" ;;
+esac
+FZ
+chmod 755 "$T/fz"
+export FZ_ARGS=$T/fz.args
+rm -f "$R/bisect.txt" "$R/bisect.db"
+: >"$R/bisect.db"
+FZ_RC=0 python3 "$PY" bisect "$R" "$s" 5 "$T/fz" exp --sut c >"$T/out" 2>"$T/err"
+rc=$?
+ok "bisect: exit $rc, the answer and 'exit 0' in bisect.txt, the probes exported" -- sh -c "[ $rc -eq 0 ] &&
+	[ \"\$(cat '$R/bisect.txt')\" = 'first change: step 3/4 s@3: -30.00% (R) in x on c
+exit 0' ] && [ -s '$R/result.json' ] && grep -qx 'bisect exp --sut c --store sqlite:$R/bisect.db' '$T/fz.args'"
+rm -f "$R/bisect.txt"
+FZ_RC=2 refused "bisect: an exit that is no answer" "zab bisect exit 2" bisect "$R" "$s" 5 "$T/fz" exp
+rm -f "$R/bisect.txt"
+s2=$(sums "$h  f\n$h  a//f\n")
+refused "bisect: the run step's checks (SHA256SUMS)" "SHA256SUMS: bad line" bisect "$R" "$s2" 5 "$T/fz" exp
+s=$(sums "$h  f\n")
 
 rm -f "$W/lock"
 ln -s "$T/victim" "$W/lock"

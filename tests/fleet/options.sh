@@ -3,7 +3,9 @@
 # Description: zab fleet's and zab pack's bad input (one line, exit 2 for
 # a usage error, 1 for a file), zab pack's bundle (sha256sum -c accepts
 # it, names rewritten, other lines as written), and --dry-run's vars file:
-# every value from the user tagged !unsafe.  No SUT: nothing is run.
+# every value from the user tagged !unsafe; --bisect's dry run (one SUT
+# per class, its campaign, cz_mode as data) and the options it refuses.
+# No SUT: nothing is run.
 . "$top_srcdir/tests/zab/lib.sh"
 T=$CZ_TMP
 printf 'x: .byte 1\n' >"$T/a.S"
@@ -37,6 +39,8 @@ bad 2 fleet "$T/e.exp" "$T/e.exp" -i "$T/inv.ini"
 bad 2 fleet "$T/e.exp" -i "$T/inv.ini" --install prefix
 bad 2 fleet "$T/e.exp" -i "$T/inv.ini" --install rpm
 bad 2 fleet -i "$T/inv.ini"
+bad 2 fleet --bisect "$T/e.exp" -i "$T/inv.ini" --html "$T/p.html"
+bad 2 fleet --bisect "$T/e.exp" -i "$T/inv.ini" --min-per-class 2
 bad 1 fleet "$T/none.exp" -i "$T/inv.ini"
 bad 1 fleet "$T/e.exp" -i "$T/inv.ini" --install deb --package "$T/none.deb"
 bad 2 pack "$T/e.exp"
@@ -84,7 +88,15 @@ if command -v ansible-inventory >/dev/null; then
 	ok "so are the zab run options" -- grep -qxF '  - !unsafe "X={{ 7*7 }}"' "$T/r/vars.yml"
 	ok "no value without !unsafe but the numbers" -- \
 		sh -c "! grep -v '^#\\|!unsafe\\|^cz_timeout: [0-9]*\$\\|^cz_todo:\$\\|^cz_zab_args:\$' '$T/r/vars.yml' | grep -q ."
+	XDG_CACHE_HOME=$T/cache "$ZAB" fleet --bisect "$T/e.exp" -i "$T/inv.ini" --store "sqlite:$T/s.db" \
+		--dry-run --results "$T/rb" -- --band 5 >"$T/dryb" 2>&1
+	rc=$?
+	ok "--bisect --dry-run: exit $rc, one SUT per class, a campaign of its own, cz_mode bisect as data" -- \
+		sh -c "[ $rc -eq 0 ] && grep -qx 'zab fleet: bisect on 1 class: lab (h1)' '$T/dryb' &&
+		grep -q '^zab fleet: campaign .*-bisect: 1 of 1 SUTs to run' '$T/dryb' &&
+		grep -qxF 'cz_mode: !unsafe \"bisect\"' '$T/rb/vars.yml' && grep -qxF '  - !unsafe \"--band\"' '$T/rb/vars.yml'"
 else
+	skip "--bisect --dry-run: no ansible-inventory"
 	skip "--dry-run: no ansible-inventory (Debian: ansible-core)"
 	skip "the vars file: no ansible-inventory"
 	skip "the vars file: no ansible-inventory"

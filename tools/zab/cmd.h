@@ -119,6 +119,8 @@ void zab_by_class_text(FILE *f, struct czres_result *const *r, size_t n);
 int zab_cmd_history(int argc, char **argv);
 /* zab bisect (bisect.c): 0 a change found, 1 none, 125 could not decide, 2 usage. */
 int zab_cmd_bisect(int argc, char **argv);
+/* zab judge (judge.c): git bisect run's 0 good, 1 bad, 125 skip; 255 usage or set-up. */
+int zab_cmd_judge(int argc, char **argv);
 /* Where a view's text goes: stdout, or stderr when its JSON or CSV goes there ("-"). */
 FILE *zab_view_text(const char *json, const char *csv);
 /*

@@ -26,14 +26,16 @@
 #include "zab.h"
 
 enum { F_STORE = 400, F_CAMPAIGN, F_NAME, F_FORKS, F_SERIAL, F_LIMIT, F_TIMEOUT, F_INSTALL,
-       F_PACKAGE, F_RESULTS, F_DRY, F_MIN, F_HTML };
+       F_PACKAGE, F_RESULTS, F_DRY, F_MIN, F_HTML, F_BISECT };
 
 static void fleet_usage(void)
 {
 	printf("usage: zab fleet EXPERIMENT -i INVENTORY [--store URL] [--campaign ID] [--name NAME]\n"
 	       "                 [--forks N] [--serial N] [--limit PATTERN] [--timeout SECONDS]\n"
 	       "                 [--install none|prefix|deb] [--package FILE] [--results DIR]\n"
-	       "                 [--min-per-class N] [--html FILE] [--dry-run] [-- ZAB-RUN-OPTIONS...]\n");
+	       "                 [--min-per-class N] [--html FILE] [--dry-run] [-- ZAB-RUN-OPTIONS...]\n"
+	       "       zab fleet --bisect EXPERIMENT -i INVENTORY [...] [-- ZAB-BISECT-OPTIONS...]\n"
+	       "(--bisect: zab bisect on one SUT of each class, all classes at once, one answer each)\n");
 	zab_help_end(stdout, "fleet");
 }
 
@@ -62,6 +64,7 @@ static int fleet_option(struct fleet *f, int c, const char *v)
 	case F_RESULTS: f->results = v; return 0;
 	case F_HTML: f->html = v; return 0;
 	case F_DRY: f->dry = true; return 0;
+	case F_BISECT: f->bisect = true; return 0;
 	case F_FORKS: return whole("--forks", v, 100000, &f->forks);
 	case F_SERIAL: return whole("--serial", v, 100000, &f->serial);
 	case F_TIMEOUT: return whole("--timeout", v, 100000000, &f->timeout);
@@ -81,6 +84,7 @@ static int fleet_options(struct fleet *f, int argc, char **argv)
 		{ "install", required_argument, NULL, F_INSTALL }, { "package", required_argument, NULL, F_PACKAGE },
 		{ "results", required_argument, NULL, F_RESULTS }, { "dry-run", no_argument, NULL, F_DRY },
 		{ "min-per-class", required_argument, NULL, F_MIN }, { "html", required_argument, NULL, F_HTML },
+		{ "bisect", no_argument, NULL, F_BISECT },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 }
 	};
 	int c, end;
@@ -122,6 +126,9 @@ static int fleet_check_usage(const struct fleet *f)
 		cz_err("fleet: no inventory (-i INVENTORY: an Ansible INI or YAML file)");
 	else if (strcmp(f->install, "none") && strcmp(f->install, "prefix") && strcmp(f->install, "deb"))
 		cz_err("fleet: --install '%s': expected none, prefix or deb", f->install);
+	else if (f->bisect && (f->html || f->min_per_class))
+		cz_err("fleet: --bisect answers per class: no %s (a sweep's report)",
+		       f->html ? "--html" : "--min-per-class");
 	else if (strcmp(f->install, "none") && !f->pkg)
 		cz_err("fleet: --install %s: --package FILE (the %s) needed", f->install,
 		       strcmp(f->install, "deb") ? "prefix tarball" : "Debian package");
@@ -263,7 +270,8 @@ static int fleet_derive(struct fleet *f)
 		if (campaign_sum(f, sum))
 			return -1;
 		dir = sanitize(f->name);
-		f->campaign = f->own_campaign = cz_xasprintf("%s-%s", dir, sum);
+		/* a bisect's probes are no sweep's runs: a campaign of their own */
+		f->campaign = f->own_campaign = cz_xasprintf("%s-%s%s", dir, sum, f->bisect ? "-bisect" : "");
 		free(dir);
 	}
 	if (!f->results) {
@@ -357,6 +365,11 @@ static int fleet_go(struct fleet *f)
 	s = zab_store_open(f->store);
 	if (!s)
 		return 1;
+	if (f->bisect) {
+		todo = fleet_bisect_pick(f);
+		ret = fleet_play(f, todo) ? 1 : f->dry ? 0 : fleet_bisect_collect(f, s, todo);
+		goto out;
+	}
 	if (fleet_mark_stored(f, s, false))
 		goto out;
 	for (h = 0; h < f->nhosts; h++)

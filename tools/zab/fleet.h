@@ -9,6 +9,7 @@
  *   fleetproc.c running a program (no shell), capturing its output
  *   fleetinv.c  the inventory's hosts and classes; the vars file
  *   fleetrun.c  results into the store, per-SUT states, the report
+ *   fleetbisect.c  --bisect: zab bisect on one SUT per class, the answers
  */
 #ifndef TOOLS_ZAB_FLEET_H
 #define TOOLS_ZAB_FLEET_H
@@ -34,6 +35,7 @@ struct fleet {
 	const char *exp, *inv, *store, *campaign, *name, *limit, *install, *pkg, *results, *html;
 	unsigned forks, serial, timeout, min_per_class;
 	bool dry;
+	bool bisect;            /* --bisect: zab bisect per class, one SUT each (fleetbisect.c) */
 	bool device;            /* the experiment has device variants */
 	char **zab_args;
 	int nzab_args;
@@ -70,6 +72,12 @@ void fleet_collect(struct fleet *f, struct czs *s);
 int fleet_summary(struct fleet *f, struct czs *s);
 /* zab report --by sut-class over the campaign. */
 void fleet_report(const struct fleet *f);
+
+/* ---- fleetbisect.c ------------------------------------------------------ */
+/* --bisect: one SUT per class to run (the others marked done), said; how many. */
+size_t fleet_bisect_pick(struct fleet *f);
+/* After the play: the probes into the store, one answer per class; the exit status. */
+int fleet_bisect_collect(struct fleet *f, struct czs *s, size_t todo);
 
 int zab_cmd_fleet(int argc, char **argv);
 

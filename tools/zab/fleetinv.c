@@ -166,6 +166,7 @@ int fleet_write_vars(const struct fleet *f, const char *path)
 	yaml_item(o, "cz_package", f->pkg_abs);
 	yaml_item(o, "cz_version", PACKAGE_VERSION);
 	yaml_item(o, "cz_device", f->device ? "fuse" : "");
+	yaml_item(o, "cz_mode", f->bisect ? "bisect" : "run");
 	fprintf(o, "cz_timeout: %u\n", f->timeout);
 	if (f->serial)
 		fprintf(o, "cz_serial: %u\n", f->serial);

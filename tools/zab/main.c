@@ -25,6 +25,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "bisect"))
 		return zab_cmd_bisect(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "judge"))
+		return zab_cmd_judge(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "expand"))
 		return zab_cmd_expand(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "hyperfine"))
@@ -45,6 +47,6 @@ int main(int argc, char **argv)
 		return zab_cmd_fleet(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "pack"))
 		return zab_cmd_pack(argc - 1, argv + 1);
-	cz_err("unknown command '%s' (expected run, report, compare, history, bisect, store, expand, fleet, pack or hyperfine; see zab --help)", argv[1]);
+	cz_err("unknown command '%s' (expected run, report, compare, history, bisect, judge, store, expand, fleet, pack or hyperfine; see zab --help)", argv[1]);
 	return 2;
 }

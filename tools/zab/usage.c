@@ -44,6 +44,9 @@ static void usage_commands(FILE *f)
 "       zab history --by series ...   (a change sequence's steps, change points)\n"
 "       zab bisect EXPERIMENT_FILE [--variant NAME] [--result CLASS] [--store URL] ...\n"
 "         (the first step of a sequence that changes the figure vs its base)\n"
+"       zab judge --source PATH:SYMBOL --good REV [--band PCT] [--sessions N] [--repeats N]\n"
+"                 [--size SIZE] [--loops N] [--seed N]\n"
+"         (git bisect run's command: this work tree's routine vs REV's)\n"
 "       report, compare, history: --html FILE (a page: tables and figures, drawn by gnuplot)\n"
 "         --plot FILE.svg|png [--figure NAME] (one figure: change, runs, order, layouts, sweep,\n"
 "         history; NAME-2 ... for a second benchmark or class)\n"
@@ -52,6 +55,7 @@ static void usage_commands(FILE *f)
 "       zab expand EXPERIMENT [-o FILE]   (change sequences -- series=, kernel=, git= --\n"
 "         written out as variants NAME@K naming concrete files)\n"
 "       zab fleet EXPERIMENT -i INVENTORY ...   (many SUTs through Ansible: man zab-fleet)\n"
+"       zab fleet --bisect EXPERIMENT -i INVENTORY ...   (zab bisect on one SUT per class)\n"
 "       zab pack EXPERIMENT DIR   (the experiment and every file it names, as one folder)\n"
 "       zab hyperfine [HYPERFINE OPTIONS] COMMAND...   (or zab [OPTIONS] COMMAND...:\n"
 "         hyperfine's options and meanings; zab hyperfine --help)\n",

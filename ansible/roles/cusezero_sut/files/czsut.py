@@ -18,6 +18,13 @@
 #                       --version line from its files cc and cc-version).
 #                       ZAB in PREFIX/bin: CUSEZERO_KCOMPAT is the prefix's
 #                       share/cusezero/kcompat (when set nowhere else).
+#   bisect RUNDIR SUMS TIMEOUT ZAB ARG...
+#                       the same checks and lock as run, then ZAB bisect
+#                       ARG... as a child (its answer into RUNDIR/bisect.txt,
+#                       its exit status on the last line "exit N"), then the
+#                       probes it stored (--store sqlite:RUNDIR/bisect.db) as
+#                       RUNDIR/result.json (zab store export); exit 0 when
+#                       bisect answered (0 a change, 1 none, 125 undecided)
 #   check ZAB VERSION [fuse]
 #                       the SUT can run: ZAB found, its version VERSION (when
 #                       not ""), and /dev/fuse usable for device variants
@@ -250,7 +257,8 @@ def kcompat(zab):
         os.environ["CUSEZERO_KCOMPAT"] = d
 
 
-def run(rundir, sums, timeout, argv):
+def enter(rundir, sums, timeout, zab):
+    """The run folder checked against SUMS, the kernel-file cache, the lock taken; into it."""
     if not timeout.isdigit():
         die("timeout %r: not a whole number of seconds" % timeout)
     wfd, rfd = run_folder(rundir)
@@ -258,13 +266,40 @@ def run(rundir, sums, timeout, argv):
     if os.environ.get("CZ_KSRC_SUMS"):
         ksrc_cache(rfd, rundir, os.environ["CZ_KSRC_SUMS"])
     os.environ.pop("CZ_KSRC_SUMS", None)
-    kcompat(argv[0])
+    kcompat(zab)
     lock(wfd, int(timeout), rundir.rstrip("/").rpartition("/")[0] + "/lock")
     os.fchdir(rfd)
+    return rfd
+
+
+def run(rundir, sums, timeout, argv):
+    enter(rundir, sums, timeout, argv[0])
     try:
         os.execvp(argv[0], argv)
     except OSError as e:
         die("%s: %s" % (argv[0], e.strerror), 127)
+
+
+def bisect(rundir, sums, timeout, argv):
+    """run's checks and lock, then zab bisect as a child and its stored probes exported."""
+    rfd = enter(rundir, sums, timeout, argv[0])
+    store = "sqlite:" + rundir.rstrip("/") + "/bisect.db"
+    fd = os.open("bisect.txt", os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                 0o600, dir_fd=rfd)
+    with os.fdopen(fd, "w") as out:
+        try:
+            rc = subprocess.run([argv[0], "bisect"] + argv[1:] + ["--store", store],
+                                stdout=out).returncode
+        except OSError as e:
+            die("%s: %s" % (argv[0], e.strerror), 127)
+        out.write("exit %d\n" % rc)
+    if rc not in (0, 1, 125):
+        die("zab bisect exit %d" % rc)
+    if os.path.exists(rundir.rstrip("/") + "/bisect.db"):
+        ex = subprocess.run([argv[0], "store", "export", "--store", store, "-o",
+                             rundir.rstrip("/") + "/result.json"]).returncode
+        if ex:
+            die("zab store export exit %d" % ex)
 
 
 def check(zab, version, device=""):
@@ -294,12 +329,14 @@ def main(a):
         prepare(a[1])
     elif len(a) >= 5 and a[0] == "run":
         run(a[1], a[2], a[3], a[4:])
+    elif len(a) >= 5 and a[0] == "bisect":
+        bisect(a[1], a[2], a[3], a[4:])
     elif len(a) in (3, 4) and a[0] == "check":
         check(*a[1:])
     elif len(a) == 2 and a[0] == "manifest":
         manifest(a[1])
     else:
-        die("usage: prefix PREFIX | prepare WORKDIR | run RUNDIR SUMS TIMEOUT ZAB ARG... |"
+        die("usage: prefix PREFIX | prepare WORKDIR | run|bisect RUNDIR SUMS TIMEOUT ZAB ARG... |"
             " check ZAB VERSION [fuse] | manifest DIR", 2)
 
 
