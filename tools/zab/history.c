@@ -312,11 +312,17 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 	return zab_page_check(&o->po);
 }
 
-/* The rows of every step, in order; each step compared with the one before in its class. */
-static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o)
+/*
+ * The rows of every step, in order; each step compared with the one before
+ * in its class.  The classes whose row is bytes/sec of routine time into
+ * chunk (the page draws them as time per chunk).
+ */
+static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o, json_t *chunk)
 {
 	const struct czres_cell *prev = NULL, *cur;
+	const struct czres_bench *b;
 	json_t *rows = cz_jarr(), *row;
+	const char *v;
 	size_t k;
 
 	zh_sort_by = o->by;
@@ -328,14 +334,19 @@ static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o)
 		if (row) {
 			cz_jpush(rows, row);
 			prev = cur;
+			if (zh_cell(st[k].res[0], o, &b, &v) && b->kind == CZRES_RK_DEV_RATE &&
+			    (!json_array_size(chunk) || strcmp(json_string_value(json_array_get(chunk,
+				    json_array_size(chunk) - 1)), st[k].cls)))
+				cz_jpush(chunk, cz_jstr(st[k].cls));
 		}
 	}
 	return rows;
 }
 
-static int zh_output(json_t *rows, const struct zh_opts *o)
+static int zh_output(json_t *rows, const json_t *chunk, const struct zh_opts *o)
 {
 	static const char *const bys[] = { "kernel", "cusezero", "patch" };
+	const struct zab_page_hist ph = { bys[o->by], NULL, NULL, chunk };
 	FILE *text = zab_view_text(o->json, o->csv);
 	json_t *doc = cz_jobj();
 	int ret;
@@ -356,7 +367,7 @@ static int zh_output(json_t *rows, const struct zh_opts *o)
 			zh_text(m, rows, bys[o->by]);
 			fclose(m);
 		}
-		if (zab_page_history(&o->po, rows, t, bys[o->by]))
+		if (zab_page_history(&o->po, rows, t, &ph))
 			ret = 1;
 		free(t);
 	}
@@ -369,7 +380,7 @@ int zab_cmd_history(int argc, char **argv)
 	struct zh_opts o = { 0 };
 	struct zh_step *st = NULL;
 	struct czres_result *r = NULL;
-	json_t *rows = NULL;
+	json_t *rows = NULL, *chunk = NULL;
 	struct czs *s;
 	char err[1024];
 	size_t nr = 0, k, ns = 0;
@@ -402,13 +413,14 @@ int zab_cmd_history(int argc, char **argv)
 	st = cz_xmalloc(ZH_MAX_STEPS * sizeof(*st));
 	if (zh_steps(r, nr, &o, st, &ns))
 		goto out;
-	rows = zh_rows(st, ns, &o);
+	chunk = cz_jarr();
+	rows = zh_rows(st, ns, &o, chunk);
 	if (!json_array_size(rows))
 		cz_err("history: no run of experiment '%s' has benchmark '%s' and variant '%s'",
 		       o.f.experiment, o.benchmark ? o.benchmark : "(the first)",
 		       o.variant ? o.variant : "(the base)");
 	else
-		ret = zh_output(rows, &o);
+		ret = zh_output(rows, chunk, &o);
 out:
 	for (k = 0; k < ns; k++) {
 		if (st[k].nres) {
@@ -422,6 +434,7 @@ out:
 	free(st);
 	free(r);
 	json_decref(rows);
+	json_decref(chunk);
 	czs_close(s);
 	return ret;
 }
