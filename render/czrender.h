@@ -101,7 +101,12 @@ struct czr_fig {
 	const char *unit;         /* of y (the numbers table) */
 };
 
-/* Draw f into file (.svg or .png): 0, or -errno as czr_plot_close. */
+/*
+ * Draw f into file (.svg or .png): 0, or -errno as czr_plot_close.  An SVG
+ * ends with a comment giving the plot's bounds and the canvas in pixels as
+ * gnuplot reports them (y up from the bottom):
+ * <!-- czr-plot xmin=X xmax=X ymin=Y ymax=Y width=W height=H -->
+ */
 int czr_fig_draw(const struct czr_fig *f, const char *file);
 /* The same to out (left open), kind "svg" or "png". */
 int czr_fig_draw_fd(const struct czr_fig *f, int out, const char *kind);

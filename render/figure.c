@@ -247,9 +247,10 @@ static double legend_h(const struct czr_fig *f, const struct lay *l)
 	longest = l->numbered ? 4 : l->longest;
 	if (f->cache_lines && longest < 16)
 		longest = 16;
-	cols = (size_t)((L_WIDTH - 40) / (L_CHAR * (double)longest + 60));
+	/* gnuplot's key columns: the title and the sample, in its character width (8.4 px at sans 11) */
+	cols = (size_t)((L_WIDTH - 104) / (8.4 * (double)(longest + 8)));
 	cols = cols ? cols : 1;
-	return (double)((entries + cols - 1) / cols) * 17 + 12;
+	return (double)((entries + cols - 1) / cols) * 19 + 12;
 }
 
 static void layout(const struct czr_fig *f, struct lay *l)
