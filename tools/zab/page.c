@@ -683,16 +683,29 @@ static double pg_chunk_pct(double pct)
 	return pct > -100 ? -100 * pct / (100 + pct) : NAN;
 }
 
-/* A flagged step's change written at it: its size, the 95% interval where known, the verdict. */
-static char *pg_step_note(const json_t *row, bool chunk)
+/*
+ * A flagged step's change written at it: its size, the 95% interval and
+ * the verdict.  A row without the change's interval (history against the
+ * step before: prev) gets the first-order one of the two means' ratio
+ * from their intervals, as the compare page's.
+ */
+static char *pg_step_note(const json_t *row, const json_t *prev, bool chunk)
 {
 	const char *flag = pg_str(row, "flag");
 	double p = pg_num(row, "change_pct"), lo = pg_num(row, "change_ci_lo");
-	double hi = pg_num(row, "change_ci_hi"), t = lo;
+	double hi = pg_num(row, "change_ci_hi"), t;
+	double m = pg_num(row, "mean"), pm = prev ? pg_num(prev, "mean") : NAN;
+	double h = pg_num(row, "ci_hi") - m, ph = prev ? pg_num(prev, "ci_hi") - pm : NAN;
 
 	if (!*flag || !isfinite(p))
 		return NULL;
+	if (!isfinite(lo) && m != 0 && pm != 0 && isfinite(h) && isfinite(ph)) {
+		t = 100 * fabs(m / pm) * sqrt(pow(ph / pm, 2) + pow(h / m, 2));
+		lo = p - t;
+		hi = p + t;
+	}
 	if (chunk) {
+		t = lo;
 		p = pg_chunk_pct(p);
 		lo = pg_chunk_pct(hi);
 		hi = pg_chunk_pct(t);
@@ -730,7 +743,8 @@ static struct czr_series *pg_hist_fig(struct pg *g, const json_t *row, const str
 		"of the time with the 95% interval written at it." :
 		"The mean per step with its 95% interval; a ring: a change point; a changed step in "
 		"its verdict's colour (red (R) worse, green (I) better), its change with the 95% "
-		"interval written at it (against the step before where no interval is known).";
+		"interval written at it (against the step before: the first-order interval of the "
+		"two means' ratio where the method gives none).";
 	return czr_series_add(f, c);
 }
 
@@ -746,7 +760,7 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 	struct pg g = { 0 };
 	struct czr_series *s = NULL;
 	const char *cls = NULL;
-	const json_t *row;
+	const json_t *row, *prev = NULL;
 	size_t i, nc = 0;
 	bool chunk = false;
 	char *title;
@@ -769,6 +783,7 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 			if (!(s = pg_hist_fig(&g, row, h, nc++, chunk)))
 				break;
 			cls = c;
+			prev = NULL;
 		}
 		if (chunk) {
 			m = pg_chunk_ns(m);
@@ -779,7 +794,8 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 		st = *pg_str(row, "label") ? pg_str(row, "label") : pg_str(row, "step");
 		label = *cl ? cz_xasprintf("%s (%s)", st, cl) : cz_xstrdup(st);
 		czr_point_add(s, (double)s->n, m, lo, hi, mark, label);
-		note = pg_step_note(row, chunk);
+		note = pg_step_note(row, prev, chunk);
+		prev = row;
 		czr_point_note(s, note);
 		free(note);
 		free(label);
