@@ -36,7 +36,8 @@ url="sqlite:$CZ_TMP/s.db"
 	done
 } >"$CZ_TMP/seq.ini"
 # two SUT classes, a run each, the benchmark's value marked in-device (bytes/sec of routine time)
-for c in "Oxide Virtual Turin-like Processor:h1" "AMD EPYC 9654 96-Core Processor:h2"; do
+for c in "Oxide Virtual Turin-like Processor:h1" \
+	"AMD EPYC 9654 96-Core Processor, two sockets, SMT on, 1.5 TiB of DDR5 in NPS4, boost off:h2"; do
 	"$ZAB" run -e "$CZ_TMP/seq.ini" --sut "${c%%:*}" --sut-name "${c#*:}" --seed 3 --no-progress \
 		--no-store --kernel-ref no --json "$CZ_TMP/r-${c#*:}.json" >/dev/null 2>"$CZ_TMP/err" ||
 		diag "run: $(tail -n 1 "$CZ_TMP/err")"
