@@ -266,7 +266,7 @@ static void layout(const struct czr_fig *f, struct lay *l)
 	l->nkey = l->numbered ? key_lines(NULL, f) : 0;
 	l->key = l->nkey ? (double)l->nkey * L_KEYLINE + 8 : 0;
 	l->top = L_TITLE + (czr_title_split(f->title ? f->title : "", L_WIDTH) ? L_TITLE2 : 0);
-	l->left = 80;
+	l->left = 84;
 	/* tic labels under the x axis: numbers, or names turned upright (steps, strip) */
 	tics = 22;
 	if (!l->numbered && (f->kind == CZR_STEPS || f->kind == CZR_STRIP))
@@ -289,6 +289,15 @@ static void set_layout(FILE *gp, const struct czr_fig *f, const struct lay *l)
 		l->left / L_WIDTH, 1 - (double)L_RIGHT / L_WIDTH, 1 - l->top / l->h,
 		(l->bottom + l->key) / l->h);
 	fprintf(gp, "set key at screen 0.5, screen %.4f center bottom horizontal\n", (l->key + 4) / l->h);
+	/*
+	 * the y label at the canvas' left edge, not left of the tic labels: wide
+	 * tic labels (3.2e+11) would push it off the canvas, and gnuplot then
+	 * leaves it out
+	 */
+	if (f->ylabel && *f->ylabel && f->kind != CZR_WHISKER)
+		fprintf(gp, "unset ylabel\nset label 999 $czr_ylabel[1][2:] at screen %.4f, screen %.4f "
+			"center rotate by 90 noenhanced\n", 14.0 / L_WIDTH,
+			(l->bottom + l->key + (l->h - l->top - l->bottom - l->key) / 2) / l->h);
 	if (!l->numbered)
 		return;
 	key_lines(gp, f);

@@ -312,6 +312,18 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 	return zab_page_check(&o->po);
 }
 
+/* The name s into the array a, unless it is there. */
+static void zh_add_once(json_t *a, const char *s)
+{
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(a, i, x)
+		if (!strcmp(json_string_value(x), s))
+			return;
+	cz_jpush(a, cz_jstr(s));
+}
+
 /*
  * The rows of every step, in order; each step compared with the one before
  * in its class.  The classes whose row is bytes/sec of routine time into
@@ -334,10 +346,8 @@ static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o, j
 		if (row) {
 			cz_jpush(rows, row);
 			prev = cur;
-			if (zh_cell(st[k].res[0], o, &b, &v) && b->kind == CZRES_RK_DEV_RATE &&
-			    (!json_array_size(chunk) || strcmp(json_string_value(json_array_get(chunk,
-				    json_array_size(chunk) - 1)), st[k].cls)))
-				cz_jpush(chunk, cz_jstr(st[k].cls));
+			if (zh_cell(st[k].res[0], o, &b, &v) && b->kind == CZRES_RK_DEV_RATE)
+				zh_add_once(chunk, st[k].cls);
 		}
 	}
 	return rows;
