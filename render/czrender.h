@@ -42,6 +42,11 @@ void czr_gp_text(FILE *gp, const char *name, const char *s);
 void czr_gp_text_begin(FILE *gp, const char *name);
 void czr_gp_text_line(FILE *gp, const char *s);
 void czr_gp_text_end(FILE *gp);
+/*
+ * Where a title too wide for width pixels is split onto two lines: the
+ * byte index of the space it is split at, 0 when it fits on one.
+ */
+size_t czr_title_split(const char *title, int width);
 /* Vertical lines at every 32-byte (dashed) and 64-byte (solid) x in [lo, hi]. */
 void czr_gp_cache_lines(FILE *gp, unsigned lo, unsigned hi);
 
@@ -67,6 +72,7 @@ struct czr_point {
 	double x, y, lo, hi;      /* lo, hi: NaN when there is no interval */
 	int mark;                 /* enum czr_mark */
 	const char *label;        /* a row's or step's label (whisker, steps) */
+	const char *note;         /* steps: drawn at the point (a change's size), NULL: none */
 };
 
 struct czr_series {
@@ -95,7 +101,12 @@ struct czr_fig {
 	const char *unit;         /* of y (the numbers table) */
 };
 
-/* Draw f into file (.svg or .png): 0, or -errno as czr_plot_close. */
+/*
+ * Draw f into file (.svg or .png): 0, or -errno as czr_plot_close.  An SVG
+ * ends with a comment giving the plot's bounds and the canvas in pixels as
+ * gnuplot reports them (y up from the bottom):
+ * <!-- czr-plot xmin=X xmax=X ymin=Y ymax=Y width=W height=H -->
+ */
 int czr_fig_draw(const struct czr_fig *f, const char *file);
 /* The same to out (left open), kind "svg" or "png". */
 int czr_fig_draw_fd(const struct czr_fig *f, int out, const char *kind);
@@ -106,6 +117,8 @@ struct czr_series *czr_series_add(struct czr_fig *f, const char *name);
 /* A point of s; label copied (NULL: none). */
 void czr_point_add(struct czr_series *s, double x, double y, double lo, double hi, int mark,
 		   const char *label);
+/* The note of s's last point (copied): a steps figure writes it above the point. */
+void czr_point_note(struct czr_series *s, const char *note);
 
 /* ---- the page --------------------------------------------------------------------- */
 

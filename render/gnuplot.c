@@ -128,6 +128,47 @@ void czr_gp_text(FILE *gp, const char *name, const char *s)
 	czr_gp_text_end(gp);
 }
 
+/*
+ * The title's width estimated at CZR_TITLE_PX pixels a character (sans 11:
+ * about 6.2 on average, digits and capitals wider): a title wider than the
+ * canvas would be cut at both ends, so it is split at the space nearest its
+ * middle and drawn on two lines.
+ */
+#define CZR_TITLE_PX 7.0
+
+size_t czr_title_split(const char *title, int width)
+{
+	size_t n = strlen(title), i, best = 0, chars = 0;
+
+	for (i = 0; i < n; i++)
+		chars += ((unsigned char)title[i] & 0xc0) != 0x80;
+	if ((double)chars * CZR_TITLE_PX <= width - 30)
+		return 0;
+	for (i = 1; i + 1 < n; i++)
+		if (title[i] == ' ' && (!best || labs((long)i - (long)n / 2) < labs((long)best - (long)n / 2)))
+			best = i;
+	return best;
+}
+
+/* The title, as data: one line, or two split at a space (czr_title_split). */
+static void czr_title_set(FILE *gp, const char *title, int width)
+{
+	size_t cut = czr_title_split(title, width);
+	char *first;
+
+	if (!cut || !(first = strndup(title, cut))) {
+		czr_gp_text(gp, "czr_title", title);
+		fputs("set title $czr_title[1][2:] noenhanced\n", gp);
+		return;
+	}
+	czr_gp_text_begin(gp, "czr_title");
+	czr_gp_text_line(gp, first);
+	czr_gp_text_line(gp, title + cut + 1);
+	czr_gp_text_end(gp);
+	free(first);
+	fputs("set title $czr_title[1][2:].\"\\n\".$czr_title[2][2:] noenhanced\n", gp);
+}
+
 /* The gnuplot children: their pipe, pid and the file they write to. */
 #define CZR_MAX_PLOTS 4
 static struct {
@@ -191,8 +232,7 @@ FILE *czr_plot_open_fd(int out, const char *kind, const char *title, int width, 
 			width, height);
 	else
 		fprintf(gp, "set terminal pngcairo size %d,%d enhanced font 'sans,10'\n", width, height);
-	czr_gp_text(gp, "czr_title", title);
-	fputs("set title $czr_title[1][2:] noenhanced\n", gp);
+	czr_title_set(gp, title ? title : "", width);
 	return gp;
 }
 

@@ -58,9 +58,19 @@ int zab_page_report(const struct zab_page_opts *po, struct czres_result *const *
 		    const json_t *docs, const char *text);
 int zab_page_compare(const struct zab_page_opts *po, const struct czres_result *old,
 		     const struct czres_result *new, const json_t *rows, const char *text);
-/* rows: history's; a row with "change_point": true is drawn as a change point. */
+/* What a history page draws its rows by (page.c). */
+struct zab_page_hist {
+	const char *by;          /* kernel, cusezero, patch or series */
+	const char *seq, *kind;  /* --by series: the sequence and its kind (kernel, series, git; NULL) */
+	const json_t *per_chunk; /* the SUT classes whose value is bytes/sec of routine time (NULL: none) */
+};
+/*
+ * rows: history's; a row with "change_point": true is drawn as a change
+ * point, a flagged row's change written at its step; a class of
+ * per_chunk drawn as ns per 4 KiB chunk.
+ */
 int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const char *text,
-		     const char *by);
+		     const struct zab_page_hist *h);
 
 struct out_file {
 	const char *opt;     /* for messages */

@@ -313,11 +313,29 @@ static int zh_parse(int argc, char **argv, struct zh_opts *o)
 	return zab_page_check(&o->po);
 }
 
-/* The rows of every step, in order; each step compared with the one before in its class. */
-static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o)
+/* The name s into the array a, unless it is there. */
+static void zh_add_once(json_t *a, const char *s)
+{
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(a, i, x)
+		if (!strcmp(json_string_value(x), s))
+			return;
+	cz_jpush(a, cz_jstr(s));
+}
+
+/*
+ * The rows of every step, in order; each step compared with the one before
+ * in its class.  The classes whose row is bytes/sec of routine time into
+ * chunk (the page draws them as time per chunk).
+ */
+static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o, json_t *chunk)
 {
 	const struct czres_cell *prev = NULL, *cur;
+	const struct czres_bench *b;
 	json_t *rows = cz_jarr(), *row;
+	const char *v;
 	size_t k;
 
 	zh_sort_by = o->by;
@@ -329,14 +347,17 @@ static json_t *zh_rows(struct zh_step *st, size_t ns, const struct zh_opts *o)
 		if (row) {
 			cz_jpush(rows, row);
 			prev = cur;
+			if (zh_cell(st[k].res[0], o, &b, &v) && b->kind == CZRES_RK_DEV_RATE)
+				zh_add_once(chunk, st[k].cls);
 		}
 	}
 	return rows;
 }
 
-static int zh_output(json_t *rows, const struct zh_opts *o)
+static int zh_output(json_t *rows, const json_t *chunk, const struct zh_opts *o)
 {
 	static const char *const bys[] = { "kernel", "cusezero", "patch" };
+	const struct zab_page_hist ph = { bys[o->by], NULL, NULL, chunk };
 	FILE *text = zab_view_text(o->json, o->csv);
 	json_t *doc = cz_jobj();
 	int ret;
@@ -357,7 +378,7 @@ static int zh_output(json_t *rows, const struct zh_opts *o)
 			zh_text(m, rows, bys[o->by]);
 			fclose(m);
 		}
-		if (zab_page_history(&o->po, rows, t, bys[o->by]))
+		if (zab_page_history(&o->po, rows, t, &ph))
 			ret = 1;
 		free(t);
 	}
@@ -370,7 +391,7 @@ int zab_cmd_history(int argc, char **argv)
 	struct zh_opts o = { 0 };
 	struct zh_step *st = NULL;
 	struct czres_result *r = NULL;
-	json_t *rows = NULL;
+	json_t *rows = NULL, *chunk = NULL;
 	struct czs *s;
 	char err[1024];
 	size_t nr = 0, k, ns = 0;
@@ -403,13 +424,14 @@ int zab_cmd_history(int argc, char **argv)
 	st = cz_xmalloc(ZH_MAX_STEPS * sizeof(*st));
 	if (zh_steps(r, nr, &o, st, &ns))
 		goto out;
-	rows = zh_rows(st, ns, &o);
+	chunk = cz_jarr();
+	rows = zh_rows(st, ns, &o, chunk);
 	if (!json_array_size(rows))
 		cz_err("history: no run of experiment '%s' has benchmark '%s' and variant '%s'",
 		       o.f.experiment, o.benchmark ? o.benchmark : "(the first)",
 		       o.variant ? o.variant : "(the base)");
 	else
-		ret = zh_output(rows, &o);
+		ret = zh_output(rows, chunk, &o);
 out:
 	for (k = 0; k < ns; k++) {
 		if (st[k].nres) {
@@ -423,6 +445,7 @@ out:
 	free(st);
 	free(r);
 	json_decref(rows);
+	json_decref(chunk);
 	czs_close(s);
 	return ret;
 }

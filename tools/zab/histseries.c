@@ -45,6 +45,7 @@ struct hs_step {
 struct hs_class {
 	char *cls, *bench, *unit;
 	bool higher;
+	bool chunk;          /* bytes/sec of routine time: the page draws time per chunk */
 	struct hs_step st[CZRES_MAX_ITEMS];
 	struct czst_change ch[CZST_CP_MAX];
 	size_t nch;
@@ -60,6 +61,7 @@ struct hs {
 	long last;           /* the highest step seen */
 	bool full;           /* a class left out (HS_CLASSES) */
 	char *seq;
+	const char *kind;    /* the sequence's kind (kernel, series, git), NULL: not said */
 };
 
 /* The most measured steps of any class. */
@@ -102,6 +104,7 @@ static struct hs_class *hs_class(struct hs *h, const struct czres_result *r, siz
 	h->c[i].bench = cz_xstrdup(r->b[b].name);
 	h->c[i].unit = cz_xstrdup(r->b[b].unit ? r->b[b].unit : "");
 	h->c[i].higher = r->b[b].higher;
+	h->c[i].chunk = r->b[b].kind == CZRES_RK_DEV_RATE;
 	h->nc++;
 	return &h->c[i];
 }
@@ -131,6 +134,24 @@ static void hs_session_means(const struct czres_cell *cell, struct hs_step *s)
 	}
 }
 
+/* The kind of the sequence variant vname of r is a step of ("sequence_kind"), NULL: not said. */
+static const char *hs_kind(const struct czres_result *r, const char *vname)
+{
+	static const char *const kinds[] = { "kernel", "series", "git" };
+	const json_t *x;
+	size_t i, k;
+
+	json_array_foreach(json_object_get(r->doc, "variants"), i, x) {
+		const char *n = json_string_value(json_object_get(x, "name"));
+		const char *s = json_string_value(json_object_get(x, "sequence_kind"));
+
+		for (k = 0; n && s && !strcmp(n, vname) && k < 3; k++)
+			if (!strcmp(s, kinds[k]))
+				return kinds[k];
+	}
+	return NULL;
+}
+
 /* The run's steps' samples into their class. */
 static void hs_add(struct hs *h, const struct czres_result *r, const char *bench)
 {
@@ -149,6 +170,8 @@ static void hs_add(struct hs *h, const struct czres_result *r, const char *bench
 		s = &c->st[k];
 		if (!s->label)
 			s->label = cz_xstrdup(zab_step_label(r, r->vname[v]));
+		if (!h->kind)
+			h->kind = hs_kind(r, r->vname[v]);
 		if (k > h->last)
 			h->last = k;
 		if (cell->failed || !cell->n) {
@@ -529,8 +552,15 @@ static int hs_output(const struct hs *h, const struct zab_series_opts *o)
 			hs_text(ms, h, changes);
 			fclose(ms);
 		}
-		if (zab_page_history(o->po, rows, t, "series"))
+		json_t *chunk = cz_jarr();
+		struct zab_page_hist ph = { "series", h->seq, h->kind, chunk };
+
+		for (i = 0; i < h->nc; i++)
+			if (h->c[i].chunk)
+				cz_jpush(chunk, cz_jstr(h->c[i].cls));
+		if (zab_page_history(o->po, rows, t, &ph))
 			ret = 1;
+		json_decref(chunk);
 		free(t);
 	}
 	json_decref(doc);
@@ -576,6 +606,7 @@ int zab_history_series(struct czres_result *r, size_t nr, const struct zab_serie
 	h->full = false;
 	h->last = -1;
 	h->seq = o->seq ? cz_xstrdup(o->seq) : NULL;
+	h->kind = NULL;
 	for (i = 0; i < nr && !h->seq; i++)
 		h->seq = zab_step_seq(&r[i]);
 	hs_poolable(r, nr, use);

@@ -644,21 +644,125 @@ int zab_page_compare(const struct zab_page_opts *po, const struct czres_result *
 	return ret;
 }
 
+/* What a step is, for the x axis: a sequence's by its kind, else what history groups by. */
+static const char *pg_step_word(const struct zab_page_hist *h)
+{
+	const char *k = h->kind ? h->kind : "";
+
+	if (!strcmp(h->by, "series"))
+		return !strcmp(k, "kernel") ? "release" : !strcmp(k, "series") ? "patch" :
+		       !strcmp(k, "git") ? "commit" : "step";
+	return !strcmp(h->by, "kernel") ? "kernel release" : !strcmp(h->by, "cusezero") ?
+	       "cusezero version" : h->by;
+}
+
+static bool pg_per_chunk(const struct zab_page_hist *h, const char *cls)
+{
+	const json_t *c;
+	size_t i;
+
+	json_array_foreach(h->per_chunk, i, c)
+		if (json_is_string(c) && !strcmp(json_string_value(c), cls))
+			return true;
+	return false;
+}
+
 /*
- * history: one figure per SUT class.  A row's "flag" (R/I against the step
- * before) colours its row of the table; a row whose "change_point" is true
- * (a change-point method over the whole series sets it, with an optional
- * "change_label") is drawn as a change point.
+ * In-device results are bytes per second of routine time; reviewers read
+ * the time per 4 KiB chunk, 4096 / rate seconds, in ns: lower is better.
+ * A change of the rate by pct per cent is one of the time by
+ * 100 / (1 + pct / 100) - 100 per cent, an interval's ends swapped.
+ */
+static double pg_chunk_ns(double rate)
+{
+	return rate > 0 ? 4096e9 / rate : NAN;
+}
+
+static double pg_chunk_pct(double pct)
+{
+	return pct > -100 ? -100 * pct / (100 + pct) : NAN;
+}
+
+/*
+ * A flagged step's change written at it: its size, the 95% interval and
+ * the verdict.  A row without the change's interval (history against the
+ * step before: prev) gets the first-order one of the two means' ratio
+ * from their intervals, as the compare page's.
+ */
+static char *pg_step_note(const json_t *row, const json_t *prev, bool chunk)
+{
+	const char *flag = pg_str(row, "flag");
+	double p = pg_num(row, "change_pct"), lo = pg_num(row, "change_ci_lo");
+	double hi = pg_num(row, "change_ci_hi"), t;
+	double m = pg_num(row, "mean"), pm = prev ? pg_num(prev, "mean") : NAN;
+	double h = pg_num(row, "ci_hi") - m, ph = prev ? pg_num(prev, "ci_hi") - pm : NAN;
+
+	if (!*flag || !isfinite(p))
+		return NULL;
+	if (!isfinite(lo) && m != 0 && pm != 0 && isfinite(h) && isfinite(ph)) {
+		t = 100 * fabs(m / pm) * sqrt(pow(ph / pm, 2) + pow(h / m, 2));
+		lo = p - t;
+		hi = p + t;
+	}
+	if (chunk) {
+		t = lo;
+		p = pg_chunk_pct(p);
+		lo = pg_chunk_pct(hi);
+		hi = pg_chunk_pct(t);
+	}
+	if (isfinite(lo) && isfinite(hi))
+		return cz_xasprintf("%+.1f%% [%+.1f, %+.1f] (%s)", p, lo, hi, flag);
+	return cz_xasprintf("%+.1f%% (%s)", p, flag);
+}
+
+/* A class's figure: named by the sequence (--by series) or the variant, its axes by what a step is. */
+static struct czr_series *pg_hist_fig(struct pg *g, const json_t *row, const struct zab_page_hist *h,
+				      size_t k, bool chunk)
+{
+	const char *c = pg_str(row, "sut_class"), *unit = pg_str(row, "unit");
+	char *name = pg_name("history", k);
+	struct czr_fig *f;
+
+	f = pg_fig(g, CZR_STEPS, name, cz_xasprintf("%s: %s / %s, by %s", c, pg_str(row, "benchmark"),
+		   h->seq ? h->seq : pg_str(row, "variant"), pg_step_word(h)));
+	free(name);
+	if (!f)
+		return NULL;
+	f->xlabel = pg_step_word(h);
+	if (chunk) {
+		f->ylabel = "ns per 4 KiB chunk of routine time (lower is better)";
+		f->unit = "ns per 4 KiB";
+	} else {
+		f->ylabel = *unit ? unit : "value";
+		f->unit = f->ylabel;
+	}
+	f->caption = chunk ?
+		"The mean per step with its 95% interval, as the time per 4 KiB chunk (4096 / the "
+		"bytes/sec of routine time measured; lower is better); a ring: a change point; a "
+		"changed step in its verdict's colour (red (R) worse, green (I) better), its change "
+		"of the time with the 95% interval written at it." :
+		"The mean per step with its 95% interval; a ring: a change point; a changed step in "
+		"its verdict's colour (red (R) worse, green (I) better), its change with the 95% "
+		"interval written at it (against the step before: the first-order interval of the "
+		"two means' ratio where the method gives none).";
+	return czr_series_add(f, c);
+}
+
+/*
+ * history: one figure per SUT class.  A row's "flag" (R/I) colours its
+ * step and writes its change at it; a row whose "change_point" is true (a
+ * change-point method over the whole series sets it, with an optional
+ * "change_label") is ringed as a change point.
  */
 int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const char *text,
-		     const char *by)
+		     const struct zab_page_hist *h)
 {
 	struct pg g = { 0 };
 	struct czr_series *s = NULL;
-	struct czr_fig *f = NULL;
 	const char *cls = NULL;
-	const json_t *row;
+	const json_t *row, *prev = NULL;
 	size_t i, nc = 0;
+	bool chunk = false;
 	char *title;
 	int ret;
 
@@ -668,35 +772,36 @@ int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const c
 		const char *c = pg_str(row, "sut_class"), *flag = pg_str(row, "flag");
 		bool cp = json_is_true(json_object_get(row, "change_point"));
 		const char *cl = pg_str(row, "change_label"), *st;
-		char *label;
+		double m = pg_num(row, "mean"), lo = pg_num(row, "ci_lo"), hi = pg_num(row, "ci_hi");
+		char *label, *note;
 		/* a change point keeps its step's (R)/(I): the colour the legend gives it */
 		int mark = *flag == 'R' ? (cp ? CZR_CHANGE_WORSE : CZR_WORSE) :
 			   *flag == 'I' ? (cp ? CZR_CHANGE_BETTER : CZR_BETTER) : cp ? CZR_CHANGE : CZR_NONE;
 
 		if (!cls || strcmp(cls, c)) {
-			char *name = pg_name("history", nc++);
-
-			f = pg_fig(&g, CZR_STEPS, name, cz_xasprintf("%s: %s / %s, by %s", c,
-				   pg_str(row, "benchmark"), pg_str(row, "variant"), by));
-			free(name);
-			if (!f)
+			chunk = pg_per_chunk(h, c);
+			if (!(s = pg_hist_fig(&g, row, h, nc++, chunk)))
 				break;
-			f->xlabel = by;
-			f->ylabel = *pg_str(row, "unit") ? pg_str(row, "unit") : "value";
-			f->unit = f->ylabel;
-			f->caption = "The mean per step with its 95% interval; orange: a change point; the "
-				     "table marks (R)/(I) against the step before.";
-			s = czr_series_add(f, c);
 			cls = c;
+			prev = NULL;
+		}
+		if (chunk) {
+			m = pg_chunk_ns(m);
+			lo = pg_chunk_ns(pg_num(row, "ci_hi"));
+			hi = pg_chunk_ns(pg_num(row, "ci_lo"));
 		}
 		/* a series row's step is its index: its label (subject, version, commit) names it */
 		st = *pg_str(row, "label") ? pg_str(row, "label") : pg_str(row, "step");
 		label = *cl ? cz_xasprintf("%s (%s)", st, cl) : cz_xstrdup(st);
-		czr_point_add(s, (double)s->n, pg_num(row, "mean"), pg_num(row, "ci_lo"),
-			      pg_num(row, "ci_hi"), mark, label);
+		czr_point_add(s, (double)s->n, m, lo, hi, mark, label);
+		note = pg_step_note(row, prev, chunk);
+		prev = row;
+		czr_point_note(s, note);
+		free(note);
 		free(label);
 	}
-	title = cz_xasprintf("zab history by %s", by);
+	title = h->seq ? cz_xasprintf("zab history of sequence %s, by %s", h->seq, pg_step_word(h)) :
+		cz_xasprintf("zab history by %s", h->by);
 	ret = pg_emit(po, &g, title, NULL, text);
 	free(title);
 	pg_free(&g);

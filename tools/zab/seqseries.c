@@ -443,8 +443,8 @@ static int over_limit(const struct zab_seq_patch *p, size_t n, const void *arg)
 	return -1;
 }
 
-int zab_series_read(const char *spec, const char *where, const char *src, size_t max,
-		    struct zab_seq_patch **out, size_t *n)
+static int series_read(const char *spec, const char *where, const char *src, size_t max,
+		       struct zab_seq_patch **out, size_t *n)
 {
 	const struct limit lim = { where, spec, src, max };
 	struct stat st;
@@ -500,6 +500,164 @@ int zab_series_read(const char *spec, const char *where, const char *src, size_t
 	if (ret)
 		zab_series_free(*out, *n);
 	return ret ? -1 : 0;
+}
+
+/* The last component of a path. */
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* A diff header's name without its a/ or b/ folder: its start, its length at *len. */
+static const char *header_name(const char *name, size_t *len)
+{
+	size_t n = strcspn(name, "\t\n");
+
+	*len = n > 2 && name[1] == '/' ? n - 2 : n;
+	return n > 2 && name[1] == '/' ? name + 2 : name;
+}
+
+/*
+ * The paths the diffs in text change (or delete) whose last component is
+ * base: the first at *found (malloc'd), *count raised by each other path
+ * (an ambiguous name: *count > 1).
+ */
+static void same_name(const char *text, const char *base, char **found, size_t *count)
+{
+	const char *p, *next, *name;
+	size_t len, bl = strlen(base);
+
+	for (p = text; *p; p = next) {
+		next = p + strcspn(p, "\n");
+		next += *next == '\n';
+		if (strncmp(p, "--- ", 4) || strncmp(next, "+++ ", 4))
+			continue;
+		name = header_name(strncmp(next + 4, "/dev/null", 9) ? next + 4 : p + 4, &len);
+		if (len < bl || strncmp(name + len - bl, base, bl) || (len > bl && name[len - bl - 1] != '/'))
+			continue;
+		if (!*found) {
+			*found = cz_xasprintf("%.*s", (int)len, name);
+			*count = 1;
+		} else if (strlen(*found) != len || strncmp(*found, name, len)) {
+			++*count;
+		}
+	}
+}
+
+/* same_name over a series: its patch files, or an mbox's whole text. */
+static void series_same_name(const char *spec, const struct zab_seq_patch *p, size_t n,
+			     const char *base, char **found, size_t *count)
+{
+	const char *kind;
+	char *text;
+	size_t i, len;
+
+	for (i = 0; i < n && p[i].path; i++)
+		;
+	if (i < n) {    /* an mbox: its messages are in it */
+		if (!slurp(spec, &text, &len, &kind)) {
+			same_name(text, base, found, count);
+			free(text);
+		}
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (!slurp(p[i].path, &text, &len, &kind)) {
+			same_name(text, base, found, count);
+			free(text);
+		}
+}
+
+/*
+ * A patch of a series matched by name, its headers naming rel written
+ * to name base instead (as zeroing/ksrc_build.c takes the part of a patch
+ * that changes a file by the header's trailing components), to the blob
+ * cache; p->path the blob.  0, or -1 after one line.
+ */
+static int rename_patch(struct zab_seq_patch *p, size_t k, const char *rel, const char *base)
+{
+	const char *kind, *s, *next, *name;
+	char *text, *out, *o, *blob, *bname;
+	size_t len, nl, rl = strlen(rel);
+	int ret = slurp(p->path, &text, &len, &kind);
+
+	if (ret) {
+		cz_err("series patch %s: %s", p->path, why(ret, kind));
+		return -1;
+	}
+	o = out = cz_xmalloc(len + 1);
+	for (s = text; *s; s = next) {
+		next = s + strcspn(s, "\n");
+		next += *next == '\n';
+		name = header_name(s + 4, &nl);
+		if ((!strncmp(s, "--- ", 4) || !strncmp(s, "+++ ", 4)) && nl == rl && !strncmp(name, rel, rl)) {
+			/* base ends rel: the text only shrinks */
+			memcpy(o, s, (size_t)(name - s));
+			o += name - s;
+			memcpy(o, base, strlen(base));
+			o += strlen(base);
+			s = name + rl;
+		}
+		memcpy(o, s, (size_t)(next - s));
+		o += next - s;
+	}
+	bname = patch_name(k, p->subject);
+	ret = zab_blob_put(out, (size_t)(o - out), bname, &blob);
+	if (!ret) {
+		free(p->path);
+		p->path = blob;
+	}
+	free(bname);
+	free(out);
+	free(text);
+	return ret ? -1 : 0;
+}
+
+/*
+ * A series none of whose patches changes src at a path ending like it (a
+ * file copied out of its tree): when the series changes exactly one file
+ * of src's name, that file's patches are taken, said in one line.  When
+ * it changes none or several, the series stays as read (refused after).
+ */
+static int by_name(const char *spec, const char *where, const char *src, size_t max,
+		   struct zab_seq_patch **out, size_t *n)
+{
+	const char *base = base_name(src);
+	char *rel = NULL;
+	size_t i, count = 0;
+	int ret = 0;
+
+	for (i = 0; i < *n; i++)
+		if ((*out)[i].touch != ZAB_PATCH_NONE)
+			return 0;
+	series_same_name(spec, *out, *n, base, &rel, &count);
+	if (count == 1 && *base) {
+		zab_series_free(*out, *n);
+		ret = series_read(spec, where, rel, max, out, n);
+		for (i = 0; !ret && i < *n; i++)
+			if ((*out)[i].touch != ZAB_PATCH_NONE)
+				ret = rename_patch(&(*out)[i], i + 1, rel, base);
+		if (ret) {
+			zab_series_free(*out, *n);
+			*out = NULL;
+			*n = 0;
+		} else {
+			cz_err("%s: series %s: no patch changes a path ending like %s: matched by name to %s, the one file of that name it changes",
+			       where, spec, src, rel);
+		}
+	}
+	free(rel);
+	return ret;
+}
+
+int zab_series_read(const char *spec, const char *where, const char *src, size_t max,
+		    struct zab_seq_patch **out, size_t *n)
+{
+	int ret = series_read(spec, where, src, max, out, n);
+
+	return ret ? ret : by_name(spec, where, src, max, out, n);
 }
 
 void zab_series_free(struct zab_seq_patch *p, size_t n)
