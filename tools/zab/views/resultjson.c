@@ -11,7 +11,7 @@
 #include <nettle/sha2.h>
 
 #include "cli.h"
-#include "sequence.h"
+#include "model/sequence.h"
 #include "zab.h"
 #include "util.h"
 #include "zeroing.h"

@@ -10,8 +10,8 @@
  *   fleetinv.c  the inventory's hosts and classes; the vars file
  *   fleetrun.c  results into the store, per-SUT states, the report
  */
-#ifndef TOOLS_ZAB_FLEET_H
-#define TOOLS_ZAB_FLEET_H
+#ifndef TOOLS_ZAB_FLEET_FLEET_H
+#define TOOLS_ZAB_FLEET_FLEET_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -36,7 +36,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "czstore.h"
-#include "steps.h"
+#include "model/steps.h"
 #include "zab.h"
 
 #define BS_FOUND 0
