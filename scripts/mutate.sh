@@ -29,9 +29,9 @@ readpath-bytes@cuse/readpath.c@s/rp_add\(&t->counts\.total\.bytes, size\);/rp_ad
 chunk-overrun@cuse/readpath.c@s/n = size - off < c->chunk \? size - off : c->chunk;/n = c->chunk;/@tests/cuse/readpath
 zeroctl-fifo-waits@tools/zeroctl/zeroctl.c@s/O_RDONLY \| O_CLOEXEC \| O_NONBLOCK \| O_NOCTTY/O_RDONLY | O_CLOEXEC/@tests/cuse/zeroctl-ident.sh
 stdout-unchecked@lib/cli.c@s/if \(cz_stdout_flush\(\)\)\n\t\t_exit/if (0)\n\t\t_exit/@tests/cli/stdout-errors.sh
-export-truncates-pipe@tools/zab/output.c@s/else if \(S_ISREG\(st\.st_mode\) && ftruncate\(/else if (ftruncate(/@tests/cli/stdout-errors.sh
+export-truncates-pipe@tools/zab/views/output.c@s/else if \(S_ISREG\(st\.st_mode\) && ftruncate\(/else if (ftruncate(/@tests/cli/stdout-errors.sh
 merge-no-limit@results/merge.c@s/return \*nb > CZRES_MAX_ITEMS \|\| \*nv > CZRES_MAX_ITEMS \? -E2BIG : 0;/return 0;/@tests/zab/report-input.sh
-json-takes-strtod@tools/zab/number.c@s/if \(\*end != p \|\| !isfinite\(\*x\)\)/if (*end == s)/@tests/zab/report-input.sh
+json-takes-strtod@tools/zab/model/number.c@s/if \(\*end != p \|\| !isfinite\(\*x\)\)/if (*end == s)/@tests/zab/report-input.sh
 json-pools-dup-cells@results/result.c@s/if \(seen\[b \* r->nv \+ v\]\) \{/if (0) {/@tests/zab/report-input.sh
 zero-file-1eib@cuse/front_fuse.c@s/#define CZ_ZERO_SIZE INT64_MAX/#define CZ_ZERO_SIZE (1ULL << 60)/@tests/cuse/io.sh
 zload-size-wraps@tools/zload/opts.c@s/if \(v > INT64_MAX\)/if (0)/@tests/zload/zload-badopts.sh

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Description: zab-experiment(5) documents exactly the keys zab accepts.  The
-# accepted keys per section are read from tools/zab/experiment.c (the
+# accepted keys per section are read from tools/zab/model/experiment.c (the
 # strcmp/strncmp of the key in experiment_key, bench_key and variant_key,
 # and the variant's dev_keys table; a prefix "var." is the key var.NAME);
 # the documented ones from the page's .TP tags under .SS [experiment],
@@ -12,7 +12,7 @@
 . "$top_srcdir/tests/man/lib.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/man-keys.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-src=$top_srcdir/tools/zab/experiment.c
+src=$top_srcdir/tools/zab/model/experiment.c
 page=$top_srcdir/man/zab-experiment.5
 
 # accepted FUNCTION: the keys FUNCTION in experiment.c matches.
@@ -53,7 +53,7 @@ readme_keys() {
 	sed 's/^\(var\|env\)\.[A-Za-z_]*$/\1.NAME/' | sort -u
 }
 
-[ -f "$src" ] || skip_all "no tools/zab/experiment.c in $top_srcdir"
+[ -f "$src" ] || skip_all "no tools/zab/model/experiment.c in $top_srcdir"
 for s in "experiment_key [experiment]" "bench_key [benchmark NAME]" "variant_key [variant NAME]"; do
 	fn=${s%% *}
 	sec=${s#* }

@@ -167,7 +167,7 @@ ok "zab variant source=MISSING: exit $rc: $(head -n 1 "$CZ_TMP/m.err")" -- \
 	eval '[ $rc -eq 2 ] && grep -q "source $m: No such file or directory" "$CZ_TMP/m.err"'
 
 # Every sequence and provenance key zab takes is in zab-experiment(5).
-keys=$(sed -n '/^int zab_seq_key/,/^}/p' "$top_srcdir/tools/zab/sequence.c" |
+keys=$(sed -n '/^int zab_seq_key/,/^}/p' "$top_srcdir/tools/zab/model/sequence.c" |
 	grep -oE 'strcmp\(k, "[^"]+"\)' | sed 's/.*"\(.*\)".*/\1/' | sort -u)
 missing=
 for k in $keys; do

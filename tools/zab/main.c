@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "zab.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "cli.h"
-#include "hf.h"
-#include "sequence.h"
+#include "hf/hf.h"
+#include "model/sequence.h"
 
 int main(int argc, char **argv)
 {

@@ -30,7 +30,7 @@
 
 #include "bisect.h"
 #include "cli.h"
-#include "steps.h"
+#include "model/steps.h"
 
 void bs_cmp_init(struct bs_cmp *c, const char *file, const char *a, const char *v)
 {

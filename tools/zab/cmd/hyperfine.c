@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "hf.h"
+#include "hf/hf.h"
 #include "zab.h"
 #include "cmd.h"
 #include "cli.h"

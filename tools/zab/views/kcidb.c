@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "samplestat.h"
 #include "stats/cellstat.h"
 #include "util.h"

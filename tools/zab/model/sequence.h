@@ -20,8 +20,8 @@
  *   seqgit.c     kernel trees and git ranges -> files; the blob cache;
  *                running git, tar and reading a tree's kernel version
  */
-#ifndef TOOLS_ZAB_SEQUENCE_H
-#define TOOLS_ZAB_SEQUENCE_H
+#ifndef TOOLS_ZAB_MODEL_SEQUENCE_H
+#define TOOLS_ZAB_MODEL_SEQUENCE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -5,8 +5,8 @@
  * file-valued key rewritten to name files/SHA256.EXT relative to itself,
  * DIR/files/ those files, and DIR/SHA256SUMS (sha256sum's format) over them.
  */
-#ifndef TOOLS_ZAB_PACK_H
-#define TOOLS_ZAB_PACK_H
+#ifndef TOOLS_ZAB_MODEL_PACK_H
+#define TOOLS_ZAB_MODEL_PACK_H
 
 #include <jansson.h>
 

@@ -4,8 +4,8 @@
  * command line with hyperfine's meanings (hyperfine(1)), its report on
  * stdout and its --export-json/--export-csv/--export-markdown files.
  */
-#ifndef TOOLS_ZAB_HF_H
-#define TOOLS_ZAB_HF_H
+#ifndef TOOLS_ZAB_HF_HF_H
+#define TOOLS_ZAB_HF_HF_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -18,10 +18,10 @@
 #include <nettle/sha2.h>
 
 #include "cli.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "czstore.h"
 #include "fleet.h"
-#include "pack.h"
+#include "model/pack.h"
 #include "util.h"
 #include "zab.h"
 

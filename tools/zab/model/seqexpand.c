@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "outfile.h"
 #include "sequence.h"
 #include "util.h"

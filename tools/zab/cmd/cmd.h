@@ -3,8 +3,8 @@
  * zab's commands (run, report, compare) and the outputs they share: the
  * table style, --detail and the --export-* files.
  */
-#ifndef TOOLS_ZAB_CMD_H
-#define TOOLS_ZAB_CMD_H
+#ifndef TOOLS_ZAB_CMD_CMD_H
+#define TOOLS_ZAB_CMD_CMD_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -153,4 +153,4 @@ void zab_outputs_discard(struct out_opts *oo);
 /* The table, then the files: 0, or 1 when any of them was not written. */
 int zab_output(struct czres_result *const *r, size_t n, const json_t *doc, struct out_opts *oo);
 
-#endif /* TOOLS_ZAB_CMD_H */
+#endif /* TOOLS_ZAB_CMD_CMD_H */

@@ -33,7 +33,7 @@
 
 #include "cli.h"
 #include "cmd.h"
-#include "sequence.h"
+#include "model/sequence.h"
 #include "zab.h"
 
 #define JD_GOOD 0

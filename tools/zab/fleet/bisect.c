@@ -17,7 +17,7 @@
 #include "cli.h"
 #include "czstore.h"
 #include "fleet.h"
-#include "pack.h"
+#include "model/pack.h"
 #include "results/result.h"
 
 /* HOST.json's runs tagged with the campaign and the host's name (zab bisect sets neither). */

@@ -6,8 +6,8 @@
  * name), and the result class its figures come from (steps.c).  zab
  * history --by series (histseries.c) and zab bisect (bisect.c) read them.
  */
-#ifndef TOOLS_ZAB_STEPS_H
-#define TOOLS_ZAB_STEPS_H
+#ifndef TOOLS_ZAB_MODEL_STEPS_H
+#define TOOLS_ZAB_MODEL_STEPS_H
 
 #include <stdbool.h>
 #include <stddef.h>

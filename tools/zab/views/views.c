@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "outfile.h"
 #include "samplestat.h"
 #include "zab.h"

@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "kpath.h"
-#include "sequence.h"
+#include "model/sequence.h"
 #include "zab.h"
 #include "util.h"
 #include "zeroing.h"

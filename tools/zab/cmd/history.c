@@ -18,7 +18,7 @@
 #include "cmd.h"
 #include "czstore.h"
 #include "samplestat.h"
-#include "steps.h"
+#include "model/steps.h"
 #include "zab.h"
 
 #define ZH_ALPHA 0.05

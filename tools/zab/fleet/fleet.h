@@ -9,10 +9,10 @@
  *   fleetproc.c running a program (no shell), capturing its output
  *   fleetinv.c  the inventory's hosts and classes; the vars file
  *   fleetrun.c  results into the store, per-SUT states, the report
- *   fleetbisect.c  --bisect: zab bisect on one SUT per class, the answers
+ *   bisect.c  --bisect: zab bisect on one SUT per class, the answers
  */
-#ifndef TOOLS_ZAB_FLEET_H
-#define TOOLS_ZAB_FLEET_H
+#ifndef TOOLS_ZAB_FLEET_FLEET_H
+#define TOOLS_ZAB_FLEET_FLEET_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,7 +35,7 @@ struct fleet {
 	const char *exp, *inv, *store, *campaign, *name, *limit, *install, *pkg, *results, *html;
 	unsigned forks, serial, timeout, min_per_class;
 	bool dry;
-	bool bisect;            /* --bisect: zab bisect per class, one SUT each (fleetbisect.c) */
+	bool bisect;            /* --bisect: zab bisect per class, one SUT each (bisect.c) */
 	bool device;            /* the experiment has device variants */
 	char **zab_args;
 	int nzab_args;
@@ -73,7 +73,7 @@ int fleet_summary(struct fleet *f, struct czs *s);
 /* zab report --by sut-class over the campaign. */
 void fleet_report(const struct fleet *f);
 
-/* ---- fleetbisect.c ------------------------------------------------------ */
+/* ---- bisect.c ------------------------------------------------------ */
 /* --bisect: one SUT per class to run (the others marked done), said; how many. */
 size_t fleet_bisect_pick(struct fleet *f);
 /* After the play: the probes into the store, one answer per class; the exit status. */

@@ -17,10 +17,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "samplestat.h"
 #include "stats/changepoint.h"
-#include "steps.h"
+#include "model/steps.h"
 #include "zab.h"
 
 #define HS_CLASSES 256

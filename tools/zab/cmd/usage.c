@@ -6,7 +6,7 @@
 
 #include "cmd.h"
 #include "cli.h"
-#include "hf.h"
+#include "hf/hf.h"
 
 void zab_bad_option(int c, char **argv, char *buf, size_t len)
 {

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "zab.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "cli.h"
 #include "util.h"
 

@@ -23,7 +23,7 @@
 
 #include "cli.h"
 #include "outfile.h"
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "czrender.h"
 #include "samplestat.h"
 #include "zab.h"

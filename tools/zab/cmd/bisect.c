@@ -43,7 +43,7 @@
 #include "bisect.h"
 #include "cli.h"
 #include "cmd.h"
-#include "steps.h"
+#include "model/steps.h"
 
 static volatile sig_atomic_t bs_signal;
 static volatile pid_t bs_child;    /* the probe's zab run while it runs */
