@@ -218,8 +218,6 @@ struct zab_rkind_info {
 
 extern const struct zab_rkind_info zab_rkinds[CZRES_RK_COUNT];
 
-/* compare.c: zab compare OLD.json NEW.json; the exit status. */
-int zab_cmd_compare(int argc, char **argv);
 /* Build a result (and its JSON document) from a finished experiment. */
 json_t *zab_result_json(const struct czres_result *r, const struct zab_experiment *e,
 			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);

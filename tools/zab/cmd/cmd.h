@@ -75,15 +75,25 @@ struct out_opts {
 };
 
 void zab_usage(FILE *f);
+/*
+ * The commands (main.c's commands[]): each gets argv from its name on and
+ * returns zab's exit status.
+ */
+int zab_cmd_run(int argc, char **argv);         /* cmd/run.c */
+int zab_cmd_report(int argc, char **argv);      /* cmd/report.c */
+int zab_cmd_compare(int argc, char **argv);     /* cmd/compare.c */
+int zab_cmd_history(int argc, char **argv);     /* cmd/history.c */
+/* 0 a change found, 1 none, 125 could not decide, 2 usage (cmd/bisect.c) */
+int zab_cmd_bisect(int argc, char **argv);
+int zab_cmd_store(int argc, char **argv);       /* cmd/store.c: import|export|ls */
+int zab_cmd_expand(int argc, char **argv);      /* model/seqexpand.c */
+int zab_cmd_pack(int argc, char **argv);        /* model/pack.c */
+int zab_cmd_fleet(int argc, char **argv);       /* fleet/fleet.c */
+int zab_cmd_hyperfine(int argc, char **argv);   /* cmd/hyperfine.c */
+/* Whether argv[1] starts hyperfine mode: not a zab command, not an experiment file. */
+bool zab_hf_mode(const char *word);
 /* getopt's '?' (unknown option) or ':' (its value missing, "::" optstrings): one line. */
 void zab_bad_option(int c, char **argv, char *buf, size_t len);
-int zab_cmd_run(int argc, char **argv);
-int zab_cmd_report(int argc, char **argv);
-/* cmdstore.c: zab store import|export|ls */
-int zab_cmd_store(int argc, char **argv);
-/* zab fleet (fleet.c) and zab pack (pack.c). */
-int zab_cmd_fleet(int argc, char **argv);
-int zab_cmd_pack(int argc, char **argv);
 struct czs;
 /* The store at url (NULL: the default) to write, made when absent, or NULL after one line. */
 struct czs *zab_store_open(const char *url);
@@ -112,10 +122,6 @@ int zab_report_by_class(struct czres_result *const *r, size_t n, const char *jso
 			const json_t *kref);
 /* Its table alone, to f (the report page). */
 void zab_by_class_text(FILE *f, struct czres_result *const *r, size_t n);
-/* zab history (history.c). */
-int zab_cmd_history(int argc, char **argv);
-/* zab bisect (bisect.c): 0 a change found, 1 none, 125 could not decide, 2 usage. */
-int zab_cmd_bisect(int argc, char **argv);
 /* Where a view's text goes: stdout, or stderr when its JSON or CSV goes there ("-"). */
 FILE *zab_view_text(const char *json, const char *csv);
 /*

@@ -71,6 +71,4 @@ int fleet_summary(struct fleet *f, struct czs *s);
 /* zab report --by sut-class over the campaign. */
 void fleet_report(const struct fleet *f);
 
-int zab_cmd_fleet(int argc, char **argv);
-
 #endif

@@ -27,6 +27,4 @@ void zab_sha256_hex(const void *buf, size_t len, char hex[65]);
 /* Remove what zab_pack made in dir (its files, then dir). */
 void zab_pack_remove(const char *dir);
 
-int zab_cmd_pack(int argc, char **argv);
-
 #endif

@@ -8,7 +8,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +15,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cmd/cmd.h"
 #include "outfile.h"
 #include "sequence.h"
 #include "util.h"
@@ -283,41 +281,4 @@ int zab_expand_file(const char *in_path, const char *out_path)
 		cz_err("%s: %s", to_stdout ? "standard output" : out_path, strerror(-ret));
 	zab_experiment_free(&e);
 	return ret == -EINVAL ? -EIO : ret;
-}
-
-int zab_cmd_expand(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *outp = NULL;
-	char buf[64];
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			outp = optarg;
-			break;
-		case 'h':
-			printf("usage: zab expand EXPERIMENT [-o FILE]\n"
-			       "  the experiment with every change sequence (series=, kernel=, git=)\n"
-			       "  written out as [variant NAME@K] sections naming concrete files\n"
-			       "  -o, --output FILE   write it to FILE (default: standard output)\n");
-			return 0;
-		default:
-			zab_bad_option(c, argv, buf, sizeof(buf));
-			return 2;
-		}
-	}
-	if (optind + 1 != argc) {
-		cz_err("expand: name one experiment file (zab expand EXPERIMENT [-o FILE])");
-		return 2;
-	}
-	c = zab_expand_file(zab_find_experiment(argv[optind]), outp);
-	/* as zab run: a bad experiment is a usage error, an unwritable output a failure */
-	return c == -EINVAL ? 2 : c ? 1 : 0;
 }

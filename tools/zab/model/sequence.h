@@ -86,7 +86,6 @@ bool zab_seq_plain_name(const char *s);
  * one line when a file cannot be read or written.
  */
 int zab_expand_file(const char *in_path, const char *out_path);
-int zab_cmd_expand(int argc, char **argv);
 
 /* ---- seqseries.c ---- */
 
