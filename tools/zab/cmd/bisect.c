@@ -37,7 +37,6 @@
 #include "cmd.h"
 #include "czstore.h"
 #include "model/steps.h"
-#include "zab.h"
 
 #define BS_FOUND 0
 #define BS_NONE 1

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "czstore.h"
-#include "zab.h"
 #include "cmd.h"
 #include "cli.h"
 #include "util.h"

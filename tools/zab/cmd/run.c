@@ -15,7 +15,6 @@
 #include <sys/utsname.h>
 
 #include "czstore.h"
-#include "zab.h"
 #include "cmd.h"
 #include "cli.h"
 #include "util.h"

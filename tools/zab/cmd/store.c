@@ -18,7 +18,6 @@
 #include "cmd.h"
 #include "czstore.h"
 #include "outfile.h"
-#include "zab.h"
 
 enum { OPT_STORE = 300, OPT_EXPERIMENT, OPT_CAMPAIGN, OPT_SUTCLASS, OPT_SUTNAME, OPT_RUN, OPT_FORMAT, OPT_KCIDB };
 
@@ -61,54 +60,6 @@ static int store_option(int c, const char *arg, struct store_cli *sc)
 	return 0;
 }
 
-static struct czs *store_open(const char *url, enum czs_mode mode)
-{
-	char buf[4096], err[1024];
-	struct czs *s;
-
-	if (!url)
-		url = czs_default_url(buf, sizeof(buf));
-	if (czs_open_mode(url, mode, &s, err, sizeof(err))) {
-		cz_err("%s", err);
-		return NULL;
-	}
-	return s;
-}
-
-struct czs *zab_store_open(const char *url)
-{
-	return store_open(url, CZS_WRITE);
-}
-
-struct czs *zab_store_read(const char *url, const char *experiment)
-{
-	struct czs *s = store_open(url, CZS_READ);
-	char err[2048];
-
-	if (s && experiment && czs_experiment_known(s, experiment, err, sizeof(err))) {
-		cz_err("%s", err);
-		czs_close(s);
-		return NULL;
-	}
-	return s;
-}
-
-int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37])
-{
-	char err[1024];
-	bool already;
-	int ret = czs_put_run(s, doc, what, uuid, &already, err, sizeof(err));
-
-	if (ret) {
-		if (err[0] && ret == -EEXIST)
-			cz_err("%s", err);
-		else if (err[0])
-			cz_err("%s: not stored in %s: %s", what, czs_name(s), err);
-		return ret == -EEXIST ? -2 : -1;
-	}
-	return already ? 1 : 0;
-}
-
 /*
  * One file's runs into the store, opened on the first of them (so files
  * that are all refused make no store): 0, or 1 after one line per run not
@@ -136,7 +87,7 @@ static int import_file(struct czs **s, const char *url, const char *file, size_t
 				continue;
 			}
 			czres_result_free(&r);
-			if (!(*s = store_open(url, CZS_WRITE))) {
+			if (!(*s = zab_store_open(url))) {
 				json_decref(doc);
 				return -1;
 			}

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 
 #include "hf.h"
-#include "zab.h"
+#include "model/model.h"
 #include "cli.h"
 #include "jsonout.h"
 #include "stats.h"

@@ -29,7 +29,7 @@
 
 #include "cli.h"
 #include "sequence.h"
-#include "zab.h"
+#include "model.h"
 #include "util.h"
 #include "zeroing.h"
 
@@ -81,6 +81,14 @@ int zab_indev_parse(const char *s, enum zab_indev *out)
 		*out = ZAB_INDEV_NO;
 	else
 		return -EINVAL;
+	return 0;
+}
+
+int zab_kref_parse(const char *s, bool *off)
+{
+	if (strcmp(s, "yes") && strcmp(s, "no"))
+		return -EINVAL;
+	*off = !strcmp(s, "no");
 	return 0;
 }
 

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "zab.h"
+#include "model.h"
 
 /* One step of a sequence: what its variant runs and where it comes from. */
 struct zab_seq_step {

@@ -19,7 +19,7 @@
 #include "kref.h"
 #include "stats.h"
 #include "util.h"
-#include "zab.h"
+#include "run.h"
 
 /*
  * zab's measurement: 21 rounds of samples of 256 KiB (a 256 KiB pread, 16 of
@@ -57,14 +57,6 @@ json_t *zab_kernel_ref(void)
 	}
 	zero_kref_free(&k);
 	return j;
-}
-
-int zab_kref_parse(const char *s, bool *off)
-{
-	if (strcmp(s, "yes") && strcmp(s, "no"))
-		return -EINVAL;
-	*off = !strcmp(s, "no");
-	return 0;
 }
 
 static double num(const json_t *o, const char *key)

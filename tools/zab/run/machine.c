@@ -11,7 +11,7 @@
 
 #include "cli.h"
 #include "emul.h"
-#include "zab.h"
+#include "run.h"
 #include "util.h"
 #include "zeroing.h"
 

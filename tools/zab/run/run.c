@@ -54,7 +54,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "zab.h"
+#include "run.h"
 #include "util.h"
 #include "devspawn.h"
 #include "devstats.h"

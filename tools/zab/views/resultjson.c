@@ -12,7 +12,7 @@
 
 #include "cli.h"
 #include "model/sequence.h"
-#include "zab.h"
+#include "views.h"
 #include "util.h"
 #include "zeroing.h"
 

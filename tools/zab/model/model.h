@@ -1,32 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zab: A/B experiments (benchmarks x variants, S sessions of W warm-ups and
- * R measured repeats) and the significance tables kernel reviewers read.
- *
- *   main.c        the command dispatch; usage.c --help; cmd.h shared options
- *   cmdrun.c      zab run: command line -> experiment -> result
- *   cmdreport.c   zab report: files or stored runs read, merged, shown;
- *                 compare.c zab compare; history.c zab history
- *   views.c       report --by sut-class, the views' JSON/CSV
- *   cmdstore.c    zab store; hfcli.c, hfrun.c, hfout.c hyperfine's command lines
- *   output.c      the table and the --export-* files
- *   experiment.c  experiment files (INI) and --bench/--variant specs
- *   sequence.c    change sequences (series, kernel, git) -> one variant per
- *                 step; seqseries.c, seqgit.c, seqexpand.c (sequence.h)
- *   run.c         sessions, order, processes, device daemons, co-location,
- *                 in-device samples, progress
- *   rkind.c       the result classes (one table); machine.c the machine description,
- *                 kref.c the kernel reference it records and report --by shows
- *   layout.c      placement per run; rotate.c placement = rotate on the device
- *   resultjson.c  a run's result -> its JSON document
- *   number.c      numbers in a benchmark's output
+ * zab's experiment model (model/): an experiment's benchmarks, variants and
+ * settings as read from its file (experiment.c, devargs.c) or the command
+ * line, placement (layout.c), change sequences (sequence.h), the result
+ * classes (rkind.c), numbers in a benchmark's output (number.c), packs
+ * (pack.h) and the steps of stored runs (steps.h).  Nothing here runs a
+ * benchmark or prints a table: run/ and views/ build on it.
  * The results themselves are modules of their own, which the store and
  * zab's views share: the data model, the reader of result files and the
  * merge (results/result.h), the statistics and verdicts (stats/cellstat.h,
  * stats/verdict.h), the tables, CSV and JSON (report/report.h).
  */
-#ifndef TOOLS_ZAB_ZAB_H
-#define TOOLS_ZAB_ZAB_H
+#ifndef TOOLS_ZAB_MODEL_MODEL_H
+#define TOOLS_ZAB_MODEL_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -169,8 +155,6 @@ int zab_colocate_parse(const char *s, struct zab_colocate *out);
 int zab_indev_parse(const char *s, enum zab_indev *out);
 /* "auto" | "output" | "time": 0 or -EINVAL. */
 int zab_measure_parse(const char *s, enum zab_measure *out);
-/* A CPU given for co-location must be one zab may run on: 0, or -EINVAL after one line. */
-int zab_colocate_check(const struct zab_colocate *c);
 /* Load an experiment file into e (added to what is there); prints one line on error. */
 int zab_experiment_load(struct zab_experiment *e, const char *path);
 /* NAME or experiments/NAME not found here: $ZAB_EXPERIMENT_PATH, then the installed ones. */
@@ -218,89 +202,7 @@ struct zab_rkind_info {
 
 extern const struct zab_rkind_info zab_rkinds[CZRES_RK_COUNT];
 
-/* Build a result (and its JSON document) from a finished experiment. */
-json_t *zab_result_json(const struct czres_result *r, const struct zab_experiment *e,
-			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);
-/*
- * cmdrun.c: the document a run of the experiment file would start from:
- * its benchmarks and variants as recorded, no samples ("measure": "auto"
- * where the first run decides).  NULL after one line.
- */
-json_t *zab_run_frame(const char *file);
-/* The machine, and the kernel reference (taken; NULL: not measured) as its kernel_ref. */
-json_t *zab_environment(json_t *kernel_ref);
-char *zab_default_sut(void);
-/*
- * kref.c: the running kernel as reference (zeroing/kref.h), measured now
- * (a failure is {"error": WHY}, never fatal); one line of it; and report
- * --by sut-class's lines under the table, one per class with a reference
- * among docs (every run's document, their "sut" the class).
- */
-json_t *zab_kernel_ref(void);
 /* kernel-ref = yes | no (experiment key, --kernel-ref): *off; 0 or -EINVAL. */
 int zab_kref_parse(const char *s, bool *off);
-void zab_kref_text(char *buf, size_t len, const json_t *kref);
-/*
- * Per class of r (its runs among docs): {sut_class, kernel_runs, kernel_ref
- * (the line), kernel_ns_per_chunk, kernel_like, kernel_ratio, ...}; NULL
- * when no run of any class recorded one.  Shown under the table, and in the
- * view's JSON ("kernel_ref", and each row's columns: zab_kref_rows).
- */
-json_t *zab_kref_classes(struct czres_result *const *r, size_t n, const json_t *docs);
-void zab_kref_by_class(FILE *f, const json_t *classes);
-void zab_kref_rows(json_t *doc, const json_t *classes);
 
-/* ---- run ------------------------------------------------------------------ */
-
-struct zab_run_opts {
-	uint64_t seed;
-	bool dry_run;
-	bool progress;
-	const char *cusezero;  /* path of the daemon */
-};
-
-/* The result classes of an experiment: each benchmark, and its in-device classes. 0 / -E2BIG. */
-int zab_result_rows(struct czres_result *r, const struct zab_experiment *e);
-
-/*
- * Run e; fills r, devinfo (an array per variant: its daemons' facts) and
- * sessinfo (an object per session: its CPU when co-located).  0, 1 if any
- * cell failed, or -errno.
- */
-int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
-	    struct czres_result *r, json_t *devinfo, json_t *sessinfo);
-/* ---- placement = rotate, the device side (rotate.c) ---- */
-
-struct cz_devlayouts;
-
-/* The rotation's seed for a session: the same for every variant of it. */
-uint32_t zab_rotate_seed(uint64_t seed, unsigned session);
-/* SET_ROTATE p's set and point on the device fd, checked by GET_ROTATE (got): NULL, or why. */
-char *zab_rotate_start(int fd, const char *path, const struct zab_placement *p, uint32_t seed,
-		       struct cusezero_rotate *got);
-
-/* One measured run's copies: the counters before and after, per layout its median. */
-struct zab_rotrun {
-	struct cz_devlayouts *before, *after, *d;
-	int err;             /* of the reading before */
-	unsigned count, used;   /* layouts; those that served a request */
-	unsigned off[CUSEZERO_ROTATE_MAX];
-	double med[CUSEZERO_ROTATE_MAX];   /* ns per CUSEZERO_HIST_UNIT bytes, NaN: no request */
-};
-
-struct zab_rotrun *zab_rotrun_new(void);
-void zab_rotrun_free(struct zab_rotrun *rr);
-void zab_rotrun_begin(struct zab_rotrun *rr, int fd);
-/* 0 with count, off[], med[], used; -errno, -ESTALE (a reset), -ENOTTY (not rotating). */
-int zab_rotrun_end(struct zab_rotrun *rr, int fd);
-/* The mean over the layouts that served a request of their medians; NaN: none did. */
-double zab_rotrun_mean(const struct zab_rotrun *rr);
-
-/* For tests and --dry-run: the order of variants in round k of session s. */
-void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
-		     size_t nvar, size_t *perm);
-
-/* After zab_run returned -EINTR: die of the signal that interrupted it (exit 128+N). */
-void zab_reraise(void);
-
-#endif
+#endif /* TOOLS_ZAB_MODEL_MODEL_H */

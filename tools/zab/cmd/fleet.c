@@ -18,12 +18,11 @@
 #include <nettle/sha2.h>
 
 #include "cli.h"
-#include "cmd/cmd.h"
+#include "cmd.h"
 #include "czstore.h"
-#include "fleet.h"
+#include "fleet/fleet.h"
 #include "model/pack.h"
 #include "util.h"
-#include "zab.h"
 
 enum { F_STORE = 400, F_CAMPAIGN, F_NAME, F_FORKS, F_SERIAL, F_LIMIT, F_TIMEOUT, F_INSTALL,
        F_PACKAGE, F_RESULTS, F_DRY, F_MIN, F_HTML };
