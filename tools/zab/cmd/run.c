@@ -512,21 +512,19 @@ static void default_groups(struct zab_experiment *e)
 static int param_values(const struct run_cli *cli, const struct param *p, char **vals)
 {
 	double step = cli->step > 0 ? cli->step : 1, x;
-	const char *s = p->list;
 	int n = 0;
 
 	if (p->list) {
-		do {
-			size_t len = strcspn(s, ",");
+		char **v;
 
-			if (n == CZRES_MAX_ITEMS || !len) {
-				cz_err("--parameter-list %s '%s': %s", p->name, p->list,
-				       len ? "more than 64 values" : "an empty value");
-				return -1;
-			}
-			vals[n++] = cz_xasprintf("%.*s", (int)len, s);
-			s += len;
-		} while (*s++);
+		n = zab_param_list(p->list, false, CZRES_MAX_ITEMS, &v);
+		if (n < 0) {
+			cz_err("--parameter-list %s '%s': %s", p->name, p->list,
+			       n == -E2BIG ? "more than 64 values" : "an empty value");
+			return -1;
+		}
+		memcpy(vals, v, (size_t)n * sizeof(*v));
+		free(v);
 		return n;
 	}
 	for (x = p->lo; x <= p->hi + step * 1e-9; x = p->lo + step * n) {
@@ -542,22 +540,17 @@ static int param_values(const struct run_cli *cli, const struct param *p, char *
 	return n ? n : -1;
 }
 
-/* s with every {NAME} of the parameters replaced by this combination's value. */
+/* s with every {NAME} of the parameters replaced by this combination's value (one pass). */
 static char *param_subst(const char *s, const struct run_cli *cli, char *const *val)
 {
-	char *out = cz_xstrdup(s), *hit, *t, *pat;
+	struct zab_kv kv[ZAB_MAX_PARAMS];
 	size_t i;
 
 	for (i = 0; i < cli->nparams; i++) {
-		pat = cz_xasprintf("{%s}", cli->params[i].name);
-		while ((hit = strstr(out, pat))) {
-			t = cz_xasprintf("%.*s%s%s", (int)(hit - out), out, val[i], hit + strlen(pat));
-			free(out);
-			out = t;
-		}
-		free(pat);
+		kv[i].key = (char *)cli->params[i].name;
+		kv[i].val = val[i];
 	}
-	return out;
+	return zab_subst(s, kv, cli->nparams, false, NULL);
 }
 
 /* One variant of the expansion: spec (NULL: none given) with the values val. 0 or -1. */

@@ -115,16 +115,6 @@ static bool valid_name(const char *s)
 	return true;
 }
 
-static bool valid_ident(const char *s)
-{
-	if (!*s || isdigit((unsigned char)*s))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_')
-			return false;
-	return true;
-}
-
 static int kv_set(struct zab_kv *kv, size_t *n, const char *key, const char *val)
 {
 	size_t i;
@@ -188,7 +178,7 @@ static int experiment_key(struct zab_experiment *e, const char *k, const char *v
 		return 0;
 	}
 	if (!strncmp(k, "var.", 4))
-		return valid_ident(k + 4) ? kv_set(e->vars, &e->nvars, k + 4, v) : -EINVAL;
+		return zab_ident(k + 4) ? kv_set(e->vars, &e->nvars, k + 4, v) : -EINVAL;
 	return -ENOENT;
 }
 
@@ -276,9 +266,9 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 	int ret;
 
 	if (!strncmp(k, "env.", 4))
-		return valid_ident(k + 4) ? kv_set(x->env, &x->nenv, k + 4, v) : -EINVAL;
+		return zab_ident(k + 4) ? kv_set(x->env, &x->nenv, k + 4, v) : -EINVAL;
 	if (!strncmp(k, "var.", 4))
-		return valid_ident(k + 4) ? kv_set(x->vars, &x->nvars, k + 4, v) : -EINVAL;
+		return zab_ident(k + 4) ? kv_set(x->vars, &x->nvars, k + 4, v) : -EINVAL;
 	if (!strcmp(k, "cmd")) {
 		if (!*v)
 			return -EINVAL;
@@ -298,7 +288,7 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 	if (ret != -ENOENT)
 		return ret;
 	if (!strcmp(k, "arch")) {
-		if (!valid_ident(v))
+		if (!zab_ident(v))
 			return -EINVAL;
 		free(x->arch);
 		x->arch = cz_xstrdup(v);
@@ -317,7 +307,7 @@ static int variant_key(struct zab_variant *x, const char *k, const char *v)
 			return -EINVAL;
 		if (!strcmp(k, "frontend") && strcmp(v, "fuse") && strcmp(v, "cuse"))
 			return -EINVAL;
-		if (!strcmp(k, "routine") && !valid_ident(v))
+		if (!strcmp(k, "routine") && !zab_ident(v))
 			return -EINVAL;
 		free(*dst[i]);
 		*dst[i] = cz_xstrdup(v);
@@ -611,7 +601,7 @@ int zab_bench_spec(struct zab_experiment *e, const char *spec)
 
 static bool env_like(const char *k)
 {
-	if (!valid_ident(k))
+	if (!zab_ident(k))
 		return false;
 	for (; *k; k++)
 		if (islower((unsigned char)*k))
@@ -668,49 +658,7 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec)
 
 char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad)
 {
-	size_t cap = strlen(tmpl) + 64, n = 0, i, len;
-	char *out = cz_xmalloc(cap);
-	const char *p = tmpl, *end, *val;
-
-	while (*p) {
-		val = NULL;
-		len = 1;
-		/* "${NAME}" is the shell's, not ours */
-		if (*p == '{' && !(p > tmpl && p[-1] == '$') && (end = strchr(p, '}'))) {
-			char *name = cz_xasprintf("%.*s", (int)(end - p - 1), p + 1);
-
-			if (valid_ident(name)) {
-				/* later entries win: variant vars override experiment vars */
-				for (i = nkv; i-- > 0;)
-					if (!strcmp(kv[i].key, name)) {
-						val = kv[i].val;
-						break;
-					}
-				if (!val) {
-					*bad = name;
-					free(out);
-					return NULL;
-				}
-				len = (size_t)(end - p) + 1;
-			}
-			free(name);
-		}
-		if (!val) {
-			out[n++] = *p;
-		} else {
-			size_t vl = strlen(val);
-
-			if (n + vl + 1 >= cap)
-				out = cz_xrealloc(out, cap = 2 * (n + vl + 1));
-			memcpy(out + n, val, vl);
-			n += vl;
-		}
-		p += len;
-		if (n + 2 >= cap)
-			out = cz_xrealloc(out, cap *= 2);
-	}
-	out[n] = 0;
-	return out;
+	return zab_subst(tmpl, kv, nkv, true, bad);
 }
 
 static void variant_free(struct zab_variant *v);

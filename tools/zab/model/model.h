@@ -176,6 +176,25 @@ int zab_experiment_only(struct zab_experiment *e, const char *list);
 /* Expand {var} in tmpl; NULL with *bad = the unknown name (malloc'd) on error. */
 char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad);
 
+/* ---- parameters and {NAME} substitution (params.c) ---- */
+
+/* A name of a variable: letters, digits and _, not starting with a digit. */
+bool zab_ident(const char *s);
+/*
+ * tmpl with each {NAME} of kv (later entries win) replaced by its value, in
+ * one pass: a value put in is never searched again.  strict (experiment
+ * files): "${NAME}" is left to the shell, and a {NAME} of no entry is an
+ * error (NULL, *bad the name, malloc'd); else any other {...} stays as it is.
+ */
+char *zab_subst(const char *tmpl, const struct zab_kv *kv, size_t nkv, bool strict, char **bad);
+/*
+ * The comma-separated values of list into *vals (malloc'd, zab_param_free):
+ * how many, -EINVAL for an empty value (unless empty_ok), -E2BIG for more
+ * than max.
+ */
+int zab_param_list(const char *list, bool empty_ok, size_t max, char ***vals);
+void zab_param_free(char **vals, size_t n);
+
 /* "fixed" | "random[:SET][@entry|@loop]" | "sweep[:SET][@...]" | "rotate[:SET][@...]": 0 or -EINVAL. */
 int zab_placement_parse(const char *s, struct zab_placement *p);
 void zab_placement_free(struct zab_placement *p);
