@@ -139,15 +139,6 @@ static bool readable_file(const char *what, const char *path)
 	return false;
 }
 
-static char *absolute(const char *path)
-{
-	char cwd[4096];
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return cz_xstrdup(path);
-	return cz_xasprintf("%s/%s", cwd, path);
-}
-
 /* The playbook folder: $CUSEZERO_ANSIBLE, the installed one, the sources'. */
 static char *ansible_dir(void)
 {
@@ -274,8 +265,8 @@ static int fleet_derive(struct fleet *f)
 		free(dir);
 		free(cache);
 	} else
-		f->results = f->own_results = absolute(f->results);
-	f->pkg_abs = f->pkg ? absolute(f->pkg) : cz_xstrdup("");
+		f->results = f->own_results = cz_absolute(f->results);
+	f->pkg_abs = f->pkg ? cz_absolute(f->pkg) : cz_xstrdup("");
 	f->self = cz_xstrdup(n > 0 ? (self[n] = 0, self) : "zab");
 	f->bundle = cz_xasprintf("%s/bundle", f->results);
 	return 0;

@@ -19,12 +19,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <nettle/sha2.h>
-
 #include "alloc.h"
 #include "cli.h"
 #include "pack.h"
 #include "sequence.h"
+#include "util.h"
 
 #define PACK_FILE_MAX (256u << 20)
 
@@ -37,19 +36,6 @@ struct pack {
 	json_t *files;
 	char where[4200];
 };
-
-void zab_sha256_hex(const void *buf, size_t len, char hex[65])
-{
-	unsigned char d[SHA256_DIGEST_SIZE];
-	struct sha256_ctx c;
-	int i;
-
-	sha256_init(&c);
-	sha256_update(&c, len, buf);
-	sha256_digest(&c, sizeof(d), d);
-	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-}
 
 /* The whole file: 0, or -errno (a folder: -EISDIR). */
 static int read_all(const char *path, char **buf, size_t *len)
@@ -160,7 +146,7 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 		free(path);
 		return -1;
 	}
-	zab_sha256_hex(buf, len, hex);
+	cz_sha256_hex(buf, len, hex);
 	if (zab_blob_named(path) && memcmp(zab_blob_named(path), hex, 64)) {
 		cz_err("blob %s: its content's SHA-256 is %.16s..., not its name's: changed after it was written (zab expand again)",
 		       path, hex);
@@ -306,7 +292,7 @@ static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 	fclose(f);
 	fflush(p->sums);
 	if (!ret) {
-		zab_sha256_hex(exptext, explen, hex);
+		cz_sha256_hex(exptext, explen, hex);
 		path = cz_xasprintf("%s/experiment", p->dir);
 		ret = write_new(path, exptext, explen) ? -1 : 0;
 		free(path);
@@ -314,7 +300,7 @@ static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 		p->sums = NULL;
 		/* experiment first, then files/ */
 		path = cz_xasprintf("%s  experiment\n%s", hex, p->sumsbuf);
-		zab_sha256_hex(path, strlen(path), sums);
+		cz_sha256_hex(path, strlen(path), sums);
 		free(exptext);
 		exptext = path;
 		path = cz_xasprintf("%s/SHA256SUMS", p->dir);
@@ -330,16 +316,6 @@ static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 	return ret;
 }
 
-/* path made absolute against the current folder (malloc). */
-static char *absolute(const char *path)
-{
-	char cwd[PATH_MAX];
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return cz_xstrdup(path);
-	return cz_xasprintf("%s/%s", cwd, path);
-}
-
 /*
  * The experiment's sequences expanded first (zab expand: explicit variants
  * naming absolute paths), in the experiment's folder so that every other
@@ -348,7 +324,7 @@ static char *absolute(const char *path)
 int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files)
 {
 	const char *td = getenv("TMPDIR");
-	char *aexp = absolute(exp), *slash = strrchr(aexp, '/'), *base, *priv, *tmp;
+	char *aexp = cz_absolute(exp), *slash = strrchr(aexp, '/'), *base, *priv, *tmp;
 	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
 
 	base = cz_xasprintf("%.*s", slash == aexp ? 1 : (int)(slash - aexp), aexp);

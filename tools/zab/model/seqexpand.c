@@ -68,16 +68,6 @@ static void variant_section(const char *line, char *name, size_t len)
 	snprintf(name, len, "%s", cz_trim(s + 8));
 }
 
-/* An absolute path for a file named relative to the current folder (PATH[:SYMBOL] kept). */
-static char *absolute(const char *v)
-{
-	char cwd[PATH_MAX];
-
-	if (v[0] == '/' || !strncmp(v, "kpath:", 6) || !getcwd(cwd, sizeof(cwd)))
-		return cz_xstrdup(v);
-	return cz_xasprintf("%s/%s", cwd, v[0] == '.' && v[1] == '/' ? v + 2 : v);
-}
-
 /* A plain variant's line: source= and patch= values made absolute, the rest as written. */
 static void plain_line(FILE *out, const char *line)
 {
@@ -91,7 +81,7 @@ static void plain_line(FILE *out, const char *line)
 	copy = cz_xstrdup(strchr(line, '=') + 1);
 	fprintf(out, "%s =", key);
 	for (w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
-		char *a = absolute(w);
+		char *a = !strncmp(w, "kpath:", 6) ? cz_xstrdup(w) : cz_absolute(w);
 
 		fprintf(out, " %s", a);
 		free(a);

@@ -146,19 +146,6 @@ static int blob_dir(char *out, size_t len, char *why, size_t wlen)
 	return zero_safe_dir(out, true, why, wlen);
 }
 
-static void sha256_hex(const void *data, size_t len, char hex[65])
-{
-	unsigned char d[SHA256_DIGEST_SIZE];
-	struct sha256_ctx c;
-	int i;
-
-	sha256_init(&c);
-	sha256_update(&c, len, data);
-	sha256_digest(&c, sizeof(d), d);
-	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-}
-
 static int write_fd(int fd, const void *data, size_t len)
 {
 	const char *p = data;
@@ -220,7 +207,7 @@ int zab_blob_put(const void *data, size_t len, const char *name, char **path)
 		cz_err("blob cache %s: refused: %s (set XDG_CACHE_HOME to a folder of yours)", dir, why);
 		return -1;
 	}
-	sha256_hex(data, len, hex);
+	cz_sha256_hex(data, len, hex);
 	/* every step relative to the checked folder: nothing on the way may be swapped */
 	if (mkdirat(dfd, hex, 0700) && errno != EEXIST) {
 		ret = -errno;
