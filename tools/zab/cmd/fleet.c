@@ -38,13 +38,7 @@ static void fleet_usage(void)
 
 static int whole(const char *opt, const char *v, unsigned max, unsigned *out)
 {
-	uint64_t u;
-
-	if (cz_parse_u64(v, 1, max, &u) || v[0] == '0') {
-		cz_err("fleet: %s '%s': expected a whole number from 1", opt, v);
-		return -1;
-	}
-	*out = (unsigned)u;
+	*out = cz_opt_uint(opt, v, 1, max);
 	return 0;
 }
 

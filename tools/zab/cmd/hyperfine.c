@@ -82,16 +82,10 @@ bool zab_hf_mode(const char *word)
 /* Set by an error hyperfine's argument parser reports (exit 2); others exit 1, as hyperfine's. */
 static bool hf_usage_error;
 
+/* A count: a bad one exits 1, as hyperfine's does (the message is every count's). */
 static int hf_count(const char *opt, const char *s, unsigned min, unsigned *out)
 {
-	uint64_t v;
-
-	if (!cz_parse_u64(s, min, 1000000, &v)) {
-		*out = (unsigned)v;
-		return 0;
-	}
-	cz_err("%s '%s': expected a number >= %u", opt, s, min);
-	return -1;
+	return cz_opt_uint_parse(opt, s, min, 1000000, out);
 }
 
 static const char *hf_next(int argc, char **argv, const char *opt)

@@ -19,15 +19,10 @@
 #include "cli.h"
 #include "util.h"
 
+/* A count option: a bad one is zab's usage error (lib/cli.h, one message for every count). */
 static int parse_count(const char *opt, const char *s, unsigned min, unsigned *out)
 {
-	uint64_t v;
-
-	if (cz_parse_u64(s, min, 1000000, &v)) {
-		cz_err("%s '%s': expected a number >= %u", opt, s, min);
-		return -EINVAL;
-	}
-	*out = (unsigned)v;
+	*out = cz_opt_uint(opt, s, min, 1000000);
 	return 0;
 }
 
