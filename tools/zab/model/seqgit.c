@@ -11,114 +11,33 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <nettle/sha2.h>
 
+#include "child.h"
 #include "cli.h"
 #include "ksrc.h"
 #include "sequence.h"
 #include "util.h"
 
-#define CAPTURE_MAX (256u << 20)
 /* Debian's trees as scripts/kernel-sources.sh unpacks them: VERSION/linux-source-VERSION */
 #define KSRC_TREES "/var/cache/cusezero-ksrc/*/linux-source-*"
-
-/* Read fds[0] (stdout, kept) and fds[1] (stderr, its first line kept) to their ends. */
-static int drain(int fds[2], char **out, size_t *len, char *errline, size_t errlen)
-{
-	struct pollfd pf[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
-	size_t cap = 65536, n = 0, en = 0;
-	char *buf = cz_xmalloc(cap), junk[4096];
-	ssize_t got;
-	int open_fds = 2;
-
-	errline[0] = 0;
-	while (open_fds) {
-		if (poll(pf, 2, -1) < 0 && errno != EINTR)
-			break;
-		if (pf[0].revents) {
-			if (cap - n < 4096 && n < CAPTURE_MAX)
-				buf = cz_xrealloc(buf, cap *= 2);
-			got = read(fds[0], n < CAPTURE_MAX ? buf + n : junk,
-				   n < CAPTURE_MAX ? cap - n - 1 : sizeof(junk));
-			if (got > 0 && n < CAPTURE_MAX)
-				n += (size_t)got;
-			if (got <= 0 && !(got < 0 && errno == EINTR)) {
-				pf[0].fd = -1;
-				open_fds--;
-			}
-		}
-		if (pf[1].revents) {
-			got = read(fds[1], junk, sizeof(junk));
-			if (got > 0 && en + 1 < errlen) {
-				size_t k = (size_t)got < errlen - en - 1 ? (size_t)got : errlen - en - 1;
-
-				memcpy(errline + en, junk, k);
-				en += k;
-				errline[en] = 0;
-			}
-			if (got <= 0 && !(got < 0 && errno == EINTR)) {
-				pf[1].fd = -1;
-				open_fds--;
-			}
-		}
-	}
-	errline[strcspn(errline, "\n")] = 0;
-	buf[n] = 0;
-	*out = buf;
-	*len = n;
-	return 0;
-}
 
 int zab_run_capture(const char *const *argv, char **out, size_t *len, char *errline,
 		    size_t errlen)
 {
-	int po[2], pe[2], fds[2], st = 0;
-	pid_t pid;
+	struct cz_child c = { .argv = argv, .flags = CZ_CHILD_OUT | CZ_CHILD_ERR | CZ_CHILD_NULL_IN };
+	int ret = cz_child_run(&c);
 
-	if (pipe2(po, O_CLOEXEC))
-		return -errno;
-	if (pipe2(pe, O_CLOEXEC)) {
-		close(po[0]);
-		close(po[1]);
-		return -errno;
-	}
-	pid = fork();
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		if (nul >= 0)
-			dup2(nul, 0);
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(argv[0], (char *const *)argv);
-		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(po[1]);
-	close(pe[1]);
-	if (pid < 0) {
-		close(po[0]);
-		close(pe[0]);
-		return -errno;
-	}
-	fds[0] = po[0];
-	fds[1] = pe[0];
-	drain(fds, out, len, errline, errlen);
-	close(po[0]);
-	close(pe[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	snprintf(errline, errlen, "%s", c.err);
+	*out = c.out ? c.out : cz_xstrdup("");
+	*len = c.len;
+	return ret;
 }
 
 /* ---- the blob cache -------------------------------------------------------- */
