@@ -14,7 +14,6 @@
 
 #include <nettle/sha2.h>
 
-#include "alloc.h"
 #include "util.h"
 
 /*
@@ -341,13 +340,4 @@ int cz_file_sha256(const char *path, char hex[65])
 		return i;
 	sha256_hex_of(&c, hex);
 	return 0;
-}
-
-char *cz_absolute(const char *path)
-{
-	char cwd[PATH_MAX];
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return cz_xstrdup(path);
-	return cz_xasprintf("%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
 }

@@ -61,11 +61,6 @@ size_t cz_first_nonzero(const void *buf, size_t len);
 int cz_file_sha256(const char *path, char hex[65]);
 /* The SHA-256 of len bytes at buf, in hex (65 bytes with the NUL). */
 void cz_sha256_hex(const void *buf, size_t len, char hex[65]);
-/*
- * path made absolute against the current folder, a leading "./" dropped
- * (malloc'd); as given when absolute or when the folder is unknown.
- */
-char *cz_absolute(const char *path);
 
 /* Nanoseconds from CLOCK_MONOTONIC_RAW / CLOCK_MONOTONIC. */
 uint64_t cz_now_ns_raw(void);

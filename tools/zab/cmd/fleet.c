@@ -22,6 +22,7 @@
 #include "czstore.h"
 #include "fleet/fleet.h"
 #include "model/pack.h"
+#include "abspath.h"
 #include "util.h"
 
 enum { F_STORE = 400, F_CAMPAIGN, F_NAME, F_FORKS, F_SERIAL, F_LIMIT, F_TIMEOUT, F_INSTALL,

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "pack.h"
 #include "sequence.h"
+#include "abspath.h"
 #include "util.h"
 
 #define PACK_FILE_MAX (256u << 20)

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "outfile.h"
 #include "sequence.h"
+#include "abspath.h"
 #include "util.h"
 
 /* The keys a step's section gets from its expansion, not from the written section. */

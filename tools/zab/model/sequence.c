@@ -15,6 +15,7 @@
 #include "kpath.h"
 #include "ksrc.h"
 #include "sequence.h"
+#include "abspath.h"
 #include "util.h"
 
 static int set_str(char **dst, const char *v)
