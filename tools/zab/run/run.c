@@ -55,246 +55,10 @@
 
 #include "cli.h"
 #include "run.h"
+#include "runner.h"
 #include "util.h"
 #include "devspawn.h"
 #include "devstats.h"
-
-static volatile sig_atomic_t zab_stop, zab_timed_out;
-static volatile pid_t zab_child;
-
-static void on_signal(int sig)
-{
-	zab_stop = sig;
-	if (zab_child > 0)
-		kill(-zab_child, SIGTERM);
-}
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	zab_timed_out = 1;
-	if (zab_child > 0)
-		kill(-zab_child, SIGKILL);
-}
-
-/* ---- order ----------------------------------------------------------------------- */
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
-		     size_t nvar, size_t *perm)
-{
-	uint64_t st = seed ^ ((uint64_t)session << 32) ^ round;
-	size_t i, j, t;
-
-	for (i = 0; i < nvar; i++)
-		perm[i] = i;
-	if (o != ZAB_ORDER_RANDOM)
-		return;
-	splitmix64(&st);
-	for (i = nvar; i > 1; i--) {
-		j = (size_t)(splitmix64(&st) % i);
-		t = perm[i - 1];
-		perm[i - 1] = perm[j];
-		perm[j] = t;
-	}
-}
-
-/* ---- processes ---------------------------------------------------------------------- */
-
-struct proc_out {
-	int status;          /* waitpid status, or -errno if it could not start */
-	double secs;         /* wall-clock time from fork to its end */
-	char *out, *err;
-};
-
-static char *read_all(int fd, size_t max)
-{
-	size_t n = 0, cap = 256;
-	char *s = cz_xmalloc(cap);
-	ssize_t r;
-
-	lseek(fd, 0, SEEK_SET);
-	while (n < max && (r = read(fd, s + n, cap - n - 1)) > 0) {
-		n += (size_t)r;
-		if (n + 1 == cap)
-			s = cz_xrealloc(s, cap *= 2);
-	}
-	s[n] = 0;
-	close(fd);
-	return s;
-}
-
-static int tmp_fd(void)
-{
-	char path[] = "/tmp/zab-out.XXXXXX";
-	int fd = mkstemp(path);
-
-	if (fd >= 0)
-		unlink(path);
-	return fd;
-}
-
-static bool needs_shell(const char *cmd)
-{
-	return strpbrk(cmd, "|&;<>()$`\\\"'*?[]#~=%{}\n") != NULL;
-}
-
-/* The child: own process group, output into the files, env added, on cpu (>= 0), exec. */
-static void __attribute__((noreturn))
-child_exec(const char *cmd, char **env, size_t nenv, int ofd, int efd, int cpu)
-{
-	char *argv[256], *copy;
-	int n = 0, fd;
-	size_t i;
-
-	setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	dup2(ofd, 1);
-	dup2(efd, 2);
-	close(ofd);
-	close(efd);
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		close(fd);
-	}
-	for (i = 0; i < nenv; i++)
-		putenv(env[i]);
-	if (cpu >= 0 && (fd = cz_pin_cpu(cpu))) {
-		fprintf(stderr, "cannot pin to CPU %d for co-location: %s\n", cpu, strerror(-fd));
-		_exit(126);
-	}
-	if (needs_shell(cmd)) {
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		fprintf(stderr, "cannot run /bin/sh: %s\n", strerror(errno));
-		_exit(127);
-	}
-	copy = strdup(cmd);
-	for (char *t = strtok(copy, " \t"); t && n < 255; t = strtok(NULL, " \t"))
-		argv[n++] = t;
-	argv[n] = NULL;
-	if (!n)
-		_exit(127);
-	execvp(argv[0], argv);
-	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-/*
- * Run cmd (through "sh -c" when it needs a shell) with env (NAME=VALUE
- * strings) added, pinned to cpu when >= 0, stdout and stderr into files (so
- * a daemonising child cannot hold a pipe open).
- */
-static void run_proc(const char *cmd, char **env, size_t nenv, unsigned timeout, int cpu,
-		     struct proc_out *po)
-{
-	int ofd = tmp_fd(), efd = tmp_fd();
-	uint64_t t0;
-	pid_t pid;
-
-	memset(po, 0, sizeof(*po));
-	t0 = cz_now_ns();
-	if (ofd < 0 || efd < 0) {
-		po->status = -errno;
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		po->status = -errno;
-		goto out;
-	}
-	if (!pid)
-		child_exec(cmd, env, nenv, ofd, efd, cpu);
-	zab_child = pid;
-	zab_timed_out = 0;
-	if (timeout)
-		alarm(timeout);
-	while (waitpid(pid, &po->status, 0) < 0) {
-		if (errno != EINTR) {
-			po->status = -errno;
-			break;
-		}
-	}
-	po->secs = (double)(cz_now_ns() - t0) / 1e9;
-	alarm(0);
-	zab_child = 0;
-out:
-	po->out = ofd >= 0 ? read_all(ofd, 1 << 20) : cz_xstrdup("");
-	po->err = efd >= 0 ? read_all(efd, 1 << 20) : cz_xstrdup("");
-}
-
-static void proc_free(struct proc_out *po)
-{
-	free(po->out);
-	free(po->err);
-}
-
-/* One line: newlines -> " | ", at most max bytes. */
-static char *one_line(const char *s, size_t max)
-{
-	size_t n = 0;
-	char *o = cz_xmalloc(max + 8);
-
-	while (isspace((unsigned char)*s))
-		s++;
-	for (; *s && n < max; s++) {
-		if (*s == '\n') {
-			if (s[1])
-				n += (size_t)sprintf(o + n, " | ");
-		} else {
-			o[n++] = isprint((unsigned char)*s) || (unsigned char)*s >= 0x80 ? *s : '?';
-		}
-	}
-	if (*s)
-		n += (size_t)sprintf(o + n, "...");
-	o[n] = 0;
-	return o;
-}
-
-static char *status_text(int st)
-{
-	if (st < 0)
-		return cz_xasprintf("could not start (%s)", strerror(-st));
-	if (WIFEXITED(st))
-		return cz_xasprintf("exited with status %d", WEXITSTATUS(st));
-	if (WIFSIGNALED(st))
-		return cz_xasprintf("was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-	return cz_xasprintf("ended with wait status %#x", st);
-}
-
-static const char *skip_blank_and_comments(const char *s)
-{
-	for (;;) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s != '#')
-			return s;
-		s += strcspn(s, "\n");   /* "# ..." lines (perf style headers) are ignored */
-	}
-}
-
-/* The one number a benchmark prints (besides "#" lines); false if there is anything else. */
-static bool parse_number(const char *s, double *x)
-{
-	char *end;
-
-	s = skip_blank_and_comments(s);
-	if (!*s)
-		return false;
-	/* a plain decimal: strtod alone took 0x10 as 16, and inf and nan */
-	if (!zab_number(s, false, &end, x))
-		return false;
-	return !*skip_blank_and_comments(end);
-}
 
 /* ---- device daemons ------------------------------------------------------------------- */
 
@@ -340,7 +104,7 @@ static char *read_file(const char *path)
 {
 	int fd = open(path, O_RDONLY);
 
-	return fd < 0 ? NULL : read_all(fd, 1 << 20);
+	return fd < 0 ? NULL : zab_proc_read(fd, 1 << 20);
 }
 
 /*
@@ -446,58 +210,6 @@ static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t v
 }
 
 /* ---- result classes --------------------------------------------------------------------- */
-
-static bool all_device(const struct zab_experiment *e)
-{
-	size_t v;
-
-	for (v = 0; v < e->nvar; v++)
-		if (!e->var[v].device)
-			return false;
-	return e->nvar > 0;
-}
-
-static bool wants_in_device(const struct zab_experiment *e, size_t b)
-{
-	return e->bench[b].in_device == ZAB_INDEV_YES ||
-	       (e->bench[b].in_device == ZAB_INDEV_AUTO && all_device(e));
-}
-
-static int add_row(struct czres_result *r, const struct zab_bench *b, size_t src, enum czres_rkind k)
-{
-	const struct zab_rkind_info *ki = &zab_rkinds[k];
-	struct czres_bench *rb;
-
-	if (r->nb == CZRES_MAX_ITEMS) {
-		cz_err("more than %d result classes (benchmarks and their in-device classes)",
-			CZRES_MAX_ITEMS);
-		return -E2BIG;
-	}
-	rb = &r->b[r->nb++];
-	rb->group = cz_xstrdup(b->group);
-	rb->kind = k;
-	rb->src = src;
-	rb->name = cz_xasprintf("%s%s", b->name, ki->suffix);
-	rb->unit = cz_xstrdup(ki->unit ? ki->unit : b->unit);
-	rb->higher = ki->higher < 0 ? b->higher : ki->higher > 0;
-	return 0;
-}
-
-int zab_result_rows(struct czres_result *r, const struct zab_experiment *e)
-{
-	size_t b;
-
-	int k;
-
-	for (b = 0; b < e->nbench; b++)
-		for (k = 0; k < CZRES_RK_COUNT; k++)
-			if ((!zab_rkinds[k].take || wants_in_device(e, b)) &&
-			    add_row(r, &e->bench[b], b, (enum czres_rkind)k))
-				return -E2BIG;
-	return 0;
-}
-
-/* ---- the run loop ---------------------------------------------------------------------- */
 
 struct runner {
 	const struct zab_experiment *e;
@@ -612,17 +324,17 @@ static char *run_failure(const struct zab_experiment *e, const char *cmd, const 
 {
 	char *st, *out, *why;
 
-	if (po->status == 0 && !*skip_blank_and_comments(po->out)) {
-		out = one_line(po->err, 200);
+	if (po->status == 0 && !*zab_skip_comments(po->out)) {
+		out = zab_one_line(po->err, 200);
 		why = cz_xasprintf("`%s` printed no number on stdout (stderr: '%s'; --time measures its wall-clock time)",
 				   cmd, out);
 	} else if (po->status == 0) {
-		out = one_line(po->out, 200);
+		out = zab_one_line(po->out, 200);
 		why = cz_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
 	} else {
 		st = zab_timed_out ? cz_xasprintf("timed out after %u s (killed)", e->timeout) :
-		     status_text(po->status);
-		out = one_line(*po->err ? po->err : po->out, 300);
+		     zab_status_text(po->status);
+		out = zab_one_line(*po->err ? po->err : po->out, 300);
 		why = cz_xasprintf("`%s` %s: %s", cmd, st, *out ? out : "(no output)");
 		free(st);
 	}
@@ -741,7 +453,7 @@ static bool run_value(struct runner *rn, size_t b, const struct proc_out *po, do
 	if (po->status)
 		return false;
 	if (rn->measure[b] == ZAB_MEASURE_AUTO) {
-		rn->measure[b] = *skip_blank_and_comments(po->out) ? ZAB_MEASURE_OUTPUT : ZAB_MEASURE_TIME;
+		rn->measure[b] = *zab_skip_comments(po->out) ? ZAB_MEASURE_OUTPUT : ZAB_MEASURE_TIME;
 		if (rn->measure[b] == ZAB_MEASURE_TIME) {
 			struct czres_bench *rb = &rn->r->b[rn->row[b][CZRES_RK_CMD]];
 
@@ -755,7 +467,7 @@ static bool run_value(struct runner *rn, size_t b, const struct proc_out *po, do
 		*x = po->secs;
 		return true;
 	}
-	return parse_number(po->out, x);
+	return zab_parse_output(po->out, x);
 }
 
 /* --prepare before a run (not measured): NULL, or why it failed (malloc'd). */
@@ -767,16 +479,16 @@ static char *prepare(struct runner *rn, size_t b, size_t v, char **env, size_t n
 	if (!rn->e->prepare)
 		return NULL;
 	cmd = build_cmd(rn, b, v, rn->e->prepare);
-	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
+	zab_proc_run(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
 	if (po.status && !zab_stop) {
 		st = zab_timed_out ? cz_xasprintf("timed out after %u s (killed)", rn->e->timeout) :
-		     status_text(po.status);
-		out = one_line(*po.err ? po.err : po.out, 300);
+		     zab_status_text(po.status);
+		out = zab_one_line(*po.err ? po.err : po.out, 300);
 		why = cz_xasprintf("--prepare `%s` %s: %s", cmd, st, *out ? out : "(no output)");
 		free(st);
 		free(out);
 	}
-	proc_free(&po);
+	zab_proc_free(&po);
 	free(cmd);
 	return why;
 }
@@ -809,9 +521,9 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 		err_before = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &before) : -EBADF;
 	if (dev && !warm && rotating(rn->e, v) && daemons[v].has_fd)
 		zab_rotrun_begin(rn->rot, daemons[v].fd);
-	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
+	zab_proc_run(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
 	if (zab_stop) {
-		proc_free(&po);
+		zab_proc_free(&po);
 		return NULL;
 	}
 	if (run_value(rn, b, &po, &x)) {
@@ -822,7 +534,7 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 	} else {
 		why = run_failure(rn->e, cmd, &po);
 	}
-	proc_free(&po);
+	zab_proc_free(&po);
 	return why;
 }
 
@@ -1025,7 +737,7 @@ static int runner_colocation(struct runner *rn)
 		rn->coloc = false;
 		return 0;
 	}
-	rn->cpu0 = (size_t)(splitmix64(&st) % rn->ncpus);
+	rn->cpu0 = (size_t)(zab_splitmix64(&st) % rn->ncpus);
 	return 0;
 }
 
@@ -1173,27 +885,6 @@ static void session(struct runner *rn, unsigned s, json_t *devinfo, json_t *sess
 	daemons_stop_all();
 }
 
-void zab_reraise(void)
-{
-	if (!zab_stop)
-		return;
-	signal((int)zab_stop, SIG_DFL);
-	raise((int)zab_stop);
-}
-
-static void signals_install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
-}
-
 static void runner_rows(struct runner *rn)
 {
 	size_t i;
@@ -1253,7 +944,7 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 			return -errno;
 		}
 	}
-	signals_install();
+	zab_signals_install();
 	rn.t0 = cz_now_ns();
 	for (s = 0; s < e->sessions && !zab_stop; s++)
 		session(&rn, s, devinfo, sessinfo);
