@@ -165,6 +165,8 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec);
 /* Check names, substitutions, base; prints one line on error. */
 int zab_experiment_check(struct zab_experiment *e);
 void zab_experiment_free(struct zab_experiment *e);
+/* Free one variant's fields (a copy made for a sequence's step, say). */
+void zab_variant_free(struct zab_variant *v);
 /* Append one word (copied) to a variant's daemon arguments. */
 void zab_devarg_add(struct zab_variant *x, const char *word);
 /* How many of x's daemon arguments start with opt ("--source="); *first the first one's value. */
