@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,3 +242,18 @@ void zab_signals_install(void)
 	sigaction(SIGALRM, &sa, NULL);
 }
 
+/* The CPU of co-location (pinned in the child above) must be one zab may run on. */
+int zab_colocate_check(const struct zab_colocate *c)
+{
+	cpu_set_t set;
+
+	if (c->mode != ZAB_COLOC_CPU)
+		return 0;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		CPU_ZERO(&set);
+	if ((int)c->cpu < CPU_SETSIZE && CPU_ISSET((int)c->cpu, &set))
+		return 0;
+	cz_err("colocate %u: not a CPU zab may run on (%d allowed; see taskset -p %d)",
+		c->cpu, CPU_COUNT(&set), (int)getpid());
+	return -EINVAL;
+}

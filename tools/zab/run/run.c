@@ -60,155 +60,6 @@
 #include "devspawn.h"
 #include "devstats.h"
 
-/* ---- device daemons ------------------------------------------------------------------- */
-
-struct daemon {
-	struct cz_dev dev;
-	bool up;
-	bool has_fd;
-	int fd;              /* the device, open for the counters (GET_STATS) */
-	char *error;         /* start failed: why */
-};
-
-static char *tmpdir;
-static struct daemon daemons[CZRES_MAX_ITEMS];
-
-static void daemon_stop(struct daemon *d)
-{
-	if (d->has_fd)
-		close(d->fd);
-	cz_dev_stop(&d->dev, "zab");
-	free(d->error);
-	memset(d, 0, sizeof(*d));
-}
-
-static void daemons_stop_all(void)
-{
-	size_t i;
-
-	for (i = 0; i < CZRES_MAX_ITEMS; i++)
-		if (daemons[i].up || daemons[i].error)
-			daemon_stop(&daemons[i]);
-}
-
-static void cleanup_tmpdir(void)
-{
-	if (tmpdir) {
-		rmdir(tmpdir);
-		free(tmpdir);
-		tmpdir = NULL;
-	}
-}
-
-static char *read_file(const char *path)
-{
-	int fd = open(path, O_RDONLY);
-
-	return fd < 0 ? NULL : zab_proc_read(fd, 1 << 20);
-}
-
-/*
- * Where the daemon's placed routine lives: its anonymous executable mappings
- * (zero_place() maps the copy read+exec, without a file).
- */
-static void exec_mappings(pid_t pid, json_t *o)
-{
-	char *maps, *path = cz_xasprintf("/proc/%d/maps", (int)pid), *line, *save = NULL;
-	json_t *arr;
-
-	maps = read_file(path);
-	free(path);
-	if (!maps)
-		return;
-	arr = cz_jset(o, "exec_anon_mappings", cz_jarr());
-	for (line = strtok_r(maps, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char range[64], perms[8], file[256] = "";
-		unsigned long long off;
-		unsigned maj, min;
-		unsigned long ino;
-
-		if (sscanf(line, "%63s %7s %llx %x:%x %lu %255s", range, perms, &off, &maj, &min, &ino,
-			   file) < 6)
-			continue;
-		if (perms[2] == 'x' && !file[0])
-			cz_jpush(arr, cz_jstr(range));
-	}
-	free(maps);
-}
-
-/* The facts of one started daemon, for the JSON document. */
-static void daemon_info(const struct daemon *d, unsigned session, int cpu, json_t *info)
-{
-	json_t *o = cz_jpush(info, cz_jobj());
-	char *stats, *sp;
-
-	cz_jset(o, "session", cz_jnum(session + 1));
-	cz_jset(o, "command", cz_jstr(d->dev.cmdline));
-	cz_jset(o, "path", cz_jstr(d->dev.path));
-	cz_jset(o, "pid", cz_jnum(d->dev.pid));
-	if (cpu >= 0)
-		cz_jset(o, "cpu", cz_jnum(cpu));
-	exec_mappings(d->dev.pid, o);
-	if (!d->dev.mnt)
-		return;
-	sp = cz_xasprintf("%s/stats.json", d->dev.mnt);
-	stats = read_file(sp);
-	free(sp);
-	if (stats) {
-		json_t *sj = json_loads(stats, JSON_REJECT_DUPLICATES, NULL);
-
-		if (sj)
-			cz_jset(o, "stats", sj);
-		free(stats);
-	}
-}
-
-static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t vi, unsigned session,
-			 const char *cusezero, int cpu, json_t *info)
-{
-	char **args = cz_xmalloc((v->ndev + 16) * sizeof(*args)), *mnt = NULL, *name = NULL;
-	char *pidfile, cpus[16], err[1024];
-	bool cuse = v->frontend && !strcmp(v->frontend, "cuse");
-	size_t n = 0;
-
-	memset(d, 0, sizeof(*d));
-	args[n++] = (char *)cusezero;
-#define OPT(flag, val) do { if (val) { args[n++] = (char *)(flag); args[n++] = (val); } } while (0)
-	/* routine = default: the daemon's own choice (zero_default()), as a device variant */
-	if (v->routine && strcmp(v->routine, "default"))
-		OPT("--routine", v->routine);
-	OPT("--align", v->align);
-	OPT("--align-point", v->align_point);
-	OPT("--chunk", v->chunk);
-	OPT("--threads", v->threads);
-#undef OPT
-	if (cpu >= 0) {
-		snprintf(cpus, sizeof(cpus), "%d", cpu);
-		args[n++] = (char *)"--cpu";
-		args[n++] = cpus;
-	}
-	/* one argument each, as they were given: a file name is never split */
-	for (size_t i = 0; i < v->ndev; i++)
-		args[n++] = v->dev_argv[i];
-	pidfile = cz_xasprintf("%s/v%zu.pid", tmpdir, vi);
-	if (cuse)
-		name = cz_xasprintf("zab%dv%zu", (int)getpid(), vi);
-	else
-		mnt = cz_xasprintf("%s/v%zu", tmpdir, vi);
-	if (cz_dev_start(&d->dev, args, n, mnt, name, pidfile, 60, err, sizeof(err))) {
-		d->error = cz_xstrdup(err);
-	} else {
-		d->up = true;
-		d->fd = open(d->dev.path, O_RDONLY | O_CLOEXEC);
-		d->has_fd = d->fd >= 0;
-		daemon_info(d, session, cpu, info);
-	}
-	free(pidfile);
-	free(mnt);
-	free(name);
-	free(args);
-}
-
 /* ---- result classes --------------------------------------------------------------------- */
 
 struct runner {
@@ -271,7 +122,7 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v, const char *tmpl)
 	size_t n = 0, i;
 
 	snprintf(sess, sizeof(sess), "%u", rn->session + 1);
-	kv[n++] = (struct zab_kv){ (char *)"dev", daemons[v].dev.path ? daemons[v].dev.path : (char *)"/dev/zero" };
+	kv[n++] = (struct zab_kv){ (char *)"dev", zab_daemons[v].dev.path ? zab_daemons[v].dev.path : (char *)"/dev/zero" };
 	kv[n++] = (struct zab_kv){ (char *)"routine", var->routine ? var->routine : (char *)"default" };
 	kv[n++] = (struct zab_kv){ (char *)"align", var->align ? var->align : (char *)"0" };
 	kv[n++] = (struct zab_kv){ (char *)"chunk", var->chunk ? var->chunk : (char *)"4KB" };
@@ -304,8 +155,8 @@ static size_t build_env(struct runner *rn, size_t b, size_t v, char **env)
 
 	for (i = 0; i < var->nenv; i++)
 		env[nenv++] = cz_xasprintf("%s=%s", var->env[i].key, var->env[i].val);
-	if (daemons[v].dev.path && var->device)
-		env[nenv++] = cz_xasprintf("CUSEZERO_DEVICE=%s", daemons[v].dev.path);
+	if (zab_daemons[v].dev.path && var->device)
+		env[nenv++] = cz_xasprintf("CUSEZERO_DEVICE=%s", zab_daemons[v].dev.path);
 	env[nenv++] = cz_xasprintf("ZAB_BENCH=%s", rn->e->bench[b].name);
 	env[nenv++] = cz_xasprintf("ZAB_VARIANT=%s", var->name);
 	env[nenv++] = cz_xasprintf("ZAB_SESSION=%u", rn->session + 1);
@@ -373,10 +224,10 @@ static void rotate_samples(struct runner *rn, size_t b, size_t v, const struct c
 	struct czres_cell *c;
 	unsigned i;
 	char *why;
-	int ret = daemons[v].has_fd ? zab_rotrun_end(rr, daemons[v].fd) : -EBADF, k;
+	int ret = zab_daemons[v].has_fd ? zab_rotrun_end(rr, zab_daemons[v].fd) : -EBADF, k;
 
 	if (ret) {
-		why = cz_xasprintf("cannot read the layouts of %s: %s", daemons[v].dev.path,
+		why = cz_xasprintf("cannot read the layouts of %s: %s", zab_daemons[v].dev.path,
 				   ret == -ESTALE ? "they were reset during the run" :
 				   ret == -ENOTTY ? "the device is not rotating" : strerror(-ret));
 		fail_in_device(rn, b, v, why);
@@ -418,11 +269,11 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	int ret = err_before, k;
 
 	if (!ret)
-		ret = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &after) : -EBADF;
+		ret = zab_daemons[v].has_fd ? cz_devstats_get(zab_daemons[v].fd, &after) : -EBADF;
 	if (!ret)
 		ret = cz_devstats_delta(before, &after, &d);
 	if (ret) {
-		why = cz_xasprintf("cannot read the counters of %s: %s", daemons[v].dev.path,
+		why = cz_xasprintf("cannot read the counters of %s: %s", zab_daemons[v].dev.path,
 				   ret == -ESTALE ? "they were reset during the run" : strerror(-ret));
 		fail_in_device(rn, b, v, why);
 		free(why);
@@ -518,9 +369,9 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 	if (why || zab_stop)
 		return why;
 	if (dev)
-		err_before = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &before) : -EBADF;
-	if (dev && !warm && rotating(rn->e, v) && daemons[v].has_fd)
-		zab_rotrun_begin(rn->rot, daemons[v].fd);
+		err_before = zab_daemons[v].has_fd ? cz_devstats_get(zab_daemons[v].fd, &before) : -EBADF;
+	if (dev && !warm && rotating(rn->e, v) && zab_daemons[v].has_fd)
+		zab_rotrun_begin(rn->rot, zab_daemons[v].fd);
 	zab_proc_run(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
 	if (zab_stop) {
 		zab_proc_free(&po);
@@ -558,10 +409,10 @@ static char *place_run(struct runner *rn, size_t v)
 
 	if (rn->offset < 0 || !rn->e->var[v].device)
 		return NULL;
-	if (!daemons[v].has_fd)
+	if (!zab_daemons[v].has_fd)
 		return cz_xasprintf("cannot place the routine at offset %d: no device open", rn->offset);
-	if (ioctl(daemons[v].fd, CUSEZERO_IOC_SET_ALIGN, &a))
-		return cz_xasprintf("%s: SET_ALIGN %d (%s): %s", daemons[v].dev.path, rn->offset,
+	if (ioctl(zab_daemons[v].fd, CUSEZERO_IOC_SET_ALIGN, &a))
+		return cz_xasprintf("%s: SET_ALIGN %d (%s): %s", zab_daemons[v].dev.path, rn->offset,
 				    rn->entry ? "entry" : "loop", strerror(errno));
 	return NULL;
 }
@@ -579,16 +430,16 @@ static char *record_offset(struct runner *rn, size_t b, size_t v, const size_t *
 
 	if (rn->e->var[v].device) {
 		st = cz_xmalloc(sizeof(*st));
-		if (!daemons[v].has_fd || cz_devstats_get(daemons[v].fd, st)) {
+		if (!zab_daemons[v].has_fd || cz_devstats_get(zab_daemons[v].fd, st)) {
 			free(st);
-			return cz_xasprintf("cannot read back the offset from %s", daemons[v].dev.path);
+			return cz_xasprintf("cannot read back the offset from %s", zab_daemons[v].dev.path);
 		}
 		applied = st->align;
 		if (st->align != rn->offset ||
 		    st->point != (rn->entry ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP)) {
 			free(st);
 			return cz_xasprintf("%s reports offset %d after a run placed at %d",
-					    daemons[v].dev.path, applied, rn->offset);
+					    zab_daemons[v].dev.path, applied, rn->offset);
 		}
 		free(st);
 	}
@@ -615,10 +466,10 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 	unsigned n;
 
 	progress(rn, e->bench[b].name, var->name);
-	if (daemons[v].error) {
+	if (zab_daemons[v].error) {
 		for (k = 0; k < CZRES_RK_COUNT; k++)
 			if (rn->row[b][k] != SIZE_MAX)
-				cell_fail(rn, rn->row[b][k], v, daemons[v].error);
+				cell_fail(rn, rn->row[b][k], v, zab_daemons[v].error);
 		rn->done++;
 		return false;
 	}
@@ -693,21 +544,6 @@ static bool any_device(const struct zab_experiment *e)
 		if (e->var[v].device)
 			return true;
 	return false;
-}
-
-int zab_colocate_check(const struct zab_colocate *c)
-{
-	cpu_set_t set;
-
-	if (c->mode != ZAB_COLOC_CPU)
-		return 0;
-	if (sched_getaffinity(0, sizeof(set), &set))
-		CPU_ZERO(&set);
-	if ((int)c->cpu < CPU_SETSIZE && CPU_ISSET((int)c->cpu, &set))
-		return 0;
-	cz_err("colocate %u: not a CPU zab may run on (%d allowed; see taskset -p %d)",
-		c->cpu, CPU_COUNT(&set), (int)getpid());
-	return -EINVAL;
 }
 
 /* The CPUs co-location may use (zab's affinity mask); -EINVAL if a given CPU is not one of them. */
@@ -823,7 +659,7 @@ static void session_runs(struct runner *rn)
  */
 static void rotate_daemon(struct runner *rn, size_t v, json_t *info)
 {
-	struct daemon *d = &daemons[v];
+	struct daemon *d = &zab_daemons[v];
 	struct cusezero_rotate got;
 	struct cusezero_stats *st;
 	json_t *o, *arr;
@@ -871,18 +707,18 @@ static void session(struct runner *rn, unsigned s, json_t *devinfo, json_t *sess
 	}
 	for (v = 0; v < e->nvar && !zab_stop; v++)
 		if (e->var[v].device) {
-			daemon_start(&daemons[v], &e->var[v], v, s, rn->cusezero, rn->cpu,
+			zab_daemon_start(&zab_daemons[v], &e->var[v], v, s, rn->cusezero, rn->cpu,
 				     json_array_get(devinfo, v));
 			rotate_daemon(rn, v, json_array_get(devinfo, v));
 		}
 	for (v = 0; v < e->nvar; v++)
-		if (daemons[v].error) {
+		if (zab_daemons[v].error) {
 			progress_clear(rn);
 			cz_err("variant '%s', session %u: %s", e->var[v].name, s + 1,
-				daemons[v].error);
+				zab_daemons[v].error);
 		}
 	session_runs(rn);
-	daemons_stop_all();
+	zab_daemons_stop_all();
 }
 
 static void runner_rows(struct runner *rn)
@@ -935,11 +771,11 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 		const char *td = getenv("TMPDIR");
 
 		/* the daemons' mount points and pidfiles */
-		tmpdir = cz_xasprintf("%s/zab.XXXXXX", td && *td ? td : "/tmp");
-		if (!mkdtemp(tmpdir)) {
-			cz_err("mkdtemp %s: %s", tmpdir, strerror(errno));
-			free(tmpdir);
-			tmpdir = NULL;
+		zab_tmpdir = cz_xasprintf("%s/zab.XXXXXX", td && *td ? td : "/tmp");
+		if (!mkdtemp(zab_tmpdir)) {
+			cz_err("mkdtemp %s: %s", zab_tmpdir, strerror(errno));
+			free(zab_tmpdir);
+			zab_tmpdir = NULL;
 			runner_free(&rn);
 			return -errno;
 		}
@@ -949,8 +785,8 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 	for (s = 0; s < e->sessions && !zab_stop; s++)
 		session(&rn, s, devinfo, sessinfo);
 	progress_clear(&rn);
-	daemons_stop_all();
-	cleanup_tmpdir();
+	zab_daemons_stop_all();
+	zab_tmpdir_remove();
 	runner_free(&rn);
 	if (zab_stop) {
 		cz_err("interrupted by signal %d; devices stopped", (int)zab_stop);

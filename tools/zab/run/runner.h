@@ -11,6 +11,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
+#include "devspawn.h"
+#include "results/result.h"
+
+struct zab_variant;
+
+/* A device variant's daemon in this session. */
+struct daemon {
+	struct cz_dev dev;
+	bool up;
+	bool has_fd;
+	int fd;              /* the device, open for the counters (GET_STATS) */
+	char *error;         /* start failed: why */
+};
+
+/* The session's daemons, one per variant (index: the variant), and the folder of their mounts. */
+extern struct daemon zab_daemons[CZRES_MAX_ITEMS];
+extern char *zab_tmpdir;
+/*
+ * Start v's daemon (variant vi) for session on cpu (>= 0: co-located):
+ * d up with its device open, its facts into info; else d->error says why.
+ */
+void zab_daemon_start(struct daemon *d, const struct zab_variant *v, size_t vi, unsigned session,
+		      const char *cusezero, int cpu, json_t *info);
+void zab_daemon_stop(struct daemon *d);
+void zab_daemons_stop_all(void);
+/* Remove zab_tmpdir (empty by then) and forget it. */
+void zab_tmpdir_remove(void);
+
 
 struct proc_out {
 	int status;          /* waitpid status, or -errno if it could not start */
