@@ -197,6 +197,24 @@ char *zab_subst(const char *tmpl, const struct zab_kv *kv, size_t nkv, bool stri
 int zab_param_list(const char *list, bool empty_ok, size_t max, char ***vals);
 void zab_param_free(char **vals, size_t n);
 
+#define ZAB_MAX_PARAMS 8
+
+/* -L NAME=A,B / --parameter-list NAME A,B, or --parameter-scan NAME LO HI (step apart) */
+struct zab_param {
+	const char *name;
+	const char *list;          /* "A,B,C", or NULL for a scan */
+	double lo, hi;
+};
+
+/*
+ * zab run's variants (paramvar.c): each of vspecs[0..nv) (none: one with no setting)
+ * once per combination of the values of p[0..np) (the last varies
+ * fastest; a scan step apart, 0: 1), {NAME} replaced in its spec and
+ * var.NAME set, named "VARIANT NAME=VALUE".  0, or -1 after one line.
+ */
+int zab_param_variants(struct zab_experiment *e, const struct zab_param *p, size_t np, double step,
+		       char *const *vspecs, size_t nv);
+
 /* "fixed" | "random[:SET][@entry|@loop]" | "sweep[:SET][@...]" | "rotate[:SET][@...]": 0 or -EINVAL. */
 int zab_placement_parse(const char *s, struct zab_placement *p);
 void zab_placement_free(struct zab_placement *p);
