@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -76,17 +77,18 @@ static uint64_t now_ms(void)
 
 static void __attribute__((noreturn)) child_exec(const struct cz_child *c, int ofd, int efd)
 {
-	int nul;
+	int nul = c->flags & (CZ_CHILD_NULL_IN | CZ_CHILD_NULL_OUT) ? open("/dev/null", O_RDWR) : -1;
 
-	if (c->flags & CZ_CHILD_NULL_IN) {
-		nul = open("/dev/null", O_RDONLY);
-		if (nul >= 0)
-			dup2(nul, 0);
-	}
+	if (nul >= 0 && (c->flags & CZ_CHILD_NULL_IN))
+		dup2(nul, 0);
 	if (ofd >= 0)
 		dup2(ofd, 1);
+	else if (nul >= 0 && (c->flags & CZ_CHILD_NULL_OUT))
+		dup2(nul, 1);
 	if (efd >= 0)
 		dup2(efd, 2);
+	else if (nul >= 0 && (c->flags & CZ_CHILD_NULL_OUT))
+		dup2(nul, 2);
 	signal(SIGPIPE, SIG_DFL);
 	execvp(c->argv[0], (char *const *)c->argv);
 	dprintf(2, "%s: %s\n", c->argv[0], strerror(errno));
@@ -164,7 +166,7 @@ static void drain(struct cz_child *c, int ofd, int efd, pid_t pid, uint64_t dead
 		excerpt_line(&x, c->flags & CZ_CHILD_ERR_LAST, c->err, sizeof(c->err));
 }
 
-/* waitpid, EINTR retried; with a deadline, the child is killed when it passes. */
+/* wait4, EINTR retried; with a deadline, the child is killed when it passes. */
 static int reap(struct cz_child *c, pid_t pid, uint64_t deadline)
 {
 	struct timespec tick = { 0, 10 * 1000 * 1000 };
@@ -172,9 +174,11 @@ static int reap(struct cz_child *c, pid_t pid, uint64_t deadline)
 	pid_t got;
 
 	for (;;) {
-		got = waitpid(pid, &st, deadline && !c->timed_out ? WNOHANG : 0);
-		if (got == pid)
+		got = wait4(pid, &st, deadline && !c->timed_out ? WNOHANG : 0, &c->ru);
+		if (got == pid) {
+			c->wstatus = st;
 			break;
+		}
 		if (got < 0 && errno != EINTR)
 			return -errno;
 		if (got == 0) {
@@ -204,6 +208,7 @@ int cz_child_run(struct cz_child *c)
 	c->len = 0;
 	c->err[0] = 0;
 	c->timed_out = false;
+	memset(&c->ru, 0, sizeof(c->ru));
 	if (((c->flags & CZ_CHILD_OUT) && pipe2(po, O_CLOEXEC)) ||
 	    ((c->flags & CZ_CHILD_ERR) && pipe2(pe, O_CLOEXEC))) {
 		err = -errno;

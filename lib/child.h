@@ -10,12 +10,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/resource.h>
 
 enum {
 	CZ_CHILD_OUT = 1,        /* stdout into out (NUL-ended), else inherited */
 	CZ_CHILD_ERR = 2,        /* stderr into the excerpt err, else inherited */
 	CZ_CHILD_ERR_LAST = 4,   /* err: stderr's last non-empty line (else its first line) */
 	CZ_CHILD_NULL_IN = 8,    /* stdin from /dev/null, else inherited */
+	CZ_CHILD_NULL_OUT = 16,  /* stdout and stderr to /dev/null when not captured */
 };
 
 /* What a captured stdout may hold: more is read and dropped. */
@@ -31,6 +33,8 @@ struct cz_child {
 	size_t len;
 	char err[512];             /* CZ_CHILD_ERR: the excerpt, one line; else "" */
 	bool timed_out;            /* killed (SIGKILL) at the timeout */
+	struct rusage ru;          /* the child's CPU times (wait4) */
+	int wstatus;               /* its wait status (WIFEXITED ...) */
 };
 
 /*

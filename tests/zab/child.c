@@ -8,6 +8,7 @@
  */
 #include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "child.h"
 #include "../tap.h"
@@ -49,7 +50,10 @@ int main(void)
 	tap_ok(ret == 127 && strstr(c.err, "cz-no-such-program-here: "),
 	       "a program not found: 127, '%s'", c.err);
 	ret = run(&c, 0, "kill -TERM $$");
-	tap_ok(ret == 128 + SIGTERM, "a signal: 128 + SIGTERM: %d", ret);
+	tap_ok(ret == 128 + SIGTERM && WIFSIGNALED(c.wstatus), "a signal: 128 + SIGTERM: %d", ret);
+	ret = run(&c, CZ_CHILD_NULL_OUT, "echo lost; echo lost >&2; exit 200");
+	tap_ok(ret == 200 && WIFEXITED(c.wstatus) && WEXITSTATUS(c.wstatus) == 200,
+	       "exit 200, output to /dev/null: %d", ret);
 	ret = run(&c, CZ_CHILD_OUT | CZ_CHILD_NULL_IN, "cat");
 	tap_ok(ret == 0 && c.len == 0, "stdin from /dev/null: cat ends at once: %d", ret);
 	free(c.out);
