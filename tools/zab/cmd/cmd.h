@@ -32,6 +32,13 @@ int zab_cmd_hyperfine(int argc, char **argv);   /* cmd/hyperfine.c */
 /* Whether argv[1] starts hyperfine mode: not a zab command, not an experiment file. */
 bool zab_hf_mode(const char *word);
 /*
+ * --store URL: the results store (store/czstore.h; default $CUSEZERO_STORE,
+ * else the SQLite file under $XDG_DATA_HOME).  zab_store_option: 1 when c
+ * was it (*url = arg), else 0 (cmd/options.c).
+ */
+#define ZAB_STORE_LONGOPTS { "store", required_argument, NULL, OPT_STORE_URL }
+int zab_store_option(int c, const char *arg, const char **url);
+/*
  * cmd/run.c: the document a run of the experiment file would start from:
  * its benchmarks and variants as recorded, no samples ("measure": "auto"
  * where the first run decides).  NULL after one line.

@@ -73,7 +73,7 @@ static const struct option run_opts[] = {
 	{ "sut", required_argument, NULL, OPT_SUT },
 	{ "sut-name", required_argument, NULL, OPT_SUT_NAME },
 	{ "campaign", required_argument, NULL, OPT_CAMPAIGN_ID },
-	{ "store", required_argument, NULL, OPT_STORE_URL },
+	ZAB_STORE_LONGOPTS,
 	{ "no-store", no_argument, NULL, OPT_NO_STORE },
 	{ "cusezero", required_argument, NULL, OPT_CUSEZERO },
 	{ "dry-run", no_argument, NULL, OPT_DRY },
@@ -260,6 +260,8 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 
 	if (k)
 		return k < 0 ? -1 : 0;
+	if (zab_store_option(c, optarg, &cli->store))
+		return 0;
 	switch (c) {
 	case 'e':
 		cli->file = optarg;
@@ -325,9 +327,6 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		return 0;
 	case OPT_CAMPAIGN_ID:
 		cli->campaign = optarg;
-		return 0;
-	case OPT_STORE_URL:
-		cli->store = optarg;
 		return 0;
 	case OPT_NO_STORE:
 		cli->no_store = true;

@@ -19,10 +19,10 @@
 #include "czstore.h"
 #include "outfile.h"
 
-enum { OPT_STORE = 300, OPT_EXPERIMENT, OPT_CAMPAIGN, OPT_SUTCLASS, OPT_SUTNAME, OPT_RUN, OPT_FORMAT, OPT_KCIDB };
+enum { OPT_EXPERIMENT = 300, OPT_CAMPAIGN, OPT_SUTCLASS, OPT_SUTNAME, OPT_RUN, OPT_FORMAT, OPT_KCIDB };
 
 #define STORE_LONGOPTS							\
-	{ "store", required_argument, NULL, OPT_STORE },		\
+	ZAB_STORE_LONGOPTS,						\
 	{ "experiment", required_argument, NULL, OPT_EXPERIMENT },	\
 	{ "campaign", required_argument, NULL, OPT_CAMPAIGN },		\
 	{ "sut-class", required_argument, NULL, OPT_SUTCLASS },		\
@@ -42,8 +42,9 @@ struct store_cli {
 /* A store option shared by the subcommands: 1 taken, 0 not one, -1 bad. */
 static int store_option(int c, const char *arg, struct store_cli *sc)
 {
+	if (zab_store_option(c, arg, &sc->url))
+		return 1;
 	switch (c) {
-	case OPT_STORE: sc->url = arg; return 1;
 	case OPT_EXPERIMENT: sc->f.experiment = arg; return 1;
 	case OPT_CAMPAIGN: sc->f.campaign = arg; return 1;
 	case OPT_SUTCLASS: sc->f.sut_class = arg; return 1;
