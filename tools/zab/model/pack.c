@@ -38,31 +38,14 @@ struct pack {
 	char where[4200];
 };
 
-/* The whole file: 0, or -errno (a folder: -EISDIR). */
+/* The whole file (zab_read_regular): 0, or -errno (a folder: -EISDIR; not a regular file or too long: -EFBIG). */
 static int read_all(const char *path, char **buf, size_t *len)
 {
-	/* O_NONBLOCK: a FIFO is not waited on (and refused below); cleared for the reads */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = 0;
-	struct stat st;
-	ssize_t n;
+	const char *kind;
+	int ret = zab_read_regular(path, PACK_FILE_MAX, buf, len, &kind);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > PACK_FILE_MAX) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EFBIG;
-		close(fd);
-		return ret;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	*buf = cz_xmalloc((size_t)st.st_size + 1);
-	*len = 0;
-	while ((n = read(fd, *buf + *len, (size_t)st.st_size - *len)) > 0)
-		*len += (size_t)n;
-	if (n < 0)
-		ret = -errno;
-	close(fd);
-	if (ret)
-		free(*buf);
+	if (ret == -EINVAL && kind)
+		ret = !strcmp(kind, zab_file_kind(S_IFDIR)) ? -EISDIR : -EFBIG;
 	return ret;
 }
 

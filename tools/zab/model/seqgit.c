@@ -222,27 +222,45 @@ int zab_open_regular(const char *path, const char **kind)
 }
 
 /* The whole of a regular file (at most 64 MiB), NUL-ended, or NULL (*kind: what it is instead). */
-static char *read_small(const char *path, size_t *len, const char **kind)
+int zab_read_regular(const char *path, size_t max, char **out, size_t *len, const char **kind)
 {
-	int fd = zab_open_regular(path, kind);
+	int fd = zab_open_regular(path, kind), err;
 	size_t cap = 65536, n = 0;
 	ssize_t got;
 	char *buf;
 
 	if (fd < 0)
-		return NULL;
+		return -errno;
 	buf = cz_xmalloc(cap);
-	while (n < (64u << 20) && (got = read(fd, buf + n, cap - n - 1)) != 0) {
+	while ((got = read(fd, buf + n, cap - n - 1)) != 0) {
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0)
-			break;
-		if ((n += (size_t)got) + 1 == cap)
+		if (got < 0 || (n += (size_t)got) > max) {
+			err = got < 0 ? -errno : -EFBIG;
+			close(fd);
+			free(buf);
+			return err;
+		}
+		if (n + 1 == cap)
 			buf = cz_xrealloc(buf, cap *= 2);
 	}
 	close(fd);
 	buf[n] = 0;
+	*out = buf;
 	*len = n;
+	return 0;
+}
+
+/* A file of a tree (at most 64 MiB), or NULL with errno (EINVAL: *kind says what it is). */
+static char *read_small(const char *path, size_t *len, const char **kind)
+{
+	char *buf;
+	int ret = zab_read_regular(path, 64u << 20, &buf, len, kind);
+
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
 	return buf;
 }
 

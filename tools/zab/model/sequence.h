@@ -144,6 +144,12 @@ const char *zab_blob_named(const char *path);
  * on): the descriptor, or -1 with errno (EINVAL: *kind says what it is).
  */
 int zab_open_regular(const char *path, const char **kind);
+/*
+ * The whole of path, a regular file of at most max bytes, NUL-ended into
+ * *out (malloc'd): 0, or -errno (-EINVAL: *kind says what it is instead;
+ * -EFBIG: longer than max).  zab's one whole-file reader.
+ */
+int zab_read_regular(const char *path, size_t max, char **out, size_t *len, const char **kind);
 /* "a FIFO", "a symbolic link", ... for a file's mode. */
 const char *zab_file_kind(mode_t mode);
 /* The kernel version of the tree holding path (its top Makefile, or a linux-source-V folder); NULL. */
