@@ -148,12 +148,24 @@ void cz_version_arg(int argc, char **argv, const char *prog)
 	}
 }
 
-unsigned cz_opt_uint(const char *opt, const char *arg, uint64_t min, uint64_t max)
+int cz_opt_uint_parse(const char *opt, const char *arg, uint64_t min, uint64_t max, unsigned *out)
 {
 	uint64_t v;
 
-	if (cz_parse_u64(arg, min, max, &v))
-		cz_usage_die("%s: invalid value '%s' (an integer in %llu..%llu)", opt, arg,
-			     (unsigned long long)min, (unsigned long long)max);
-	return (unsigned)v;
+	if (cz_parse_u64(arg, min, max, &v)) {
+		cz_err("%s: invalid value '%s' (an integer in %llu..%llu)", opt, arg,
+		       (unsigned long long)min, (unsigned long long)max);
+		return -1;
+	}
+	*out = (unsigned)v;
+	return 0;
+}
+
+unsigned cz_opt_uint(const char *opt, const char *arg, uint64_t min, uint64_t max)
+{
+	unsigned v;
+
+	if (cz_opt_uint_parse(opt, arg, min, max, &v))
+		exit(CZ_EXIT_USAGE);
+	return v;
 }

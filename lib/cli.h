@@ -60,6 +60,8 @@ __attribute__((format(printf, 1, 2), noreturn))
 void cz_usage_die(const char *fmt, ...);
 /* An option's integer in [min, max], else one line naming opt and arg and CZ_EXIT_USAGE. */
 unsigned cz_opt_uint(const char *opt, const char *arg, uint64_t min, uint64_t max);
+/* The same, but -1 after that line (the caller picks the exit status), else 0 and *out. */
+int cz_opt_uint_parse(const char *opt, const char *arg, uint64_t min, uint64_t max, unsigned *out);
 
 /*
  * The one unknown-option message of every program, on one line:

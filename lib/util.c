@@ -302,9 +302,29 @@ int cz_pin_cpu(int cpu)
 	return ret;
 }
 
+/* The digest in c as 64 hex digits and a NUL. */
+static void sha256_hex_of(struct sha256_ctx *c, char hex[65])
+{
+	unsigned char d[SHA256_DIGEST_SIZE];
+	int i;
+
+	sha256_digest(c, sizeof(d), d);
+	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+}
+
+void cz_sha256_hex(const void *buf, size_t len, char hex[65])
+{
+	struct sha256_ctx c;
+
+	sha256_init(&c);
+	sha256_update(&c, len, buf);
+	sha256_hex_of(&c, hex);
+}
+
 int cz_file_sha256(const char *path, char hex[65])
 {
-	unsigned char buf[65536], d[SHA256_DIGEST_SIZE];
+	unsigned char buf[65536];
 	struct sha256_ctx c;
 	ssize_t n;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), i;
@@ -318,8 +338,6 @@ int cz_file_sha256(const char *path, char hex[65])
 	close(fd);
 	if (i)
 		return i;
-	sha256_digest(&c, sizeof(d), d);
-	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	sha256_hex_of(&c, hex);
 	return 0;
 }

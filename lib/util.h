@@ -59,6 +59,8 @@ char *cz_trim(char *s);
 size_t cz_first_nonzero(const void *buf, size_t len);
 /* The SHA-256 of a file's content in hex (65 bytes with the NUL): 0 or -errno. */
 int cz_file_sha256(const char *path, char hex[65]);
+/* The SHA-256 of len bytes at buf, in hex (65 bytes with the NUL). */
+void cz_sha256_hex(const void *buf, size_t len, char hex[65]);
 
 /* Nanoseconds from CLOCK_MONOTONIC_RAW / CLOCK_MONOTONIC. */
 uint64_t cz_now_ns_raw(void);

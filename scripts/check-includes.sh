@@ -16,7 +16,10 @@
 # with the first cycle found:
 #   1. includes: A -> B when A.c or A.h has `#include "B.h"` (resolved in
 #      the includer's directory, then in the -I directories: top, include/,
-#      zeroing/, lib/, devclient/, store/, render/); system headers (<...>) are not modules;
+#      zeroing/, lib/, devclient/, store/, render/, and for a file in a
+#      program's sub-folder the program's folder: tools/zab/cmd/run.c's
+#      "model/model.h" is tools/zab/model/model.h); system headers (<...>)
+#      are not modules;
 #   2. symbols (needs a build): A -> B when A's object file uses a global
 #      symbol that B's object defines (nm).  This also sees a header that
 #      declares what another file defines (the way a daemon-wide header once
@@ -98,8 +101,10 @@ fi
 inc_edges=$(for f in $files; do
 	[ -f "$f" ] || continue
 	dir=$(dirname "$f")
+	# a program with folders of its own (tools/zab) includes from its top
+	prog=$(echo "$f" | sed -n 's|^\(tools/[^/]*\)/.*/.*|\1|p')
 	sed -n 's/^[ \t]*#[ \t]*include[ \t]*"\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
-		for cand in "$dir/$inc" "$inc" "include/$inc" "zeroing/$inc" "lib/$inc" "devclient/$inc" "store/$inc" "render/$inc"; do
+		for cand in "$dir/$inc" "$inc" "include/$inc" "zeroing/$inc" "lib/$inc" "devclient/$inc" "store/$inc" "render/$inc" ${prog:+"$prog/$inc"}; do
 			cand=${cand#./}
 			if [ -f "$cand" ]; then
 				echo "${f%.[ch]} ${cand%.h}"
@@ -148,17 +153,51 @@ else
 fi
 
 # 3. folders: both graphs with each module replaced by its folder (a
-# program's or a test suite's folder under tools/ and tests/, else the
-# top-level one: zeroing/x86_64 belongs to zeroing).  lib/ must not need the
-# daemon, a tool must not need another tool.
+# program's or a test suite's folder under tools/ and tests/, and a
+# program's own sub-folders (tools/zab/cmd), else the top-level one:
+# zeroing/x86_64 belongs to zeroing).  lib/ must not need the daemon, a
+# tool must not need another tool.
 folder_edges=$(printf '%s\n%s\n' "$inc_edges" "${sym_edges:-}" | awk '
 	function folder(m,    p, k) {
 		k = split(m, p, "/")
+		if (k > 3 && p[1] == "tools") return p[1] "/" p[2] "/" p[3]
 		if (k > 2 && (p[1] == "tools" || p[1] == "tests")) return p[1] "/" p[2]
 		return k > 1 ? p[1] : "."
 	}
 	NF == 2 { a = folder($1); b = folder($2); if (a != b) print a, b }' | sort -u)
 cycle=$(dirs="" && echo "$folder_edges" | find_cycle)
 verdict "no cycle between folders (include and symbol graphs)" "$cycle"
+
+# 4. layers: a program's sub-folders in the order they may be used, top
+# first (doc/zab-layout.md).  A folder uses only folders of later layers
+# (folders in one layer, comma-separated, not each other): the commands
+# build on the jobs, and views/ and run/ on model/, never the other way.
+# The program's own top (main.c) is the first layer.
+layers='tools/zab: . cmd fleet,hf views run model'
+for spec in "$layers"; do
+	prog=${spec%%:*}
+	order=${spec#*: }
+	bad=$(echo "$folder_edges" | awk -v prog="$prog" -v order="$order" '
+		BEGIN { k = split(order, l, " "); for (i = 1; i <= k; i++) { m = split(l[i], f, ","); for (j = 1; j <= m; j++) rank[f[j]] = i } }
+		function sub_of(d) {
+			if (d == prog) return "."
+			if (index(d, prog "/") == 1) return substr(d, length(prog) + 2)
+			return ""
+		}
+		NF == 2 {
+			a = sub_of($1); b = sub_of($2)
+			if (a == "" || b == "") next
+			if (!(a in rank) || !(b in rank)) { print $1 " -> " $2 " (a folder not in the layers)"; exit }
+			if (rank[a] >= rank[b]) { print $1 " -> " $2; exit }
+		}')
+	n=$((n + 1))
+	if [ -z "$bad" ]; then
+		echo "ok $n - $prog: each folder uses only the layers below it ($order)"
+	else
+		failed=1
+		echo "not ok $n - $prog: each folder uses only the layers below it ($order)"
+		echo "# up or across: $bad"
+	fi
+done
 echo "1..$n"
 exit $failed

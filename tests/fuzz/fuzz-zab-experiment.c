@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "zab.h"
+#include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -72,7 +72,7 @@ bad_file exps "exps: is a directory, not an experiment file \(files in it: one\)
 ok "unknown --variant key: exit 2, names the option" -- \
 	rc_grep 2 $rc "zab: --variant 'b:frobnicate=1': unknown key 'frobnicate'" "$CZ_TMP/err"
 "$ZAB" run -b x=true -v a -v b -S 0 2>"$CZ_TMP/err"; rc=$?
-ok "-S 0 rejected (exit $rc): $(cat "$CZ_TMP/err")" -- rc_grep 2 $rc "--sessions '0'" "$CZ_TMP/err"
+ok "-S 0 rejected (exit $rc): $(cat "$CZ_TMP/err")" -- rc_grep 2 $rc "--sessions: invalid value '0'" "$CZ_TMP/err"
 "$ZAB" run -b x=true -v a -v b --style fancy 2>"$CZ_TMP/err"; rc=$?
 ok "--style fancy rejected (exit $rc)" -- rc_grep 2 $rc "--style 'fancy'" "$CZ_TMP/err"
 "$ZAB" frobnicate 2>"$CZ_TMP/err"; rc=$?

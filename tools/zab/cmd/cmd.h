@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zab's commands (run, report, compare) and the outputs they share: the
- * table style, --detail and the --export-* files.
+ * zab's commands (cmd/, one file each; main.c's commands[] table), --help
+ * (usage.c), and what the commands share beyond views/views.h.
  */
 #ifndef TOOLS_ZAB_CMD_CMD_H
 #define TOOLS_ZAB_CMD_CMD_H
@@ -9,148 +9,48 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "outfile.h"
-#include "zab.h"
+#include "views/views.h"
 
-/* getopt codes of long options without a short form, shared by run and report */
-enum {
-	OPT_UNIT = 256, OPT_LOWER, OPT_GROUP, OPT_VAR, OPT_RETRIES, OPT_ORDER, OPT_SEED, OPT_BASE,
-	OPT_NAME, OPT_SUT, OPT_CUSEZERO, OPT_DRY, OPT_PROGRESS, OPT_NOPROGRESS, OPT_DETAIL, OPT_TIMEOUT,
-	OPT_COLOCATE, OPT_INDEV, OPT_EXPORT_MD, OPT_EXPORT_CSV, OPT_PLACEMENT, OPT_TIME, OPT_PREPARE,
-	OPT_PSCAN, OPT_PSTEP, OPT_EXPORT_HF, OPT_LAYOUT_OR_CODE, OPT_VERDICT, OPT_STORE_URL,
-	OPT_NO_STORE, OPT_SUT_NAME, OPT_CAMPAIGN_ID, OPT_EXPERIMENT_NAME, OPT_BY, OPT_SUT_CLASS,
-	OPT_KERNEL_REF, OPT_ONLY_VARIANTS, OPT_HTML, OPT_PLOT, OPT_FIGURE, OPT_MIN_PER_CLASS,
-};
-
-/* The output options run and report share (zab_output_option parses them). */
-#define ZAB_OUTPUT_LONGOPTS						\
-	{ "style", required_argument, NULL, 's' },			\
-	{ "detail", no_argument, NULL, OPT_DETAIL },			\
-	{ "json", required_argument, NULL, 'j' },			\
-	{ "export-zab", required_argument, NULL, 'j' },			\
-	{ "export-json", required_argument, NULL, OPT_EXPORT_HF },	\
-	{ "export-markdown", required_argument, NULL, OPT_EXPORT_MD },	\
-	{ "export-csv", required_argument, NULL, OPT_EXPORT_CSV },	\
-	{ "export-hyperfine", required_argument, NULL, OPT_EXPORT_HF }
-
-/* The page options of report, compare and history (page.c). */
-#define ZAB_PAGE_LONGOPTS						\
-	{ "html", required_argument, NULL, OPT_HTML },			\
-	{ "plot", required_argument, NULL, OPT_PLOT },			\
-	{ "figure", required_argument, NULL, OPT_FIGURE }
-
-struct zab_page_opts {   /* zeroed: no page, no figure */
-	const char *html;    /* --html FILE: the page */
-	const char *plot;    /* --plot FILE.svg|png: one figure */
-	const char *figure;  /* --figure NAME: which (NULL: the first) */
-};
-
-/* 1 if c was a page option, 0 if not, -1 after one line on a bad value. */
-int zab_page_option(int c, const char *arg, struct zab_page_opts *po);
-/* Before any work: 0, or -1 after one line (--figure without --plot, no gnuplot). */
-int zab_page_check(const struct zab_page_opts *po);
-/*
- * The figures of the results r (docs: each file's document, for the
- * per-SUT figures) and the page with text (the tables as printed): 0, or
- * 1 after one line.  Nothing when neither --html nor --plot was given.
- */
-int zab_page_report(const struct zab_page_opts *po, struct czres_result *const *r, size_t n,
-		    const json_t *docs, const char *text);
-int zab_page_compare(const struct zab_page_opts *po, const struct czres_result *old,
-		     const struct czres_result *new, const json_t *rows, const char *text);
-/* What a history page draws its rows by (page.c). */
-struct zab_page_hist {
-	const char *by;          /* kernel, cusezero, patch or series */
-	const char *seq, *kind;  /* --by series: the sequence and its kind (kernel, series, git; NULL) */
-	const json_t *per_chunk; /* the SUT classes whose value is bytes/sec of routine time (NULL: none) */
-};
-/*
- * rows: history's; a row with "change_point": true is drawn as a change
- * point, a flagged row's change written at its step; a class of
- * per_chunk drawn as ns per 4 KiB chunk.
- */
-int zab_page_history(const struct zab_page_opts *po, const json_t *rows, const char *text,
-		     const struct zab_page_hist *h);
-
-struct out_file {
-	const char *opt;     /* for messages */
-	const char *path;    /* NULL: not asked for; "-": stdout */
-	struct cz_out out;   /* out.f NULL: not open (lib/outfile.h: renamed onto path at the end) */
-};
-
-struct out_opts {
-	enum czrep_style style;
-	bool detail;
-	struct out_file json, md, csv, hf;
-};
-
+/* usage.c: zab --help, ending "See zab(1)."; a command's --help ends naming its page */
 /* usage.c: zab --help, ending "See zab(1)."; a command's --help ends naming its page */
 void zab_usage(FILE *f);
 void zab_usage_of(FILE *f, const char *cmd);	/* zab --help's text, then "See zab-CMD(1)." */
 void zab_help_end(FILE *f, const char *cmd);	/* "See zab-CMD(1)." */
+void zab_usage_of(FILE *f, const char *cmd);	/* zab --help's text, then "See zab-CMD(1)." */
+void zab_help_end(FILE *f, const char *cmd);	/* "See zab-CMD(1)." */
 /* getopt's '?' (unknown option) or ':' (its value missing, "::" optstrings): one line. */
 void zab_bad_option(int c, char **argv, char *buf, size_t len);
-int zab_cmd_run(int argc, char **argv);
-int zab_cmd_report(int argc, char **argv);
-/* cmdstore.c: zab store import|export|ls */
-int zab_cmd_store(int argc, char **argv);
-/* zab fleet (fleet.c) and zab pack (pack.c). */
-int zab_cmd_fleet(int argc, char **argv);
-int zab_cmd_pack(int argc, char **argv);
-struct czs;
-/* The store at url (NULL: the default) to write, made when absent, or NULL after one line. */
-struct czs *zab_store_open(const char *url);
 /*
- * The store at url to read (never made: a missing one is refused), and
- * when experiment is not NULL, one that holds that experiment (else the
- * stored names, closest first); NULL after one line.
+ * The commands (main.c's commands[]): each gets argv from its name on and
+ * returns zab's exit status.
  */
-struct czs *zab_store_read(const char *url, const char *experiment);
-/* Record doc (what: its name in messages): 0 stored, 1 already there (same contents),
- * -2 stored with other contents, -1 not stored; one line when not 0 or 1. */
-int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37]);
-
-/*
- * report --campaign: the campaign's SUTs per class as zab fleet recorded
- * them, to f (reportfleet.c); 0, or 1 when a class has fewer than min
- * complete SUTs (0: no minimum) or the store cannot say.
- */
-int zab_report_fleet(FILE *f, const char *url, const char *experiment, const char *campaign, size_t min);
-/*
- * report --by sut-class: one column group per SUT class (views.c), the
- * classes' kernel references (zab_kref_classes, NULL: none) in its JSON and
- * CSV; 0, or 1 when an output failed.
- */
-int zab_report_by_class(struct czres_result *const *r, size_t n, const char *json, const char *csv,
-			const json_t *kref);
-/* Its table alone, to f (the report page). */
-void zab_by_class_text(FILE *f, struct czres_result *const *r, size_t n);
-/* zab history (history.c). */
-int zab_cmd_history(int argc, char **argv);
-/* zab bisect (bisect.c): 0 a change found, 1 none, 125 could not decide, 2 usage. */
+int zab_cmd_run(int argc, char **argv);         /* cmd/run.c */
+int zab_cmd_report(int argc, char **argv);      /* cmd/report.c */
+int zab_cmd_compare(int argc, char **argv);     /* cmd/compare.c */
+int zab_cmd_history(int argc, char **argv);     /* cmd/history.c */
+/* 0 a change found, 1 none, 125 could not decide, 2 usage (cmd/bisect.c) */
 int zab_cmd_bisect(int argc, char **argv);
-/* zab judge (judge.c): git bisect run's 0 good, 1 bad, 125 skip; 255 usage or set-up. */
+/* git bisect run's 0 good, 1 bad, 125 skip; 255 usage or set-up (cmd/judge.c) */
 int zab_cmd_judge(int argc, char **argv);
-/* Where a view's text goes: stdout, or stderr when its JSON or CSV goes there ("-"). */
-FILE *zab_view_text(const char *json, const char *csv);
+int zab_cmd_store(int argc, char **argv);       /* cmd/store.c: import|export|ls */
+int zab_cmd_expand(int argc, char **argv);      /* cmd/expand.c */
+int zab_cmd_pack(int argc, char **argv);        /* cmd/pack.c */
+int zab_cmd_fleet(int argc, char **argv);       /* cmd/fleet.c */
+int zab_cmd_hyperfine(int argc, char **argv);   /* cmd/hyperfine.c */
+/* Whether argv[1] starts hyperfine mode: not a zab command, not an experiment file. */
+bool zab_hf_mode(const char *word);
 /*
- * After the text: the view's JSON document to json and its "rows" as CSV
- * (columns cols) to csv, each when not NULL: 0, or 1 after one line when
- * one (or the text on stdout) was not written.
+ * --store URL: the results store (store/czstore.h; default $CUSEZERO_STORE,
+ * else the SQLite file under $XDG_DATA_HOME).  zab_store_option: 1 when c
+ * was it (*url = arg), else 0 (cmd/options.c).
  */
-int zab_view_files(FILE *text, const char *json, const char *csv, const json_t *doc,
-		   const char *const *cols);
+#define ZAB_STORE_LONGOPTS { "store", required_argument, NULL, OPT_STORE_URL }
+int zab_store_option(int c, const char *arg, const char **url);
 /*
- * zab store export --kcidb (kcidb.c): the runs r[0..n) as a KCIDB I/O
- * schema v5.3 document; *ncheckouts: the kernel variants found (0: none).
+ * cmd/run.c: the document a run of the experiment file would start from:
+ * its benchmarks and variants as recorded, no samples ("measure": "auto"
+ * where the first run decides).  NULL after one line.
  */
-json_t *zab_kcidb_doc(const struct czres_result *r, size_t n, size_t *ncheckouts);
-void zab_out_init(struct out_opts *oo);
-/* An output option shared by run and report: 1 if c was one, 0 if not, -1 on a bad value. */
-int zab_output_option(int c, const char *arg, struct out_opts *oo);
-int zab_outputs_open(struct out_opts *oo);
-void zab_outputs_discard(struct out_opts *oo);
-/* The table, then the files: 0, or 1 when any of them was not written. */
-int zab_output(struct czres_result *const *r, size_t n, const json_t *doc, struct out_opts *oo);
+json_t *zab_run_frame(const char *file);
 
 #endif /* TOOLS_ZAB_CMD_CMD_H */

@@ -25,7 +25,6 @@
 #include "cmd.h"
 #include "czstore.h"
 #include "samplestat.h"
-#include "zab.h"
 
 #define ZC_ALPHA	0.05
 

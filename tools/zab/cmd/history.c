@@ -19,7 +19,6 @@
 #include "czstore.h"
 #include "samplestat.h"
 #include "model/steps.h"
-#include "zab.h"
 
 #define ZH_ALPHA 0.05
 #define ZH_MAX_STEPS 1024

@@ -7,6 +7,7 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,6 @@
 #include <sys/stat.h>
 
 #include "hf/hf.h"
-#include "zab.h"
 #include "cmd.h"
 #include "cli.h"
 #include "util.h"
@@ -82,16 +82,10 @@ bool zab_hf_mode(const char *word)
 /* Set by an error hyperfine's argument parser reports (exit 2); others exit 1, as hyperfine's. */
 static bool hf_usage_error;
 
+/* A count: a bad one exits 1, as hyperfine's does (the message is every count's). */
 static int hf_count(const char *opt, const char *s, unsigned min, unsigned *out)
 {
-	uint64_t v;
-
-	if (!cz_parse_u64(s, min, 1000000, &v)) {
-		*out = (unsigned)v;
-		return 0;
-	}
-	cz_err("%s '%s': expected a number >= %u", opt, s, min);
-	return -1;
+	return cz_opt_uint_parse(opt, s, min, 1000000, out);
 }
 
 static const char *hf_next(int argc, char **argv, const char *opt)
@@ -113,7 +107,6 @@ static bool hf_ident(const char *s)
 static int hf_list(struct hf_opts *o, const char *var, const char *list)
 {
 	struct hf_param *p = &o->params[o->nparams];
-	const char *s = list;
 
 	if (o->nparams == HF_MAX_PARAMS || !hf_ident(var) || !*list) {
 		cz_err("--parameter-list '%s' '%s': expected VAR a,b,... (at most %d)", var, list,
@@ -121,19 +114,7 @@ static int hf_list(struct hf_opts *o, const char *var, const char *list)
 		return -1;
 	}
 	p->name = cz_xstrdup(var);
-	p->vals = NULL;
-	p->n = 0;
-	for (;;) {
-		size_t k = strcspn(s, ",");
-
-		p->vals = realloc(p->vals, (p->n + 1) * sizeof(*p->vals));
-		if (!p->vals)
-			cz_die(2, "out of memory");
-		p->vals[p->n++] = cz_xasprintf("%.*s", (int)k, s);
-		if (!s[k])
-			break;
-		s += k + 1;
-	}
+	p->n = (size_t)zab_param_list(list, true, SIZE_MAX, &p->vals);
 	o->nparams++;
 	return 0;
 }
@@ -292,24 +273,17 @@ int zab_hf_parse(int argc, char **argv, struct hf_opts *o)
 	return ret < 0 && hf_usage_error ? -2 : ret;
 }
 
-/* {VAR} replaced by the values of r's parameters; any other {...} left as it is. */
+/* {VAR} replaced by the values of r's parameters (one pass); any other {...} left as it is. */
 static char *hf_subst(const char *s, const struct hf_result *r)
 {
-	char *out = cz_xstrdup(s), *hit, *n, *key;
-	size_t i, from;
+	struct zab_kv kv[HF_MAX_PARAMS];
+	size_t i;
 
 	for (i = 0; i < r->np; i++) {
-		key = cz_xasprintf("{%s}", r->pnames[i]);
-		for (from = 0; (hit = strstr(out + from, key)); ) {
-			from = (size_t)(hit - out) + strlen(r->pvals[i]);
-			n = cz_xasprintf("%.*s%s%s", (int)(hit - out), out, r->pvals[i],
-					 hit + strlen(key));
-			free(out);
-			out = n;
-		}
-		free(key);
+		kv[i].key = (char *)r->pnames[i];
+		kv[i].val = (char *)r->pvals[i];
 	}
-	return out;
+	return zab_subst(s, kv, r->np, false, NULL);
 }
 
 /* Commands x parameter values, in hyperfine's order; the count. */

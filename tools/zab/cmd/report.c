@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 
 #include "czstore.h"
-#include "zab.h"
 #include "cmd.h"
 #include "cli.h"
 #include "util.h"
@@ -140,12 +139,11 @@ static int apply_verdict(struct czres_result **res, size_t n, json_t *arr, bool 
 static int store_option(int c, const char *arg, struct czs_filter *f, const char **store, bool *by,
 			size_t *min_class)
 {
+	if (zab_store_option(c, arg, store))
+		return 1;
 	switch (c) {
 	case OPT_MIN_PER_CLASS:
 		*min_class = cz_opt_uint("--min-per-class", arg, 1, 100000);
-		return 1;
-	case OPT_STORE_URL:
-		*store = arg;
 		return 1;
 	case OPT_EXPERIMENT_NAME:
 		f->experiment = arg;
@@ -231,7 +229,7 @@ static const struct option report_opts[] = {
 	{ "sut", required_argument, NULL, OPT_SUT },
 	{ "layout-or-code", no_argument, NULL, OPT_LAYOUT_OR_CODE },
 	{ "verdict", required_argument, NULL, OPT_VERDICT },
-	{ "store", required_argument, NULL, OPT_STORE_URL },
+	ZAB_STORE_LONGOPTS,
 	{ "experiment", required_argument, NULL, OPT_EXPERIMENT_NAME },
 	{ "campaign", required_argument, NULL, OPT_CAMPAIGN_ID },
 	{ "sut-class", required_argument, NULL, OPT_SUT_CLASS },

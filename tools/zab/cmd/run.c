@@ -15,20 +15,14 @@
 #include <sys/utsname.h>
 
 #include "czstore.h"
-#include "zab.h"
 #include "cmd.h"
 #include "cli.h"
 #include "util.h"
 
+/* A count option: a bad one is zab's usage error (lib/cli.h, one message for every count). */
 static int parse_count(const char *opt, const char *s, unsigned min, unsigned *out)
 {
-	uint64_t v;
-
-	if (cz_parse_u64(s, min, 1000000, &v)) {
-		cz_err("%s '%s': expected a number >= %u", opt, s, min);
-		return -EINVAL;
-	}
-	*out = (unsigned)v;
+	*out = cz_opt_uint(opt, s, min, 1000000);
 	return 0;
 }
 
@@ -79,7 +73,7 @@ static const struct option run_opts[] = {
 	{ "sut", required_argument, NULL, OPT_SUT },
 	{ "sut-name", required_argument, NULL, OPT_SUT_NAME },
 	{ "campaign", required_argument, NULL, OPT_CAMPAIGN_ID },
-	{ "store", required_argument, NULL, OPT_STORE_URL },
+	ZAB_STORE_LONGOPTS,
 	{ "no-store", no_argument, NULL, OPT_NO_STORE },
 	{ "cusezero", required_argument, NULL, OPT_CUSEZERO },
 	{ "dry-run", no_argument, NULL, OPT_DRY },
@@ -90,15 +84,6 @@ static const struct option run_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-#define ZAB_MAX_PARAMS 8
-
-/* -L NAME=A,B / --parameter-list NAME A,B, or --parameter-scan NAME LO HI */
-struct param {
-	const char *name;
-	const char *list;          /* "A,B,C", or NULL for a scan */
-	double lo, hi;
-};
-
 struct run_cli {
 	const char *file, *sut, *title;
 	const char *sut_name, *campaign, *store;   /* the store: --store URL; no_store: --no-store */
@@ -107,7 +92,7 @@ struct run_cli {
 	char *units[CZRES_MAX_ITEMS], *groups[CZRES_MAX_ITEMS];
 	bool lower[CZRES_MAX_ITEMS], timed[CZRES_MAX_ITEMS];
 	const char *prepare;
-	struct param params[ZAB_MAX_PARAMS];
+	struct zab_param params[ZAB_MAX_PARAMS];
 	size_t nparams;
 	double step;               /* --parameter-step-size (0: 1) */
 	size_t nb, nv, nvars;
@@ -231,7 +216,7 @@ static int parse_double(const char *opt, const char *s, double *out)
 /* -L NAME=A,B (or NAME A,B), --parameter-scan NAME LO HI, --parameter-step-size D. */
 static int param_option(struct run_cli *cli, int c, const char *arg, int argc, char **argv)
 {
-	struct param *p = &cli->params[cli->nparams];
+	struct zab_param *p = &cli->params[cli->nparams];
 	const char *eq = strchr(arg, '='), *opt = c == 'L' ? "--parameter-list" : "--parameter-scan";
 	const char *a;
 
@@ -275,6 +260,8 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 
 	if (k)
 		return k < 0 ? -1 : 0;
+	if (zab_store_option(c, optarg, &cli->store))
+		return 0;
 	switch (c) {
 	case 'e':
 		cli->file = optarg;
@@ -340,9 +327,6 @@ static int run_option(struct run_cli *cli, struct zab_run_opts *ro, struct out_o
 		return 0;
 	case OPT_CAMPAIGN_ID:
 		cli->campaign = optarg;
-		return 0;
-	case OPT_STORE_URL:
-		cli->store = optarg;
 		return 0;
 	case OPT_NO_STORE:
 		cli->no_store = true;
@@ -509,135 +493,6 @@ static void default_groups(struct zab_experiment *e)
 	}
 }
 
-/* The values of parameter p into vals (malloc'd): how many, or -1 after one line. */
-static int param_values(const struct run_cli *cli, const struct param *p, char **vals)
-{
-	double step = cli->step > 0 ? cli->step : 1, x;
-	const char *s = p->list;
-	int n = 0;
-
-	if (p->list) {
-		do {
-			size_t len = strcspn(s, ",");
-
-			if (n == CZRES_MAX_ITEMS || !len) {
-				cz_err("--parameter-list %s '%s': %s", p->name, p->list,
-				       len ? "more than 64 values" : "an empty value");
-				return -1;
-			}
-			vals[n++] = cz_xasprintf("%.*s", (int)len, s);
-			s += len;
-		} while (*s++);
-		return n;
-	}
-	for (x = p->lo; x <= p->hi + step * 1e-9; x = p->lo + step * n) {
-		if (n == CZRES_MAX_ITEMS) {
-			cz_err("--parameter-scan %s %g %g: more than 64 values (step %g)", p->name,
-			       p->lo, p->hi, step);
-			return -1;
-		}
-		vals[n++] = cz_xasprintf("%.10g", x);
-	}
-	if (!n)
-		cz_err("--parameter-scan %s %g %g: no value (LO above HI)", p->name, p->lo, p->hi);
-	return n ? n : -1;
-}
-
-/* s with every {NAME} of the parameters replaced by this combination's value. */
-static char *param_subst(const char *s, const struct run_cli *cli, char *const *val)
-{
-	char *out = cz_xstrdup(s), *hit, *t, *pat;
-	size_t i;
-
-	for (i = 0; i < cli->nparams; i++) {
-		pat = cz_xasprintf("{%s}", cli->params[i].name);
-		while ((hit = strstr(out, pat))) {
-			t = cz_xasprintf("%.*s%s%s", (int)(hit - out), out, val[i], hit + strlen(pat));
-			free(out);
-			out = t;
-		}
-		free(pat);
-	}
-	return out;
-}
-
-/* One variant of the expansion: spec (NULL: none given) with the values val. 0 or -1. */
-static int param_variant(struct zab_experiment *e, const struct run_cli *cli, const char *spec,
-			 char *const *val)
-{
-	char *x = spec ? param_subst(spec, cli, val) : cz_xstrdup("p"), *colon = strchr(x, ':');
-	char *name = spec ? cz_xasprintf("%.*s", (int)(colon ? colon - x : (long)strlen(x)), x) :
-			    cz_xstrdup("");
-	struct zab_variant *v;
-	size_t i;
-	int ret = zab_variant_spec(e, x);
-
-	free(x);
-	if (ret) {
-		free(name);
-		return -1;
-	}
-	v = &e->var[e->nvar - 1];
-	for (i = 0; i < cli->nparams; i++) {
-		x = cz_xasprintf("%s%s%s=%s", name, *name ? " " : "", cli->params[i].name, val[i]);
-		free(name);
-		name = x;
-		if (v->nvars == CZRES_MAX_ITEMS) {
-			cz_err("variant '%s': more than %d var.NAME values", name, CZRES_MAX_ITEMS);
-			free(name);
-			return -1;
-		}
-		v->vars[v->nvars].key = cz_xstrdup(cli->params[i].name);
-		v->vars[v->nvars++].val = cz_xstrdup(val[i]);
-	}
-	free(v->name);
-	v->name = name;
-	return 0;
-}
-
-/*
- * The variants: each --variant (or one with no setting) once per
- * combination of the parameters' values, {NAME} replaced in its spec and
- * var.NAME set (so {NAME} in every command), named "VARIANT NAME=VALUE".
- */
-static int param_variants(struct zab_experiment *e, const struct run_cli *cli)
-{
-	char *vals[ZAB_MAX_PARAMS][CZRES_MAX_ITEMS], *val[ZAB_MAX_PARAMS];
-	int nval[ZAB_MAX_PARAMS] = { 0 }, ret = 0;
-	size_t i, k, total = 1, nbase = cli->nv ? cli->nv : 1, combo;
-
-	if (e->nvar) {
-		cz_err("%s: --parameter-list and --parameter-scan expand the command line's variants, not the file's",
-		       e->file);
-		return -1;
-	}
-	for (i = 0; i < cli->nparams && !ret; i++) {
-		nval[i] = param_values(cli, &cli->params[i], vals[i]);
-		ret = nval[i] < 0;
-		total *= nval[i] > 0 ? (size_t)nval[i] : 1;
-	}
-	if (!ret && total * nbase > CZRES_MAX_ITEMS) {
-		cz_err("parameters: %zu variants x %zu combinations is more than %d variants", nbase,
-		       total, CZRES_MAX_ITEMS);
-		ret = 1;
-	}
-	for (i = 0; i < nbase && !ret; i++)
-		for (combo = 0; combo < total && !ret; combo++) {
-			size_t rest = combo;
-
-			/* the last parameter varies fastest */
-			for (k = cli->nparams; k-- > 0;) {
-				val[k] = vals[k][rest % (size_t)nval[k]];
-				rest /= (size_t)nval[k];
-			}
-			ret = param_variant(e, cli, cli->nv ? cli->vspecs[i] : NULL, val);
-		}
-	for (i = 0; i < cli->nparams; i++)
-		for (k = 0; k < (size_t)(nval[i] > 0 ? nval[i] : 0); k++)
-			free(vals[i][k]);
-	return ret ? -1 : 0;
-}
-
 /* The experiment: its file, then the command line's benchmarks, variants, vars, settings. */
 static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 {
@@ -657,7 +512,8 @@ static int run_build(struct zab_experiment *e, const struct run_cli *cli)
 		if (cli->timed[i])
 			bb->measure = ZAB_MEASURE_TIME;
 	}
-	if (cli->nparams && param_variants(e, cli))
+	if (cli->nparams && zab_param_variants(e, cli->params, cli->nparams, cli->step,
+						   cli->vspecs, cli->nv))
 		return -1;
 	for (i = 0; i < cli->nv && !cli->nparams; i++)
 		if (zab_variant_spec(e, cli->vspecs[i]))

@@ -18,12 +18,11 @@
 #include "cmd.h"
 #include "czstore.h"
 #include "outfile.h"
-#include "zab.h"
 
-enum { OPT_STORE = 300, OPT_EXPERIMENT, OPT_CAMPAIGN, OPT_SUTCLASS, OPT_SUTNAME, OPT_RUN, OPT_FORMAT, OPT_KCIDB };
+enum { OPT_EXPERIMENT = 300, OPT_CAMPAIGN, OPT_SUTCLASS, OPT_SUTNAME, OPT_RUN, OPT_FORMAT, OPT_KCIDB };
 
 #define STORE_LONGOPTS							\
-	{ "store", required_argument, NULL, OPT_STORE },		\
+	ZAB_STORE_LONGOPTS,						\
 	{ "experiment", required_argument, NULL, OPT_EXPERIMENT },	\
 	{ "campaign", required_argument, NULL, OPT_CAMPAIGN },		\
 	{ "sut-class", required_argument, NULL, OPT_SUTCLASS },		\
@@ -43,8 +42,9 @@ struct store_cli {
 /* A store option shared by the subcommands: 1 taken, 0 not one, -1 bad. */
 static int store_option(int c, const char *arg, struct store_cli *sc)
 {
+	if (zab_store_option(c, arg, &sc->url))
+		return 1;
 	switch (c) {
-	case OPT_STORE: sc->url = arg; return 1;
 	case OPT_EXPERIMENT: sc->f.experiment = arg; return 1;
 	case OPT_CAMPAIGN: sc->f.campaign = arg; return 1;
 	case OPT_SUTCLASS: sc->f.sut_class = arg; return 1;
@@ -59,54 +59,6 @@ static int store_option(int c, const char *arg, struct store_cli *sc)
 		return 1;
 	}
 	return 0;
-}
-
-static struct czs *store_open(const char *url, enum czs_mode mode)
-{
-	char buf[4096], err[1024];
-	struct czs *s;
-
-	if (!url)
-		url = czs_default_url(buf, sizeof(buf));
-	if (czs_open_mode(url, mode, &s, err, sizeof(err))) {
-		cz_err("%s", err);
-		return NULL;
-	}
-	return s;
-}
-
-struct czs *zab_store_open(const char *url)
-{
-	return store_open(url, CZS_WRITE);
-}
-
-struct czs *zab_store_read(const char *url, const char *experiment)
-{
-	struct czs *s = store_open(url, CZS_READ);
-	char err[2048];
-
-	if (s && experiment && czs_experiment_known(s, experiment, err, sizeof(err))) {
-		cz_err("%s", err);
-		czs_close(s);
-		return NULL;
-	}
-	return s;
-}
-
-int zab_store_record(struct czs *s, json_t *doc, const char *what, char uuid[37])
-{
-	char err[1024];
-	bool already;
-	int ret = czs_put_run(s, doc, what, uuid, &already, err, sizeof(err));
-
-	if (ret) {
-		if (err[0] && ret == -EEXIST)
-			cz_err("%s", err);
-		else if (err[0])
-			cz_err("%s: not stored in %s: %s", what, czs_name(s), err);
-		return ret == -EEXIST ? -2 : -1;
-	}
-	return already ? 1 : 0;
 }
 
 /*
@@ -136,7 +88,7 @@ static int import_file(struct czs **s, const char *url, const char *file, size_t
 				continue;
 			}
 			czres_result_free(&r);
-			if (!(*s = store_open(url, CZS_WRITE))) {
+			if (!(*s = zab_store_open(url))) {
 				json_decref(doc);
 				return -1;
 			}

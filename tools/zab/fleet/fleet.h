@@ -5,11 +5,11 @@
  * the experiment (pack.h), writes the play's variables as data Ansible
  * never templates, runs ansible-playbook and ansible-inventory (fork and
  * exec, no shell), and reads and records results through the store API.
- *   fleet.c     options, the campaign, the flow
- *   fleetproc.c running a program (no shell), capturing its output
- *   fleetinv.c  the inventory's hosts and classes; the vars file
- *   fleetrun.c  results into the store, per-SUT states, the report
- *   bisect.c  --bisect: zab bisect on one SUT per class, the answers
+ *   cmd/fleet.c the command: options, the campaign, the flow
+ *   proc.c      running a program (no shell), capturing its output
+ *   inv.c       the inventory's hosts and classes; the vars file
+ *   results.c   results into the store, per-SUT states, the report
+ *   bisect.c    --bisect: zab bisect on one SUT per class, the answers
  */
 #ifndef TOOLS_ZAB_FLEET_FLEET_H
 #define TOOLS_ZAB_FLEET_FLEET_H
@@ -47,7 +47,7 @@ struct fleet {
 	size_t nhosts;
 };
 
-/* ---- fleetproc.c -------------------------------------------------------- */
+/* ---- proc.c ------------------------------------------------------------ */
 /* argv[0] on PATH (or a path): 0 when it is an executable file. */
 int fleet_which(const char *prog);
 /* Run argv with no shell; stdout into *out (malloc, NUL-terminated) unless
@@ -57,13 +57,13 @@ int fleet_run(const char *const argv[], char **out, char *err, size_t errlen);
 /* argv as a shell would need it quoted, for --dry-run. */
 void fleet_print_argv(const char *const argv[]);
 
-/* ---- fleetinv.c --------------------------------------------------------- */
+/* ---- inv.c ------------------------------------------------------------- */
 /* f->hosts from ansible-inventory --list (within --limit): 0, or -1 after one line. */
 int fleet_inventory(struct fleet *f);
 /* The play's variables, every value from a user marked !unsafe: 0, or -1. */
 int fleet_write_vars(const struct fleet *f, const char *path);
 
-/* ---- fleetrun.c --------------------------------------------------------- */
+/* ---- results.c ---------------------------------------------------------- */
 /* Which hosts have a run stored for the campaign (done, or stored when after). */
 int fleet_mark_stored(struct fleet *f, struct czs *s, bool after);
 /* Import results/HOST.json of the hosts that ran; read HOST.state. */
@@ -78,7 +78,5 @@ void fleet_report(const struct fleet *f);
 size_t fleet_bisect_pick(struct fleet *f);
 /* After the play: the probes into the store, one answer per class; the exit status. */
 int fleet_bisect_collect(struct fleet *f, struct czs *s, size_t todo);
-
-int zab_cmd_fleet(int argc, char **argv);
 
 #endif

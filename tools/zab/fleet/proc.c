@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* zab fleet: running a program with no shell between (fleet.h). */
 #include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "fleet.h"
 #include "results/result.h"
 
@@ -30,82 +28,19 @@ int fleet_which(const char *prog)
 	return -1;
 }
 
-/* All of fd into a NUL-terminated buffer. */
-static char *slurp(int fd)
-{
-	size_t len = 0, cap = 65536;
-	char *buf = cz_xmalloc(cap);
-	ssize_t n;
-
-	for (;;) {
-		if (len + 1 >= cap)
-			buf = realloc(buf, cap *= 2);
-		if (!buf)
-			abort();
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = 0;
-	return buf;
-}
-
-/* The last non-empty line of text, into err. */
-static void last_line(const char *text, char *err, size_t errlen)
-{
-	const char *end = text + strlen(text), *start;
-
-	while (end > text && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
-		end--;
-	for (start = end; start > text && start[-1] != '\n'; start--)
-		;
-	snprintf(err, errlen, "%.*s", (int)(end - start), start);
-}
-
 int fleet_run(const char *const argv[], char **out, char *err, size_t errlen)
 {
-	int po[2] = { -1, -1 }, efd = -1, status = 0;
-	char errname[] = "/tmp/zab-fleet-err.XXXXXX", *etext;
-	pid_t pid;
+	struct cz_child c = {
+		.argv = argv,
+		.flags = (out ? CZ_CHILD_OUT : 0) | (err ? CZ_CHILD_ERR | CZ_CHILD_ERR_LAST : 0),
+	};
+	int ret = cz_child_run(&c);
 
-	if (err) {
-		err[0] = 0;
-		efd = mkstemp(errname);
-		if (efd >= 0)
-			unlink(errname);
-	}
-	if (out && pipe2(po, O_CLOEXEC))
-		return -1;
-	pid = fork();
-	if (pid == 0) {
-		if (out)
-			dup2(po[1], 1);
-		if (efd >= 0)
-			dup2(efd, 2);
-		execvp(argv[0], (char *const *)argv);
-		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	if (out) {
-		close(po[1]);
-		*out = pid > 0 ? slurp(po[0]) : NULL;
-		close(po[0]);
-	}
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (efd >= 0) {
-		lseek(efd, 0, SEEK_SET);
-		etext = slurp(efd);
-		last_line(etext, err, errlen);
-		free(etext);
-		close(efd);
-	}
-	if (pid < 0)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (err)
+		snprintf(err, errlen, "%s", c.err);
+	if (out)
+		*out = c.out;
+	return ret < 0 ? -1 : ret;
 }
 
 void fleet_print_argv(const char *const argv[])

@@ -44,10 +44,7 @@ struct hf_result {
 	double mean, sd, median, min, max, umean, smean;
 };
 
-int zab_cmd_hyperfine(int argc, char **argv);
 void zab_hf_usage(FILE *f);
-/* Whether argv[1] starts hyperfine mode: not a zab command, not an experiment file. */
-bool zab_hf_mode(const char *word);
 int zab_hf_parse(int argc, char **argv, struct hf_opts *o);
 int zab_hf_run(const struct hf_opts *o, struct hf_result *r, size_t nr);
 void zab_hf_print_one(const struct hf_opts *o, const struct hf_result *r);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "hf.h"
-#include "zab.h"
+#include "model/model.h"
 #include "cli.h"
 #include "jsonout.h"
 #include "outfile.h"

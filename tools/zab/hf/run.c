@@ -20,8 +20,9 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 
+#include "child.h"
 #include "hf.h"
-#include "zab.h"
+#include "model/model.h"
 #include "cli.h"
 #include "jsonout.h"
 #include "samplestat.h"
@@ -58,15 +59,15 @@ static char **hf_words(const char *s, char **store)
 	return argv;
 }
 
-/* Run cmd; its wall time, CPU times and exit code (-1: killed by a signal). */
+/* Run cmd (lib/child.h); its wall time, CPU times and exit code (-1: killed by a signal). */
 static int hf_exec(const struct hf_opts *o, const char *cmd, double *t, double *u, double *sy,
 		   int *code)
 {
+	struct cz_child c = { .flags = CZ_CHILD_NULL_IN | (o->show_output ? 0 : CZ_CHILD_NULL_OUT) };
 	struct timespec a, b;
-	struct rusage ru;
 	char *store, **argv;
-	pid_t pid;
-	int st, fd;
+	int st;
+	size_t n = 0;
 	bool none = o->shell && !strcmp(o->shell, "none");
 
 	argv = hf_words(none ? cmd : o->shell ? o->shell : "sh", &store);
@@ -75,41 +76,26 @@ static int hf_exec(const struct hf_opts *o, const char *cmd, double *t, double *
 		free(store);
 		return cz_err("empty command"), -1;
 	}
+	while (argv[n])
+		n++;
+	if (!none) {
+		argv[n++] = (char *)"-c";
+		argv[n++] = (char *)cmd;
+		argv[n] = NULL;
+	}
+	c.argv = (const char *const *)argv;
 	fflush(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	pid = fork();
-	if (pid == 0) {
-		size_t n = 0;
-
-		fd = open("/dev/null", O_RDWR);
-		dup2(fd, 0);
-		if (!o->show_output) {
-			dup2(fd, 1);
-			dup2(fd, 2);
-		}
-		while (argv[n])
-			n++;
-		if (!none) {
-			argv[n++] = (char *)"-c";
-			argv[n++] = (char *)cmd;
-			argv[n] = NULL;
-		}
-		execvp(argv[0], argv);
-		fprintf(stderr, "zab: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	st = pid < 0 ? -1 : 0;
-	while (pid > 0 && wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
-		;
+	st = cz_child_run(&c);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	free(argv);
 	free(store);
-	if (pid < 0)
-		return cz_err("fork: %s", strerror(errno)), -1;
+	if (st < 0)
+		return cz_err("fork: %s", strerror(-st)), -1;
 	*t = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
-	*u = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6;
-	*sy = (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec * 1e-6;
-	*code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	*u = (double)c.ru.ru_utime.tv_sec + (double)c.ru.ru_utime.tv_usec * 1e-6;
+	*sy = (double)c.ru.ru_stime.tv_sec + (double)c.ru.ru_stime.tv_usec * 1e-6;
+	*code = WIFEXITED(c.wstatus) ? WEXITSTATUS(c.wstatus) : -1;
 	return 0;
 }
 

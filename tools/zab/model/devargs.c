@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "alloc.h"
-#include "zab.h"
+#include "model.h"
 
 void zab_devarg_add(struct zab_variant *x, const char *word)
 {

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "zab.h"
+#include "model.h"
 #include "zeroing.h"
 
 /*

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Numbers in a benchmark's output (zab_number, tools/zab/zab.h). */
+/* Numbers in a benchmark's output (zab_number, model/model.h). */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 
-#include "zab.h"
+#include "model.h"
 
 /* The length of [0-9]+ at s. */
 static size_t digits(const char *s)

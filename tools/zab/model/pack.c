@@ -22,14 +22,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <nettle/sha2.h>
-
 #include "alloc.h"
 #include "cli.h"
 #include "cmd.h"
 #include "kpath.h"
 #include "pack.h"
 #include "sequence.h"
+#include "abspath.h"
+#include "util.h"
 
 #define PACK_FILE_MAX (256u << 20)
 
@@ -43,44 +43,14 @@ struct pack {
 	char where[4200];
 };
 
-void zab_sha256_hex(const void *buf, size_t len, char hex[65])
-{
-	unsigned char d[SHA256_DIGEST_SIZE];
-	struct sha256_ctx c;
-	int i;
-
-	sha256_init(&c);
-	sha256_update(&c, len, buf);
-	sha256_digest(&c, sizeof(d), d);
-	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-}
-
-/* The whole file: 0, or -errno (a folder: -EISDIR). */
+/* The whole file (zab_read_regular): 0, or -errno (a folder: -EISDIR; not a regular file or too long: -EFBIG). */
 static int read_all(const char *path, char **buf, size_t *len)
 {
-	/* O_NONBLOCK: a FIFO is not waited on (and refused below); cleared for the reads */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), ret = 0;
-	struct stat st;
-	ssize_t n;
+	const char *kind;
+	int ret = zab_read_regular(path, PACK_FILE_MAX, buf, len, &kind);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > PACK_FILE_MAX) {
-		ret = S_ISDIR(st.st_mode) ? -EISDIR : -EFBIG;
-		close(fd);
-		return ret;
-	}
-	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-	*buf = cz_xmalloc((size_t)st.st_size + 1);
-	*len = 0;
-	while ((n = read(fd, *buf + *len, (size_t)st.st_size - *len)) > 0)
-		*len += (size_t)n;
-	if (n < 0)
-		ret = -errno;
-	close(fd);
-	if (ret)
-		free(*buf);
+	if (ret == -EINVAL && kind)
+		ret = !strcmp(kind, zab_file_kind(S_IFDIR)) ? -EISDIR : -EFBIG;
 	return ret;
 }
 
@@ -165,7 +135,7 @@ static int ship(struct pack *p, const char *key, const char *name, char **shippe
 		free(path);
 		return -1;
 	}
-	zab_sha256_hex(buf, len, hex);
+	cz_sha256_hex(buf, len, hex);
 	if (zab_blob_named(path) && memcmp(zab_blob_named(path), hex, 64)) {
 		cz_err("blob %s: its content's SHA-256 is %.16s..., not its name's: changed after it was written (zab expand again)",
 		       path, hex);
@@ -404,7 +374,7 @@ static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 	fclose(f);
 	fflush(p->sums);
 	if (!ret) {
-		zab_sha256_hex(exptext, explen, hex);
+		cz_sha256_hex(exptext, explen, hex);
 		path = cz_xasprintf("%s/experiment", p->dir);
 		ret = write_new(path, exptext, explen) ? -1 : 0;
 		free(path);
@@ -412,7 +382,7 @@ static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 		p->sums = NULL;
 		/* experiment first, then files/ */
 		path = cz_xasprintf("%s  experiment\n%s", hex, p->sumsbuf);
-		zab_sha256_hex(path, strlen(path), sums);
+		cz_sha256_hex(path, strlen(path), sums);
 		free(exptext);
 		exptext = path;
 		path = cz_xasprintf("%s/SHA256SUMS", p->dir);
@@ -428,16 +398,6 @@ static int pack_run(struct pack *p, const char *text, size_t len, char sums[65])
 	return ret;
 }
 
-/* path made absolute against the current folder (malloc). */
-static char *absolute(const char *path)
-{
-	char cwd[PATH_MAX];
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return cz_xstrdup(path);
-	return cz_xasprintf("%s/%s", cwd, path);
-}
-
 /*
  * The experiment's sequences expanded first (zab expand: explicit variants
  * naming absolute paths), in the experiment's folder so that every other
@@ -446,7 +406,7 @@ static char *absolute(const char *path)
 int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files)
 {
 	const char *td = getenv("TMPDIR");
-	char *aexp = absolute(exp), *slash = strrchr(aexp, '/'), *base, *priv, *tmp;
+	char *aexp = cz_absolute(exp), *slash = strrchr(aexp, '/'), *base, *priv, *tmp;
 	int cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC), ret;
 
 	base = cz_xasprintf("%.*s", slash == aexp ? 1 : (int)(slash - aexp), aexp);
@@ -552,36 +512,4 @@ void zab_pack_remove(const char *dir)
 	if (!lstat(dir, &st) && S_ISDIR(st.st_mode) && !lstat(files, &st) && S_ISDIR(st.st_mode))
 		nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(files);
-}
-
-/* zab pack EXPERIMENT DIR: the bundle, and one line per shipped file. */
-int zab_cmd_pack(int argc, char **argv)
-{
-	char sums[65];
-	json_t *files, *f;
-	size_t i;
-
-	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		printf("usage: zab pack EXPERIMENT DIR   (the experiment and every file it names, as DIR)\n");
-		zab_help_end(stdout, "pack");
-		return 0;
-	}
-	if (argc != 3 || argv[1][0] == '-' || argv[2][0] == '-') {
-		if (argc > 3)
-			cz_err("pack: unexpected argument '%s' (expected EXPERIMENT DIR)", argv[3]);
-		else if (argc > 1 && argv[argc - 1][0] == '-')
-			cz_err("pack: unknown option '%s' (expected EXPERIMENT DIR)", argv[argc - 1]);
-		else
-			cz_err("pack: expected EXPERIMENT DIR");
-		return 2;
-	}
-	if (zab_pack(argv[1], argv[2], sums, &files))
-		return 1;
-	json_array_foreach(files, i, f)
-		printf("%s = %s: %s\n", json_string_value(json_object_get(f, "key")),
-		       json_string_value(json_object_get(f, "path")),
-		       json_string_value(json_object_get(f, "sha256")));
-	printf("%s/SHA256SUMS: %s\n", argv[2], sums);
-	json_decref(files);
-	return 0;
 }

@@ -21,12 +21,7 @@ int zab_pack(const char *exp, const char *dir, char sums[65], json_t **files);
 int zab_pack_from(const char *exp, const char *base, const char *dir, char sums[65],
 		  json_t **files);
 
-/* The SHA-256 of len bytes, in hex. */
-void zab_sha256_hex(const void *buf, size_t len, char hex[65]);
-
 /* Remove what zab_pack made in dir (its files, then dir). */
 void zab_pack_remove(const char *dir);
-
-int zab_cmd_pack(int argc, char **argv);
 
 #endif

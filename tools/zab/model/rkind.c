@@ -3,10 +3,10 @@
  * zab's result classes, one table: what each is called, its unit and
  * direction, its JSON "source", and how a run's value is taken from the
  * daemon's counters (NULL: the benchmark's own number).  Adding a class is
- * an enum value in zab.h, a row here and its tests.
+ * an enum value in results/result.h, a row here and its tests.
  */
 #include "devstats.h"
-#include "zab.h"
+#include "model.h"
 
 /*
  * The in-device classes are the median request of each run, not the totals:

@@ -8,7 +8,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +15,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "cmd/cmd.h"
 #include "outfile.h"
 #include "sequence.h"
+#include "abspath.h"
 #include "util.h"
 
 /* The keys a step's section gets from its expansion, not from the written section. */
@@ -70,16 +69,6 @@ static void variant_section(const char *line, char *name, size_t len)
 	snprintf(name, len, "%s", cz_trim(s + 8));
 }
 
-/* An absolute path for a file named relative to the current folder (PATH[:SYMBOL] kept). */
-static char *absolute(const char *v)
-{
-	char cwd[PATH_MAX];
-
-	if (v[0] == '/' || !strncmp(v, "kpath:", 6) || !getcwd(cwd, sizeof(cwd)))
-		return cz_xstrdup(v);
-	return cz_xasprintf("%s/%s", cwd, v[0] == '.' && v[1] == '/' ? v + 2 : v);
-}
-
 /* A plain variant's line: source= and patch= values made absolute, the rest as written. */
 static void plain_line(FILE *out, const char *line)
 {
@@ -93,7 +82,7 @@ static void plain_line(FILE *out, const char *line)
 	copy = cz_xstrdup(strchr(line, '=') + 1);
 	fprintf(out, "%s =", key);
 	for (w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
-		char *a = absolute(w);
+		char *a = !strncmp(w, "kpath:", 6) ? cz_xstrdup(w) : cz_absolute(w);
 
 		fprintf(out, " %s", a);
 		free(a);
@@ -283,42 +272,4 @@ int zab_expand_file(const char *in_path, const char *out_path)
 		cz_err("%s: %s", to_stdout ? "standard output" : out_path, strerror(-ret));
 	zab_experiment_free(&e);
 	return ret == -EINVAL ? -EIO : ret;
-}
-
-int zab_cmd_expand(int argc, char **argv)
-{
-	static const struct option lo[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *outp = NULL;
-	char buf[64];
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			outp = optarg;
-			break;
-		case 'h':
-			printf("usage: zab expand EXPERIMENT [-o FILE]\n"
-			       "  the experiment with every change sequence (series=, kernel=, git=)\n"
-			       "  written out as [variant NAME@K] sections naming concrete files\n"
-			       "  -o, --output FILE   write it to FILE (default: standard output)\n");
-			zab_help_end(stdout, "expand");
-			return 0;
-		default:
-			zab_bad_option(c, argv, buf, sizeof(buf));
-			return 2;
-		}
-	}
-	if (optind + 1 != argc) {
-		cz_err("expand: name one experiment file (zab expand EXPERIMENT [-o FILE])");
-		return 2;
-	}
-	c = zab_expand_file(zab_find_experiment(argv[optind]), outp);
-	/* as zab run: a bad experiment is a usage error, an unwritable output a failure */
-	return c == -EINVAL ? 2 : c ? 1 : 0;
 }

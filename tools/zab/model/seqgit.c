@@ -2,8 +2,8 @@
 /*
  * kernel = and git = (sequence.h): a file from several kernel trees, or
  * from the commits of a git range, and what they share: running a program
- * for its output, the content-addressed blob cache, and a tree's kernel
- * version.  git is the engine for history (git log, git cat-file): nothing
+ * for its output and a tree's kernel version (the blob cache they
+ * write to: blob.c).  git is the engine for history (git log, git cat-file): nothing
  * here reads a repository itself.
  */
 #include <ctype.h>
@@ -11,294 +11,31 @@
 #include <fcntl.h>
 #include <glob.h>
 #include <limits.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <nettle/sha2.h>
-
+#include "child.h"
 #include "cli.h"
 #include "ksrc.h"
 #include "sequence.h"
 #include "util.h"
 
-#define CAPTURE_MAX (256u << 20)
 /* Debian's trees as scripts/kernel-sources.sh unpacks them: VERSION/linux-source-VERSION */
 #define KSRC_TREES "/var/cache/cusezero-ksrc/*/linux-source-*"
-
-/* Read fds[0] (stdout, kept) and fds[1] (stderr, its first line kept) to their ends. */
-static int drain(int fds[2], char **out, size_t *len, char *errline, size_t errlen)
-{
-	struct pollfd pf[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
-	size_t cap = 65536, n = 0, en = 0;
-	char *buf = cz_xmalloc(cap), junk[4096];
-	ssize_t got;
-	int open_fds = 2;
-
-	errline[0] = 0;
-	while (open_fds) {
-		if (poll(pf, 2, -1) < 0 && errno != EINTR)
-			break;
-		if (pf[0].revents) {
-			if (cap - n < 4096 && n < CAPTURE_MAX)
-				buf = cz_xrealloc(buf, cap *= 2);
-			got = read(fds[0], n < CAPTURE_MAX ? buf + n : junk,
-				   n < CAPTURE_MAX ? cap - n - 1 : sizeof(junk));
-			if (got > 0 && n < CAPTURE_MAX)
-				n += (size_t)got;
-			if (got <= 0 && !(got < 0 && errno == EINTR)) {
-				pf[0].fd = -1;
-				open_fds--;
-			}
-		}
-		if (pf[1].revents) {
-			got = read(fds[1], junk, sizeof(junk));
-			if (got > 0 && en + 1 < errlen) {
-				size_t k = (size_t)got < errlen - en - 1 ? (size_t)got : errlen - en - 1;
-
-				memcpy(errline + en, junk, k);
-				en += k;
-				errline[en] = 0;
-			}
-			if (got <= 0 && !(got < 0 && errno == EINTR)) {
-				pf[1].fd = -1;
-				open_fds--;
-			}
-		}
-	}
-	errline[strcspn(errline, "\n")] = 0;
-	buf[n] = 0;
-	*out = buf;
-	*len = n;
-	return 0;
-}
 
 int zab_run_capture(const char *const *argv, char **out, size_t *len, char *errline,
 		    size_t errlen)
 {
-	int po[2], pe[2], fds[2], st = 0;
-	pid_t pid;
+	struct cz_child c = { .argv = argv, .flags = CZ_CHILD_OUT | CZ_CHILD_ERR | CZ_CHILD_NULL_IN };
+	int ret = cz_child_run(&c);
 
-	if (pipe2(po, O_CLOEXEC))
-		return -errno;
-	if (pipe2(pe, O_CLOEXEC)) {
-		close(po[0]);
-		close(po[1]);
-		return -errno;
-	}
-	pid = fork();
-	if (pid == 0) {
-		int nul = open("/dev/null", O_RDONLY);
-
-		if (nul >= 0)
-			dup2(nul, 0);
-		dup2(po[1], 1);
-		dup2(pe[1], 2);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(argv[0], (char *const *)argv);
-		dprintf(2, "%s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(po[1]);
-	close(pe[1]);
-	if (pid < 0) {
-		close(po[0]);
-		close(pe[0]);
-		return -errno;
-	}
-	fds[0] = po[0];
-	fds[1] = pe[0];
-	drain(fds, out, len, errline, errlen);
-	close(po[0]);
-	close(pe[0]);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* ---- the blob cache -------------------------------------------------------- */
-
-/*
- * $XDG_CACHE_HOME/cusezero/blobs, root's /var/cache/cusezero/blobs,
- * ~/.cache/cusezero/blobs: its descriptor, every folder on the way checked
- * as the build cache's (zero_safe_dir), or -errno with why.
- */
-static int blob_dir(char *out, size_t len, char *why, size_t wlen)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-
-	if (xdg && xdg[0] == '/')
-		snprintf(out, len, "%s/cusezero/blobs", xdg);
-	else if (!geteuid())
-		snprintf(out, len, "/var/cache/cusezero/blobs");
-	else if (home && home[0] == '/' && home[1])
-		snprintf(out, len, "%s/.cache/cusezero/blobs", home);
-	else {
-		snprintf(out, len, "(no XDG_CACHE_HOME or HOME)");
-		snprintf(why, wlen, "no place for it");
-		return -ENOENT;
-	}
-	return zero_safe_dir(out, true, why, wlen);
-}
-
-static void sha256_hex(const void *data, size_t len, char hex[65])
-{
-	unsigned char d[SHA256_DIGEST_SIZE];
-	struct sha256_ctx c;
-	int i;
-
-	sha256_init(&c);
-	sha256_update(&c, len, data);
-	sha256_digest(&c, sizeof(d), d);
-	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-}
-
-static int write_fd(int fd, const void *data, size_t len)
-{
-	const char *p = data;
-	ssize_t w;
-
-	while (len) {
-		w = write(fd, p, len);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/*
- * The SHA-256 of a regular file of ours opened at dfd/name (no symbolic
- * link, no FIFO waited on): 0, or -errno (-EPERM: not a regular file of
- * this user's, or writable by others).
- */
-static int blob_hash(int dfd, const char *name, char hex[65])
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), ret = 0;
-	struct sha256_ctx c;
-	unsigned char d[SHA256_DIGEST_SIZE], buf[65536];
-	struct stat st;
-	ssize_t n;
-	int i;
-
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (st.st_uid != geteuid() && st.st_uid) ||
-	    (st.st_mode & 022)) {
-		close(fd);
-		return -EPERM;
-	}
-	sha256_init(&c);
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		sha256_update(&c, (size_t)n, buf);
-	if (n < 0)
-		ret = -errno;
-	close(fd);
-	sha256_digest(&c, sizeof(d), d);
-	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	snprintf(errline, errlen, "%s", c.err);
+	*out = c.out ? c.out : cz_xstrdup("");
+	*len = c.len;
 	return ret;
-}
-
-int zab_blob_put(const void *data, size_t len, const char *name, char **path)
-{
-	char dir[PATH_MAX], why[PATH_MAX + 128], hex[65], have[65], tmp[64];
-	const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
-	int dfd = blob_dir(dir, sizeof(dir) - 80, why, sizeof(why)), hfd, fd, ret;
-
-	*path = NULL;
-	if (dfd < 0) {
-		cz_err("blob cache %s: refused: %s (set XDG_CACHE_HOME to a folder of yours)", dir, why);
-		return -1;
-	}
-	sha256_hex(data, len, hex);
-	/* every step relative to the checked folder: nothing on the way may be swapped */
-	if (mkdirat(dfd, hex, 0700) && errno != EEXIST) {
-		ret = -errno;
-	} else if ((hfd = openat(dfd, hex, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-		ret = -errno;
-	} else {
-		struct stat st;
-
-		ret = fstat(hfd, &st) || st.st_uid != geteuid() || (st.st_mode & 022) ? -EPERM : 0;
-		/* there with the right content: kept (its name is its content's hash) */
-		if (!ret && !(blob_hash(hfd, base, have) || strcmp(have, hex))) {
-			close(hfd);
-			close(dfd);
-			*path = cz_xasprintf("%s/%s/%s", dir, hex, base);
-			return 0;
-		}
-		snprintf(tmp, sizeof(tmp), ".tmp.%d", (int)getpid());
-		unlinkat(hfd, tmp, 0);
-		fd = ret ? -1 : openat(hfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-				      0600);
-		if (!ret && fd < 0)
-			ret = -errno;
-		if (fd >= 0) {
-			ret = write_fd(fd, data, len);
-			if (close(fd) && !ret)
-				ret = -errno;
-		}
-		if (!ret && renameat(hfd, tmp, hfd, base))
-			ret = -errno;
-		if (ret)
-			unlinkat(hfd, tmp, 0);
-		close(hfd);
-	}
-	close(dfd);
-	if (ret) {
-		cz_err("blob cache %s/%s/%s: %s", dir, hex, base,
-		       ret == -EPERM ? "not a folder of this user's, or writable by others" :
-		       strerror(-ret));
-		return -1;
-	}
-	*path = cz_xasprintf("%s/%s/%s", dir, hex, base);
-	return 0;
-}
-
-const char *zab_blob_named(const char *path)
-{
-	const char *slash = strrchr(path, '/'), *h;
-
-	if (!slash || slash - path < 71)
-		return NULL;
-	h = slash - 64;
-	return strspn(h, "0123456789abcdef") == 64 && !memcmp(h - 7, "/blobs/", 7) ? h : NULL;
-}
-
-int zab_blob_check(const char *path)
-{
-	const char *h = zab_blob_named(path);
-	char hex[65];
-	int ret;
-
-	/* .../blobs/SHA256/NAME: a blob; anything else is no concern of the cache */
-	if (!h)
-		return 0;
-	ret = blob_hash(AT_FDCWD, path, hex);
-	if (ret == -ENOENT)
-		return 0;         /* missing: said as such by the caller */
-	if (ret) {
-		cz_err("blob %s: %s", path, ret == -EPERM ?
-		       "not a regular file of this user's or root's, or writable by others" :
-		       strerror(-ret));
-		return -1;
-	}
-	if (memcmp(hex, h, 64)) {
-		cz_err("blob %s: its content's SHA-256 is %.16s..., not its name's: changed after it was written (zab expand again)",
-		       path, hex);
-		return -1;
-	}
-	return 0;
 }
 
 /* ---- kernel versions ------------------------------------------------------- */
@@ -485,27 +222,45 @@ int zab_open_regular(const char *path, const char **kind)
 }
 
 /* The whole of a regular file (at most 64 MiB), NUL-ended, or NULL (*kind: what it is instead). */
-static char *read_small(const char *path, size_t *len, const char **kind)
+int zab_read_regular(const char *path, size_t max, char **out, size_t *len, const char **kind)
 {
-	int fd = zab_open_regular(path, kind);
+	int fd = zab_open_regular(path, kind), err;
 	size_t cap = 65536, n = 0;
 	ssize_t got;
 	char *buf;
 
 	if (fd < 0)
-		return NULL;
+		return -errno;
 	buf = cz_xmalloc(cap);
-	while (n < (64u << 20) && (got = read(fd, buf + n, cap - n - 1)) != 0) {
+	while ((got = read(fd, buf + n, cap - n - 1)) != 0) {
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0)
-			break;
-		if ((n += (size_t)got) + 1 == cap)
+		if (got < 0 || (n += (size_t)got) > max) {
+			err = got < 0 ? -errno : -EFBIG;
+			close(fd);
+			free(buf);
+			return err;
+		}
+		if (n + 1 == cap)
 			buf = cz_xrealloc(buf, cap *= 2);
 	}
 	close(fd);
 	buf[n] = 0;
+	*out = buf;
 	*len = n;
+	return 0;
+}
+
+/* A file of a tree (at most 64 MiB), or NULL with errno (EINVAL: *kind says what it is). */
+static char *read_small(const char *path, size_t *len, const char **kind)
+{
+	char *buf;
+	int ret = zab_read_regular(path, 64u << 20, &buf, len, kind);
+
+	if (ret) {
+		errno = -ret;
+		return NULL;
+	}
 	return buf;
 }
 

@@ -25,34 +25,10 @@
 
 #define SERIES_FILE_MAX (64u << 20)
 
-/* The whole of path, a regular file, NUL-ended: 0 or -errno (-EINVAL: *kind says what it is). */
+/* A series file, patch or mbox (zab_read_regular): 0 or -errno (-EINVAL: *kind says what it is). */
 static int slurp(const char *path, char **out, size_t *len, const char **kind)
 {
-	int fd = zab_open_regular(path, kind);
-	size_t cap = 4096, n = 0;
-	ssize_t got;
-	char *buf;
-
-	if (fd < 0)
-		return -errno;
-	buf = cz_xmalloc(cap);
-	while ((got = read(fd, buf + n, cap - n - 1)) != 0) {
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0 || (n += (size_t)got) > SERIES_FILE_MAX) {
-			got = got < 0 ? -errno : -EFBIG;
-			close(fd);
-			free(buf);
-			return (int)got;
-		}
-		if (cap - n - 1 == 0)
-			buf = cz_xrealloc(buf, cap *= 2);
-	}
-	close(fd);
-	buf[n] = 0;
-	*out = buf;
-	*len = n;
-	return 0;
+	return zab_read_regular(path, SERIES_FILE_MAX, out, len, kind);
 }
 
 /* Why slurp failed: what the file is instead of a regular one, or the error. */

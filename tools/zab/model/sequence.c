@@ -15,6 +15,7 @@
 #include "kpath.h"
 #include "ksrc.h"
 #include "sequence.h"
+#include "abspath.h"
 #include "util.h"
 
 static int set_str(char **dst, const char *v)
@@ -99,16 +100,6 @@ void zab_seq_free(struct zab_seq *seqs, size_t n)
 	for (i = 0; i < n; i++)
 		seq_clear(&seqs[i]);
 	free(seqs);
-}
-
-/* An absolute name for path (the current folder's, as the daemon would read it). */
-static char *absolute(const char *path)
-{
-	char cwd[PATH_MAX];
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return cz_xstrdup(path);
-	return cz_xasprintf("%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
 }
 
 /*
@@ -341,7 +332,7 @@ int zab_seq_build(const struct zab_variant *x, size_t max, struct zab_seq *s)
 	s->kind = x->series ? "series" : x->kernels ? "kernel" : "git";
 	file = cz_xasprintf("%.*s", (int)zab_source_path_len(src), src);
 	if (x->series) {
-		char *abs = absolute(file);
+		char *abs = cz_absolute(file);
 
 		struct stat sb;
 
@@ -396,7 +387,7 @@ static void step_args(struct zab_variant *v, const struct zab_seq_step *st)
 				free(t);
 			}
 		} else if (!strncmp(w, "--patch=", 8)) {
-			char *abs = absolute(w + 8);
+			char *abs = cz_absolute(w + 8);
 
 			t = cz_xasprintf("--patch=%s", abs);
 			zab_devarg_add(v, t);

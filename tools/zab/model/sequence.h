@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "zab.h"
+#include "model.h"
 
 /* One step of a sequence: what its variant runs and where it comes from. */
 struct zab_seq_step {
@@ -86,7 +86,6 @@ bool zab_seq_plain_name(const char *s);
  * one line when a file cannot be read or written.
  */
 int zab_expand_file(const char *in_path, const char *out_path);
-int zab_cmd_expand(int argc, char **argv);
 
 /* ---- seqseries.c ---- */
 
@@ -145,6 +144,12 @@ const char *zab_blob_named(const char *path);
  * on): the descriptor, or -1 with errno (EINVAL: *kind says what it is).
  */
 int zab_open_regular(const char *path, const char **kind);
+/*
+ * The whole of path, a regular file of at most max bytes, NUL-ended into
+ * *out (malloc'd): 0, or -errno (-EINVAL: *kind says what it is instead;
+ * -EFBIG: longer than max).  zab's one whole-file reader.
+ */
+int zab_read_regular(const char *path, size_t max, char **out, size_t *len, const char **kind);
 /* "a FIFO", "a symbolic link", ... for a file's mode. */
 const char *zab_file_kind(mode_t mode);
 /* The kernel version of the tree holding path (its top Makefile, or a linux-source-V folder); NULL. */

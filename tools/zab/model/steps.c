@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "steps.h"
-#include "zab.h"
+#include "model.h"
 
 long zab_step_of(const char *vname, const char *seq, size_t *seqlen)
 {

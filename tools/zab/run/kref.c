@@ -34,7 +34,7 @@
 #include "kref.h"
 #include "samplestat.h"
 #include "util.h"
-#include "zab.h"
+#include "run.h"
 
 /*
  * zab's measurement: 21 rounds of samples of 256 KiB (a 256 KiB pread, 16 of
@@ -264,14 +264,6 @@ json_t *zab_kernel_ref(const struct zab_experiment *e)
 	json_decref(p->not_checked);
 	free(p);
 	return j;
-}
-
-int zab_kref_parse(const char *s, bool *off)
-{
-	if (strcmp(s, "yes") && strcmp(s, "no"))
-		return -EINVAL;
-	*off = !strcmp(s, "no");
-	return 0;
 }
 
 static double num(const json_t *o, const char *key)

@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "kpath.h"
 #include "emul.h"
-#include "zab.h"
+#include "run.h"
 #include "util.h"
 #include "zeroing.h"
 

@@ -21,7 +21,7 @@
 #include <sys/ioctl.h>
 
 #include "devstats.h"
-#include "zab.h"
+#include "run.h"
 
 uint32_t zab_rotate_seed(uint64_t seed, unsigned session)
 {

@@ -54,454 +54,13 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "zab.h"
+#include "run.h"
+#include "runner.h"
 #include "util.h"
 #include "devspawn.h"
 #include "devstats.h"
 
-static volatile sig_atomic_t zab_stop, zab_timed_out;
-static volatile pid_t zab_child;
-
-static void on_signal(int sig)
-{
-	zab_stop = sig;
-	if (zab_child > 0)
-		kill(-zab_child, SIGTERM);
-}
-
-static void on_alarm(int sig)
-{
-	(void)sig;
-	zab_timed_out = 1;
-	if (zab_child > 0)
-		kill(-zab_child, SIGKILL);
-}
-
-/* ---- order ----------------------------------------------------------------------- */
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
-		     size_t nvar, size_t *perm)
-{
-	uint64_t st = seed ^ ((uint64_t)session << 32) ^ round;
-	size_t i, j, t;
-
-	for (i = 0; i < nvar; i++)
-		perm[i] = nvar - 1 - i;
-	if (o == ZAB_ORDER_ABBA && (session + round) % 2)
-		return;         /* abba: every other round reversed, A B, B A, A B ... */
-	for (i = 0; i < nvar; i++)
-		perm[i] = i;
-	if (o != ZAB_ORDER_RANDOM)
-		return;
-	splitmix64(&st);
-	for (i = nvar; i > 1; i--) {
-		j = (size_t)(splitmix64(&st) % i);
-		t = perm[i - 1];
-		perm[i - 1] = perm[j];
-		perm[j] = t;
-	}
-}
-
-/* ---- processes ---------------------------------------------------------------------- */
-
-struct proc_out {
-	int status;          /* waitpid status, or -errno if it could not start */
-	double secs;         /* wall-clock time from fork to its end */
-	char *out, *err;
-};
-
-static char *read_all(int fd, size_t max)
-{
-	size_t n = 0, cap = 256;
-	char *s = cz_xmalloc(cap);
-	ssize_t r;
-
-	lseek(fd, 0, SEEK_SET);
-	while (n < max && (r = read(fd, s + n, cap - n - 1)) > 0) {
-		n += (size_t)r;
-		if (n + 1 == cap)
-			s = cz_xrealloc(s, cap *= 2);
-	}
-	s[n] = 0;
-	close(fd);
-	return s;
-}
-
-static int tmp_fd(void)
-{
-	char path[] = "/tmp/zab-out.XXXXXX";
-	int fd = mkstemp(path);
-
-	if (fd >= 0)
-		unlink(path);
-	return fd;
-}
-
-static bool needs_shell(const char *cmd)
-{
-	return strpbrk(cmd, "|&;<>()$`\\\"'*?[]#~=%{}\n") != NULL;
-}
-
-/* The child: own process group, output into the files, env added, on cpu (>= 0), exec. */
-static void __attribute__((noreturn))
-child_exec(const char *cmd, char **env, size_t nenv, int ofd, int efd, int cpu)
-{
-	char *argv[256], *copy;
-	int n = 0, fd;
-	size_t i;
-
-	setpgid(0, 0);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	dup2(ofd, 1);
-	dup2(efd, 2);
-	close(ofd);
-	close(efd);
-	fd = open("/dev/null", O_RDONLY);
-	if (fd >= 0) {
-		dup2(fd, 0);
-		close(fd);
-	}
-	for (i = 0; i < nenv; i++)
-		putenv(env[i]);
-	if (cpu >= 0 && (fd = cz_pin_cpu(cpu))) {
-		fprintf(stderr, "cannot pin to CPU %d for co-location: %s\n", cpu, strerror(-fd));
-		_exit(126);
-	}
-	if (needs_shell(cmd)) {
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		fprintf(stderr, "cannot run /bin/sh: %s\n", strerror(errno));
-		_exit(127);
-	}
-	copy = strdup(cmd);
-	for (char *t = strtok(copy, " \t"); t && n < 255; t = strtok(NULL, " \t"))
-		argv[n++] = t;
-	argv[n] = NULL;
-	if (!n)
-		_exit(127);
-	execvp(argv[0], argv);
-	fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
-}
-
-/*
- * Run cmd (through "sh -c" when it needs a shell) with env (NAME=VALUE
- * strings) added, pinned to cpu when >= 0, stdout and stderr into files (so
- * a daemonising child cannot hold a pipe open).
- */
-static void run_proc(const char *cmd, char **env, size_t nenv, unsigned timeout, int cpu,
-		     struct proc_out *po)
-{
-	int ofd = tmp_fd(), efd = tmp_fd();
-	uint64_t t0;
-	pid_t pid;
-
-	memset(po, 0, sizeof(*po));
-	t0 = cz_now_ns();
-	if (ofd < 0 || efd < 0) {
-		po->status = -errno;
-		goto out;
-	}
-	pid = fork();
-	if (pid < 0) {
-		po->status = -errno;
-		goto out;
-	}
-	if (!pid)
-		child_exec(cmd, env, nenv, ofd, efd, cpu);
-	zab_child = pid;
-	zab_timed_out = 0;
-	if (timeout)
-		alarm(timeout);
-	while (waitpid(pid, &po->status, 0) < 0) {
-		if (errno != EINTR) {
-			po->status = -errno;
-			break;
-		}
-	}
-	po->secs = (double)(cz_now_ns() - t0) / 1e9;
-	alarm(0);
-	zab_child = 0;
-out:
-	po->out = ofd >= 0 ? read_all(ofd, 1 << 20) : cz_xstrdup("");
-	po->err = efd >= 0 ? read_all(efd, 1 << 20) : cz_xstrdup("");
-}
-
-static void proc_free(struct proc_out *po)
-{
-	free(po->out);
-	free(po->err);
-}
-
-/* One line: newlines -> " | ", at most max bytes. */
-static char *one_line(const char *s, size_t max)
-{
-	size_t n = 0;
-	char *o = cz_xmalloc(max + 8);
-
-	while (isspace((unsigned char)*s))
-		s++;
-	for (; *s && n < max; s++) {
-		if (*s == '\n') {
-			if (s[1])
-				n += (size_t)sprintf(o + n, " | ");
-		} else {
-			o[n++] = isprint((unsigned char)*s) || (unsigned char)*s >= 0x80 ? *s : '?';
-		}
-	}
-	if (*s)
-		n += (size_t)sprintf(o + n, "...");
-	o[n] = 0;
-	return o;
-}
-
-static char *status_text(int st)
-{
-	if (st < 0)
-		return cz_xasprintf("could not start (%s)", strerror(-st));
-	if (WIFEXITED(st))
-		return cz_xasprintf("exited with status %d", WEXITSTATUS(st));
-	if (WIFSIGNALED(st))
-		return cz_xasprintf("was killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-	return cz_xasprintf("ended with wait status %#x", st);
-}
-
-static const char *skip_blank_and_comments(const char *s)
-{
-	for (;;) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (*s != '#')
-			return s;
-		s += strcspn(s, "\n");   /* "# ..." lines (perf style headers) are ignored */
-	}
-}
-
-/* The one number a benchmark prints (besides "#" lines); false if there is anything else. */
-static bool parse_number(const char *s, double *x)
-{
-	char *end;
-
-	s = skip_blank_and_comments(s);
-	if (!*s)
-		return false;
-	/* a plain decimal: strtod alone took 0x10 as 16, and inf and nan */
-	if (!zab_number(s, false, &end, x))
-		return false;
-	return !*skip_blank_and_comments(end);
-}
-
-/* ---- device daemons ------------------------------------------------------------------- */
-
-struct daemon {
-	struct cz_dev dev;
-	bool up;
-	bool has_fd;
-	int fd;              /* the device, open for the counters (GET_STATS) */
-	char *error;         /* start failed: why */
-};
-
-static char *tmpdir;
-static struct daemon daemons[CZRES_MAX_ITEMS];
-
-static void daemon_stop(struct daemon *d)
-{
-	if (d->has_fd)
-		close(d->fd);
-	cz_dev_stop(&d->dev, "zab");
-	free(d->error);
-	memset(d, 0, sizeof(*d));
-}
-
-static void daemons_stop_all(void)
-{
-	size_t i;
-
-	for (i = 0; i < CZRES_MAX_ITEMS; i++)
-		if (daemons[i].up || daemons[i].error)
-			daemon_stop(&daemons[i]);
-}
-
-static void cleanup_tmpdir(void)
-{
-	if (tmpdir) {
-		rmdir(tmpdir);
-		free(tmpdir);
-		tmpdir = NULL;
-	}
-}
-
-static char *read_file(const char *path)
-{
-	int fd = open(path, O_RDONLY);
-
-	return fd < 0 ? NULL : read_all(fd, 1 << 20);
-}
-
-/*
- * Where the daemon's placed routine lives: its anonymous executable mappings
- * (zero_place() maps the copy read+exec, without a file).
- */
-static void exec_mappings(pid_t pid, json_t *o)
-{
-	char *maps, *path = cz_xasprintf("/proc/%d/maps", (int)pid), *line, *save = NULL;
-	json_t *arr;
-
-	maps = read_file(path);
-	free(path);
-	if (!maps)
-		return;
-	arr = cz_jset(o, "exec_anon_mappings", cz_jarr());
-	for (line = strtok_r(maps, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char range[64], perms[8], file[256] = "";
-		unsigned long long off;
-		unsigned maj, min;
-		unsigned long ino;
-
-		if (sscanf(line, "%63s %7s %llx %x:%x %lu %255s", range, perms, &off, &maj, &min, &ino,
-			   file) < 6)
-			continue;
-		if (perms[2] == 'x' && !file[0])
-			cz_jpush(arr, cz_jstr(range));
-	}
-	free(maps);
-}
-
-/* The facts of one started daemon, for the JSON document. */
-static void daemon_info(const struct daemon *d, unsigned session, int cpu, json_t *info)
-{
-	json_t *o = cz_jpush(info, cz_jobj());
-	char *stats, *sp;
-
-	cz_jset(o, "session", cz_jnum(session + 1));
-	cz_jset(o, "command", cz_jstr(d->dev.cmdline));
-	cz_jset(o, "path", cz_jstr(d->dev.path));
-	cz_jset(o, "pid", cz_jnum(d->dev.pid));
-	if (cpu >= 0)
-		cz_jset(o, "cpu", cz_jnum(cpu));
-	exec_mappings(d->dev.pid, o);
-	if (!d->dev.mnt)
-		return;
-	sp = cz_xasprintf("%s/stats.json", d->dev.mnt);
-	stats = read_file(sp);
-	free(sp);
-	if (stats) {
-		json_t *sj = json_loads(stats, JSON_REJECT_DUPLICATES, NULL);
-
-		if (sj)
-			cz_jset(o, "stats", sj);
-		free(stats);
-	}
-}
-
-static void daemon_start(struct daemon *d, const struct zab_variant *v, size_t vi, unsigned session,
-			 const char *cusezero, int cpu, json_t *info)
-{
-	char **args = cz_xmalloc((v->ndev + 16) * sizeof(*args)), *mnt = NULL, *name = NULL;
-	char *pidfile, cpus[16], err[1024];
-	bool cuse = v->frontend && !strcmp(v->frontend, "cuse");
-	size_t n = 0;
-
-	memset(d, 0, sizeof(*d));
-	args[n++] = (char *)cusezero;
-#define OPT(flag, val) do { if (val) { args[n++] = (char *)(flag); args[n++] = (val); } } while (0)
-	/* routine = default: the daemon's own choice (zero_device_default()), as a device variant */
-	if (v->routine && strcmp(v->routine, "default"))
-		OPT("--routine", v->routine);
-	OPT("--align", v->align);
-	OPT("--align-point", v->align_point);
-	OPT("--chunk", v->chunk);
-	OPT("--threads", v->threads);
-#undef OPT
-	if (cpu >= 0) {
-		snprintf(cpus, sizeof(cpus), "%d", cpu);
-		args[n++] = (char *)"--cpu";
-		args[n++] = cpus;
-	}
-	/* one argument each, as they were given: a file name is never split */
-	for (size_t i = 0; i < v->ndev; i++)
-		args[n++] = v->dev_argv[i];
-	pidfile = cz_xasprintf("%s/v%zu.pid", tmpdir, vi);
-	if (cuse)
-		name = cz_xasprintf("zab%dv%zu", (int)getpid(), vi);
-	else
-		mnt = cz_xasprintf("%s/v%zu", tmpdir, vi);
-	if (cz_dev_start(&d->dev, args, n, mnt, name, pidfile, 60, err, sizeof(err))) {
-		d->error = cz_xstrdup(err);
-	} else {
-		d->up = true;
-		d->fd = open(d->dev.path, O_RDONLY | O_CLOEXEC);
-		d->has_fd = d->fd >= 0;
-		daemon_info(d, session, cpu, info);
-	}
-	free(pidfile);
-	free(mnt);
-	free(name);
-	free(args);
-}
-
 /* ---- result classes --------------------------------------------------------------------- */
-
-static bool all_device(const struct zab_experiment *e)
-{
-	size_t v;
-
-	for (v = 0; v < e->nvar; v++)
-		if (!e->var[v].device)
-			return false;
-	return e->nvar > 0;
-}
-
-static bool wants_in_device(const struct zab_experiment *e, size_t b)
-{
-	return e->bench[b].in_device == ZAB_INDEV_YES ||
-	       (e->bench[b].in_device == ZAB_INDEV_AUTO && all_device(e));
-}
-
-static int add_row(struct czres_result *r, const struct zab_bench *b, size_t src, enum czres_rkind k)
-{
-	const struct zab_rkind_info *ki = &zab_rkinds[k];
-	struct czres_bench *rb;
-
-	if (r->nb == CZRES_MAX_ITEMS) {
-		cz_err("more than %d result classes (benchmarks and their in-device classes)",
-			CZRES_MAX_ITEMS);
-		return -E2BIG;
-	}
-	rb = &r->b[r->nb++];
-	rb->group = cz_xstrdup(b->group);
-	rb->kind = k;
-	rb->src = src;
-	rb->name = cz_xasprintf("%s%s", b->name, ki->suffix);
-	rb->unit = cz_xstrdup(ki->unit ? ki->unit : b->unit);
-	rb->higher = ki->higher < 0 ? b->higher : ki->higher > 0;
-	return 0;
-}
-
-int zab_result_rows(struct czres_result *r, const struct zab_experiment *e)
-{
-	size_t b;
-
-	int k;
-
-	for (b = 0; b < e->nbench; b++)
-		for (k = 0; k < CZRES_RK_COUNT; k++)
-			if ((!zab_rkinds[k].take || wants_in_device(e, b)) &&
-			    add_row(r, &e->bench[b], b, (enum czres_rkind)k))
-				return -E2BIG;
-	return 0;
-}
-
-/* ---- the run loop ---------------------------------------------------------------------- */
 
 struct runner {
 	const struct zab_experiment *e;
@@ -563,7 +122,7 @@ static char *build_cmd(struct runner *rn, size_t b, size_t v, const char *tmpl)
 	size_t n = 0, i;
 
 	snprintf(sess, sizeof(sess), "%u", rn->session + 1);
-	kv[n++] = (struct zab_kv){ (char *)"dev", daemons[v].dev.path ? daemons[v].dev.path : (char *)"/dev/zero" };
+	kv[n++] = (struct zab_kv){ (char *)"dev", zab_daemons[v].dev.path ? zab_daemons[v].dev.path : (char *)"/dev/zero" };
 	kv[n++] = (struct zab_kv){ (char *)"routine", var->routine ? var->routine : (char *)"default" };
 	kv[n++] = (struct zab_kv){ (char *)"align", var->align ? var->align : (char *)"0" };
 	kv[n++] = (struct zab_kv){ (char *)"chunk", var->chunk ? var->chunk : (char *)"4KB" };
@@ -596,8 +155,8 @@ static size_t build_env(struct runner *rn, size_t b, size_t v, char **env)
 
 	for (i = 0; i < var->nenv; i++)
 		env[nenv++] = cz_xasprintf("%s=%s", var->env[i].key, var->env[i].val);
-	if (daemons[v].dev.path && var->device)
-		env[nenv++] = cz_xasprintf("CUSEZERO_DEVICE=%s", daemons[v].dev.path);
+	if (zab_daemons[v].dev.path && var->device)
+		env[nenv++] = cz_xasprintf("CUSEZERO_DEVICE=%s", zab_daemons[v].dev.path);
 	env[nenv++] = cz_xasprintf("ZAB_BENCH=%s", rn->e->bench[b].name);
 	env[nenv++] = cz_xasprintf("ZAB_VARIANT=%s", var->name);
 	env[nenv++] = cz_xasprintf("ZAB_SESSION=%u", rn->session + 1);
@@ -616,17 +175,17 @@ static char *run_failure(const struct zab_experiment *e, const char *cmd, const 
 {
 	char *st, *out, *why;
 
-	if (po->status == 0 && !*skip_blank_and_comments(po->out)) {
-		out = one_line(po->err, 200);
+	if (po->status == 0 && !*zab_skip_comments(po->out)) {
+		out = zab_one_line(po->err, 200);
 		why = cz_xasprintf("`%s` printed no number on stdout (stderr: '%s'; --time measures its wall-clock time)",
 				   cmd, out);
 	} else if (po->status == 0) {
-		out = one_line(po->out, 200);
+		out = zab_one_line(po->out, 200);
 		why = cz_xasprintf("`%s` printed '%s' (expected one number)", cmd, out);
 	} else {
 		st = zab_timed_out ? cz_xasprintf("timed out after %u s (killed)", e->timeout) :
-		     status_text(po->status);
-		out = one_line(*po->err ? po->err : po->out, 300);
+		     zab_status_text(po->status);
+		out = zab_one_line(*po->err ? po->err : po->out, 300);
 		why = cz_xasprintf("`%s` %s: %s", cmd, st, *out ? out : "(no output)");
 		free(st);
 	}
@@ -665,10 +224,10 @@ static void rotate_samples(struct runner *rn, size_t b, size_t v, const struct c
 	struct czres_cell *c;
 	unsigned i;
 	char *why;
-	int ret = daemons[v].has_fd ? zab_rotrun_end(rr, daemons[v].fd) : -EBADF, k;
+	int ret = zab_daemons[v].has_fd ? zab_rotrun_end(rr, zab_daemons[v].fd) : -EBADF, k;
 
 	if (ret) {
-		why = cz_xasprintf("cannot read the layouts of %s: %s", daemons[v].dev.path,
+		why = cz_xasprintf("cannot read the layouts of %s: %s", zab_daemons[v].dev.path,
 				   ret == -ESTALE ? "they were reset during the run" :
 				   ret == -ENOTTY ? "the device is not rotating" : strerror(-ret));
 		fail_in_device(rn, b, v, why);
@@ -710,11 +269,11 @@ static void add_device_samples(struct runner *rn, size_t b, size_t v, int err_be
 	int ret = err_before, k;
 
 	if (!ret)
-		ret = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &after) : -EBADF;
+		ret = zab_daemons[v].has_fd ? cz_devstats_get(zab_daemons[v].fd, &after) : -EBADF;
 	if (!ret)
 		ret = cz_devstats_delta(before, &after, &d);
 	if (ret) {
-		why = cz_xasprintf("cannot read the counters of %s: %s", daemons[v].dev.path,
+		why = cz_xasprintf("cannot read the counters of %s: %s", zab_daemons[v].dev.path,
 				   ret == -ESTALE ? "they were reset during the run" : strerror(-ret));
 		fail_in_device(rn, b, v, why);
 		free(why);
@@ -745,7 +304,7 @@ static bool run_value(struct runner *rn, size_t b, const struct proc_out *po, do
 	if (po->status)
 		return false;
 	if (rn->measure[b] == ZAB_MEASURE_AUTO) {
-		rn->measure[b] = *skip_blank_and_comments(po->out) ? ZAB_MEASURE_OUTPUT : ZAB_MEASURE_TIME;
+		rn->measure[b] = *zab_skip_comments(po->out) ? ZAB_MEASURE_OUTPUT : ZAB_MEASURE_TIME;
 		if (rn->measure[b] == ZAB_MEASURE_TIME) {
 			struct czres_bench *rb = &rn->r->b[rn->row[b][CZRES_RK_CMD]];
 
@@ -759,7 +318,7 @@ static bool run_value(struct runner *rn, size_t b, const struct proc_out *po, do
 		*x = po->secs;
 		return true;
 	}
-	return parse_number(po->out, x);
+	return zab_parse_output(po->out, x);
 }
 
 /* --prepare before a run (not measured): NULL, or why it failed (malloc'd). */
@@ -771,16 +330,16 @@ static char *prepare(struct runner *rn, size_t b, size_t v, char **env, size_t n
 	if (!rn->e->prepare)
 		return NULL;
 	cmd = build_cmd(rn, b, v, rn->e->prepare);
-	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
+	zab_proc_run(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
 	if (po.status && !zab_stop) {
 		st = zab_timed_out ? cz_xasprintf("timed out after %u s (killed)", rn->e->timeout) :
-		     status_text(po.status);
-		out = one_line(*po.err ? po.err : po.out, 300);
+		     zab_status_text(po.status);
+		out = zab_one_line(*po.err ? po.err : po.out, 300);
 		why = cz_xasprintf("--prepare `%s` %s: %s", cmd, st, *out ? out : "(no output)");
 		free(st);
 		free(out);
 	}
-	proc_free(&po);
+	zab_proc_free(&po);
 	free(cmd);
 	return why;
 }
@@ -810,12 +369,12 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 	if (why || zab_stop)
 		return why;
 	if (dev)
-		err_before = daemons[v].has_fd ? cz_devstats_get(daemons[v].fd, &before) : -EBADF;
-	if (dev && !warm && rotating(rn->e, v) && daemons[v].has_fd)
-		zab_rotrun_begin(rn->rot, daemons[v].fd);
-	run_proc(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
+		err_before = zab_daemons[v].has_fd ? cz_devstats_get(zab_daemons[v].fd, &before) : -EBADF;
+	if (dev && !warm && rotating(rn->e, v) && zab_daemons[v].has_fd)
+		zab_rotrun_begin(rn->rot, zab_daemons[v].fd);
+	zab_proc_run(cmd, env, nenv, rn->e->timeout, rn->cpu, &po);
 	if (zab_stop) {
-		proc_free(&po);
+		zab_proc_free(&po);
 		return NULL;
 	}
 	if (run_value(rn, b, &po, &x)) {
@@ -826,7 +385,7 @@ static char *attempt(struct runner *rn, size_t b, size_t v, bool warm, const cha
 	} else {
 		why = run_failure(rn->e, cmd, &po);
 	}
-	proc_free(&po);
+	zab_proc_free(&po);
 	return why;
 }
 
@@ -850,10 +409,10 @@ static char *place_run(struct runner *rn, size_t v)
 
 	if (rn->offset < 0 || !rn->e->var[v].device)
 		return NULL;
-	if (!daemons[v].has_fd)
+	if (!zab_daemons[v].has_fd)
 		return cz_xasprintf("cannot place the routine at offset %d: no device open", rn->offset);
-	if (ioctl(daemons[v].fd, CUSEZERO_IOC_SET_ALIGN, &a))
-		return cz_xasprintf("%s: SET_ALIGN %d (%s): %s", daemons[v].dev.path, rn->offset,
+	if (ioctl(zab_daemons[v].fd, CUSEZERO_IOC_SET_ALIGN, &a))
+		return cz_xasprintf("%s: SET_ALIGN %d (%s): %s", zab_daemons[v].dev.path, rn->offset,
 				    rn->entry ? "entry" : "loop", strerror(errno));
 	return NULL;
 }
@@ -871,16 +430,16 @@ static char *record_offset(struct runner *rn, size_t b, size_t v, const size_t *
 
 	if (rn->e->var[v].device) {
 		st = cz_xmalloc(sizeof(*st));
-		if (!daemons[v].has_fd || cz_devstats_get(daemons[v].fd, st)) {
+		if (!zab_daemons[v].has_fd || cz_devstats_get(zab_daemons[v].fd, st)) {
 			free(st);
-			return cz_xasprintf("cannot read back the offset from %s", daemons[v].dev.path);
+			return cz_xasprintf("cannot read back the offset from %s", zab_daemons[v].dev.path);
 		}
 		applied = st->align;
 		if (st->align != rn->offset ||
 		    st->point != (rn->entry ? CUSEZERO_POINT_ENTRY : CUSEZERO_POINT_LOOP)) {
 			free(st);
 			return cz_xasprintf("%s reports offset %d after a run placed at %d",
-					    daemons[v].dev.path, applied, rn->offset);
+					    zab_daemons[v].dev.path, applied, rn->offset);
 		}
 		free(st);
 	}
@@ -907,10 +466,10 @@ static bool run_one(struct runner *rn, size_t b, size_t v, unsigned round)
 	unsigned n;
 
 	progress(rn, e->bench[b].name, var->name);
-	if (daemons[v].error) {
+	if (zab_daemons[v].error) {
 		for (k = 0; k < CZRES_RK_COUNT; k++)
 			if (rn->row[b][k] != SIZE_MAX)
-				cell_fail(rn, rn->row[b][k], v, daemons[v].error);
+				cell_fail(rn, rn->row[b][k], v, zab_daemons[v].error);
 		rn->done++;
 		return false;
 	}
@@ -987,21 +546,6 @@ static bool any_device(const struct zab_experiment *e)
 	return false;
 }
 
-int zab_colocate_check(const struct zab_colocate *c)
-{
-	cpu_set_t set;
-
-	if (c->mode != ZAB_COLOC_CPU)
-		return 0;
-	if (sched_getaffinity(0, sizeof(set), &set))
-		CPU_ZERO(&set);
-	if ((int)c->cpu < CPU_SETSIZE && CPU_ISSET((int)c->cpu, &set))
-		return 0;
-	cz_err("colocate %u: not a CPU zab may run on (%d allowed; see taskset -p %d)",
-		c->cpu, CPU_COUNT(&set), (int)getpid());
-	return -EINVAL;
-}
-
 /* The CPUs co-location may use (zab's affinity mask); -EINVAL if a given CPU is not one of them. */
 static int runner_colocation(struct runner *rn)
 {
@@ -1029,7 +573,7 @@ static int runner_colocation(struct runner *rn)
 		rn->coloc = false;
 		return 0;
 	}
-	rn->cpu0 = (size_t)(splitmix64(&st) % rn->ncpus);
+	rn->cpu0 = (size_t)(zab_splitmix64(&st) % rn->ncpus);
 	return 0;
 }
 
@@ -1115,7 +659,7 @@ static void session_runs(struct runner *rn)
  */
 static void rotate_daemon(struct runner *rn, size_t v, json_t *info)
 {
-	struct daemon *d = &daemons[v];
+	struct daemon *d = &zab_daemons[v];
 	struct cusezero_rotate got;
 	struct cusezero_stats *st;
 	json_t *o, *arr;
@@ -1163,39 +707,18 @@ static void session(struct runner *rn, unsigned s, json_t *devinfo, json_t *sess
 	}
 	for (v = 0; v < e->nvar && !zab_stop; v++)
 		if (e->var[v].device) {
-			daemon_start(&daemons[v], &e->var[v], v, s, rn->cusezero, rn->cpu,
+			zab_daemon_start(&zab_daemons[v], &e->var[v], v, s, rn->cusezero, rn->cpu,
 				     json_array_get(devinfo, v));
 			rotate_daemon(rn, v, json_array_get(devinfo, v));
 		}
 	for (v = 0; v < e->nvar; v++)
-		if (daemons[v].error) {
+		if (zab_daemons[v].error) {
 			progress_clear(rn);
 			cz_err("variant '%s', session %u: %s", e->var[v].name, s + 1,
-				daemons[v].error);
+				zab_daemons[v].error);
 		}
 	session_runs(rn);
-	daemons_stop_all();
-}
-
-void zab_reraise(void)
-{
-	if (!zab_stop)
-		return;
-	signal((int)zab_stop, SIG_DFL);
-	raise((int)zab_stop);
-}
-
-static void signals_install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sa.sa_handler = on_alarm;
-	sigaction(SIGALRM, &sa, NULL);
+	zab_daemons_stop_all();
 }
 
 static void runner_rows(struct runner *rn)
@@ -1248,22 +771,22 @@ int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
 		const char *td = getenv("TMPDIR");
 
 		/* the daemons' mount points and pidfiles */
-		tmpdir = cz_xasprintf("%s/zab.XXXXXX", td && *td ? td : "/tmp");
-		if (!mkdtemp(tmpdir)) {
-			cz_err("mkdtemp %s: %s", tmpdir, strerror(errno));
-			free(tmpdir);
-			tmpdir = NULL;
+		zab_tmpdir = cz_xasprintf("%s/zab.XXXXXX", td && *td ? td : "/tmp");
+		if (!mkdtemp(zab_tmpdir)) {
+			cz_err("mkdtemp %s: %s", zab_tmpdir, strerror(errno));
+			free(zab_tmpdir);
+			zab_tmpdir = NULL;
 			runner_free(&rn);
 			return -errno;
 		}
 	}
-	signals_install();
+	zab_signals_install();
 	rn.t0 = cz_now_ns();
 	for (s = 0; s < e->sessions && !zab_stop; s++)
 		session(&rn, s, devinfo, sessinfo);
 	progress_clear(&rn);
-	daemons_stop_all();
-	cleanup_tmpdir();
+	zab_daemons_stop_all();
+	zab_tmpdir_remove();
 	runner_free(&rn);
 	if (zab_stop) {
 		cz_err("interrupted by signal %d; devices stopped", (int)zab_stop);

@@ -17,11 +17,10 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cmd/cmd.h"
+#include "views.h"
 #include "samplestat.h"
 #include "stats/changepoint.h"
 #include "model/steps.h"
-#include "zab.h"
 
 #define HS_CLASSES 256
 

@@ -16,11 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
+#include "views.h"
 #include "samplestat.h"
 #include "stats/cellstat.h"
 #include "util.h"
-#include "zab.h"
 
 #define KC_ORIGIN "cusezero"
 #define KC_MAJOR 5

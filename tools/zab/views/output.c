@@ -13,8 +13,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "zab.h"
-#include "cmd/cmd.h"
+#include "views.h"
 #include "cli.h"
 #include "util.h"
 

@@ -23,10 +23,9 @@
 
 #include "cli.h"
 #include "outfile.h"
-#include "cmd/cmd.h"
+#include "views.h"
 #include "czrender.h"
 #include "samplestat.h"
-#include "zab.h"
 
 #define PG_MAX_FIGS 64
 #define PG_MAX_BENCH 6     /* benchmarks drawn per figure kind */

@@ -13,7 +13,7 @@
 #include <jansson.h>
 
 #include "cli.h"
-#include "cmd/cmd.h"
+#include "views.h"
 #include "store/czstore.h"
 #include "store/fleetstate.h"
 

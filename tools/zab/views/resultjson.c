@@ -8,28 +8,12 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include <nettle/sha2.h>
-
 #include "cli.h"
 #include "kpath.h"
 #include "model/sequence.h"
-#include "zab.h"
+#include "views.h"
 #include "util.h"
 #include "zeroing.h"
-
-/* The SHA-256 of a string, in hex. */
-static void sha256_text(const char *text, char hex[65])
-{
-	unsigned char d[SHA256_DIGEST_SIZE];
-	struct sha256_ctx c;
-	int i;
-
-	sha256_init(&c);
-	sha256_update(&c, strlen(text), (const uint8_t *)text);
-	sha256_digest(&c, sizeof(d), d);
-	for (i = 0; i < SHA256_DIGEST_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-}
 
 static json_t *kv_obj(const struct zab_kv *kv, size_t n)
 {
@@ -123,7 +107,7 @@ static void patchset_json(json_t *o, char **patches, size_t n)
 		text = t;
 	}
 	if (n)
-		sha256_text(text, all);
+		cz_sha256_hex(text, strlen(text), all);
 	else
 		all[0] = 0;
 	free(text);

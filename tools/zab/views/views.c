@@ -16,10 +16,9 @@
 #include <string.h>
 
 #include "cli.h"
-#include "cmd/cmd.h"
+#include "views.h"
 #include "outfile.h"
 #include "samplestat.h"
-#include "zab.h"
 
 /* ---- JSON and CSV of a view -------------------------------------------------------- */
 

@@ -1,32 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * zab: A/B experiments (benchmarks x variants, S sessions of W warm-ups and
- * R measured repeats) and the significance tables kernel reviewers read.
- *
- *   main.c        the command dispatch; usage.c --help; cmd.h shared options
- *   cmdrun.c      zab run: command line -> experiment -> result
- *   cmdreport.c   zab report: files or stored runs read, merged, shown;
- *                 compare.c zab compare; history.c zab history
- *   views.c       report --by sut-class, the views' JSON/CSV
- *   cmdstore.c    zab store; hfcli.c, hfrun.c, hfout.c hyperfine's command lines
- *   output.c      the table and the --export-* files
- *   experiment.c  experiment files (INI) and --bench/--variant specs
- *   sequence.c    change sequences (series, kernel, git) -> one variant per
- *                 step; seqseries.c, seqgit.c, seqexpand.c (sequence.h)
- *   run.c         sessions, order, processes, device daemons, co-location,
- *                 in-device samples, progress
- *   rkind.c       the result classes (one table); machine.c the machine description,
- *                 kref.c the kernel reference it records and report --by shows
- *   layout.c      placement per run; rotate.c placement = rotate on the device
- *   resultjson.c  a run's result -> its JSON document
- *   number.c      numbers in a benchmark's output
+ * zab's experiment model (model/): an experiment's benchmarks, variants and
+ * settings as read from its file (experiment.c, devargs.c) or the command
+ * line, placement (layout.c), change sequences (sequence.h), the result
+ * classes (rkind.c), numbers in a benchmark's output (number.c), packs
+ * (pack.h) and the steps of stored runs (steps.h).  Nothing here runs a
+ * benchmark or prints a table: run/ and views/ build on it.
  * The results themselves are modules of their own, which the store and
  * zab's views share: the data model, the reader of result files and the
  * merge (results/result.h), the statistics and verdicts (stats/cellstat.h,
  * stats/verdict.h), the tables, CSV and JSON (report/report.h).
  */
-#ifndef TOOLS_ZAB_ZAB_H
-#define TOOLS_ZAB_ZAB_H
+#ifndef TOOLS_ZAB_MODEL_MODEL_H
+#define TOOLS_ZAB_MODEL_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -169,8 +155,6 @@ int zab_colocate_parse(const char *s, struct zab_colocate *out);
 int zab_indev_parse(const char *s, enum zab_indev *out);
 /* "auto" | "output" | "time": 0 or -EINVAL. */
 int zab_measure_parse(const char *s, enum zab_measure *out);
-/* A CPU given for co-location must be one zab may run on: 0, or -EINVAL after one line. */
-int zab_colocate_check(const struct zab_colocate *c);
 /* Load an experiment file into e (added to what is there); prints one line on error. */
 int zab_experiment_load(struct zab_experiment *e, const char *path);
 /* NAME or experiments/NAME not found here: $ZAB_EXPERIMENT_PATH, then the installed ones. */
@@ -181,6 +165,8 @@ int zab_variant_spec(struct zab_experiment *e, const char *spec);
 /* Check names, substitutions, base; prints one line on error. */
 int zab_experiment_check(struct zab_experiment *e);
 void zab_experiment_free(struct zab_experiment *e);
+/* Free one variant's fields (a copy made for a sequence's step, say). */
+void zab_variant_free(struct zab_variant *v);
 /* Append one word (copied) to a variant's daemon arguments. */
 void zab_devarg_add(struct zab_variant *x, const char *word);
 /* How many of x's daemon arguments start with opt ("--source="); *first the first one's value. */
@@ -191,6 +177,43 @@ size_t zab_source_path_len(const char *spec);
 int zab_experiment_only(struct zab_experiment *e, const char *list);
 /* Expand {var} in tmpl; NULL with *bad = the unknown name (malloc'd) on error. */
 char *zab_expand(const char *tmpl, const struct zab_kv *kv, size_t nkv, char **bad);
+
+/* ---- parameters and {NAME} substitution (params.c) ---- */
+
+/* A name of a variable: letters, digits and _, not starting with a digit. */
+bool zab_ident(const char *s);
+/*
+ * tmpl with each {NAME} of kv (later entries win) replaced by its value, in
+ * one pass: a value put in is never searched again.  strict (experiment
+ * files): "${NAME}" is left to the shell, and a {NAME} of no entry is an
+ * error (NULL, *bad the name, malloc'd); else any other {...} stays as it is.
+ */
+char *zab_subst(const char *tmpl, const struct zab_kv *kv, size_t nkv, bool strict, char **bad);
+/*
+ * The comma-separated values of list into *vals (malloc'd, zab_param_free):
+ * how many, -EINVAL for an empty value (unless empty_ok), -E2BIG for more
+ * than max.
+ */
+int zab_param_list(const char *list, bool empty_ok, size_t max, char ***vals);
+void zab_param_free(char **vals, size_t n);
+
+#define ZAB_MAX_PARAMS 8
+
+/* -L NAME=A,B / --parameter-list NAME A,B, or --parameter-scan NAME LO HI (step apart) */
+struct zab_param {
+	const char *name;
+	const char *list;          /* "A,B,C", or NULL for a scan */
+	double lo, hi;
+};
+
+/*
+ * zab run's variants (paramvar.c): each of vspecs[0..nv) (none: one with no setting)
+ * once per combination of the values of p[0..np) (the last varies
+ * fastest; a scan step apart, 0: 1), {NAME} replaced in its spec and
+ * var.NAME set, named "VARIANT NAME=VALUE".  0, or -1 after one line.
+ */
+int zab_param_variants(struct zab_experiment *e, const struct zab_param *p, size_t np, double step,
+		       char *const *vspecs, size_t nv);
 
 /* "fixed" | "random[:SET][@entry|@loop]" | "sweep[:SET][@...]" | "rotate[:SET][@...]": 0 or -EINVAL. */
 int zab_placement_parse(const char *s, struct zab_placement *p);
@@ -218,97 +241,7 @@ struct zab_rkind_info {
 
 extern const struct zab_rkind_info zab_rkinds[CZRES_RK_COUNT];
 
-/* compare.c: zab compare OLD.json NEW.json; the exit status. */
-int zab_cmd_compare(int argc, char **argv);
-/* Build a result (and its JSON document) from a finished experiment. */
-json_t *zab_result_json(const struct czres_result *r, const struct zab_experiment *e,
-			   json_t *env, json_t *devinfo, json_t *sessinfo, uint64_t seed);
-/*
- * cmdrun.c: the document a run of the experiment file would start from:
- * its benchmarks and variants as recorded, no samples ("measure": "auto"
- * where the first run decides).  NULL after one line.
- */
-json_t *zab_run_frame(const char *file);
-/* The machine, and the kernel reference (taken; NULL: not measured) as its kernel_ref. */
-json_t *zab_environment(json_t *kernel_ref);
-char *zab_default_sut(void);
-/*
- * kref.c: the running kernel as reference (zeroing/kref.h), measured now
- * (a failure is {"error": WHY}, never fatal); one line of it; and report
- * --by sut-class's lines under the table, one per class with a reference
- * among docs (every run's document, their "sut" the class).
- */
-json_t *zab_kernel_ref(const struct zab_experiment *e);
 /* kernel-ref = yes | no (experiment key, --kernel-ref): *off; 0 or -EINVAL. */
 int zab_kref_parse(const char *s, bool *off);
-void zab_kref_text(char *buf, size_t len, const json_t *kref);
-/*
- * The reference's verdict lines: the running kernel's path ("kernel path:
- * HOW: WHAT RUNS: ...; agrees ..." or "... DISAGREES ..."), then each
- * kpath variant checked ("variant 'NAME' (LABEL): ..."); [] for older runs.
- */
-json_t *zab_kref_verdicts(const json_t *kref);
-/*
- * Per class of r (its runs among docs): {sut_class, kernel_runs, kernel_ref
- * (the line), kernel_ns_per_chunk, kernel_like, kernel_ratio, ...}; NULL
- * when no run of any class recorded one.  Shown under the table, and in the
- * view's JSON ("kernel_ref", and each row's columns: zab_kref_rows).
- */
-json_t *zab_kref_classes(struct czres_result *const *r, size_t n, const json_t *docs);
-void zab_kref_by_class(FILE *f, const json_t *classes);
-void zab_kref_rows(json_t *doc, const json_t *classes);
 
-/* ---- run ------------------------------------------------------------------ */
-
-struct zab_run_opts {
-	uint64_t seed;
-	bool dry_run;
-	bool progress;
-	const char *cusezero;  /* path of the daemon */
-};
-
-/* The result classes of an experiment: each benchmark, and its in-device classes. 0 / -E2BIG. */
-int zab_result_rows(struct czres_result *r, const struct zab_experiment *e);
-
-/*
- * Run e; fills r, devinfo (an array per variant: its daemons' facts) and
- * sessinfo (an object per session: its CPU when co-located).  0, 1 if any
- * cell failed, or -errno.
- */
-int zab_run(const struct zab_experiment *e, const struct zab_run_opts *o,
-	    struct czres_result *r, json_t *devinfo, json_t *sessinfo);
-/* ---- placement = rotate, the device side (rotate.c) ---- */
-
-struct cz_devlayouts;
-
-/* The rotation's seed for a session: the same for every variant of it. */
-uint32_t zab_rotate_seed(uint64_t seed, unsigned session);
-/* SET_ROTATE p's set and point on the device fd, checked by GET_ROTATE (got): NULL, or why. */
-char *zab_rotate_start(int fd, const char *path, const struct zab_placement *p, uint32_t seed,
-		       struct cusezero_rotate *got);
-
-/* One measured run's copies: the counters before and after, per layout its median. */
-struct zab_rotrun {
-	struct cz_devlayouts *before, *after, *d;
-	int err;             /* of the reading before */
-	unsigned count, used;   /* layouts; those that served a request */
-	unsigned off[CUSEZERO_ROTATE_MAX];
-	double med[CUSEZERO_ROTATE_MAX];   /* ns per CUSEZERO_HIST_UNIT bytes, NaN: no request */
-};
-
-struct zab_rotrun *zab_rotrun_new(void);
-void zab_rotrun_free(struct zab_rotrun *rr);
-void zab_rotrun_begin(struct zab_rotrun *rr, int fd);
-/* 0 with count, off[], med[], used; -errno, -ESTALE (a reset), -ENOTTY (not rotating). */
-int zab_rotrun_end(struct zab_rotrun *rr, int fd);
-/* The mean over the layouts that served a request of their medians; NaN: none did. */
-double zab_rotrun_mean(const struct zab_rotrun *rr);
-
-/* For tests and --dry-run: the order of variants in round k of session s. */
-void zab_order_round(enum zab_order o, uint64_t seed, unsigned session, unsigned round,
-		     size_t nvar, size_t *perm);
-
-/* After zab_run returned -EINTR: die of the signal that interrupted it (exit 128+N). */
-void zab_reraise(void);
-
-#endif
+#endif /* TOOLS_ZAB_MODEL_MODEL_H */

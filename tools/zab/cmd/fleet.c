@@ -18,12 +18,12 @@
 #include <nettle/sha2.h>
 
 #include "cli.h"
-#include "cmd/cmd.h"
+#include "cmd.h"
 #include "czstore.h"
-#include "fleet.h"
+#include "fleet/fleet.h"
 #include "model/pack.h"
+#include "abspath.h"
 #include "util.h"
-#include "zab.h"
 
 enum { F_STORE = 400, F_CAMPAIGN, F_NAME, F_FORKS, F_SERIAL, F_LIMIT, F_TIMEOUT, F_INSTALL,
        F_PACKAGE, F_RESULTS, F_DRY, F_MIN, F_HTML, F_BISECT };
@@ -41,13 +41,7 @@ static void fleet_usage(void)
 
 static int whole(const char *opt, const char *v, unsigned max, unsigned *out)
 {
-	uint64_t u;
-
-	if (cz_parse_u64(v, 1, max, &u) || v[0] == '0') {
-		cz_err("fleet: %s '%s': expected a whole number from 1", opt, v);
-		return -1;
-	}
-	*out = (unsigned)u;
+	*out = cz_opt_uint(opt, v, 1, max);
 	return 0;
 }
 
@@ -145,15 +139,6 @@ static bool readable_file(const char *what, const char *path)
 		return true;
 	cz_err("fleet: %s '%s': not a readable file", what, path);
 	return false;
-}
-
-static char *absolute(const char *path)
-{
-	char cwd[4096];
-
-	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		return cz_xstrdup(path);
-	return cz_xasprintf("%s/%s", cwd, path);
 }
 
 /* The playbook folder: $CUSEZERO_ANSIBLE, the installed one, the sources'. */
@@ -283,8 +268,8 @@ static int fleet_derive(struct fleet *f)
 		free(dir);
 		free(cache);
 	} else
-		f->results = f->own_results = absolute(f->results);
-	f->pkg_abs = f->pkg ? absolute(f->pkg) : cz_xstrdup("");
+		f->results = f->own_results = cz_absolute(f->results);
+	f->pkg_abs = f->pkg ? cz_absolute(f->pkg) : cz_xstrdup("");
 	f->self = cz_xstrdup(n > 0 ? (self[n] = 0, self) : "zab");
 	f->bundle = cz_xasprintf("%s/bundle", f->results);
 	return 0;
