@@ -12,7 +12,7 @@
 
 #include "czstore.h"
 #include "stats/decide.h"
-#include "zab.h"
+#include "views/views.h"
 
 /* Exit codes (doc/changepoints.md). */
 #define BS_FOUND 0

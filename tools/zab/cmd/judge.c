@@ -34,7 +34,7 @@
 #include "cli.h"
 #include "cmd.h"
 #include "model/sequence.h"
-#include "zab.h"
+#include "views/views.h"
 
 #define JD_GOOD 0
 #define JD_BAD 1

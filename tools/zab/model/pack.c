@@ -24,7 +24,6 @@
 
 #include "alloc.h"
 #include "cli.h"
-#include "cmd.h"
 #include "kpath.h"
 #include "pack.h"
 #include "sequence.h"
@@ -189,7 +188,7 @@ static int tree_file(struct pack *p, const char *root, const char *rel, char **b
 		cz_err("%s: kpath tree file %s: %s", p->where, path, ret == -EFBIG ?
 		       "not a regular file under 256 MiB" : strerror(-ret));
 	else
-		zab_sha256_hex(*buf, *len, hex);
+		cz_sha256_hex(*buf, *len, hex);
 	free(path);
 	return ret ? -1 : 0;
 }
@@ -222,7 +221,7 @@ static int ship_tree(struct pack *p, const char *root, char **shipped)
 			free(buf);
 		}
 	}
-	zab_sha256_hex(list, strlen(list), sum);
+	cz_sha256_hex(list, strlen(list), sum);
 	*shipped = cz_xasprintf("files/kpath-%s", sum);
 	for (i = 0; i < n && !ret; i++) {
 		dst = cz_xasprintf("%s/%s/%s", p->dir, *shipped, rel[i]);
