@@ -3,8 +3,8 @@
  * zab bisect's parts: the search (bisect.c) and the decided, verified
  * comparisons it rests on (bisectverify.c).
  */
-#ifndef TOOLS_ZAB_BISECT_H
-#define TOOLS_ZAB_BISECT_H
+#ifndef TOOLS_ZAB_CMD_BISECT_H
+#define TOOLS_ZAB_CMD_BISECT_H
 
 #include <signal.h>
 #include <stdbool.h>
