@@ -66,8 +66,9 @@ ok "a failed base: history lists it failed, no 'none': $(grep '^  ' "$CZ_TMP/fb.
 	grep -q '^  failed on zen: step 0/4 ' '$CZ_TMP/fb.txt' && grep -q '^0/4 .* failed: no sample$' '$CZ_TMP/fb.txt'"
 "$ZAB" bisect --store "$url" --stored "$CZ_TMP/fb.ini" >"$CZ_TMP/b.out" 2>"$CZ_TMP/b.err"
 rc=$?
+sed 's/^/# bisect: /' "$CZ_TMP/b.out" "$CZ_TMP/b.err"
 ok "bisect --stored: exit $rc (125), the base failed: $(cat "$CZ_TMP/b.out")" -- sh -c "[ $rc -eq 125 ] &&
-	grep -qx 'could not decide on zen: step 4/4 has no verdict: the base failed (no sample to compare with)' '$CZ_TMP/b.out'"
-ok "bisect says which comparisons it made: $(grep compared "$CZ_TMP/b.err")" -- \
-	grep -q '^zab: bisect: zen: compared step 4 each with the base s@0 within one run' "$CZ_TMP/b.err"
+	grep -q '^could not decide on zen: step 4/4 has no session to compare with the base: s@0 failed: ' '$CZ_TMP/b.out'"
+ok "bisect says which comparison it tried and why it failed: $(grep 'zen: step' "$CZ_TMP/b.err")" -- \
+	grep -q '^zab: bisect: zen: step 4/4: s@0 failed: session 1: ' "$CZ_TMP/b.err"
 done_testing
