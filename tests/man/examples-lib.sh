@@ -160,6 +160,10 @@ ex_missing() {
 	case $(cat "$1") in *.example.org*)
 		echo "the reader's own servers (example.org): tests/store/pg.sh and tests/fleet/fleet.sh run these on loopback" ;;
 	esac
+	# git bisect over the reader's kernel tree: the judge test builds one
+	case $(cat "$1") in *"git bisect start"*)
+		echo "the reader's kernel git tree: tests/zab/judge-git.sh runs git bisect run zab judge on a history it builds" ;;
+	esac
 }
 
 # ex_label BLOCK: its first command, short, for the TAP line.

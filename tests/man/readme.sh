@@ -28,6 +28,8 @@ zab fleet|needs SUTs over ssh and a PostgreSQL server: tests/fleet/fleet.sh runs
 echo Y > /sys/module/fuse/parameters/enable_uring|sets a host-wide kernel switch: tests/cuse/fuse-uring.sh sets it, under its lock, and puts it back
 *--transport uring|sets the host-wide enable_uring switch while it serves: tests/cuse/fuse-uring.sh runs it under its lock
 top_builddir=build/ bench/|a benchmark (a minute and more) that sets or puts back the host-wide enable_uring switch: by hand, on a quiet machine
+cd linux|a kernel git tree: tests/zab/judge-git.sh runs git bisect run zab judge on a history it builds
+git bisect|bisects a kernel tree of the reader: tests/zab/judge-git.sh runs git bisect run zab judge on a history it builds
 SOAK_PHASES=|needs the arm64 cross build (build-arm64/) and boots the arm64 VM for up to 25 minutes: scripts/setup check-arm64 runs the VM suite'
 
 # Blocks whose lines are alternatives (one daemon per mount point), run a
