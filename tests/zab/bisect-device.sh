@@ -9,7 +9,10 @@
 # history --by series over one sweep of every step flags step 5 alone;
 # bisect --stored on that sweep runs nothing and names step 5, or, where
 # the sweep's sessions cannot show a step the same as the base within 2%,
-# says undecided with a range holding step 5 (exit 125), never another step.
+# says undecided with a range holding step 5 (exit 125) -- or, where two
+# sessions leave even step 8 against the base undecided (Student t with one
+# degree of freedom: an interval of +-12.7 standard errors), undecided over
+# the whole sequence -- never another step and never "no change".
 # The band is 5%: the non-temporal routine's sessions spread by 3-4% on a
 # loaded machine, so that step 8 vs step 5 (the same code) took 32
 # sessions to stay undecided within +-2%; the change hunted is -40%.
@@ -71,5 +74,6 @@ lo=$(sed -n 's/.*the first change is in steps \([0-9]*\)\.\.\([0-9]*\)$/\1/p' "$
 hi=$(sed -n 's/.*the first change is in steps \([0-9]*\)\.\.\([0-9]*\)$/\2/p' "$CZ_TMP/s.out")
 ok "bisect --stored on the sweep: step 5 or a range holding it, nothing run ($(cat "$CZ_TMP/s.out"))" -- sh -c "
 	grep -q ' 0 runs made' '$CZ_TMP/s.err' && { { [ $rc -eq 0 ] && grep -q '^first change: step 5/8' '$CZ_TMP/s.out'; } ||
-	{ [ $rc -eq 125 ] && [ '${lo:-9}' -le 5 ] && [ '${hi:-0}' -ge 5 ]; }; }"
+	{ [ $rc -eq 125 ] && [ '${lo:-9}' -le 5 ] && [ '${hi:-0}' -ge 5 ]; } ||
+	{ [ $rc -eq 125 ] && grep -q '^undecided on sweep: step 8/8 ' '$CZ_TMP/s.out'; }; }"
 done_testing
