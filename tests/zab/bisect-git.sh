@@ -58,12 +58,15 @@ git_seq() {
 git_seq "$CZ_TMP/range.ini" gitrange base..HEAD
 git_seq "$CZ_TMP/comments.ini" gitcomments base..comments
 
-"$ZAB" bisect --store "$url" --sut dev --seed 1 --cusezero "$CUSEZERO" "$CZ_TMP/range.ini" \
+# --band 5: a comment-only step must come out "same" on a loaded machine
+# or under ASan (at +-2% it stayed undecided after 32 sessions there); the
+# changes hunted are several times (the lfence) and about -10% (patch 3).
+"$ZAB" bisect --store "$url" --sut dev --band 5 --seed 1 --cusezero "$CUSEZERO" "$CZ_TMP/range.ini" \
 	>"$CZ_TMP/r.out" 2>"$CZ_TMP/r.err"
 rc=$?
 ok "git range: exit $rc, $(cat "$CZ_TMP/r.out")" -- sh -c "[ $rc -eq 0 ] &&
 	grep -qx 'first change: step 3/5 $planted x86/lib: fence the unrolled loop: -[0-9.]*% (R) in device on dev' '$CZ_TMP/r.out'"
-"$ZAB" bisect --store "$url" --sut dev --seed 2 --cusezero "$CUSEZERO" "$CZ_TMP/comments.ini" \
+"$ZAB" bisect --store "$url" --sut dev --band 5 --seed 2 --cusezero "$CUSEZERO" "$CZ_TMP/comments.ini" \
 	>"$CZ_TMP/c.out" 2>"$CZ_TMP/c.err"
 rc=$?
 ok "comment-only commits: exit $rc, $(cat "$CZ_TMP/c.out")" -- sh -c "[ $rc -eq 1 ] &&
@@ -77,7 +80,7 @@ git -C "$repo" reset -q --hard comments && sed -i "1a /* comment 5 */" "$repo/$f
 	sed -i "1a /* comment 6 */" "$repo/$f" && commit -m "x86/lib: comment 6" ||
 	{ echo "Bail out! cannot rewrite the repository"; exit 1; }
 again=$(git -C "$repo" log --format=%h -1 --grep='fence the loop again')
-"$ZAB" bisect --store "$url" --sut dev --seed 3 --cusezero "$CUSEZERO" "$CZ_TMP/range.ini" \
+"$ZAB" bisect --store "$url" --sut dev --band 5 --seed 3 --cusezero "$CUSEZERO" "$CZ_TMP/range.ini" \
 	>"$CZ_TMP/w.out" 2>"$CZ_TMP/w.err"
 rc=$?
 ok "rewritten range: step 4 named: $(cat "$CZ_TMP/w.out")" -- \
