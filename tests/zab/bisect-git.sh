@@ -11,25 +11,8 @@
 # of the old commits is reused.
 # Needs root, /dev/fuse, git, an assembler and the kernel sources.
 # Needs: root fuse
-. "$top_srcdir/tests/tap.sh"
-ZAB=${ZAB:-$top_builddir/zab}
-[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ -x "$CUSEZERO" ] && [ -x "$PREAD_Z100K" ] || skip_all "cusezero or pread_z100k not built"
-[ "$ZERO_ARCH" = x86_64 ] || skip_all "the planted lfence is x86-64's (ZERO_ARCH $ZERO_ARCH)"
-command -v git >/dev/null || skip_all "no git"
-command -v gcc >/dev/null || skip_all "no assembler (gcc)"
-src=
-for r in ${CUSEZERO_KERNEL_SOURCES:-$(ls -d /var/cache/cusezero-ksrc/*/linux-source-* 2>/dev/null)}; do
-	grep -q '^SYM_FUNC_START(rep_stos_alternative)' "$r/arch/x86/lib/clear_page_64.S" 2>/dev/null &&
-		src=$r/arch/x86/lib/clear_page_64.S
-done
-[ -n "$src" ] || skip_all "no kernel tree with rep_stos_alternative (scripts/kernel-sources.sh)"
-CZ_TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$CZ_TMP"' EXIT
-TMPDIR=$CZ_TMP; export TMPDIR
-XDG_CACHE_HOME=$CZ_TMP/xdg; export XDG_CACHE_HOME
-CUSEZERO_KSRC_CACHE=$CZ_TMP/ksrc; export CUSEZERO_KSRC_CACHE
-unset CUSEZERO_STORE
+LFENCE_DEVICE=yes
+. "$top_srcdir/tests/zab/lfencelib.sh"
 url="sqlite:$CZ_TMP/g.db"
 
 repo=$CZ_TMP/linux

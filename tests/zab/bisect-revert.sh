@@ -11,25 +11,8 @@
 # patch 3 edits the lfence line, the series without patch 2 does not
 # apply: said, the check not made.
 # Needs: root fuse
-. "$top_srcdir/tests/tap.sh"
-ZAB=${ZAB:-$top_builddir/zab}
-[ -x "$ZAB" ] || skip_all "zab not built ($ZAB)"
-[ -x "$CUSEZERO" ] && [ -x "$PREAD_Z100K" ] || skip_all "cusezero or pread_z100k not built"
-[ "$ZERO_ARCH" = x86_64 ] || skip_all "the planted lfence is x86-64's (ZERO_ARCH $ZERO_ARCH)"
-command -v git >/dev/null || skip_all "no git"
-command -v gcc >/dev/null || skip_all "no assembler (gcc)"
-src=
-for r in ${CUSEZERO_KERNEL_SOURCES:-$(ls -d /var/cache/cusezero-ksrc/*/linux-source-* 2>/dev/null)}; do
-	grep -q '^	addq \$64,%rdi$' "$r/arch/x86/lib/clear_page_64.S" 2>/dev/null &&
-		src=$r/arch/x86/lib/clear_page_64.S
-done
-[ -n "$src" ] || skip_all "no kernel tree with rep_stos_alternative's unrolled loop (scripts/kernel-sources.sh)"
-CZ_TMP=$(mktemp -d) || exit 1
-trap 'rm -rf "$CZ_TMP"' EXIT
-TMPDIR=$CZ_TMP; export TMPDIR
-XDG_CACHE_HOME=$CZ_TMP/xdg; export XDG_CACHE_HOME
-CUSEZERO_KSRC_CACHE=$CZ_TMP/ksrc; export CUSEZERO_KSRC_CACHE
-unset CUSEZERO_STORE
+LFENCE_DEVICE=yes
+. "$top_srcdir/tests/zab/lfencelib.sh"
 f=arch/x86/lib/clear_page_64.S
 # the first line after the file's opening comment: patch 1's comment goes
 # there, far from the loop; the other comments go at the end of the file
